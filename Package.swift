@@ -1,0 +1,40 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "skygate",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "GDL90", targets: ["GDL90"]),
+        .library(name: "TrafficGateway", targets: ["TrafficGateway"]),
+        .executable(name: "gatewayd", targets: ["gatewayd"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    ],
+    targets: [
+        // The codec: standard library only, no Foundation, no I/O.
+        .target(name: "GDL90"),
+        // Domain and services: captures, core state machine, alerts, storage, listeners.
+        .target(
+            name: "TrafficGateway",
+            dependencies: [
+                "GDL90",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The executable: argument parsing and wiring only.
+        .executableTarget(
+            name: "gatewayd",
+            dependencies: [
+                "GDL90",
+                "TrafficGateway",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "GDL90Tests", dependencies: ["GDL90"]),
+        .testTarget(name: "GatewayTests", dependencies: ["TrafficGateway", "GDL90"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

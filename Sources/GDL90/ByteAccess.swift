@@ -1,0 +1,77 @@
+/// Big-endian field access into a message slice, indexed from the message ID (byte 0).
+/// Callers check the length first; the accessors trap only on a programming error.
+@usableFromInline
+struct MessageBytes {
+    @usableFromInline let bytes: ArraySlice<UInt8>
+    @usableFromInline let base: Int
+
+    @inlinable init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        self.base = bytes.startIndex
+    }
+
+    @inlinable var count: Int { bytes.count }
+    @inlinable subscript(_ i: Int) -> UInt8 { bytes[base + i] }
+    @inlinable func u16(_ i: Int) -> UInt16 { UInt16(self[i]) << 8 | UInt16(self[i + 1]) }
+    @inlinable func i16(_ i: Int) -> Int16 { Int16(bitPattern: u16(i)) }
+    @inlinable func u24(_ i: Int) -> UInt32 { UInt32(self[i]) << 16 | UInt32(self[i + 1]) << 8 | UInt32(self[i + 2]) }
+    @inlinable func u32(_ i: Int) -> UInt32 { UInt32(u16(i)) << 16 | UInt32(u16(i + 2)) }
+    @inlinable func slice(_ from: Int, _ count: Int) -> ArraySlice<UInt8> { bytes[(base + from)..<(base + from + count)] }
+}
+
+extension Array where Element == UInt8 {
+    @inlinable mutating func appendU16(_ v: UInt16) {
+        append(UInt8(v >> 8))
+        append(UInt8(v & 0xFF))
+    }
+    @inlinable mutating func appendI16(_ v: Int16) { appendU16(UInt16(bitPattern: v)) }
+    @inlinable mutating func appendU24(_ v: UInt32) {
+        append(UInt8((v >> 16) & 0xFF))
+        append(UInt8((v >> 8) & 0xFF))
+        append(UInt8(v & 0xFF))
+    }
+    @inlinable mutating func appendU32(_ v: UInt32) {
+        appendU16(UInt16(v >> 16))
+        appendU16(UInt16(v & 0xFFFF))
+    }
+}
+
+/// Fixed-width ASCII text fields (callsigns, device names): trailing spaces and NULs trimmed on
+/// decode, space-padded on encode. Bytes outside printable ASCII keep their value as a scalar.
+enum FixedText {
+    static func decode(_ bytes: ArraySlice<UInt8>) -> String {
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[end - 1] == 0x20 || bytes[end - 1] == 0 { end -= 1 }
+        var s = ""
+        s.unicodeScalars.append(contentsOf: bytes[bytes.startIndex..<end].map { Unicode.Scalar($0) })
+        return s
+    }
+
+    static func encode(_ text: String, width: Int, into out: inout [UInt8], pad: UInt8 = 0x20) {
+        var n = 0
+        for scalar in text.unicodeScalars where n < width {
+            out.append(scalar.value < 256 ? UInt8(scalar.value) : 0x3F)
+            n += 1
+        }
+        while n < width {
+            out.append(pad)
+            n += 1
+        }
+    }
+}
+
+/// 24-bit two's-complement semicircles (ICD §3.5.1.3): degrees = value × 180 / 2²³.
+enum Semicircle {
+    static let scale = 180.0 / 8_388_608.0
+
+    static func degrees(_ raw: UInt32) -> Double {
+        let signed = Int32(bitPattern: raw << 8) >> 8
+        return Double(signed) * scale
+    }
+
+    static func raw(_ degrees: Double) -> UInt32 {
+        var v = Int64((degrees / scale).rounded())
+        v = Swift.min(Swift.max(v, -8_388_608), 8_388_607)
+        return UInt32(truncatingIfNeeded: v) & 0xFF_FFFF
+    }
+}

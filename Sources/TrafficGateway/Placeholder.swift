@@ -1,0 +1,3 @@
+import GDL90
+import GRDB
+public enum GatewayPlaceholder {}
