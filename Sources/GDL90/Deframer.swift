@@ -28,7 +28,7 @@ public enum DeframerEvent {
 ///
 /// Hot path: one pass over the input, no allocation per byte or per frame (the frame buffer is
 /// allocated once with room for the largest frame).
-public struct Deframer {
+public struct Deframer: Sendable {
     /// The longest unescaped frame (ID + payload + CRC) accepted. Uplinks are 436 bytes plus CRC;
     /// some senders pad reports to the same size. Longer runs are rejected as `oversized`.
     public static let maximumFrameLength = 1024

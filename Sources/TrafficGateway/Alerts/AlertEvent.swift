@@ -1,0 +1,115 @@
+/// How serious an alert is.
+public enum AlertLevel: Int, Comparable, Sendable, CaseIterable, CustomStringConvertible {
+    /// Traffic or airspace nearby: be aware.
+    case advisory = 1
+    /// A conflict is developing: look now.
+    case caution = 2
+    /// Act now.
+    case warning = 3
+
+    /// The name used in output (`advisory`, `caution`, `warning`).
+    public var description: String {
+        switch self {
+        case .advisory: "advisory"
+        case .caution: "caution"
+        case .warning: "warning"
+        }
+    }
+
+    /// Parses a level name.
+    public init?(name: String) {
+        guard let level = AlertLevel.allCases.first(where: { $0.description == name }) else { return nil }
+        self = level
+    }
+
+    /// Orders by severity.
+    public static func < (a: AlertLevel, b: AlertLevel) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// The numbers behind a traffic alert.
+public struct TrafficAlertNumbers: Sendable, Equatable {
+    /// Present range, NM.
+    public var rangeNM: Double
+    /// Bearing from ownship, degrees true.
+    public var bearingDeg: Double
+    /// Target altitude minus ownship altitude now, feet (nil when either is unknown).
+    public var relativeAltitudeFt: Int?
+    /// Seconds to the closest point of approach (nil when not closing).
+    public var timeToCPASec: Double?
+    /// Predicted horizontal miss distance at CPA, NM.
+    public var cpaMissNM: Double?
+    /// Predicted vertical separation at CPA, feet.
+    public var cpaVerticalFt: Int?
+    /// Target callsign.
+    public var callsign: String?
+    /// Clock position relative to ownship's track (1–12), nil when ownship is not moving.
+    public var clock: Int?
+}
+
+/// The numbers behind an airspace alert.
+public struct AirspaceAlertNumbers: Sendable, Equatable {
+    /// Horizontal distance to the area's edge (0 inside), NM.
+    public var distanceNM: Double
+    /// Seconds until predicted entry, nil when not predicted to enter.
+    public var timeToEntrySec: Double?
+    /// Floor, feet (nil: surface).
+    public var floorFt: Int?
+    /// Ceiling, feet (nil: unlimited).
+    public var ceilingFt: Int?
+    /// Name or designator of the area.
+    public var name: String?
+}
+
+/// One change of one alert: raised, updated or cleared. The unit of every alert output.
+public struct AlertEvent: Sendable, Equatable {
+    /// What happened to the alert.
+    public enum Change: String, Sendable {
+        /// A new alert.
+        case raised
+        /// Level or numbers changed.
+        case updated
+        /// The alert ended.
+        case cleared
+    }
+
+    /// What the alert is about.
+    public enum Kind: String, Sendable {
+        /// Another aircraft.
+        case traffic
+        /// A TFR, restricted or prohibited area, or other airspace.
+        case airspace
+    }
+
+    /// What happened.
+    public var change: Change
+    /// Traffic or airspace.
+    public var kind: Kind
+    /// Stable id: the same for raise, updates and clear of one alert.
+    public var id: String
+    /// ICAO address (6 hex digits) or NOTAM number.
+    public var subject: String
+    /// Level (for `cleared`, the level it had).
+    public var level: AlertLevel
+    /// Event time, seconds since the epoch.
+    public var time: Double
+    /// One readable sentence.
+    public var message: String
+    /// Traffic numbers.
+    public var traffic: TrafficAlertNumbers?
+    /// Airspace numbers.
+    public var airspace: AirspaceAlertNumbers?
+
+    /// Creates an event.
+    public init(change: Change, kind: Kind, id: String, subject: String, level: AlertLevel, time: Double, message: String,
+                traffic: TrafficAlertNumbers? = nil, airspace: AirspaceAlertNumbers? = nil) {
+        self.change = change
+        self.kind = kind
+        self.id = id
+        self.subject = subject
+        self.level = level
+        self.time = time
+        self.message = message
+        self.traffic = traffic
+        self.airspace = airspace
+    }
+}

@@ -1,0 +1,252 @@
+import GDL90
+
+/// Reference thresholds for traffic alert levels (documented defaults, all configurable).
+public struct TrafficAlertThresholds: Sendable, Equatable {
+    /// Warning: time to CPA at most this many seconds…
+    public var warningTimeSec: Double = 20
+    /// …with predicted miss at most this many NM…
+    public var warningMissNM: Double = 0.3
+    /// …and vertical separation at CPA at most this many feet.
+    public var warningVerticalFt: Double = 500
+    /// Caution: time to CPA at most this many seconds…
+    public var cautionTimeSec: Double = 40
+    /// …miss at most this many NM…
+    public var cautionMissNM: Double = 0.5
+    /// …and vertical separation at CPA at most this many feet.
+    public var cautionVerticalFt: Double = 800
+    /// Advisory: traffic now within this many NM…
+    public var advisoryRangeNM: Double = 2
+    /// …and within this many feet vertically.
+    public var advisoryVerticalFt: Double = 1000
+    /// Hysteresis: an alert stays up at least this long (seconds).
+    public var minimumDuration: Double = 8
+    /// Hysteresis: a lower level must hold this long before the alert steps down (seconds).
+    public var stepDownDelay: Double = 4
+    /// Hysteresis: distances are stretched by this factor, times by `exitExtraTimeSec` and heights by
+    /// `exitExtraVerticalFt` before an alert may step down, so it does not flap at a threshold.
+    public var exitDistanceFactor: Double = 1.15
+    /// See `exitDistanceFactor`.
+    public var exitExtraTimeSec: Double = 5
+    /// See `exitDistanceFactor`.
+    public var exitExtraVerticalFt: Double = 150
+    /// An unchanged-level alert is re-sent as `updated` when its numbers moved this much, at most
+    /// every `updateInterval` seconds.
+    public var updateInterval: Double = 10
+    /// Creates the defaults.
+    public init() {}
+
+    func widened() -> TrafficAlertThresholds {
+        var t = self
+        t.warningTimeSec += exitExtraTimeSec
+        t.cautionTimeSec += exitExtraTimeSec
+        t.warningMissNM *= exitDistanceFactor
+        t.cautionMissNM *= exitDistanceFactor
+        t.advisoryRangeNM *= exitDistanceFactor
+        t.warningVerticalFt += exitExtraVerticalFt
+        t.cautionVerticalFt += exitExtraVerticalFt
+        t.advisoryVerticalFt += exitExtraVerticalFt
+        return t
+    }
+}
+
+/// The geometry of one target against ownship at one instant.
+public struct TrafficGeometry: Sendable, Equatable {
+    /// Present range, NM.
+    public var rangeNM: Double
+    /// Bearing from ownship, degrees true.
+    public var bearingDeg: Double
+    /// Target minus ownship altitude now, feet.
+    public var relativeAltitudeFt: Double?
+    /// Closest approach.
+    public var cpa: ClosestApproach
+    /// Vertical separation at CPA (rates projected), feet.
+    public var cpaVerticalFt: Double?
+
+    /// Computes the geometry of `target` seen from `ownship`.
+    public init(plane: LocalPlane, ownship: OwnshipFix, targetPosition: Position, target: Target) {
+        let p = plane.project(targetPosition)
+        rangeNM = p.length
+        bearingDeg = p.bearingDeg
+        let tv: PlaneVelocity
+        if let speed = target.groundSpeedKt, let track = target.trackDeg {
+            tv = PlaneVelocity(speedKt: Double(speed), trackDeg: track)
+        } else {
+            tv = PlaneVelocity(east: 0, north: 0)
+        }
+        cpa = ClosestApproach(relative: p, relativeVelocity: PlaneVelocity(east: tv.east - ownship.velocity.east, north: tv.north - ownship.velocity.north))
+        if let alt = target.pressureAltitudeFt, let own = ownship.altitudeFt {
+            let dz = Double(alt) - own
+            relativeAltitudeFt = dz
+            let rate = Double(target.verticalSpeedFpm ?? 0) - ownship.verticalSpeedFpm
+            cpaVerticalFt = dz + rate * cpa.timeSec / 60
+        } else {
+            relativeAltitudeFt = nil
+            cpaVerticalFt = nil
+        }
+    }
+
+    /// The level these numbers call for under `t` (nil: no alert). Without altitude on either
+    /// side, only an advisory is possible.
+    public func level(_ t: TrafficAlertThresholds) -> AlertLevel? {
+        guard let dz = relativeAltitudeFt, let dzCPA = cpaVerticalFt else {
+            return rangeNM <= t.advisoryRangeNM ? .advisory : nil
+        }
+        // Vertical separation at CPA (rates projected); when not closing, CPA is now.
+        let vertical = cpa.timeSec > 0 ? abs(dzCPA) : abs(dz)
+        if cpa.timeSec <= t.warningTimeSec && cpa.missNM <= t.warningMissNM && vertical <= t.warningVerticalFt { return .warning }
+        if cpa.timeSec <= t.cautionTimeSec && cpa.missNM <= t.cautionMissNM && vertical <= t.cautionVerticalFt { return .caution }
+        if rangeNM <= t.advisoryRangeNM && abs(dz) <= t.advisoryVerticalFt { return .advisory }
+        return nil
+    }
+}
+
+/// Traffic alerting: closest point of approach from both velocity vectors, levels by time to
+/// CPA, miss distance and vertical separation, raised/updated/cleared with hysteresis.
+/// A pure state machine: `evaluate` is given the time; it never reads a clock.
+public struct TrafficAlertEngine: Sendable {
+    struct Track: Sendable {
+        var id: String
+        var level: AlertLevel
+        var raisedAt: Double
+        var lastChange: Double
+        var lowerSince: Double?
+        var lastSent: TrafficAlertNumbers
+        var lastSentAt: Double
+    }
+
+    /// Thresholds in force.
+    public var thresholds: TrafficAlertThresholds
+    private let exit: TrafficAlertThresholds
+    private var tracks: [TargetKey: Track] = [:]
+
+    /// Creates an engine.
+    public init(thresholds: TrafficAlertThresholds = TrafficAlertThresholds()) {
+        self.thresholds = thresholds
+        self.exit = thresholds.widened()
+    }
+
+    /// Alerts active now, by target.
+    public var activeCount: Int { tracks.count }
+
+    /// The level of the alert on `key`, if any (used to set the GDL 90 alert bit on re-broadcast).
+    public func level(of key: TargetKey) -> AlertLevel? { tracks[key]?.level }
+
+    /// Evaluates one target at `time`; `geometry` nil means it cannot alert (no ownship fix,
+    /// untrusted position, ground filtering), which clears an active alert once hysteresis allows.
+    public mutating func evaluate(_ key: TargetKey, target: Target?, geometry: TrafficGeometry?, at time: Double, ownshipTrack: Double?, force: Bool = false) -> AlertEvent? {
+        let entry = geometry?.level(thresholds)
+        let hold = geometry?.level(exit)
+        let numbers = geometry.map { g in
+            TrafficAlertNumbers(
+                rangeNM: g.rangeNM, bearingDeg: g.bearingDeg, relativeAltitudeFt: g.relativeAltitudeFt.map { Int($0.rounded()) },
+                timeToCPASec: g.cpa.closing ? g.cpa.timeSec : nil, cpaMissNM: g.cpa.closing ? g.cpa.missNM : nil,
+                cpaVerticalFt: g.cpa.closing ? g.cpaVerticalFt.map { Int($0.rounded()) } : nil,
+                callsign: target?.callsign, clock: ownshipTrack.map { TrafficAlertEngine.clock(bearing: g.bearingDeg, track: $0) })
+        }
+        guard var track = tracks[key] else {
+            guard let entry, let numbers else { return nil }
+            let id = "traffic-\(key)-\(Int64(time.rounded(.down)))"
+            tracks[key] = Track(id: id, level: entry, raisedAt: time, lastChange: time, lowerSince: nil, lastSent: numbers, lastSentAt: time)
+            return event(.raised, key: key, id: id, level: entry, time: time, numbers: numbers)
+        }
+        if let entry, entry > track.level {
+            track.level = entry
+            track.lastChange = time
+            track.lowerSince = nil
+            return send(&track, key: key, time: time, numbers: numbers!, change: .updated)
+        }
+        if !force, let hold, hold >= track.level {
+            track.lowerSince = nil
+            if let numbers, time - track.lastSentAt >= thresholds.updateInterval, TrafficAlertEngine.moved(track.lastSent, numbers) {
+                return send(&track, key: key, time: time, numbers: numbers, change: .updated)
+            }
+            tracks[key] = track
+            return nil
+        }
+        // A lower level (or none) is called for: step down only after the delay and minimum duration.
+        let since = track.lowerSince ?? time
+        track.lowerSince = since
+        let lower = max(entry ?? .advisory, hold ?? .advisory)
+        let canStep = force || (time - since >= thresholds.stepDownDelay && time - track.lastChange >= thresholds.minimumDuration)
+        guard canStep else {
+            tracks[key] = track
+            return nil
+        }
+        if hold == nil || force {
+            tracks[key] = nil
+            let last = numbers ?? track.lastSent
+            return event(.cleared, key: key, id: track.id, level: track.level, time: time, numbers: last)
+        }
+        track.level = lower
+        track.lastChange = time
+        track.lowerSince = nil
+        return send(&track, key: key, time: time, numbers: numbers ?? track.lastSent, change: .updated)
+    }
+
+    /// Clears every alert now (ownship position lost), in key order.
+    public mutating func clearAll(at time: Double) -> [AlertEvent] {
+        let keys = tracks.keys.sorted()
+        return keys.compactMap { evaluate($0, target: nil, geometry: nil, at: time, ownshipTrack: nil, force: true) }
+    }
+
+    /// Keys with an active alert, sorted.
+    public var activeKeys: [TargetKey] { tracks.keys.sorted() }
+
+    private mutating func send(_ track: inout Track, key: TargetKey, time: Double, numbers: TrafficAlertNumbers, change: AlertEvent.Change) -> AlertEvent {
+        track.lastSent = numbers
+        track.lastSentAt = time
+        tracks[key] = track
+        return event(change, key: key, id: track.id, level: track.level, time: time, numbers: numbers)
+    }
+
+    private func event(_ change: AlertEvent.Change, key: TargetKey, id: String, level: AlertLevel, time: Double, numbers: TrafficAlertNumbers) -> AlertEvent {
+        AlertEvent(change: change, kind: .traffic, id: id, subject: key.description, level: level, time: time,
+                   message: TrafficAlertEngine.sentence(change, numbers: numbers, subject: key.description), traffic: numbers)
+    }
+
+    static func moved(_ a: TrafficAlertNumbers, _ b: TrafficAlertNumbers) -> Bool {
+        if abs(a.rangeNM - b.rangeNM) >= 0.2 { return true }
+        if let x = a.relativeAltitudeFt, let y = b.relativeAltitudeFt, abs(x - y) >= 200 { return true }
+        if (a.timeToCPASec == nil) != (b.timeToCPASec == nil) { return true }
+        if let x = a.timeToCPASec, let y = b.timeToCPASec, abs(x - y) >= 10 { return true }
+        return false
+    }
+
+    /// Clock position (1–12) of `bearing` relative to `track`.
+    public static func clock(bearing: Double, track: Double) -> Int {
+        var rel = (bearing - track).truncatingRemainder(dividingBy: 360)
+        if rel < 0 { rel += 360 }
+        let c = Int((rel / 30).rounded()) % 12
+        return c == 0 ? 12 : c
+    }
+
+    /// "Traffic 2 o'clock, 1.2 NM, 300 ft above, closing: 0.10 NM in 18 s (N825V)".
+    static func sentence(_ change: AlertEvent.Change, numbers n: TrafficAlertNumbers, subject: String) -> String {
+        let who = n.callsign.map { "\($0) (\(subject))" } ?? subject
+        var where_: String
+        if let clock = n.clock {
+            where_ = "\(clock) o'clock"
+        } else {
+            where_ = "bearing \(JSONWriter.format(n.bearingDeg.rounded(), decimals: 0))°"
+        }
+        where_ += ", \(JSONWriter.format(n.rangeNM, decimals: 1)) NM"
+        if let dz = n.relativeAltitudeFt {
+            let rounded = Int((Double(dz) / 100).rounded()) * 100
+            where_ += rounded == 0 ? ", same altitude" : (rounded > 0 ? ", \(rounded) ft above" : ", \(-rounded) ft below")
+        } else {
+            where_ += ", altitude unknown"
+        }
+        switch change {
+        case .cleared:
+            return "Traffic \(who) clear, \(where_)"
+        case .raised, .updated:
+            var s = "Traffic \(who) \(where_)"
+            if let t = n.timeToCPASec, let miss = n.cpaMissNM {
+                s += ", closest \(JSONWriter.format(miss, decimals: 2)) NM in \(Int(t.rounded())) s"
+            } else {
+                s += ", not closing"
+            }
+            return s
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import GDL90
+
+/// The gateway's deterministic core: `handle(event, at: time) -> [AlertEvent]`.
+///
+/// It owns ownship state, the traffic picture, receiver health and the alert engines. It never
+/// reads the wall clock — time comes in with each event — so replaying a capture gives the same
+/// alerts in the same order every run, and live and replay share every line of it.
+public struct GatewayCore: Sendable {
+    /// Tunables.
+    public struct Configuration: Sendable, Equatable {
+        /// Traffic picture limits (staleness, merging, ghost matching).
+        public var picture = TrafficPicture.Limits()
+        /// Traffic alert thresholds.
+        public var traffic = TrafficAlertThresholds()
+        /// Seconds between full sweeps (staleness, hysteresis timers).
+        public var sweepInterval: Double = 1
+        /// A fix older than this is not used (seconds).
+        public var maximumFixAge: Double = 3
+        /// Creates the defaults.
+        public init() {}
+    }
+
+    /// Configuration in force.
+    public let configuration: Configuration
+    /// Ownship.
+    public private(set) var ownship = OwnshipState()
+    /// Traffic.
+    public private(set) var picture: TrafficPicture
+    /// Receiver health.
+    public private(set) var health = ReceiverHealth()
+    /// Counts.
+    public private(set) var counters = GatewayCounters()
+    /// Traffic alerting state.
+    public private(set) var trafficAlerts: TrafficAlertEngine
+    /// Time of the latest event.
+    public private(set) var now: Double?
+    private var lastSweep: Double?
+    private var plane: LocalPlane?
+
+    /// Creates a core.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.picture = TrafficPicture(limits: configuration.picture)
+        self.trafficAlerts = TrafficAlertEngine(thresholds: configuration.traffic)
+        self.ownship.maximumFixAge = configuration.maximumFixAge
+    }
+
+    /// The ownship fix in use now.
+    public var ownshipFix: OwnshipFix? { now.flatMap { ownship.fix(at: $0) } }
+
+    /// Handles one event at `time` and returns the alert changes it caused, in a stable order.
+    public mutating func handle(_ event: GatewayEvent, at time: Double) -> [AlertEvent] {
+        now = time
+        var out: [AlertEvent] = []
+        switch event {
+        case .datagram(let bytes):
+            counters.datagrams += 1
+            counters.bytes += bytes
+        case .message(let message):
+            counters.messagesByType[message.typeName, default: 0] += 1
+            health.lastMessage = time
+            handle(message, at: time, into: &out)
+        case .frameRejected(let error):
+            counters.errorsByReason[error.reason.rawValue, default: 0] += 1
+        case .messageRejected(let error):
+            counters.errorsByReason[error.reason.rawValue, default: 0] += 1
+        case .gpsFix(let fix):
+            ownship.gpsdFix = fix
+            ownship.gpsdTime = time
+            if ownship.fix(at: time)?.source == .gpsd { evaluateAll(at: time, into: &out) }
+        case .tick:
+            break
+        }
+        if lastSweep.map({ time - $0 >= configuration.sweepInterval || time < $0 }) ?? true {
+            sweep(at: time, into: &out)
+        }
+        counters.alertsRaised += out.lazy.filter { $0.change == .raised }.count
+        return out
+    }
+
+    private mutating func handle(_ message: Message, at time: Double, into out: inout [AlertEvent]) {
+        switch message {
+        case .heartbeat(let hb):
+            health.lastHeartbeat = time
+            health.gpsValid = hb.gpsPositionValid
+            health.utcOK = hb.utcOK
+        case .stratuxHeartbeat, .stratuxStatus:
+            health.isStratux = true
+        case .foreFlightID(let id):
+            health.deviceName = id.deviceName
+        case .ownship(let report):
+            ownship.report = report
+            ownship.reportTime = time
+            ownship.address = report.address
+            ownship.addressType = report.addressType
+            evaluateAll(at: time, into: &out)
+        case .ownshipGeoAltitude(let geo):
+            ownship.geoAltitudeFt = geo.altitudeFt
+            ownship.geoAltitudeTime = time
+        case .traffic(let report):
+            apply(report, at: time, into: &out)
+        case .basicReport(let r), .longReport(let r):
+            if let report = TrafficReport(uat: r.adsb) { apply(report, at: time, into: &out) }
+        default:
+            break
+        }
+    }
+
+    private mutating func apply(_ report: TrafficReport, at time: Double, into out: inout [AlertEvent]) {
+        let fix = ownship.fix(at: time)
+        if case .target(let key) = picture.apply(report, at: time, ownship: ownship, ownshipFix: fix) {
+            evaluate(key, fix: fix, at: time, into: &out)
+        }
+    }
+
+    private mutating func evaluate(_ key: TargetKey, fix: OwnshipFix?, at time: Double, into out: inout [AlertEvent]) {
+        let target = picture.targets[key]
+        var geometry: TrafficGeometry? = nil
+        if let fix, let target, !picture.isStale(target, at: time),
+           let position = target.trustedPosition(at: time, trustLimit: configuration.picture.extrapolationTrust),
+           fix.airborne || target.airborne {
+            if plane?.origin != fix.position { plane = LocalPlane(origin: fix.position) }
+            geometry = TrafficGeometry(plane: plane!, ownship: fix, targetPosition: position, target: target)
+        }
+        if let event = trafficAlerts.evaluate(key, target: target, geometry: geometry, at: time, ownshipTrack: fix?.trackDeg) {
+            out.append(event)
+        }
+    }
+
+    private mutating func evaluateAll(at time: Double, into out: inout [AlertEvent]) {
+        guard let fix = ownship.fix(at: time) else { return }
+        var keys = Array(picture.targets.keys)
+        for key in trafficAlerts.activeKeys where picture.targets[key] == nil { keys.append(key) }
+        for key in keys.sorted() {
+            evaluate(key, fix: fix, at: time, into: &out)
+        }
+    }
+
+    private mutating func sweep(at time: Double, into out: inout [AlertEvent]) {
+        lastSweep = time
+        _ = picture.expire(at: time)
+        guard ownship.fix(at: time) != nil else {
+            out += trafficAlerts.clearAll(at: time)
+            return
+        }
+        // Every live target and every alert whose target vanished (hysteresis timers, staleness).
+        evaluateAll(at: time, into: &out)
+    }
+}
+
+extension TrafficReport {
+    /// A traffic report built from a UAT ADS-B payload (Basic/Long report), or nil for address
+    /// qualifiers that are not aircraft. Geometric altitudes are not used as pressure altitude.
+    init?(uat a: UATADSBPayload) {
+        let type: AddressType
+        switch a.addressQualifier {
+        case 0: type = .adsbICAO
+        case 1: type = .adsbSelfAssigned
+        case 2, 6: type = .tisbICAO
+        case 3: type = .tisbTrackFile
+        default: return nil
+        }
+        let track = a.trackDeg
+        var airborne = true
+        if case .ground = a.velocity { airborne = false }
+        self.init(
+            addressType: type, address: a.address, position: a.position,
+            pressureAltitudeFt: a.altitudeIsGeometric ? nil : a.altitudeFt, airborne: airborne,
+            trackType: track == nil ? .invalid : .trueTrack, nic: a.nic, nacp: a.nacp ?? 0,
+            groundSpeedKt: a.groundSpeedKt, verticalSpeedFpm: a.verticalRateFpm, trackDeg: track ?? 0,
+            emitterCategory: a.emitterCategory ?? 0, callsign: a.callsign ?? "", emergency: a.emergency ?? 0)
+    }
+}

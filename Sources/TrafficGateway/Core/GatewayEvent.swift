@@ -1,0 +1,17 @@
+import GDL90
+
+/// Everything that can happen to the gateway core. Each event comes with its time.
+public enum GatewayEvent: Sendable {
+    /// A datagram (or raw chunk) of this many bytes arrived.
+    case datagram(bytes: Int)
+    /// A decoded GDL 90 message.
+    case message(Message)
+    /// A frame the deframer rejected.
+    case frameRejected(FrameError)
+    /// A frame with a good CRC that did not decode as its type.
+    case messageRejected(MessageError)
+    /// A position fix from gpsd.
+    case gpsFix(GPSFix)
+    /// Time passes (a timer in live mode): staleness, hysteresis and silence are re-evaluated.
+    case tick
+}

@@ -1,0 +1,125 @@
+import GDL90
+
+/// Bytes in, alerts out: deframer, decoder and core chained, as both `run` and `replay` use them.
+///
+/// Time comes from the caller (a datagram's receive time, a pcap timestamp) or, for raw GDL 90
+/// streams with no timestamps, from the heartbeat clock: seconds since 0000Z on a given date.
+public struct GatewayPipeline: Sendable {
+    /// Where event times come from.
+    public enum TimeSource: Sendable, Equatable {
+        /// Each ingest call carries its time.
+        case given
+        /// Times are taken from heartbeats: `midnight` (epoch seconds of 0000Z of the stream's
+        /// first day) plus the heartbeat's seconds since 0000Z, rolling over at midnight.
+        case heartbeat(midnight: Double)
+    }
+
+    /// The core.
+    public private(set) var core: GatewayCore
+    private var deframer = Deframer()
+    private let timeSource: TimeSource
+    private var heartbeatClock: Double?
+    private var dayOffset = 0.0
+
+    /// Creates a pipeline around `core`.
+    public init(core: GatewayCore = GatewayCore(), timeSource: TimeSource = .given) {
+        self.core = core
+        self.timeSource = timeSource
+    }
+
+    /// The time of the latest event.
+    public var now: Double? { core.now }
+
+    /// Feeds one datagram or chunk. `time` is used with `.given`; with `.heartbeat` it is ignored.
+    /// `observe` sees every decoded message and rejection with its time (for `decode`, forwarding).
+    public mutating func ingest(
+        _ bytes: UnsafeRawBufferPointer, at time: Double?,
+        observe: ((PipelineItem, Double) -> Void)? = nil
+    ) -> [AlertEvent] {
+        var alerts: [AlertEvent] = []
+        let start = currentTime(given: time)
+        alerts += core.handle(.datagram(bytes: bytes.count), at: start)
+        Self.feed(bytes, deframer: &deframer, core: &core, clock: &heartbeatClock, dayOffset: &dayOffset,
+                  source: timeSource, given: time, alerts: &alerts, observe: observe)
+        return alerts
+    }
+
+    /// Feeds a datagram held in an array.
+    public mutating func ingest(_ bytes: [UInt8], at time: Double?, observe: ((PipelineItem, Double) -> Void)? = nil) -> [AlertEvent] {
+        bytes.withUnsafeBytes { ingest($0, at: time, observe: observe) }
+    }
+
+    /// Ends the stream: a frame left open is reported as truncated.
+    public mutating func finish(observe: ((PipelineItem, Double) -> Void)? = nil) -> [AlertEvent] {
+        var alerts: [AlertEvent] = []
+        let t = core.now ?? currentTime(given: nil)
+        var events: [FrameError] = []
+        deframer.finish { if case .rejected(let e) = $0 { events.append(e) } }
+        for e in events {
+            observe?(.rejected(e), t)
+            alerts += core.handle(.frameRejected(e), at: t)
+        }
+        return alerts
+    }
+
+    /// Passes time (live timer ticks, end of replay) to the core.
+    public mutating func tick(at time: Double) -> [AlertEvent] {
+        core.handle(.tick, at: time)
+    }
+
+    /// Feeds a gpsd fix.
+    public mutating func gpsFix(_ fix: GPSFix, at time: Double) -> [AlertEvent] {
+        core.handle(.gpsFix(fix), at: time)
+    }
+
+    private func currentTime(given: Double?) -> Double {
+        switch timeSource {
+        case .given: return given ?? core.now ?? 0
+        case .heartbeat(let midnight): return (heartbeatClock ?? core.now.map { $0 - midnight } ?? 0) + midnight + dayOffset
+        }
+    }
+
+    private static func feed(
+        _ bytes: UnsafeRawBufferPointer, deframer: inout Deframer, core: inout GatewayCore, clock: inout Double?,
+        dayOffset: inout Double, source: TimeSource, given: Double?, alerts: inout [AlertEvent],
+        observe: ((PipelineItem, Double) -> Void)?
+    ) {
+        deframer.feed(bytes) { event in
+            var t: Double
+            switch source {
+            case .given: t = given ?? core.now ?? 0
+            case .heartbeat(let midnight): t = midnight + dayOffset + (clock ?? 0)
+            }
+            switch event {
+            case .frame(let frame):
+                do throws(MessageError) {
+                    let message = try Message.decode(frame.message)
+                    if case .heartbeat(let hb) = message, case .heartbeat(let midnight) = source {
+                        let seconds = Double(hb.secondsSinceMidnight)
+                        if let previous = clock, seconds + 43_200 < previous { dayOffset += 86_400 }
+                        clock = seconds
+                        t = midnight + dayOffset + seconds
+                    }
+                    observe?(.message(message, offset: frame.offset), t)
+                    alerts += core.handle(.message(message), at: t)
+                } catch {
+                    observe?(.invalid(error, offset: frame.offset), t)
+                    alerts += core.handle(.messageRejected(error), at: t)
+                }
+            case .rejected(let error):
+                observe?(.rejected(error), t)
+                alerts += core.handle(.frameRejected(error), at: t)
+            }
+        }
+    }
+}
+
+/// What the pipeline saw, for observers (`decode`, forwarding, metrics).
+public enum PipelineItem {
+    /// A decoded message and the stream offset of its frame.
+    case message(Message, offset: Int)
+    /// A frame with a good CRC whose message could not be decoded.
+    case invalid(MessageError, offset: Int)
+    /// A rejected frame.
+    case rejected(FrameError)
+}

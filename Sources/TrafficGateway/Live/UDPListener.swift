@@ -1,0 +1,121 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Receives UDP datagrams on a non-blocking IPv4 socket with a Dispatch read source.
+///
+/// The socket gets a large receive buffer (Stratux bursts can exceed 16 kB) and each wake-up
+/// drains every queued datagram into one reused 64 KiB buffer. The handler runs on `queue` and
+/// is given the bytes (valid only during the call) and the receive time (the wall clock: this is
+/// the edge where time enters the system).
+public final class UDPListener: @unchecked Sendable {
+    /// The port actually bound (useful when asking for port 0).
+    public let port: UInt16
+    private let fd: Int32
+    private let source: DispatchSourceRead
+    private var buffer = [UInt8](repeating: 0, count: 65_536)
+
+    /// Binds `address:port` and starts receiving on `queue`.
+    public init(
+        address: String = "0.0.0.0", port: UInt16, queue: DispatchQueue, receiveBufferBytes: Int32 = 4 << 20,
+        handler: @escaping @Sendable (UnsafeRawBufferPointer, Double) -> Void
+    ) throws(GatewayError) {
+        let what = "UDP \(address):\(port)"
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, address, &addr.sin_addr) == 1 else {
+            throw GatewayError.invalidInput("--bind \(address) is not an IPv4 address (e.g. 0.0.0.0 or 127.0.0.1)")
+        }
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { throw GatewayError.socket(what: what, reason: String(cString: strerror(errno))) }
+        var size = receiveBufferBytes
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if bound != 0 {
+            let code = errno
+            close(fd)
+            let reason = code == EADDRINUSE
+                ? "port \(port) is already in use (is another gatewayd or Stratux client running? choose another with --udp-port)"
+                : code == EACCES ? "permission denied (ports below 1024 need privileges)" : String(cString: strerror(code))
+            throw GatewayError.socket(what: "cannot listen on \(what)", reason: reason)
+        }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.fd = fd
+        self.port = UInt16(bigEndian: actual.sin_port)
+        self.source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        source.setEventHandler { [unowned self] in self.drain(handler) }
+        source.setCancelHandler { close(fd) }
+        source.resume()
+    }
+
+    private func drain(_ handler: (UnsafeRawBufferPointer, Double) -> Void) {
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 { return }  // EAGAIN: drained (or a transient error: the source fires again)
+            let now = Date().timeIntervalSince1970
+            buffer.withUnsafeBytes { handler(UnsafeRawBufferPointer(rebasing: $0[0..<n]), now) }
+        }
+    }
+
+    /// Stops receiving and closes the socket.
+    public func cancel() { source.cancel() }
+
+    deinit { source.cancel() }
+}
+
+/// Sends UDP datagrams to one IPv4 host:port (for `gatewayd send` and GDL 90 forwarding).
+public final class UDPSender: @unchecked Sendable {
+    private let fd: Int32
+    private var destination = sockaddr_in()
+    /// "host:port" as given.
+    public let target: String
+
+    /// Opens a socket aimed at `host:port`; `host` is an IPv4 address or a name.
+    public init(host: String, port: UInt16) throws(GatewayError) {
+        target = "\(host):\(port)"
+        destination.sin_family = sa_family_t(AF_INET)
+        destination.sin_port = port.bigEndian
+        if inet_pton(AF_INET, host, &destination.sin_addr) != 1 {
+            var hints = addrinfo()
+            hints.ai_family = AF_INET
+            hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+            var result: UnsafeMutablePointer<addrinfo>?
+            guard getaddrinfo(host, nil, &hints, &result) == 0, let info = result else {
+                throw GatewayError.socket(what: "UDP \(host):\(port)", reason: "cannot resolve host \(host)")
+            }
+            defer { freeaddrinfo(result) }
+            let resolved = info.pointee.ai_addr.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+            destination.sin_addr = resolved
+        }
+        fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { throw GatewayError.socket(what: "UDP \(target)", reason: String(cString: strerror(errno))) }
+        var yes: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &yes, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// Sends one datagram; returns false (never blocks, never throws) when the kernel refuses it.
+    @discardableResult
+    public func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        withUnsafePointer(to: &destination) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == bytes.count
+            }
+        }
+    }
+
+    /// Sends one datagram held in an array.
+    @discardableResult
+    public func send(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { send($0) } }
+
+    deinit { close(fd) }
+}

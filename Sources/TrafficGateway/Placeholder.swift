@@ -1,3 +1,0 @@
-import GDL90
-import GRDB
-public enum GatewayPlaceholder {}

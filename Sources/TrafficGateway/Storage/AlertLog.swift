@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+
+/// One stored alert change.
+public struct AlertRecord: Codable, FetchableRecord, PersistableRecord, Sendable, Equatable {
+    /// Table name.
+    public static let databaseTableName = "alert_event"
+    /// Row id.
+    public var rowid: Int64?
+    /// Stable alert id.
+    public var alertID: String
+    /// raised, updated or cleared.
+    public var event: String
+    /// traffic or airspace.
+    public var kind: String
+    /// advisory, caution or warning.
+    public var level: String
+    /// Address or NOTAM number.
+    public var subject: String
+    /// Epoch seconds.
+    public var time: Double
+    /// The readable sentence.
+    public var message: String
+    /// The full JSON Lines form.
+    public var json: String
+
+    enum CodingKeys: String, CodingKey {
+        case rowid, event, kind, level, subject, time, message, json
+        case alertID = "alert_id"
+    }
+
+    /// The record of `event`.
+    public init(_ event: AlertEvent) {
+        rowid = nil
+        alertID = event.id
+        self.event = event.change.rawValue
+        kind = event.kind.rawValue
+        level = event.level.description
+        subject = event.subject
+        time = event.time
+        message = event.message
+        json = AlertFormatter.json(event)
+    }
+}
+
+/// The alert log: every alert change, in order, in SQLite.
+public struct AlertLog: Sendable {
+    /// The database.
+    public let database: GatewayDatabase
+
+    /// Creates the log on `database`.
+    public init(database: GatewayDatabase) { self.database = database }
+
+    /// Appends `events` in one transaction.
+    public func append(_ events: [AlertEvent]) throws(GatewayError) {
+        guard !events.isEmpty else { return }
+        do {
+            try database.pool.write { db in
+                for e in events { try AlertRecord(e).insert(db) }
+            }
+        } catch {
+            throw GatewayError.database(path: database.path, reason: "cannot write the alert log: " + GatewayDatabase.explain(error))
+        }
+    }
+
+    /// Alert changes at or after `since` (epoch seconds), oldest first, at most `limit`.
+    public func events(since: Double? = nil, limit: Int = 10_000) throws(GatewayError) -> [AlertRecord] {
+        do {
+            return try database.pool.read { db in
+                var request = AlertRecord.order(Column("time"), Column("rowid"))
+                if let since { request = request.filter(Column("time") >= since) }
+                return try request.limit(limit).fetchAll(db)
+            }
+        } catch {
+            throw GatewayError.database(path: database.path, reason: "cannot read the alert log: " + GatewayDatabase.explain(error))
+        }
+    }
+}

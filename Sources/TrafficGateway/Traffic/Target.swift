@@ -1,0 +1,105 @@
+import GDL90
+
+/// Identity of a traffic target. ADS-B and TIS-B/ADS-R reports of one ICAO address are one
+/// target (so a target heard both ways is merged); anonymous and track-file addresses live in
+/// their own namespaces because their numbers mean nothing across sources.
+public struct TargetKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// Address namespaces.
+    public enum Namespace: UInt8, Sendable {
+        /// ICAO 24-bit address (ADS-B ICAO, TIS-B ICAO).
+        case icao = 0
+        /// ADS-B self-assigned (anonymous) address.
+        case anonymous = 1
+        /// TIS-B track file number.
+        case trackFile = 2
+        /// Surface vehicles, beacons and reserved types.
+        case other = 3
+    }
+
+    /// The namespace.
+    public var namespace: Namespace
+    /// The 24-bit address.
+    public var address: UInt32
+
+    /// Creates a key.
+    public init(namespace: Namespace, address: UInt32) {
+        self.namespace = namespace
+        self.address = address
+    }
+
+    /// The key of a report of this address type.
+    public init(address: UInt32, type: AddressType) {
+        switch type.rawValue {
+        case 0, 2: namespace = .icao
+        case 1: namespace = .anonymous
+        case 3: namespace = .trackFile
+        default: namespace = .other
+        }
+        self.address = address
+    }
+
+    /// Six lowercase hex digits, prefixed with `~` for non-ICAO namespaces (as readsb does).
+    public var description: String {
+        let h = String(address, radix: 16)
+        let six = String(repeating: "0", count: max(0, 6 - h.count)) + h
+        return namespace == .icao ? six : "~" + six
+    }
+
+    /// Orders by namespace then address (for deterministic iteration).
+    public static func < (a: TargetKey, b: TargetKey) -> Bool {
+        (a.namespace.rawValue, a.address) < (b.namespace.rawValue, b.address)
+    }
+}
+
+/// One aircraft or vehicle in the traffic picture.
+public struct Target: Sendable, Equatable {
+    /// Identity.
+    public var key: TargetKey
+    /// Address type of the latest report used.
+    public var addressType: AddressType
+    /// Callsign, if any report carried one.
+    public var callsign: String?
+    /// Last reported position.
+    public var position: Position?
+    /// Pressure altitude, feet.
+    public var pressureAltitudeFt: Int?
+    /// Ground speed, knots.
+    public var groundSpeedKt: Int?
+    /// Track, degrees true (nil when the report's track is invalid).
+    public var trackDeg: Double?
+    /// Vertical speed, feet per minute.
+    public var verticalSpeedFpm: Int?
+    /// False when on the ground.
+    public var airborne: Bool
+    /// Emitter category.
+    public var emitterCategory: UInt8
+    /// True when the latest report was extrapolated by the receiver.
+    public var extrapolated: Bool
+    /// Time of the latest report of any kind.
+    public var lastSeen: Double
+    /// Time of the latest report that was not extrapolated (a real reception).
+    public var lastReal: Double
+    /// Time of the latest direct (ADS-B, not TIS-B) report, if any.
+    public var lastDirect: Double?
+    /// Reports received.
+    public var reports: Int
+    /// True when the target has been heard both directly and via TIS-B/ADS-R.
+    public var mergedSources: Bool
+
+    /// The position to trust at `time`: none once extrapolated for longer than `trustLimit` seconds.
+    public func trustedPosition(at time: Double, trustLimit: Double) -> Position? {
+        if extrapolated && time - lastReal > trustLimit { return nil }
+        return position
+    }
+}
+
+/// A transponder heard without position, which Stratux draws as a ring of eight fake targets
+/// around ownship (addresses 0–7, callsign "MODE S"), collapsed into one range-only target.
+public struct ModeSRing: Sendable, Equatable {
+    /// Estimated range from ownship, NM (the ring's radius).
+    public var rangeNM: Double?
+    /// Pressure altitude reported with the ring, feet.
+    public var pressureAltitudeFt: Int?
+    /// Time last seen.
+    public var lastSeen: Double
+}
