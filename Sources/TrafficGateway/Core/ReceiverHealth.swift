@@ -37,8 +37,19 @@ public struct GatewayCounters: Sendable, Equatable {
     public internal(set) var errorsByReason: [String: Int] = [:]
     /// Alerts raised.
     public internal(set) var alertsRaised = 0
+    /// Creates zeroed counters.
+    public init() {}
     /// Total decoded messages.
     public var messages: Int { messagesByType.values.reduce(0, +) }
     /// Total rejected frames.
     public var errors: Int { errorsByReason.values.reduce(0, +) }
+
+    /// Adds another run's counts (for summaries over several files).
+    public mutating func merge(_ other: GatewayCounters) {
+        datagrams += other.datagrams
+        bytes += other.bytes
+        alertsRaised += other.alertsRaised
+        for (k, v) in other.messagesByType { messagesByType[k, default: 0] += v }
+        for (k, v) in other.errorsByReason { errorsByReason[k, default: 0] += v }
+    }
 }

@@ -1,0 +1,148 @@
+/// Classic libpcap files: both byte orders, micro- and nanosecond timestamps.
+enum PcapReader {
+    /// Largest record accepted; larger claims mean a damaged file.
+    static let maximumRecord = 262_144
+
+    static func read(_ bytes: [UInt8], name: String, port: UInt16) -> CaptureContents {
+        var out = CaptureContents(format: .pcap, datagrams: [], error: nil, skipped: 0)
+        guard bytes.count >= 24 else {
+            out.error = CaptureError(path: name, offset: 0, reason: "pcap header truncated (\(bytes.count) of 24 bytes)")
+            return out
+        }
+        let magic = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
+        let bigEndian = magic == 0xA1B2_C3D4 || magic == 0xA1B2_3C4D
+        let nanoseconds = magic == 0xA1B2_3C4D || magic == 0x4D3C_B2A1
+        let r = EndianBytes(bytes: bytes, bigEndian: bigEndian)
+        let linkType = r.u32(20)! & 0x0FFF_FFFF
+        var offset = 24
+        while offset < bytes.count {
+            guard offset + 16 <= bytes.count else {
+                out.error = CaptureError(path: name, offset: offset, reason: "record header truncated (\(bytes.count - offset) of 16 bytes): the capture was cut short")
+                break
+            }
+            let seconds = Double(r.u32(offset)!), fraction = Double(r.u32(offset + 4)!)
+            let length = Int(r.u32(offset + 8)!)
+            guard length <= maximumRecord else {
+                out.error = CaptureError(path: name, offset: offset, reason: "record claims \(length) bytes, more than any packet: the file is damaged")
+                break
+            }
+            guard offset + 16 + length <= bytes.count else {
+                out.error = CaptureError(path: name, offset: offset, reason: "record claims \(length) bytes but only \(bytes.count - offset - 16) remain: the capture was cut short")
+                break
+            }
+            let packet = bytes[(offset + 16)..<(offset + 16 + length)]
+            switch PacketDecoder.udpPayload(packet, linkType: linkType, port: port) {
+            case .success(let payload):
+                let time = seconds + fraction / (nanoseconds ? 1e9 : 1e6)
+                out.datagrams.append(CapturedDatagram(timestamp: time, bytes: Array(payload), fileOffset: offset))
+            case .failure(let skip):
+                if case .unsupportedLinkType(let t) = skip.skip {
+                    out.error = CaptureError(path: name, offset: 20, reason: "link type \(t) is not supported (Ethernet, raw IP, Linux SLL/SLL2 are)")
+                    return out
+                }
+                out.skipped += 1
+            }
+            offset += 16 + length
+        }
+        return out
+    }
+}
+
+/// pcapng files: sections of either byte order, interfaces with their own link type and
+/// timestamp resolution, enhanced and simple packet blocks; other blocks are skipped.
+enum PcapNGReader {
+    struct Interface {
+        var linkType: UInt32
+        var ticksPerSecond: Double
+    }
+
+    static func read(_ bytes: [UInt8], name: String, port: UInt16) -> CaptureContents {
+        var out = CaptureContents(format: .pcapng, datagrams: [], error: nil, skipped: 0)
+        var r = EndianBytes(bytes: bytes, bigEndian: false)
+        var interfaces: [Interface] = []
+        var offset = 0
+        while offset < bytes.count {
+            guard offset + 12 <= bytes.count else {
+                out.error = CaptureError(path: name, offset: offset, reason: "block header truncated: the capture was cut short")
+                break
+            }
+            var type = r.u32(offset)!
+            if type == 0x0A0D_0D0A {
+                // Section header: its byte-order magic sets the order of everything that follows.
+                guard let bom = EndianBytes(bytes: bytes, bigEndian: true).u32(offset + 8) else { break }
+                if bom == 0x1A2B_3C4D {
+                    r.bigEndian = true
+                } else if bom == 0x4D3C_2B1A {
+                    r.bigEndian = false
+                } else {
+                    out.error = CaptureError(path: name, offset: offset + 8, reason: "section header has no valid byte-order magic: the file is damaged")
+                    break
+                }
+                interfaces = []
+                type = 0x0A0D_0D0A
+            }
+            let length = Int(r.u32(offset + 4)!)
+            guard length >= 12, length % 4 == 0, length <= 16 << 20 else {
+                out.error = CaptureError(path: name, offset: offset, reason: "block claims \(length) bytes, which is not a valid block length: the file is damaged")
+                break
+            }
+            guard offset + length <= bytes.count else {
+                out.error = CaptureError(path: name, offset: offset, reason: "block claims \(length) bytes but only \(bytes.count - offset) remain: the capture was cut short")
+                break
+            }
+            let body = offset + 8
+            let bodyEnd = offset + length - 4
+            switch type {
+            case 1:  // Interface description
+                guard bodyEnd >= body + 8 else { break }
+                var iface = Interface(linkType: UInt32(r.u16(body)!), ticksPerSecond: 1e6)
+                var o = body + 8
+                while o + 4 <= bodyEnd {
+                    let code = r.u16(o)!, len = Int(r.u16(o + 2)!)
+                    if code == 0 { break }
+                    if code == 9, len >= 1, o + 5 <= bodyEnd {
+                        let v = bytes[o + 4]
+                        let exponent = Double(v & 0x7F)
+                        iface.ticksPerSecond = v & 0x80 == 0 ? pow10(exponent) : pow2(exponent)
+                    }
+                    o += 4 + (len + 3) / 4 * 4
+                }
+                interfaces.append(iface)
+            case 6:  // Enhanced packet
+                guard bodyEnd >= body + 20 else { break }
+                let id = Int(r.u32(body)!)
+                guard id < interfaces.count else {
+                    out.error = CaptureError(path: name, offset: offset, reason: "packet refers to interface \(id), which was never described: the file is damaged")
+                    return out
+                }
+                let ticks = Double(UInt64(r.u32(body + 4)!) << 32 | UInt64(r.u32(body + 8)!))
+                let captured = Int(r.u32(body + 12)!)
+                guard body + 20 + captured <= bodyEnd else {
+                    out.error = CaptureError(path: name, offset: offset, reason: "packet claims \(captured) bytes, more than its block holds: the file is damaged")
+                    return out
+                }
+                let iface = interfaces[id]
+                collect(bytes[(body + 20)..<(body + 20 + captured)], iface: iface, time: ticks / iface.ticksPerSecond, offset: offset, port: port, into: &out, name: name)
+            case 3:  // Simple packet: no timestamp, interface 0
+                guard let iface = interfaces.first, bodyEnd >= body + 4 else { break }
+                let original = Int(r.u32(body)!)
+                let captured = min(original, bodyEnd - body - 4)
+                collect(bytes[(body + 4)..<(body + 4 + captured)], iface: iface, time: nil, offset: offset, port: port, into: &out, name: name)
+            default:
+                break
+            }
+            offset += length
+        }
+        return out
+    }
+
+    static func collect(_ packet: ArraySlice<UInt8>, iface: Interface, time: Double?, offset: Int, port: UInt16, into out: inout CaptureContents, name: String) {
+        switch PacketDecoder.udpPayload(packet, linkType: iface.linkType, port: port) {
+        case .success(let payload): out.datagrams.append(CapturedDatagram(timestamp: time, bytes: Array(payload), fileOffset: offset))
+        case .failure: out.skipped += 1
+        }
+    }
+
+    static func pow10(_ e: Double) -> Double { (0..<Int(e)).reduce(1.0) { r, _ in r * 10 } }
+    static func pow2(_ e: Double) -> Double { (0..<Int(e)).reduce(1.0) { r, _ in r * 2 } }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import GDL90
+
+/// Release-mode measurements for `gatewayd bench`, each beside a baseline measured in the same
+/// run so that the ratio, not the machine, is the figure that matters.
+public enum Benchmarks {
+    /// One measurement.
+    public struct Result: Sendable {
+        /// What was measured.
+        public var name: String
+        /// The figure.
+        public var value: Double
+        /// Its unit.
+        public var unit: String
+        /// The baseline figure, if any.
+        public var baseline: Double?
+        /// Free text.
+        public var note: String = ""
+        /// "value unit (baseline …, ×ratio)".
+        public var line: String {
+            var s = "\(name): \(JSONWriter.format(value, decimals: 2)) \(unit)"
+            if let baseline, baseline > 0 {
+                s += "  (baseline \(JSONWriter.format(baseline, decimals: 2)) \(unit), ×\(JSONWriter.format(value / baseline, decimals: 2)))"
+            }
+            if !note.isEmpty { s += "  \(note)" }
+            return s
+        }
+    }
+
+    /// A synthetic stream of about `megabytes` MB: the demo flight's datagrams repeated.
+    public static func syntheticStream(megabytes: Int) -> [UInt8] {
+        let one = DemoFlight().datagrams().flatMap(\.bytes)
+        var out: [UInt8] = []
+        out.reserveCapacity(megabytes << 20 + one.count)
+        while out.count < megabytes << 20 { out += one }
+        return out
+    }
+
+    /// Deframe + CRC + decode throughput (MB/s and messages/s) against a naive implementation.
+    public static func codec(megabytes: Int = 64, rounds: Int = 3) -> [Result] {
+        let stream = syntheticStream(megabytes: megabytes)
+        var best = Double.infinity, messages = 0
+        for _ in 0..<rounds {
+            let start = DispatchTime.now().uptimeNanoseconds
+            var deframer = Deframer()
+            var count = 0
+            stream.withUnsafeBytes { raw in
+                var i = 0
+                while i < raw.count {
+                    let end = min(raw.count, i + 1024)
+                    deframer.feed(UnsafeRawBufferPointer(rebasing: raw[i..<end])) { event in
+                        if case .frame(let f) = event, (try? Message.decode(f.message)) != nil { count += 1 }
+                    }
+                    i = end
+                }
+            }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            best = min(best, seconds)
+            messages = count
+        }
+        var naiveBest = Double.infinity
+        let naiveStream = Array(stream.prefix(max(1, megabytes / 8) << 20))
+        for _ in 0..<rounds {
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = NaiveCodec.decodeAll(naiveStream)
+            naiveBest = min(naiveBest, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        let mb = Double(stream.count) / 1_048_576
+        let naiveMB = Double(naiveStream.count) / 1_048_576
+        return [
+            Result(name: "codec throughput (deframe + CRC + decode, 1 KiB chunks)", value: mb / best, unit: "MB/s",
+                   baseline: naiveMB / naiveBest, note: "naive: byte-at-a-time array growth, bitwise CRC, copying decode"),
+            Result(name: "codec message rate", value: Double(messages) / best / 1e6, unit: "M messages/s"),
+        ]
+    }
+
+    /// Ingest rate of whole datagrams through the pipeline (core included) and the latency from a
+    /// datagram to its alerts with `targets` simultaneous targets, p50/p99.
+    public static func pipeline(targets: Int = 500, seconds: Int = 60) -> [Result] {
+        let flight = TargetField(count: targets)
+        let datagrams = (0..<seconds).flatMap { flight.datagrams(second: $0) }
+        var pipeline = GatewayPipeline()
+        var latencies: [Double] = []
+        latencies.reserveCapacity(datagrams.count)
+        var alerts = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for d in datagrams {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            alerts += pipeline.ingest(d.bytes, at: d.time).count
+            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        }
+        let total = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        latencies.sort()
+        func pct(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
+        // Baseline: the same datagrams through the deframer and decoder alone (no core).
+        let baseStart = DispatchTime.now().uptimeNanoseconds
+        var deframer = Deframer()
+        for d in datagrams {
+            deframer.feed(d.bytes) { if case .frame(let f) = $0 { _ = try? Message.decode(f.message) } }
+        }
+        let baseTotal = Double(DispatchTime.now().uptimeNanoseconds - baseStart) / 1e9
+        return [
+            Result(name: "ingest rate, \(targets) targets, whole pipeline", value: Double(datagrams.count) / total, unit: "datagrams/s",
+                   baseline: Double(datagrams.count) / baseTotal, note: "baseline: decode only, no core"),
+            Result(name: "datagram-to-alert latency p50", value: pct(0.5), unit: "ms"),
+            Result(name: "datagram-to-alert latency p99", value: pct(0.99), unit: "ms",
+                   note: "\(datagrams.count) datagrams, \(alerts) alert changes, \(pipeline.core.picture.targets.count) targets held"),
+        ]
+    }
+
+    /// Resident set size of this process, MB (from /proc/self/status).
+    public static func residentMB() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            let digits = line.split(separator: " ").compactMap { Double($0) }
+            if let kb = digits.first { return kb / 1024 }
+        }
+        return nil
+    }
+}
+
+/// `count` targets spread over 20 NM around a circling ownship, each reporting once a second in
+/// ~1 kB datagrams as Stratux packs them; a few on conflicting paths so alerts are exercised.
+struct TargetField {
+    let count: Int
+    let plane = LocalPlane(origin: DemoFlight.origin)
+
+    func datagrams(second s: Int) -> [DemoFlight.Datagram] {
+        let t = Double(s)
+        var frames: [[UInt8]] = []
+        frames.append(Message.heartbeat(Heartbeat(gpsPositionValid: true, utcOK: true, secondsSinceMidnight: UInt32(s))).frame())
+        let own = plane.unproject(PlanePoint(east: 0, north: t * 100 / 3600))
+        frames.append(Message.ownship(TrafficReport(address: 0xA1B2C3, position: own, pressureAltitudeFt: 3000, groundSpeedKt: 100,
+                                                    verticalSpeedFpm: 0, trackDeg: 0)).frame())
+        for i in 0..<count {
+            let angle = Double(i) * 137.5
+            let radius = 0.5 + Double(i % 40) * 0.5
+            let heading = (angle + 180 + Double(i % 7) * 5).truncatingRemainder(dividingBy: 360)
+            let v = PlaneVelocity(speedKt: 120, trackDeg: heading)
+            let p = PlanePoint(east: radius * sinDeg(angle) + v.east * t / 3600, north: radius * cosDeg(angle) + v.north * t / 3600)
+            frames.append(Message.traffic(TrafficReport(
+                address: 0x100000 + UInt32(i), position: plane.unproject(p), pressureAltitudeFt: 2000 + (i % 9) * 250,
+                groundSpeedKt: 120, verticalSpeedFpm: 0, trackDeg: (heading / 1.40625).rounded() * 1.40625, callsign: "T\(i)")).frame())
+        }
+        var out: [DemoFlight.Datagram] = []
+        var current: [UInt8] = []
+        for f in frames {
+            if current.count + f.count > 1024 {
+                out.append(.init(time: t + Double(out.count) * 0.001, bytes: current))
+                current = []
+            }
+            current += f
+        }
+        if !current.isEmpty { out.append(.init(time: t + Double(out.count) * 0.001, bytes: current)) }
+        return out
+    }
+}
+
+/// The baseline: how a first, straightforward implementation would decode (growing arrays byte
+/// by byte, a bitwise CRC, copies everywhere).
+enum NaiveCodec {
+    static func crc(_ bytes: [UInt8]) -> UInt16 {
+        var crc: UInt16 = 0
+        for b in bytes {
+            var x = crc >> 8
+            for _ in 0..<8 { x = (x & 0x8000) != 0 ? (x << 1) ^ 0x1021 : x << 1 }
+            crc = x ^ (crc << 8) ^ UInt16(b)
+        }
+        return crc
+    }
+
+    static func decodeAll(_ stream: [UInt8]) -> Int {
+        var frames: [[UInt8]] = []
+        var current: [UInt8]? = nil
+        var escape = false
+        for b in stream {
+            if b == 0x7E {
+                if let c = current, c.count >= 3 { frames.append(c) }
+                current = []
+                continue
+            }
+            guard current != nil else { continue }
+            if escape { current!.append(b ^ 0x20); escape = false } else if b == 0x7D { escape = true } else { current!.append(b) }
+        }
+        var ok = 0
+        for f in frames {
+            let body = Array(f.dropLast(2))
+            let received = UInt16(f[f.count - 2]) | UInt16(f[f.count - 1]) << 8
+            if crc(body) == received, (try? Message.decode(Array(body))) != nil { ok += 1 }
+        }
+        return ok
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import TrafficGateway
+
+/// `gatewayd alerts`: the alert log.
+struct AlertsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "alerts",
+        abstract: "List the alert log kept by run (and replay --database).",
+        discussion: "Example: gatewayd alerts --since 2026-05-16T14:00:00Z --json"
+    )
+
+    @Option(help: "Only changes at or after this UTC time (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ).")
+    var since: String?
+
+    @Flag(help: "JSON Lines output.")
+    var json = false
+
+    @Option(help: "SQLite database (default: $XDG_DATA_HOME/gatewayd/gateway.sqlite).")
+    var database: String?
+
+    @Option(help: "At most this many changes.")
+    var limit: Int = 10_000
+
+    func run() throws {
+        var sinceTime: Double?
+        if let since {
+            guard let t = Timestamp.parse(since) else { throw ValidationError("--since \(since) is not a UTC time like 2026-05-16T14:00:00Z") }
+            sinceTime = t
+        }
+        let path = database ?? GatewayDatabase.defaultPath()
+        do {
+            let log = AlertLog(database: try GatewayDatabase(path: path))
+            let records = try log.events(since: sinceTime, limit: limit)
+            Terminal.out(records.map { r in
+                json ? r.json : "\(Timestamp.iso8601(r.time))  \(r.level.uppercased())  \(r.event)  \(r.message)"
+            })
+            if records.isEmpty { Terminal.error("no alerts in \(path)\(since.map { " since \($0)" } ?? "")") }
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+}

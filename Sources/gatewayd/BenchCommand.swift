@@ -1,0 +1,32 @@
+import ArgumentParser
+import TrafficGateway
+
+/// `gatewayd bench`: release-mode figures with same-run baselines.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure codec throughput, ingest rate, alert latency and memory (run with -c release).",
+        discussion: "Example: swift run -c release gatewayd bench --megabytes 64 --targets 500"
+    )
+
+    @Option(help: "Size of the synthetic stream for the codec benchmark, MB.")
+    var megabytes: Int = 64
+
+    @Option(help: "Simultaneous targets for the pipeline benchmark.")
+    var targets: Int = 500
+
+    @Option(help: "Simulated seconds of traffic for the pipeline benchmark.")
+    var seconds: Int = 60
+
+    func run() throws {
+        #if DEBUG
+        Terminal.error("warning: this is a debug build; measure with: swift run -c release gatewayd bench")
+        #endif
+        let rssBefore = Benchmarks.residentMB()
+        for r in Benchmarks.codec(megabytes: megabytes) { print(r.line) }
+        for r in Benchmarks.pipeline(targets: targets, seconds: seconds) { print(r.line) }
+        if let rss = Benchmarks.residentMB() {
+            print("resident memory: \(rss.rounded()) MB (\(rssBefore.map { "\($0.rounded()) MB at start, " } ?? "")includes the \(megabytes) MB synthetic stream)")
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+
+/// `gatewayd`: the skygate GDL 90 traffic and airspace gateway.
+@main
+struct Gatewayd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gatewayd",
+        abstract: "GDL90 traffic and airspace gateway for Stratux-class ADS-B receivers.",
+        discussion: """
+            Listens for GDL90 on UDP 4000 (what a Stratux sends its Wi-Fi clients), decodes it, fuses
+            traffic with ownship GPS, and prints traffic alerts (closest point of approach). Recorded
+            captures go through the very same pipeline.
+
+            Start here:
+              gatewayd replay fixtures/demo-flight.pcap     alerts of the bundled capture
+              gatewayd decode --json fixtures/demo-flight.pcap | head
+              gatewayd run                                  live, on UDP 0.0.0.0:4000
+              gatewayd send fixtures/demo-flight.pcap --to 127.0.0.1:4000 --speed 10
+            """,
+        subcommands: [
+            RunCommand.self, ReplayCommand.self, DecodeCommand.self, SendCommand.self,
+            AlertsCommand.self, SimulateCommand.self, BenchCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import TrafficGateway
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `gatewayd run`: the live gateway.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Listen for GDL90 on UDP and print traffic alerts live.",
+        discussion: """
+            Stratux sends GDL90 to UDP port 4000 of each Wi-Fi client that holds a DHCP lease and answers
+            ping with that port open. Alerts go to stdout (and the alert log); a status line goes to
+            stderr every --status-interval seconds. SIGINT/SIGTERM stop it cleanly.
+
+            Try it without a receiver, in two terminals:
+              gatewayd run --udp-port 4000
+              gatewayd send fixtures/demo-flight.pcap --to 127.0.0.1:4000 --speed 10
+            """
+    )
+
+    @Option(help: "UDP port to listen on.")
+    var udpPort: UInt16 = 4000
+
+    @Option(help: "IPv4 address to bind (0.0.0.0: every interface).")
+    var bind = "0.0.0.0"
+
+    @Option(help: "gpsd as host:port (port 2947 if omitted), used when GDL90 ownship has no fix.")
+    var gpsd: String?
+
+    @Flag(help: "Print alerts as JSON Lines.")
+    var json = false
+
+    @Option(help: "SQLite database for the alert log (default: $XDG_DATA_HOME/gatewayd/gateway.sqlite).")
+    var database: String?
+
+    @Flag(help: "Do not keep an alert log.")
+    var noDatabase = false
+
+    @Option(help: "Seconds between status lines on stderr (0: none).")
+    var statusInterval: Int = 60
+
+    func validate() throws {
+        if let gpsd, GPSDClient.parse(gpsd) == nil { throw ValidationError("--gpsd \(gpsd) is not host or host:port") }
+        if statusInterval < 0 { throw ValidationError("--status-interval must be 0 or more") }
+    }
+
+    func run() throws {
+        let log = noDatabase ? nil : try AlertLog(database: GatewayDatabase(path: database ?? GatewayDatabase.defaultPath()))
+        let formatter = AlertFormatter(style: json ? .json : .human(colour: Terminal.colourOnStdout))
+        let gateway = LiveGateway(log: log, onAlerts: { alerts in
+            Terminal.out(alerts.map(formatter.format))
+        }, onLogError: { error in
+            Terminal.error("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")
+        })
+        do {
+            try gateway.start(bind: bind, port: udpPort, gpsd: gpsd.flatMap(GPSDClient.parse))
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        Terminal.error("gatewayd: listening for GDL90 on UDP \(bind):\(gateway.port)\(log.map { ", alert log \($0.database.path)" } ?? "")")
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let signalQueue = DispatchQueue(label: "gatewayd.signals")
+        var sources: [any DispatchSourceProtocol] = []
+        for sig in [SIGINT, SIGTERM] {
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: signalQueue)
+            source.setEventHandler {
+                Terminal.error("gatewayd: stopping (\(gateway.status().line))")
+                gateway.stop()
+                Foundation.exit(0)
+            }
+            source.resume()
+            sources.append(source)
+        }
+        if statusInterval > 0 {
+            let timer = DispatchSource.makeTimerSource(queue: signalQueue)
+            timer.schedule(deadline: .now() + .seconds(statusInterval), repeating: .seconds(statusInterval))
+            timer.setEventHandler { Terminal.error("status: \(gateway.status().line)") }
+            timer.resume()
+            sources.append(timer)
+        }
+        withExtendedLifetime(sources) { dispatchMain() }
+    }
+}

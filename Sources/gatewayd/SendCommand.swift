@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import TrafficGateway
+
+/// `gatewayd send`: replay a capture's datagrams over UDP, paced by their timestamps.
+struct SendCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Send a capture's datagrams over UDP, paced by their timestamps (a stand-in Stratux).",
+        discussion: """
+            Raw GDL90 streams have no timestamps: they are cut into datagrams at each heartbeat and sent
+            one second apart (divided by --speed).
+
+            Example: gatewayd send fixtures/demo-flight.pcap --to 127.0.0.1:4000 --speed 10
+            """
+    )
+
+    @Argument(help: "Capture file.")
+    var file: String
+
+    @Option(help: "Destination host:port.")
+    var to: String
+
+    @Option(help: "Pace: 1 for real time, N for N times faster, max for no pause.")
+    var speed: ReplaySpeed = .factor(1)
+
+    @Option(help: "UDP destination port to extract from pcap/pcapng captures.")
+    var port: UInt16 = 4000
+
+    func run() throws {
+        let parts = to.split(separator: ":")
+        guard parts.count == 2, let destinationPort = UInt16(parts[1]) else {
+            throw ValidationError("--to \(to) is not host:port (e.g. 127.0.0.1:4000)")
+        }
+        let sender: UDPSender
+        do { sender = try UDPSender(host: String(parts[0]), port: destinationPort) } catch { throw ValidationError("\(error)") }
+        let capture = try loadCapture(file, port: port)
+        let datagrams = capture.isRaw ? RawStreamSplitter.split(capture.datagrams.flatMap(\.bytes)) : capture.datagrams
+        let started = Date()
+        var first: Double?
+        var sent = 0, bytes = 0, refused = 0
+        for (i, d) in datagrams.enumerated() {
+            if let factor = speed.factor {
+                let t = d.time ?? Double(i)
+                if first == nil { first = t }
+                let wait = (t - first!) / factor - Date().timeIntervalSince(started)
+                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            }
+            if sender.send(d.bytes) { sent += 1; bytes += d.bytes.count } else { refused += 1 }
+        }
+        Terminal.error("sent \(sent) datagrams (\(bytes) bytes) to \(to)\(refused > 0 ? ", \(refused) refused by the kernel" : "")")
+        if let damage = capture.damage { Terminal.error("warning: \(damage)") }
+    }
+}
+
+/// Cuts a raw GDL90 stream into one datagram per heartbeat (a second of traffic), with times
+/// counted in seconds from the first.
+enum RawStreamSplitter {
+    static func split(_ bytes: [UInt8]) -> [(time: Double?, bytes: [UInt8])] {
+        var out: [(time: Double?, bytes: [UInt8])] = []
+        var start = 0
+        var i = 0
+        // A heartbeat frame starts with 7E 00 (flag, message ID 0).
+        while i + 1 < bytes.count {
+            if bytes[i] == 0x7E, bytes[i + 1] == 0x00, i > start, bytes[i - 1] == 0x7E || i == 0 {
+                out.append((Double(out.count), Array(bytes[start..<i])))
+                start = i
+            }
+            i += 1
+        }
+        if start < bytes.count { out.append((Double(out.count), Array(bytes[start...]))) }
+        return out
+    }
+}
