@@ -53,7 +53,7 @@ enum PcapReader {
 enum PcapNGReader {
     struct Interface {
         var linkType: UInt32
-        var ticksPerSecond: Double
+        var ticksPerSecond: UInt64
     }
 
     static func read(_ bytes: [UInt8], name: String, port: UInt16) -> CaptureContents {
@@ -95,14 +95,14 @@ enum PcapNGReader {
             switch type {
             case 1:  // Interface description
                 guard bodyEnd >= body + 8 else { break }
-                var iface = Interface(linkType: UInt32(r.u16(body)!), ticksPerSecond: 1e6)
+                var iface = Interface(linkType: UInt32(r.u16(body)!), ticksPerSecond: 1_000_000)
                 var o = body + 8
                 while o + 4 <= bodyEnd {
                     let code = r.u16(o)!, len = Int(r.u16(o + 2)!)
                     if code == 0 { break }
                     if code == 9, len >= 1, o + 5 <= bodyEnd {
                         let v = bytes[o + 4]
-                        let exponent = Double(v & 0x7F)
+                        let exponent = min(Int(v & 0x7F), v & 0x80 == 0 ? 18 : 63)
                         iface.ticksPerSecond = v & 0x80 == 0 ? pow10(exponent) : pow2(exponent)
                     }
                     o += 4 + (len + 3) / 4 * 4
@@ -115,14 +115,14 @@ enum PcapNGReader {
                     out.error = CaptureError(path: name, offset: offset, reason: "packet refers to interface \(id), which was never described: the file is damaged")
                     return out
                 }
-                let ticks = Double(UInt64(r.u32(body + 4)!) << 32 | UInt64(r.u32(body + 8)!))
+                let ticks = UInt64(r.u32(body + 4)!) << 32 | UInt64(r.u32(body + 8)!)
                 let captured = Int(r.u32(body + 12)!)
                 guard body + 20 + captured <= bodyEnd else {
                     out.error = CaptureError(path: name, offset: offset, reason: "packet claims \(captured) bytes, more than its block holds: the file is damaged")
                     return out
                 }
                 let iface = interfaces[id]
-                collect(bytes[(body + 20)..<(body + 20 + captured)], iface: iface, time: ticks / iface.ticksPerSecond, offset: offset, port: port, into: &out, name: name)
+                collect(bytes[(body + 20)..<(body + 20 + captured)], iface: iface, time: Double(ticks / iface.ticksPerSecond) + Double(ticks % iface.ticksPerSecond) / Double(iface.ticksPerSecond), offset: offset, port: port, into: &out, name: name)
             case 3:  // Simple packet: no timestamp, interface 0
                 guard let iface = interfaces.first, bodyEnd >= body + 4 else { break }
                 let original = Int(r.u32(body)!)
@@ -143,6 +143,6 @@ enum PcapNGReader {
         }
     }
 
-    static func pow10(_ e: Double) -> Double { (0..<Int(e)).reduce(1.0) { r, _ in r * 10 } }
-    static func pow2(_ e: Double) -> Double { (0..<Int(e)).reduce(1.0) { r, _ in r * 2 } }
+    static func pow10(_ e: Int) -> UInt64 { max(1, (0..<e).reduce(UInt64(1)) { r, _ in r * 10 }) }
+    static func pow2(_ e: Int) -> UInt64 { UInt64(1) << UInt64(e) }
 }

@@ -81,7 +81,9 @@ public enum PcapWriter {
             let packet = wrap(d.bytes, link: link, port: port)
             let padded = (packet.count + 3) / 4 * 4
             let length = UInt32(32 + padded)
-            let ticks = UInt64((d.time * (nanoseconds ? 1e9 : 1e6)).rounded())
+            let perSecond: UInt64 = nanoseconds ? 1_000_000_000 : 1_000_000
+            let whole = d.time.rounded(.down)
+            let ticks = UInt64(whole) * perSecond + UInt64(((d.time - whole) * Double(perSecond)).rounded())
             w.u32(6, &out)
             w.u32(length, &out)
             w.u32(0, &out)
