@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what building and testing skygate needs, only when it is missing, then returns.
+# Used by the README's two commands and by .ci/run.
+set -euo pipefail
+
+need_apt=()
+have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/$(uname -m)-linux-gnu/$1" ]; }
+have_header sqlite3.h || need_apt+=(libsqlite3-dev)
+
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "setup: installing ${need_apt[*]} (apt-get)" >&2
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+      echo "setup: need root to install ${need_apt[*]}: run as root or install sudo" >&2; exit 1
+    fi
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq >/dev/null || { echo "setup: apt-get update failed (no network?)" >&2; exit 1; }
+  $sudo apt-get install -y -qq "${need_apt[@]}" >/dev/null || { echo "setup: apt-get install ${need_apt[*]} failed" >&2; exit 1; }
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  if [ -x /opt/swift/usr/bin/swift ]; then
+    echo "setup: swift is in /opt/swift/usr/bin but not on PATH: export PATH=/opt/swift/usr/bin:\$PATH" >&2
+  else
+    echo "setup: Swift 6.2 or newer is needed: on Debian 13 'apt-get install swiftlang', elsewhere the toolchain from swift.org (aarch64 and x86_64)" >&2
+  fi
+  exit 1
+fi
+version=$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9]*\.[0-9]*\).*/\1/p' | head -n 1)
+case "$version" in
+  6.[2-9]*|[7-9].*) ;;
+  *) echo "setup: Swift $version found, 6.2 or newer is needed (swift-log, Hummingbird and friends require it)" >&2; exit 1 ;;
+esac
