@@ -2,21 +2,25 @@
 /// Callers check the length first; the accessors trap only on a programming error.
 @usableFromInline
 struct MessageBytes {
-    @usableFromInline let bytes: ArraySlice<UInt8>
-    @usableFromInline let base: Int
+    @usableFromInline let bytes: UnsafeRawBufferPointer
 
-    @inlinable init(_ bytes: ArraySlice<UInt8>) {
+    @inlinable init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
-        self.base = bytes.startIndex
     }
 
     @inlinable var count: Int { bytes.count }
-    @inlinable subscript(_ i: Int) -> UInt8 { bytes[base + i] }
+    @inlinable subscript(_ i: Int) -> UInt8 {
+        precondition(i >= 0 && i < bytes.count, "GDL90 decoder read past a checked length")
+        return bytes[i]
+    }
     @inlinable func u16(_ i: Int) -> UInt16 { UInt16(self[i]) << 8 | UInt16(self[i + 1]) }
     @inlinable func i16(_ i: Int) -> Int16 { Int16(bitPattern: u16(i)) }
     @inlinable func u24(_ i: Int) -> UInt32 { UInt32(self[i]) << 16 | UInt32(self[i + 1]) << 8 | UInt32(self[i + 2]) }
     @inlinable func u32(_ i: Int) -> UInt32 { UInt32(u16(i)) << 16 | UInt32(u16(i + 2)) }
-    @inlinable func slice(_ from: Int, _ count: Int) -> ArraySlice<UInt8> { bytes[(base + from)..<(base + from + count)] }
+    @inlinable func slice(_ from: Int, _ count: Int) -> UnsafeRawBufferPointer {
+        precondition(from >= 0 && from + count <= bytes.count, "GDL90 decoder read past a checked length")
+        return UnsafeRawBufferPointer(rebasing: bytes[from..<(from + count)])
+    }
 }
 
 extension Array where Element == UInt8 {
@@ -39,11 +43,15 @@ extension Array where Element == UInt8 {
 /// Fixed-width ASCII text fields (callsigns, device names): trailing spaces and NULs trimmed on
 /// decode, space-padded on encode. Bytes outside printable ASCII keep their value as a scalar.
 enum FixedText {
-    static func decode(_ bytes: ArraySlice<UInt8>) -> String {
-        var end = bytes.endIndex
-        while end > bytes.startIndex, bytes[end - 1] == 0x20 || bytes[end - 1] == 0 { end -= 1 }
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
+        var end = bytes.count
+        var ascii = true
+        while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0 { end -= 1 }
+        for i in 0..<end where bytes[i] >= 0x80 { ascii = false }
+        let used = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
+        if ascii { return String(decoding: used, as: UTF8.self) }
         var s = ""
-        s.unicodeScalars.append(contentsOf: bytes[bytes.startIndex..<end].map { Unicode.Scalar($0) })
+        for b in used { s.unicodeScalars.append(Unicode.Scalar(b)) }
         return s
     }
 

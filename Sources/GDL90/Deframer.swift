@@ -1,14 +1,35 @@
 /// A complete, CRC-checked GDL 90 frame as the deframer hands it on.
 ///
-/// `message` is the unescaped message ID and payload (CRC removed). It is a slice of the
-/// deframer's own buffer: valid for the duration of the callback; copy it to keep it.
+/// `message` is the unescaped message ID and payload (CRC removed). It points into the
+/// deframer's own buffer: valid only for the duration of the callback; copy it
+/// (`Array(frame.message)`) to keep it.
 public struct Frame {
     /// Message ID followed by the payload, byte-stuffing removed, CRC stripped.
-    public var message: ArraySlice<UInt8>
+    public var message: UnsafeRawBufferPointer
     /// Stream offset of the frame's opening flag.
     public var offset: Int
     /// The message ID (first byte of `message`).
-    @inlinable public var messageID: UInt8 { message[message.startIndex] }
+    @inlinable public var messageID: UInt8 { message[0] }
+}
+
+/// The deframer's frame buffer: allocated once, copied only if a `Deframer` value is copied and
+/// then fed (copy-on-write checked once per `feed`, never per byte).
+@usableFromInline
+final class DeframerStorage: @unchecked Sendable {
+    @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
+
+    init() {
+        bytes = .allocate(capacity: Deframer.maximumFrameLength)
+        bytes.initialize(repeating: 0, count: Deframer.maximumFrameLength)
+    }
+
+    func copy() -> DeframerStorage {
+        let c = DeframerStorage()
+        c.bytes.update(from: bytes, count: Deframer.maximumFrameLength)
+        return c
+    }
+
+    deinit { bytes.deallocate() }
 }
 
 /// What the deframer reports while it reads: a good frame or a rejected run of bytes.
@@ -33,7 +54,7 @@ public struct Deframer: Sendable {
     /// some senders pad reports to the same size. Longer runs are rejected as `oversized`.
     public static let maximumFrameLength = 1024
 
-    @usableFromInline var buffer: [UInt8]
+    @usableFromInline var storage: DeframerStorage
     @usableFromInline var count = 0
     @usableFromInline var escaped = false
     @usableFromInline var badEscape = false
@@ -47,7 +68,7 @@ public struct Deframer: Sendable {
 
     /// Creates a deframer at stream offset 0, before any flag.
     public init() {
-        buffer = [UInt8](repeating: 0, count: Deframer.maximumFrameLength)
+        storage = DeframerStorage()
     }
 
     /// Consumes `bytes`, calling `body` for each frame completed and each rejection.
@@ -60,6 +81,8 @@ public struct Deframer: Sendable {
 
     /// Consumes the bytes in `input`, calling `body` for each frame completed and each rejection.
     public mutating func feed(_ input: UnsafeRawBufferPointer, _ body: (DeframerEvent) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        let buffer = storage.bytes
         let base = offset
         var index = 0
         let n = input.count
@@ -80,13 +103,20 @@ public struct Deframer: Sendable {
                 continue
             }
             rawLength &+= 1
+            var value = byte
             if escaped {
                 escaped = false
-                store(byte ^ 0x20)
+                value ^= 0x20
             } else if byte == 0x7D {
                 escaped = true
+                index += 1
+                continue
+            }
+            if count < Deframer.maximumFrameLength {
+                buffer[count] = value
+                count &+= 1
             } else {
-                store(byte)
+                overflowed = true
             }
             index += 1
         }
@@ -100,16 +130,6 @@ public struct Deframer: Sendable {
             body(.rejected(FrameError(reason: .truncated, offset: start, length: rawLength)))
         }
         self = Deframer()
-    }
-
-    @inline(__always)
-    @usableFromInline mutating func store(_ byte: UInt8) {
-        if count < Deframer.maximumFrameLength {
-            buffer[count] = byte
-            count += 1
-        } else {
-            overflowed = true
-        }
     }
 
     @usableFromInline mutating func closeFrame(_ body: (DeframerEvent) -> Void) {
@@ -130,14 +150,15 @@ public struct Deframer: Sendable {
             reason = .tooShort
         } else {
             bodyCount = count - 2
+            let buffer = storage.bytes
             let received = UInt16(buffer[bodyCount]) | UInt16(buffer[bodyCount + 1]) << 8
-            let computed = buffer.withUnsafeBytes { CRC16.compute(UnsafeRawBufferPointer(rebasing: $0[0..<bodyCount])) }
+            let computed = CRC16.compute(UnsafeRawBufferPointer(start: buffer, count: bodyCount))
             reason = received == computed ? nil : .crc
         }
         if let reason {
             body(.rejected(FrameError(reason: reason, offset: start, length: rawLength)))
             return
         }
-        body(.frame(Frame(message: buffer[0..<bodyCount], offset: start)))
+        body(.frame(Frame(message: UnsafeRawBufferPointer(start: storage.bytes, count: bodyCount), offset: start)))
     }
 }

@@ -60,8 +60,15 @@ public enum Message: Hashable, Sendable {
         }
     }
 
-    /// Decodes one message (ID and payload, as a `Frame` hands it on).
+    /// Decodes one message (ID and payload) held in an array slice.
     public static func decode(_ message: ArraySlice<UInt8>) throws(MessageError) -> Message {
+        let result = message.withUnsafeBytes { raw in Result { () throws(MessageError) -> Message in try decode(raw) } }
+        return try result.get()
+    }
+
+    /// Decodes one message (ID and payload, as a `Frame` hands it on). Nothing of `message` is
+    /// kept: payloads are copied into the returned value.
+    public static func decode(_ message: UnsafeRawBufferPointer) throws(MessageError) -> Message {
         guard !message.isEmpty else { throw MessageError(reason: .empty, messageID: 0, expected: 1, actual: 0) }
         let m = MessageBytes(message)
         switch m[0] {
@@ -84,7 +91,7 @@ public enum Message: Hashable, Sendable {
         case LevilAHRS.id where m.count >= 4 && m[1] == 0x45 && m[3] == 0x01:
             return .levilAHRS(try LevilAHRS(m))
         default:
-            return .unknown(id: m[0], payload: Array(message.dropFirst()))
+            return .unknown(id: m[0], payload: Array(message[1...]))
         }
     }
 

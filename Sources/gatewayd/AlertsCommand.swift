@@ -36,7 +36,7 @@ struct AlertsCommand: ParsableCommand {
             })
             if records.isEmpty { Terminal.error("no alerts in \(path)\(since.map { " since \($0)" } ?? "")") }
         } catch {
-            throw ValidationError("\(error)")
+            throw CommandFailure("\(error)")
         }
     }
 }

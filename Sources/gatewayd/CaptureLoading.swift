@@ -18,6 +18,12 @@ func loadCapture(_ path: String, port: UInt16) throws -> LoadedCapture {
             datagrams: capture.datagrams.map { ($0.timestamp, $0.bytes) },
             damage: capture.error.map { "\($0)" })
     } catch {
-        throw ValidationError("\(error)")
+        throw CommandFailure("\(error)")
     }
+}
+
+/// A failure that is not a usage mistake: printed as one sentence, exit status 1, no usage text.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

@@ -59,7 +59,7 @@ struct RunCommand: ParsableCommand {
         do {
             try gateway.start(bind: bind, port: udpPort, gpsd: gpsd.flatMap(GPSDClient.parse))
         } catch {
-            throw ValidationError("\(error)")
+            throw CommandFailure("\(error)")
         }
         Terminal.error("gatewayd: listening for GDL90 on UDP \(bind):\(gateway.port)\(log.map { ", alert log \($0.database.path)" } ?? "")")
         signal(SIGINT, SIG_IGN)

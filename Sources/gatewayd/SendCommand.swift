@@ -33,7 +33,7 @@ struct SendCommand: ParsableCommand {
             throw ValidationError("--to \(to) is not host:port (e.g. 127.0.0.1:4000)")
         }
         let sender: UDPSender
-        do { sender = try UDPSender(host: String(parts[0]), port: destinationPort) } catch { throw ValidationError("\(error)") }
+        do { sender = try UDPSender(host: String(parts[0]), port: destinationPort) } catch { throw CommandFailure("\(error)") }
         let capture = try loadCapture(file, port: port)
         let datagrams = capture.isRaw ? RawStreamSplitter.split(capture.datagrams.flatMap(\.bytes)) : capture.datagrams
         let started = Date()

@@ -30,7 +30,7 @@ struct SimulateCommand: ParsableCommand {
         for (name, bytes) in files {
             let path = out + "/" + name
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-                throw ValidationError("\(path): cannot write (folder missing, read-only or disk full)")
+                throw CommandFailure("\(path): cannot write (folder missing, read-only or disk full)")
             }
             Terminal.error("wrote \(path) (\(bytes.count) bytes)")
         }

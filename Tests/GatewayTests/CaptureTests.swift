@@ -114,7 +114,7 @@ import Testing
             try CaptureFile.read(path: "/nonexistent/x.pcap")
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID()).pcap").path
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: CaptureError(path: path, offset: nil, reason: "the file is empty")) { try CaptureFile.read(path: path) }
     }

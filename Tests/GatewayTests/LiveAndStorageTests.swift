@@ -79,7 +79,7 @@ final class Collected: Sendable {
 
     @Test func garbageFileIsAClearError() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-db-\(UUID()).sqlite").path
-        FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x41, count: 4096))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x41, count: 4096))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect {
             try GatewayDatabase(path: path)
