@@ -39,43 +39,30 @@ public enum Benchmarks {
     /// Deframe + CRC + decode throughput (MB/s and messages/s) against a naive implementation.
     public static func codec(megabytes: Int = 64, rounds: Int = 3) -> [Result] {
         let stream = syntheticStream(megabytes: megabytes)
-        var best = Double.infinity, messages = 0
-        for _ in 0..<rounds {
-            let start = DispatchTime.now().uptimeNanoseconds
-            var deframer = Deframer()
-            var count = 0
-            stream.withUnsafeBytes { raw in
-                var i = 0
-                while i < raw.count {
-                    let end = min(raw.count, i + 1024)
-                    deframer.feed(UnsafeRawBufferPointer(rebasing: raw[i..<end])) { event in
-                        if case .frame(let f) = event, (try? Message.decode(f.message)) != nil { count += 1 }
+        /// Best time over `rounds` of deframing the stream in 1 KiB chunks, handing each frame to `onFrame`.
+        func bestTime(_ onFrame: (Frame) -> Void) -> Double {
+            var best = Double.infinity
+            for _ in 0..<rounds {
+                let start = DispatchTime.now().uptimeNanoseconds
+                var deframer = Deframer()
+                stream.withUnsafeBytes { raw in
+                    var i = 0
+                    while i < raw.count {
+                        let end = min(raw.count, i + 1024)
+                        deframer.feed(UnsafeRawBufferPointer(rebasing: raw[i..<end])) { if case .frame(let f) = $0 { onFrame(f) } }
+                        i = end
                     }
-                    i = end
                 }
+                best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            best = min(best, seconds)
-            messages = count
+            return best
         }
-        var deframeBest = Double.infinity
-        for _ in 0..<rounds {
-            let start = DispatchTime.now().uptimeNanoseconds
-            var deframer = Deframer()
-            var frames = 0
-            stream.withUnsafeBytes { raw in
-                var i = 0
-                while i < raw.count {
-                    let end = min(raw.count, i + 1024)
-                    deframer.feed(UnsafeRawBufferPointer(rebasing: raw[i..<end])) { event in
-                        if case .frame = event { frames += 1 }
-                    }
-                    i = end
-                }
-            }
-            deframeBest = min(deframeBest, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            precondition(frames > 0)
-        }
+        var messages = 0
+        let best = bestTime { f in if (try? Message.decode(f.message)) != nil { messages += 1 } }
+        messages /= rounds
+        var frames = 0
+        let deframeBest = bestTime { _ in frames += 1 }
+        precondition(frames > 0)
         var naiveBest = Double.infinity
         let naiveStream = Array(stream.prefix(max(1, megabytes / 8) << 20))
         for _ in 0..<rounds {
