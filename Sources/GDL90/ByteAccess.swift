@@ -1,5 +1,7 @@
 /// Big-endian field access into a message slice, indexed from the message ID (byte 0).
-/// Callers check the length first; the accessors trap only on a programming error.
+/// Callers check the length first (`MessageError.check`); the byte accessors only `assert` the
+/// bounds (debug, tests and fuzzing builds trap on a decoder that reads past its checked length),
+/// so release builds do not pay a bounds check per byte.
 @usableFromInline
 struct MessageBytes {
     @usableFromInline let bytes: UnsafeRawBufferPointer
@@ -9,15 +11,20 @@ struct MessageBytes {
     }
 
     @inlinable var count: Int { bytes.count }
-    @inlinable subscript(_ i: Int) -> UInt8 {
-        precondition(i >= 0 && i < bytes.count, "GDL90 decoder read past a checked length")
+    @inlinable @inline(__always) subscript(_ i: Int) -> UInt8 {
+        assert(i >= 0 && i < bytes.count, "GDL90 decoder read past a checked length")
         return bytes[i]
     }
-    @inlinable func u16(_ i: Int) -> UInt16 { UInt16(self[i]) << 8 | UInt16(self[i + 1]) }
-    @inlinable func i16(_ i: Int) -> Int16 { Int16(bitPattern: u16(i)) }
-    @inlinable func u24(_ i: Int) -> UInt32 { UInt32(self[i]) << 16 | UInt32(self[i + 1]) << 8 | UInt32(self[i + 2]) }
-    @inlinable func u32(_ i: Int) -> UInt32 { UInt32(u16(i)) << 16 | UInt32(u16(i + 2)) }
-    @inlinable func slice(_ from: Int, _ count: Int) -> UnsafeRawBufferPointer {
+    @inlinable @inline(__always) func u16(_ i: Int) -> UInt16 { UInt16(self[i]) << 8 | UInt16(self[i + 1]) }
+    @inlinable @inline(__always) func i16(_ i: Int) -> Int16 { Int16(bitPattern: u16(i)) }
+    @inlinable @inline(__always) func u24(_ i: Int) -> UInt32 { UInt32(self[i]) << 16 | UInt32(self[i + 1]) << 8 | UInt32(self[i + 2]) }
+    @inlinable @inline(__always) func u32(_ i: Int) -> UInt32 { UInt32(u16(i)) << 16 | UInt32(u16(i + 2)) }
+    /// Eight bytes from `i` as a little-endian integer (first byte lowest), for fixed text fields.
+    @inlinable @inline(__always) func u64LE(_ i: Int) -> UInt64 {
+        assert(i >= 0 && i + 8 <= bytes.count, "GDL90 decoder read past a checked length")
+        return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+    }
+    @inlinable @inline(__always) func slice(_ from: Int, _ count: Int) -> UnsafeRawBufferPointer {
         precondition(from >= 0 && from + count <= bytes.count, "GDL90 decoder read past a checked length")
         return UnsafeRawBufferPointer(rebasing: bytes[from..<(from + count)])
     }
@@ -53,6 +60,21 @@ enum FixedText {
         var s = ""
         for b in used { s.unicodeScalars.append(Unicode.Scalar(b)) }
         return s
+    }
+
+    /// Eight bytes of text packed into an integer (first byte lowest), as ``encode`` would send them.
+    static func pack(_ text: String) -> UInt64 {
+        var out: [UInt8] = []
+        out.reserveCapacity(8)
+        encode(text, width: 8, into: &out)
+        var v: UInt64 = 0
+        for (i, b) in out.enumerated() { v |= UInt64(b) << (8 * UInt64(i)) }
+        return v
+    }
+
+    /// The text of eight packed bytes (see ``pack``), trailing spaces and NULs trimmed.
+    static func decode(_ packed: UInt64) -> String {
+        withUnsafeBytes(of: packed.littleEndian) { decode($0) }
     }
 
     static func encode(_ text: String, width: Int, into out: inout [UInt8], pad: UInt8 = 0x20) {

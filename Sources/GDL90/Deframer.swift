@@ -102,6 +102,25 @@ public struct Deframer: Sendable {
                 index = end
                 continue
             }
+            if !escaped && byte | 0x03 != 0x7F {
+                // Fast path: copy the run of ordinary bytes (anything but 0x7C...0x7F) that fits.
+                let room = Deframer.maximumFrameLength - count
+                let limit = index + min(n - index, room)
+                var end = index
+                while end < limit {
+                    let b = input[end]
+                    if b | 0x03 == 0x7F { break }
+                    buffer[count &+ (end &- index)] = b
+                    end &+= 1
+                }
+                let run = end - index
+                if run > 0 {
+                    count &+= run
+                    rawLength &+= run
+                    index = end
+                    continue
+                }
+            }
             rawLength &+= 1
             var value = byte
             if escaped {

@@ -19,15 +19,15 @@ public enum Message: Hashable, Sendable {
     /// 0x1F Long UAT Report.
     case longReport(UATReport)
     /// 0x65 sub 0 ForeFlight ID.
-    case foreFlightID(ForeFlightID)
+    indirect case foreFlightID(ForeFlightID)
     /// 0x65 sub 1 ForeFlight AHRS.
-    case foreFlightAHRS(ForeFlightAHRS)
+    indirect case foreFlightAHRS(ForeFlightAHRS)
     /// 0xCC Stratux heartbeat.
     case stratuxHeartbeat(StratuxHeartbeat)
     /// 0x53 0x58 Stratux status.
-    case stratuxStatus(StratuxStatus)
+    indirect case stratuxStatus(StratuxStatus)
     /// 0x4C 0x45 Levil AHRS.
-    case levilAHRS(LevilAHRS)
+    indirect case levilAHRS(LevilAHRS)
     /// Any other message (including SkyRadar's 0x65 variant), with its ID and payload.
     case unknown(id: UInt8, payload: [UInt8])
 

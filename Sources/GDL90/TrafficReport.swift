@@ -104,8 +104,14 @@ public struct TrafficReport: Hashable, Sendable {
     public var trackDeg: Double
     /// ADS-B emitter category (0–39).
     public var emitterCategory: UInt8
-    /// Callsign, trailing spaces trimmed.
-    public var callsign: String
+    /// Callsign, trailing spaces trimmed. Kept as its eight wire bytes and made into a `String`
+    /// only when read, so that decoding a report never builds a string nobody asks for.
+    public var callsign: String {
+        get { FixedText.decode(callsignBytes) }
+        set { callsignBytes = FixedText.pack(newValue) }
+    }
+    /// The callsign's eight bytes as sent, first character in the lowest byte.
+    var callsignBytes: UInt64
     /// Emergency/priority code (0 none, 1 general, 2 medical, 3 minimum fuel, 4 no comm,
     /// 5 unlawful interference, 6 downed aircraft).
     public var emergency: UInt8
@@ -134,7 +140,7 @@ public struct TrafficReport: Hashable, Sendable {
         self.verticalSpeedFpm = verticalSpeedFpm
         self.trackDeg = trackDeg
         self.emitterCategory = emitterCategory
-        self.callsign = callsign
+        self.callsignBytes = FixedText.pack(callsign)
         self.emergency = emergency
     }
 
@@ -160,7 +166,7 @@ public struct TrafficReport: Hashable, Sendable {
         verticalSpeedFpm = v == 0x800 ? nil : (v >= 0x800 ? v - 0x1000 : v) * 64
         trackDeg = Double(m[17]) * 360.0 / 256.0
         emitterCategory = m[18]
-        callsign = FixedText.decode(m.slice(19, 8))
+        callsignBytes = m.u64LE(19)
         emergency = m[27] >> 4
     }
 
@@ -190,7 +196,7 @@ public struct TrafficReport: Hashable, Sendable {
         if track < 0 { track += 360 }
         out.append(UInt8(Int((track * 256 / 360).rounded()) & 0xFF))
         out.append(emitterCategory)
-        FixedText.encode(callsign, width: 8, into: &out)
+        withUnsafeBytes(of: callsignBytes.littleEndian) { out.append(contentsOf: $0) }
         out.append((emergency & 0x0F) << 4)
     }
 }

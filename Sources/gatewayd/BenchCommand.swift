@@ -18,13 +18,21 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Simulated seconds of traffic for the pipeline benchmark.")
     var seconds: Int = 60
 
+    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline.")
+    var only: [String] = []
+
     func run() throws {
+        let known = ["codec", "pipeline"]
+        if let bad = only.first(where: { !known.contains($0) }) {
+            throw ValidationError("unknown benchmark '\(bad)'; choose from: \(known.joined(separator: ", "))")
+        }
+        func wanted(_ name: String) -> Bool { only.isEmpty || only.contains(name) }
         #if DEBUG
         Terminal.error("warning: this is a debug build; measure with: swift run -c release gatewayd bench")
         #endif
         let rssBefore = Benchmarks.residentMB()
-        for r in Benchmarks.codec(megabytes: megabytes) { print(r.line) }
-        for r in Benchmarks.pipeline(targets: targets, seconds: seconds) { print(r.line) }
+        if wanted("codec") { for r in Benchmarks.codec(megabytes: megabytes) { print(r.line) } }
+        if wanted("pipeline") { for r in Benchmarks.pipeline(targets: targets, seconds: seconds) { print(r.line) } }
         if let rss = Benchmarks.residentMB() {
             print("resident memory: \(rss.rounded()) MB (\(rssBefore.map { "\($0.rounded()) MB at start, " } ?? "")includes the \(megabytes) MB synthetic stream)")
         }

@@ -16,6 +16,22 @@ import Testing
         #expect(CRC16.table[255] == 0x1EF0)
     }
 
+    /// The four-bytes-a-step routine equals the ICD's byte-at-a-time loop for every length and
+    /// every alignment of the tail (pseudo-random bytes from a fixed seed).
+    @Test func slicedCRCEqualsByteAtATime() {
+        var seed: UInt32 = 0x1234_5678
+        for length in 0...70 {
+            var bytes: [UInt8] = []
+            for _ in 0..<length {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                bytes.append(UInt8(truncatingIfNeeded: seed >> 24))
+            }
+            var reference: UInt16 = 0
+            for b in bytes { reference = CRC16.table[Int(reference >> 8)] ^ (reference << 8) ^ UInt16(b) }
+            #expect(CRC16.compute(bytes) == reference, "length \(length)")
+        }
+    }
+
     /// The ICD's form differs from XMODEM (which gives 0x31C3 for "123456789").
     @Test func crcIsNotXmodem() {
         let digits = Array("123456789".utf8)
