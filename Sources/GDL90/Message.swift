@@ -39,26 +39,36 @@ public enum Message: Hashable, Sendable {
         public static let traffic: UInt8 = 0x14
     }
 
-    /// The name used in the JSON `type` field.
-    public var typeName: String {
+    /// Every ``typeName``, in the order of ``typeIndex``.
+    public static let typeNames = [
+        "heartbeat", "initialization", "uplink", "heightAboveTerrain", "ownship", "ownshipGeoAltitude",
+        "traffic", "basicReport", "longReport", "foreFlightID", "foreFlightAHRS", "stratuxHeartbeat",
+        "stratuxStatus", "levilAHRS", "unknown",
+    ]
+
+    /// The position of this message's kind in ``typeNames``: a cheap key for per-type counters.
+    public var typeIndex: Int {
         switch self {
-        case .heartbeat: "heartbeat"
-        case .initialization: "initialization"
-        case .uplink: "uplink"
-        case .heightAboveTerrain: "heightAboveTerrain"
-        case .ownship: "ownship"
-        case .ownshipGeoAltitude: "ownshipGeoAltitude"
-        case .traffic: "traffic"
-        case .basicReport: "basicReport"
-        case .longReport: "longReport"
-        case .foreFlightID: "foreFlightID"
-        case .foreFlightAHRS: "foreFlightAHRS"
-        case .stratuxHeartbeat: "stratuxHeartbeat"
-        case .stratuxStatus: "stratuxStatus"
-        case .levilAHRS: "levilAHRS"
-        case .unknown: "unknown"
+        case .heartbeat: 0
+        case .initialization: 1
+        case .uplink: 2
+        case .heightAboveTerrain: 3
+        case .ownship: 4
+        case .ownshipGeoAltitude: 5
+        case .traffic: 6
+        case .basicReport: 7
+        case .longReport: 8
+        case .foreFlightID: 9
+        case .foreFlightAHRS: 10
+        case .stratuxHeartbeat: 11
+        case .stratuxStatus: 12
+        case .levilAHRS: 13
+        case .unknown: 14
         }
     }
+
+    /// The name used in the JSON `type` field.
+    public var typeName: String { Self.typeNames[typeIndex] }
 
     /// Decodes one message (ID and payload) held in an array slice.
     public static func decode(_ message: ArraySlice<UInt8>) throws(MessageError) -> Message {

@@ -18,11 +18,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Simulated seconds of traffic for the pipeline benchmark.")
     var seconds: Int = 60
 
-    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline.")
+    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback.")
     var only: [String] = []
 
     func run() throws {
-        let known = ["codec", "pipeline"]
+        let known = ["codec", "pipeline", "loopback"]
         if let bad = only.first(where: { !known.contains($0) }) {
             throw ValidationError("unknown benchmark '\(bad)'; choose from: \(known.joined(separator: ", "))")
         }
@@ -33,8 +33,13 @@ struct BenchCommand: ParsableCommand {
         let rssBefore = Benchmarks.residentMB()
         if wanted("codec") { for r in Benchmarks.codec(megabytes: megabytes) { print(r.line) } }
         if wanted("pipeline") { for r in Benchmarks.pipeline(targets: targets, seconds: seconds) { print(r.line) } }
+        if wanted("loopback") { for r in Benchmarks.loopback(targets: targets) { print(r.line) } }
         if let rss = Benchmarks.residentMB() {
-            print("resident memory: \(rss.rounded()) MB (\(rssBefore.map { "\($0.rounded()) MB at start, " } ?? "")includes the \(megabytes) MB synthetic stream)")
+            var what: [String] = []
+            if let before = rssBefore { what.append("\(before.rounded()) MB at start") }
+            if wanted("pipeline") || wanted("loopback") { what.append("\(targets) targets held") }
+            if wanted("codec") { what.append("includes the \(megabytes) MB synthetic stream: run --only pipeline for the gateway alone") }
+            print("resident memory: \(rss.rounded()) MB (\(what.joined(separator: "; ")))")
         }
     }
 }

@@ -49,6 +49,10 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        // SIGINT/SIGTERM: a handler installed first thing writes the signal number to a pipe
+        // (async-signal-safe); one thread waits on the pipe and stops everything. A signal that
+        // arrives while starting up waits in the pipe instead of being lost.
+        let stop = try StopSignal.install()
         let log = noDatabase ? nil : try AlertLog(database: GatewayDatabase(path: database ?? GatewayDatabase.defaultPath()))
         let formatter = AlertFormatter(style: json ? .json : .human(colour: Terminal.colourOnStdout))
         let gateway = LiveGateway(log: log, onAlerts: { alerts in
@@ -56,26 +60,26 @@ struct RunCommand: ParsableCommand {
         }, onLogError: { error in
             Terminal.error("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")
         })
+        let signalQueue = DispatchQueue(label: "gatewayd.signals")
+        var sources: [any DispatchSourceProtocol] = []
+        let waiter = Thread {
+            let received = stop.wait()
+            Terminal.error("gatewayd: stopping on \(received == SIGINT ? "SIGINT" : "SIGTERM") (\(gateway.status().line))")
+            gateway.stop()
+            do {
+                try log?.database.close()
+            } catch {
+                Terminal.error("warning: \(error)")
+            }
+            Foundation.exit(0)
+        }
+        waiter.start()
         do {
             try gateway.start(bind: bind, port: udpPort, gpsd: gpsd.flatMap(GPSDClient.parse))
         } catch {
             throw CommandFailure("\(error)")
         }
         Terminal.error("gatewayd: listening for GDL90 on UDP \(bind):\(gateway.port)\(log.map { ", alert log \($0.database.path)" } ?? "")")
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let signalQueue = DispatchQueue(label: "gatewayd.signals")
-        var sources: [any DispatchSourceProtocol] = []
-        for sig in [SIGINT, SIGTERM] {
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: signalQueue)
-            source.setEventHandler {
-                Terminal.error("gatewayd: stopping (\(gateway.status().line))")
-                gateway.stop()
-                Foundation.exit(0)
-            }
-            source.resume()
-            sources.append(source)
-        }
         if statusInterval > 0 {
             let timer = DispatchSource.makeTimerSource(queue: signalQueue)
             timer.schedule(deadline: .now() + .seconds(statusInterval), repeating: .seconds(statusInterval))

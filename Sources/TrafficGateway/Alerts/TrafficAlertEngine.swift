@@ -53,8 +53,10 @@ public struct TrafficAlertThresholds: Sendable, Equatable {
 public struct TrafficGeometry: Sendable, Equatable {
     /// Present range, NM.
     public var rangeNM: Double
-    /// Bearing from ownship, degrees true.
-    public var bearingDeg: Double
+    /// Target position relative to ownship on the local plane, NM.
+    public var relative: PlanePoint
+    /// Bearing from ownship, degrees true (computed when asked: most targets never need it).
+    public var bearingDeg: Double { relative.bearingDeg }
     /// Target minus ownship altitude now, feet.
     public var relativeAltitudeFt: Double?
     /// Closest approach.
@@ -66,7 +68,7 @@ public struct TrafficGeometry: Sendable, Equatable {
     public init(plane: LocalPlane, ownship: OwnshipFix, targetPosition: Position, target: Target) {
         let p = plane.project(targetPosition)
         rangeNM = p.length
-        bearingDeg = p.bearingDeg
+        relative = p
         let tv: PlaneVelocity
         if let speed = target.groundSpeedKt, let track = target.trackDeg {
             tv = PlaneVelocity(speedKt: Double(speed), trackDeg: track)
@@ -135,8 +137,7 @@ public struct TrafficAlertEngine: Sendable {
     /// untrusted position, ground filtering), which clears an active alert once hysteresis allows.
     public mutating func evaluate(_ key: TargetKey, target: Target?, geometry: TrafficGeometry?, at time: Double, ownshipTrack: Double?, force: Bool = false) -> AlertEvent? {
         let entry = geometry?.level(thresholds)
-        let hold = geometry?.level(exit)
-        let numbers = geometry.map { g in
+        func numbers(_ g: TrafficGeometry) -> TrafficAlertNumbers {
             TrafficAlertNumbers(
                 rangeNM: g.rangeNM, bearingDeg: g.bearingDeg, relativeAltitudeFt: g.relativeAltitudeFt.map { Int($0.rounded()) },
                 timeToCPASec: g.cpa.closing ? g.cpa.timeSec : nil, cpaMissNM: g.cpa.closing ? g.cpa.missNM : nil,
@@ -144,11 +145,16 @@ public struct TrafficAlertEngine: Sendable {
                 callsign: target?.callsign, clock: ownshipTrack.map { TrafficAlertEngine.clock(bearing: g.bearingDeg, track: $0) })
         }
         guard var track = tracks[key] else {
-            guard let entry, let numbers else { return nil }
+            // The common case, most targets most of the time: no alert, none called for. Return
+            // before building the numbers (bearing, callsign) that nobody would read.
+            guard let entry, let geometry else { return nil }
+            let numbers = numbers(geometry)
             let id = "traffic-\(key)-\(Int64(time.rounded(.down)))"
             tracks[key] = Track(id: id, level: entry, raisedAt: time, lastChange: time, lowerSince: nil, lastSent: numbers, lastSentAt: time)
             return event(.raised, key: key, id: id, level: entry, time: time, numbers: numbers)
         }
+        let hold = geometry?.level(exit)
+        let numbers = geometry.map(numbers)
         if let entry, entry > track.level {
             track.level = entry
             track.lastChange = time

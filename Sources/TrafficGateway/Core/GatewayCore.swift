@@ -35,6 +35,7 @@ public struct GatewayCore: Sendable {
     /// Time of the latest event.
     public private(set) var now: Double?
     private var lastSweep: Double?
+    private var lastFullEvaluation: Double?
     private var plane: LocalPlane?
 
     /// Creates a core.
@@ -57,7 +58,7 @@ public struct GatewayCore: Sendable {
             counters.datagrams += 1
             counters.bytes += bytes
         case .message(let message):
-            counters.messagesByType[message.typeName, default: 0] += 1
+            counters.messageCounts[message.typeIndex] += 1
             health.lastMessage = time
             handle(message, at: time, into: &out)
         case .frameRejected(let error):
@@ -129,11 +130,22 @@ public struct GatewayCore: Sendable {
 
     private mutating func evaluateAll(at time: Double, into out: inout [AlertEvent]) {
         guard let fix = ownship.fix(at: time) else { return }
-        var keys = Array(picture.targets.keys)
-        for key in trafficAlerts.activeKeys where picture.targets[key] == nil { keys.append(key) }
-        for key in keys.sorted() {
-            evaluate(key, fix: fix, at: time, into: &out)
+        lastFullEvaluation = time
+        // Each target's alert state is independent of the others', so evaluate in the
+        // dictionary's order and sort only the (few) resulting events by key: the same output as
+        // evaluating in key order, without sorting hundreds of keys on every ownship report.
+        var events: [(TargetKey, AlertEvent)] = []
+        var single: [AlertEvent] = []
+        for key in picture.targets.keys {
+            evaluate(key, fix: fix, at: time, into: &single)
+            if let e = single.popLast() { events.append((key, e)) }
         }
+        for key in trafficAlerts.activeKeys where picture.targets[key] == nil {
+            evaluate(key, fix: fix, at: time, into: &single)
+            if let e = single.popLast() { events.append((key, e)) }
+        }
+        events.sort { $0.0 < $1.0 }
+        out += events.map(\.1)
     }
 
     private mutating func sweep(at time: Double, into out: inout [AlertEvent]) {
@@ -143,7 +155,9 @@ public struct GatewayCore: Sendable {
             out += trafficAlerts.clearAll(at: time)
             return
         }
-        // Every live target and every alert whose target vanished (hysteresis timers, staleness).
+        // Every live target and every alert whose target vanished (hysteresis timers, staleness),
+        // unless an ownship report has just done that (they arrive once a second).
+        if let last = lastFullEvaluation, time >= last, time - last < configuration.sweepInterval { return }
         evaluateAll(at: time, into: &out)
     }
 }

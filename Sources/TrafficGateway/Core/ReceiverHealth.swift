@@ -1,3 +1,5 @@
+import GDL90
+
 /// Receiver health as the core sees it, from heartbeats and message flow.
 public struct ReceiverHealth: Sendable, Equatable {
     /// Time of the last GDL 90 heartbeat.
@@ -31,8 +33,14 @@ public struct GatewayCounters: Sendable, Equatable {
     public internal(set) var datagrams = 0
     /// Bytes received.
     public internal(set) var bytes = 0
-    /// Decoded messages by JSON type name.
-    public internal(set) var messagesByType: [String: Int] = [:]
+    /// Decoded messages by ``Message/typeIndex`` (an array, not a dictionary: counted per message).
+    public internal(set) var messageCounts = [Int](repeating: 0, count: Message.typeNames.count)
+    /// Decoded messages by JSON type name (types seen at least once).
+    public var messagesByType: [String: Int] {
+        var out: [String: Int] = [:]
+        for (i, n) in messageCounts.enumerated() where n > 0 { out[Message.typeNames[i]] = n }
+        return out
+    }
     /// Rejected frames by reason (`crc`, `tooShort`, …, and `length` for short messages).
     public internal(set) var errorsByReason: [String: Int] = [:]
     /// Alerts raised.
@@ -40,7 +48,7 @@ public struct GatewayCounters: Sendable, Equatable {
     /// Creates zeroed counters.
     public init() {}
     /// Total decoded messages.
-    public var messages: Int { messagesByType.values.reduce(0, +) }
+    public var messages: Int { messageCounts.reduce(0, +) }
     /// Total rejected frames.
     public var errors: Int { errorsByReason.values.reduce(0, +) }
 
@@ -49,7 +57,7 @@ public struct GatewayCounters: Sendable, Equatable {
         datagrams += other.datagrams
         bytes += other.bytes
         alertsRaised += other.alertsRaised
-        for (k, v) in other.messagesByType { messagesByType[k, default: 0] += v }
+        for (i, v) in other.messageCounts.enumerated() { messageCounts[i] += v }
         for (k, v) in other.errorsByReason { errorsByReason[k, default: 0] += v }
     }
 }

@@ -40,6 +40,17 @@ public final class GatewayDatabase: Sendable {
         }
     }
 
+    /// Closes the database (checkpointing the WAL into the main file). Called on shutdown; the
+    /// value must not be used afterwards.
+    public func close() throws(GatewayError) {
+        do {
+            try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            try pool.close()
+        } catch {
+            throw GatewayError.database(path: path, reason: GatewayDatabase.explain(error))
+        }
+    }
+
     static func explain(_ error: any Error) -> String {
         if let e = error as? DatabaseError {
             switch e.resultCode {

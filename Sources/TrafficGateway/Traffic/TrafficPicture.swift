@@ -63,18 +63,20 @@ public struct TrafficPicture: Sendable {
         }
         let key = TargetKey(address: report.address, type: report.addressType)
         let direct = !report.addressType.isTISB
-        if var existing = targets[key] {
-            existing.reports += 1
-            existing.lastSeen = time
-            if !direct, let lastDirect = existing.lastDirect, time - lastDirect < limits.directPreference {
-                // A TIS-B/ADS-R copy of a target heard directly just now: keep the direct data.
-                existing.mergedSources = true
-                targets[key] = existing
-                return .target(key)
+        if let index = targets.index(forKey: key) {
+            // Updated in place: one hash lookup, no copy of the target out and back in.
+            let preference = limits.directPreference
+            targets.values.withUnsafeMutableElement(at: index) { existing in
+                existing.reports += 1
+                existing.lastSeen = time
+                if !direct, let lastDirect = existing.lastDirect, time - lastDirect < preference {
+                    // A TIS-B/ADS-R copy of a target heard directly just now: keep the direct data.
+                    existing.mergedSources = true
+                    return
+                }
+                if direct && existing.addressType.isTISB { existing.mergedSources = true }
+                existing.absorb(report, at: time, direct: direct)
             }
-            if direct && existing.addressType.isTISB { existing.mergedSources = true }
-            existing.absorb(report, at: time, direct: direct)
-            targets[key] = existing
         } else {
             var target = Target(
                 key: key, addressType: report.addressType, callsign: nil, position: nil, pressureAltitudeFt: nil,
@@ -138,5 +140,13 @@ extension Target {
         extrapolated = r.extrapolated
         if !r.extrapolated { lastReal = time }
         if direct { lastDirect = time }
+    }
+}
+
+extension Dictionary.Values {
+    /// Mutates the value at `index` in place (the dictionary's storage is not copied when unique).
+    @inline(__always)
+    mutating func withUnsafeMutableElement(at index: Dictionary.Index, _ body: (inout Value) -> Void) {
+        body(&self[index])
     }
 }
