@@ -20,14 +20,26 @@ public final class LiveGateway: @unchecked Sendable {
     private let log: AlertLog?
     private let onLogError: @Sendable (GatewayError) -> Void
     private var gpsdStatus: GPSDClient.Status?
+    /// Feeds: the hub the HTTP and NMEA servers read (nil: no feeds).
+    public let hub: FeedHub?
+    private var lastSnapshot = -Double.infinity
+    private var forwardTargets: [UDPSender] = []
+    private var autoForward = false
+    private var discovery: DatagramSocket?
+    private var efbs = EFBRegistry()
+    private var efbSenders: [EFBRegistry.EFB: UDPSender] = [:]
+    private let rebroadcast = Rebroadcast()
+    /// Airspace areas shown on /airspace.geojson.
+    public var airspace: [AirspaceArea] = []
 
     /// The UDP port bound.
     public var port: UInt16 { listener?.port ?? 0 }
 
     /// Creates a gateway; nothing runs until `start`.
-    public init(core: GatewayCore = GatewayCore(), log: AlertLog?, onAlerts: @escaping AlertSink,
+    public init(core: GatewayCore = GatewayCore(), log: AlertLog?, hub: FeedHub? = nil, onAlerts: @escaping AlertSink,
                 onLogError: @escaping @Sendable (GatewayError) -> Void = { _ in }) {
         self.pipeline = GatewayPipeline(core: core)
+        self.hub = hub
         self.log = log
         self.onAlerts = onAlerts
         self.onLogError = onLogError
@@ -36,12 +48,14 @@ public final class LiveGateway: @unchecked Sendable {
     /// Binds the UDP socket and starts the tick (and gpsd when given "host:port").
     public func start(bind: String, port: UInt16, gpsd: (host: String, port: UInt16)? = nil) throws(GatewayError) {
         listener = try UDPListener(address: bind, port: port, queue: queue) { [unowned self] bytes, time in
-            self.deliver(self.pipeline.ingest(bytes, at: time))
+            self.receive(bytes, at: time)
         }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [unowned self] in
-            self.deliver(self.pipeline.tick(at: Date().timeIntervalSince1970))
+            let now = Date().timeIntervalSince1970
+            self.deliver(self.pipeline.tick(at: now))
+            self.publishSnapshot(at: now, force: true)
         }
         timer.resume()
         self.timer = timer
@@ -56,8 +70,71 @@ public final class LiveGateway: @unchecked Sendable {
         }
     }
 
+    /// Forwards GDL 90 to `targets` ("host:port" senders) and, with `auto`, to EFBs that
+    /// announce themselves on UDP 63093. Call before `start`.
+    public func forward(to targets: [UDPSender], auto: Bool, discoveryPort: UInt16 = 63093) throws(GatewayError) {
+        forwardTargets = targets
+        autoForward = auto
+        if auto {
+            discovery = try DatagramSocket(port: discoveryPort, queue: queue) { [unowned self] host, bytes in
+                if let efb = self.efbs.announce(from: host, payload: bytes, at: Date().timeIntervalSince1970),
+                   self.efbSenders[efb] == nil, let sender = try? UDPSender(host: efb.host, port: efb.port) {
+                    self.efbSenders[efb] = sender
+                }
+            }
+        }
+    }
+
+    /// EFBs found by discovery and still announcing.
+    public func discoveredEFBs() -> [EFBRegistry.EFB] {
+        queue.sync { efbs.active(at: Date().timeIntervalSince1970) }
+    }
+
+    private func receive(_ bytes: UnsafeRawBufferPointer, at time: Double) {
+        let forwarding = !forwardTargets.isEmpty || autoForward
+        if forwarding {
+            var messages: [Message] = []
+            let alerts = pipeline.ingest(bytes, at: time) { item, _ in
+                if case .message(let m, _) = item { messages.append(m) }
+            }
+            deliver(alerts)
+            forward(messages, at: time)
+        } else {
+            deliver(pipeline.ingest(bytes, at: time))
+        }
+        publishSnapshot(at: time, force: false)
+    }
+
+    private func forward(_ messages: [Message], at time: Double) {
+        guard !messages.isEmpty else { return }
+        let engine = pipeline.core.trafficAlerts
+        let datagrams = rebroadcast.datagrams(messages) { engine.level(of: $0) }
+        var senders = forwardTargets
+        if autoForward {
+            let live = Set(efbs.active(at: time))
+            efbSenders = efbSenders.filter { live.contains($0.key) }
+            senders += efbSenders.sorted { $0.key.host < $1.key.host }.map(\.value)
+        }
+        var sent = 0, failed = 0
+        for sender in senders {
+            for d in datagrams {
+                // UDP with MSG_DONTWAIT: a stalled or absent EFB costs a failed send, never a wait.
+                if sender.send(d) { sent += 1 } else { failed += 1 }
+            }
+        }
+        hub?.countForward(sent: sent, failed: failed)
+    }
+
+    /// Publishes a snapshot for the feeds at most 4 times a second (and on every tick).
+    private func publishSnapshot(at time: Double, force: Bool) {
+        guard let hub, force || time - lastSnapshot >= 0.25 || time < lastSnapshot else { return }
+        lastSnapshot = time
+        hub.publish(pipeline.core.snapshot(at: time, airspace: airspace.filter { $0.isActive(at: time) }))
+    }
+
     private func deliver(_ alerts: [AlertEvent]) {
         guard !alerts.isEmpty else { return }
+        hub?.publish(alerts)
         onAlerts(alerts)
         if let log {
             let onLogError = self.onLogError
@@ -84,6 +161,7 @@ public final class LiveGateway: @unchecked Sendable {
         queue.sync {
             timer?.cancel()
             listener?.cancel()
+            discovery?.cancel()
             gpsd?.stop()
         }
         logQueue.sync {}

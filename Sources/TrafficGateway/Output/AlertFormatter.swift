@@ -1,3 +1,4 @@
+import Foundation
 /// Renders alert changes for people (one coloured line each) and for programs (JSON Lines).
 public struct AlertFormatter: Sendable {
     /// Output style.
@@ -53,18 +54,32 @@ public struct AlertFormatter: Sendable {
 
     /// `14:03:20  WARNING   raised   Traffic N825V (ab4549) 12 o'clock, 1.2 NM, …`
     public static func human(_ e: AlertEvent, colour: Bool) -> String {
-        let level = e.level.description.uppercased()
-        let paddedLevel = level + String(repeating: " ", count: max(0, 9 - level.count))
-        let change = e.change.rawValue + String(repeating: " ", count: max(0, 8 - e.change.rawValue.count))
-        let line = "\(Timestamp.timeOfDay(e.time))  \(paddedLevel)\(change) \(e.message)"
+        humanLine(time: e.time, level: e.level.description, change: e.change.rawValue, message: e.message, colour: colour)
+    }
+
+    /// The human line from an alert's fields (as `tail` reads them from the JSON contract).
+    public static func humanLine(time: Double, level: String, change: String, message: String, colour: Bool) -> String {
+        let upper = level.uppercased()
+        let paddedLevel = upper + String(repeating: " ", count: max(0, 9 - upper.count))
+        let paddedChange = change + String(repeating: " ", count: max(0, 8 - change.count))
+        let line = "\(Timestamp.timeOfDay(time))  \(paddedLevel)\(paddedChange) \(message)"
         guard colour else { return line }
         let code: String
-        switch (e.change, e.level) {
-        case (.cleared, _): code = "32"  // green
-        case (_, .warning): code = "1;31"  // bold red
-        case (_, .caution): code = "33"  // yellow
-        case (_, .advisory): code = "36"  // cyan
+        switch (change, level) {
+        case ("cleared", _): code = "32"  // green
+        case (_, "warning"): code = "1;31"  // bold red
+        case (_, "caution"): code = "33"  // yellow
+        default: code = "36"  // cyan (advisory)
         }
         return "\u{1B}[\(code)m\(line)\u{1B}[0m"
+    }
+
+    /// The human line for one JSON alert line of the contract, or nil when it is not one.
+    public static func humanLine(json: String, colour: Bool) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+              let change = object["event"] as? String, let level = object["level"] as? String,
+              let message = object["message"] as? String, let time = (object["time"] as? String).flatMap(Timestamp.parse)
+        else { return nil }
+        return humanLine(time: time, level: level, change: change, message: message, colour: colour)
     }
 }

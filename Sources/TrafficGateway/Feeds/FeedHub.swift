@@ -1,0 +1,114 @@
+import Synchronization
+
+/// Where the core's queue publishes and the feeds read: the latest `FeedSnapshot`, the active
+/// alerts, and one bounded buffer per `/alerts` subscriber. Publishing never waits for a reader:
+/// a subscriber whose buffer is full is dropped (and counted); it reconnects and starts again
+/// from the active alerts.
+public final class FeedHub: Sendable {
+    private struct State {
+        var snapshot: FeedSnapshot
+        var active: [String: AlertEvent] = [:]
+        var order: [String] = []
+        var subscribers: [Int: AsyncStream<String>.Continuation] = [:]
+        var nextID = 0
+        var counters = FeedCounters()
+    }
+
+    private let state: Mutex<State>
+    /// Alert lines a subscriber may have waiting before it is dropped.
+    public let bufferLimit: Int
+
+    /// Creates a hub holding an empty snapshot.
+    public init(bufferLimit: Int = 256, now: Double = 0) {
+        self.bufferLimit = bufferLimit
+        self.state = Mutex(State(snapshot: .empty(at: now)))
+    }
+
+    /// The latest snapshot.
+    public var snapshot: FeedSnapshot { state.withLock { $0.snapshot } }
+
+    /// Feed counters (SSE clients, drops, forwarding).
+    public var counters: FeedCounters { state.withLock { $0.counters } }
+
+    /// Replaces the snapshot.
+    public func publish(_ snapshot: FeedSnapshot) {
+        state.withLock { $0.snapshot = snapshot }
+    }
+
+    /// Updates the forwarding counters.
+    public func countForward(sent: Int, failed: Int) {
+        state.withLock {
+            $0.counters.forwarded += sent
+            $0.counters.forwardFailures += failed
+        }
+    }
+
+    /// Counts an NMEA client dropped for not reading.
+    public func countNMEADrop() { state.withLock { $0.counters.nmeaDropped += 1 } }
+
+    /// Alerts active now, in the order they were raised.
+    public var activeAlerts: [AlertEvent] {
+        state.withLock { s in s.order.compactMap { s.active[$0] } }
+    }
+
+    /// Sends alert changes to every subscriber (as JSON lines) and keeps the active set.
+    public func publish(_ alerts: [AlertEvent]) {
+        guard !alerts.isEmpty else { return }
+        let lines = alerts.map(AlertFormatter.json)
+        let dropped: [AsyncStream<String>.Continuation] = state.withLock { s in
+            for e in alerts {
+                if e.change == .cleared {
+                    s.active[e.id] = nil
+                    s.order.removeAll { $0 == e.id }
+                } else {
+                    if s.active[e.id] == nil { s.order.append(e.id) }
+                    s.active[e.id] = e
+                }
+            }
+            var slow: [Int] = []
+            for (id, c) in s.subscribers {
+                for line in lines {
+                    if case .dropped = c.yield(line) {
+                        slow.append(id)
+                        break
+                    }
+                }
+            }
+            let gone = slow.compactMap { s.subscribers.removeValue(forKey: $0) }
+            s.counters.sseDropped += gone.count
+            s.counters.sseClients = s.subscribers.count
+            return gone
+        }
+        for c in dropped { c.finish() }
+    }
+
+    /// A new subscriber: the alerts active now (to send first) and the stream of later changes.
+    public func subscribe() -> (active: [AlertEvent], stream: AsyncStream<String>) {
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(bufferLimit))
+        let (id, active) = state.withLock { s -> (Int, [AlertEvent]) in
+            let id = s.nextID
+            s.nextID += 1
+            s.subscribers[id] = continuation
+            s.counters.sseClients = s.subscribers.count
+            return (id, s.order.compactMap { s.active[$0] })
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { s in
+                s.subscribers[id] = nil
+                s.counters.sseClients = s.subscribers.count
+            }
+        }
+        return (active, stream)
+    }
+
+    /// Ends every subscription (shutdown).
+    public func finishAll() {
+        let all = state.withLock { s -> [AsyncStream<String>.Continuation] in
+            let all = Array(s.subscribers.values)
+            s.subscribers = [:]
+            s.counters.sseClients = 0
+            return all
+        }
+        for c in all { c.finish() }
+    }
+}

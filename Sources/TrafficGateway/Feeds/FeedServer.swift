@@ -1,0 +1,122 @@
+import Dispatch
+import Foundation
+import Hummingbird
+import Logging
+import Synchronization
+
+/// The read-only HTTP feeds (Hummingbird): `/data/aircraft.json`, `/traffic.geojson`,
+/// `/airspace.geojson`, `/alerts` (Server-Sent Events), `/alerts/active`, `/healthz`, `/metrics`.
+/// Handlers read the `FeedHub`'s latest snapshot; they never touch the core.
+public final class FeedServer: Sendable {
+    /// The hub the handlers read.
+    public let hub: FeedHub
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let boundPort = Mutex<Int>(0)
+
+    /// The TCP port bound (useful with port 0).
+    public var port: Int { boundPort.withLock { $0 } }
+
+    /// Creates a server over `hub`; nothing listens until `start`.
+    public init(hub: FeedHub) {
+        self.hub = hub
+    }
+
+    /// The router with every route.
+    func router() -> Router<BasicRequestContext> {
+        let hub = self.hub
+        let router = Router()
+        router.get("/") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: """
+                gatewayd feeds (read-only):
+                  /data/aircraft.json   traffic in the dump1090/readsb shape (tar1090 and friends)
+                  /traffic.geojson      traffic and ownship as GeoJSON points
+                  /airspace.geojson     active TFR/restricted areas as GeoJSON polygons
+                  /alerts               alert changes as Server-Sent Events (active alerts first)
+                  /alerts/active        active alerts as a JSON array
+                  /healthz              200 while GDL90 arrives, 503 with the reason otherwise
+                  /metrics              Prometheus text format
+
+                """)))
+        }
+        router.get("/data/aircraft.json") { _, _ in Self.json(FeedEncoders.aircraftJSON(hub.snapshot)) }
+        router.get("/traffic.geojson") { _, _ in Self.json(FeedEncoders.trafficGeoJSON(hub.snapshot), type: "application/geo+json") }
+        router.get("/airspace.geojson") { _, _ in Self.json(FeedEncoders.airspaceGeoJSON(hub.snapshot), type: "application/geo+json") }
+        router.get("/alerts/active") { _, _ in Self.json(JSONWriter.array(hub.activeAlerts.map(AlertFormatter.json))) }
+        router.get("/healthz") { _, _ in
+            let s = hub.snapshot
+            var r = Self.json(FeedEncoders.health(s))
+            if s.problem != nil { r.status = .serviceUnavailable }
+            return r
+        }
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(string: FeedEncoders.metrics(hub.snapshot, feeds: hub.counters))))
+        }
+        router.get("/alerts") { _, _ in
+            let (active, stream) = hub.subscribe()
+            let body = ResponseBody { writer in
+                // A comment first so clients see the stream open even with no alert active.
+                try await writer.write(ByteBuffer(string: ": gatewayd alerts\nretry: 2000\n\n"))
+                for alert in active {
+                    try await writer.write(ByteBuffer(string: "data: \(AlertFormatter.json(alert))\n\n"))
+                }
+                for await line in stream {
+                    try await writer.write(ByteBuffer(string: "data: \(line)\n\n"))
+                }
+                try await writer.finish(nil)
+            }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+        }
+        return router
+    }
+
+    static func json(_ text: String, type: String = "application/json") -> Response {
+        Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// Binds `host:port` and serves in the background; returns once listening, or throws a
+    /// `GatewayError` naming the address (port in use, permission, …) within 10 s.
+    public func start(host: String, port: Int) throws(GatewayError) {
+        var logger = Logger(label: "gatewayd.http")
+        logger.logLevel = .critical  // cancellation on stop logs at error level: noise
+        let ready = DispatchSemaphore(value: 0)
+        let failure = LockedBox<String?>(nil)
+        let app = Application(
+            router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "gatewayd"),
+            onServerRunning: { [self] channel in
+                self.boundPort.withLock { $0 = channel.localAddress?.port ?? port }
+                ready.signal()
+            }, logger: logger)
+        let t = Task {
+            do {
+                try await app.run()
+            } catch {
+                failure.set("\(error)")
+                ready.signal()
+            }
+        }
+        task.withLock { $0 = t }
+        if ready.wait(timeout: .now() + 10) == .timedOut {
+            throw GatewayError.socket(what: "HTTP \(host):\(port)", reason: "the server did not start within 10 s")
+        }
+        if let message = failure.value {
+            let reason = message.contains("Address already in use") || message.contains("EADDRINUSE")
+                ? "port \(port) is already in use (choose another with --http-port, or --http-port 0 to disable)" : message
+            throw GatewayError.socket(what: "cannot serve HTTP on \(host):\(port)", reason: reason)
+        }
+    }
+
+    /// Stops serving and ends every `/alerts` stream.
+    public func stop() {
+        hub.finishAll()
+        task.withLock { $0?.cancel() }
+    }
+}
+
+/// A value behind a lock that closures can share (Mutex is not copyable, so it cannot be captured).
+final class LockedBox<Value: Sendable>: Sendable {
+    private let lock: Mutex<Value>
+    init(_ value: Value) { lock = Mutex(value) }
+    var value: Value { lock.withLock { $0 } }
+    func set(_ v: Value) { lock.withLock { $0 = v } }
+}

@@ -1,0 +1,58 @@
+import GDL90
+
+/// An immutable picture of the gateway at one moment, published by the core's queue and read by
+/// the feeds (HTTP, NMEA) without ever touching the core: a slow reader cannot stall decoding.
+public struct FeedSnapshot: Sendable {
+    /// When the snapshot was taken, epoch seconds.
+    public var time: Double
+    /// Live targets, sorted by key.
+    public var targets: [Target]
+    /// Alert level of each target with an active traffic alert.
+    public var alertLevels: [TargetKey: AlertLevel]
+    /// Ownship, when it has a usable fix.
+    public var ownship: OwnshipFix?
+    /// Counters so far.
+    public var counters: GatewayCounters
+    /// What is wrong with the receiver (nil: healthy).
+    public var problem: String?
+    /// Whether the GDL90 heartbeat reports a GPS position.
+    public var gpsValid: Bool
+    /// Stale-after limit, seconds (targets older than this are shown stale).
+    public var staleAfter: Double
+    /// Airspace areas active now (empty until NOTAMs are loaded).
+    public var airspace: [AirspaceArea]
+
+    /// Creates a snapshot.
+    public init(time: Double, targets: [Target], alertLevels: [TargetKey: AlertLevel], ownship: OwnshipFix?,
+                counters: GatewayCounters, problem: String?, gpsValid: Bool, staleAfter: Double,
+                airspace: [AirspaceArea] = []) {
+        self.time = time
+        self.targets = targets
+        self.alertLevels = alertLevels
+        self.ownship = ownship
+        self.counters = counters
+        self.problem = problem
+        self.gpsValid = gpsValid
+        self.staleAfter = staleAfter
+        self.airspace = airspace
+    }
+
+    /// An empty snapshot (nothing received yet).
+    public static func empty(at time: Double) -> FeedSnapshot {
+        FeedSnapshot(time: time, targets: [], alertLevels: [:], ownship: nil, counters: GatewayCounters(),
+                     problem: "no GDL90 received yet", gpsValid: false, staleAfter: 20)
+    }
+}
+
+extension GatewayCore {
+    /// The feeds' view of the core at `time`.
+    public func snapshot(at time: Double, airspace: [AirspaceArea] = []) -> FeedSnapshot {
+        let targets = picture.targets.values.sorted { $0.key < $1.key }
+        var levels: [TargetKey: AlertLevel] = [:]
+        for key in trafficAlerts.activeKeys { if let l = trafficAlerts.level(of: key) { levels[key] = l } }
+        return FeedSnapshot(
+            time: time, targets: targets, alertLevels: levels, ownship: ownship.fix(at: time), counters: counters,
+            problem: health.problem(at: time), gpsValid: health.gpsValid, staleAfter: configuration.picture.staleAfter,
+            airspace: airspace)
+    }
+}

@@ -1,0 +1,110 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// FLARM NMEA over TCP (Stratux serves it on port 2000) for XCSoar-family apps: every second
+/// each client gets the sentences of the latest snapshot. Writes never block: a client whose
+/// socket buffer is full misses that second (skips ahead); one that misses 5 in a row is
+/// dropped and counted.
+public final class NMEAServer: @unchecked Sendable {
+    /// The port bound.
+    public let port: UInt16
+    private let fd: Int32
+    private let queue = DispatchQueue(label: "gatewayd.nmea")
+    private let acceptSource: DispatchSourceRead
+    private var timer: DispatchSourceTimer?
+    private var clients: [Int32: Int] = [:]  // fd → consecutive missed seconds
+    private let hub: FeedHub
+
+    /// Binds `address:port` and starts serving the hub's snapshots once a second.
+    public init(address: String = "0.0.0.0", port: UInt16, hub: FeedHub, interval: Double = 1) throws(GatewayError) {
+        self.hub = hub
+        let what = "NMEA TCP \(address):\(port)"
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, address, &addr.sin_addr) == 1 else {
+            throw GatewayError.invalidInput("\(address) is not an IPv4 address")
+        }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw GatewayError.socket(what: what, reason: String(cString: strerror(errno))) }
+        var yes: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            let code = errno
+            close(fd)
+            let reason = code == EADDRINUSE ? "port \(port) is already in use (choose another with --nmea-port, 0 disables)"
+                : String(cString: strerror(code))
+            throw GatewayError.socket(what: "cannot serve \(what)", reason: reason)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.fd = fd
+        self.port = UInt16(bigEndian: actual.sin_port)
+        acceptSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        acceptSource.setEventHandler { [unowned self] in self.acceptAll() }
+        acceptSource.setCancelHandler { close(fd) }
+        acceptSource.resume()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [unowned self] in self.broadcast() }
+        timer.resume()
+        self.timer = timer
+    }
+
+    /// Clients connected now.
+    public var clientCount: Int { queue.sync { clients.count } }
+
+    private func acceptAll() {
+        while true {
+            let c = accept(fd, nil, nil)
+            if c < 0 { return }
+            _ = fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK)
+            var one: Int32 = 1
+            _ = setsockopt(c, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            clients[c] = 0
+        }
+    }
+
+    private func broadcast() {
+        guard !clients.isEmpty else { return }
+        let text = NMEA.sentences(hub.snapshot).joined()
+        let bytes = Array(text.utf8)
+        for (c, missed) in clients {
+            let n = bytes.withUnsafeBytes { send(c, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+            if n == bytes.count {
+                clients[c] = 0
+            } else if n < 0 && errno != EAGAIN && errno != EWOULDBLOCK {
+                close(c)  // gone
+                clients[c] = nil
+            } else if missed + 1 >= 5 {
+                close(c)
+                clients[c] = nil
+                hub.countNMEADrop()
+            } else {
+                // A full (or partly written) buffer: this second is skipped; a partial sentence
+                // ends at the next CR LF the client reads, which NMEA readers resynchronise on.
+                clients[c] = missed + 1
+            }
+        }
+    }
+
+    /// Stops serving and closes every client.
+    public func stop() {
+        queue.sync {
+            timer?.cancel()
+            acceptSource.cancel()
+            for c in clients.keys { close(c) }
+            clients = [:]
+        }
+    }
+}

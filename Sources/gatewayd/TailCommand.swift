@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import TrafficGateway
+
+/// `gatewayd tail`: follows a running gateway's alerts (its `/alerts` Server-Sent Events).
+struct TailCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tail",
+        abstract: "Follow a running gateway's alerts and print them as they change.",
+        discussion: """
+            Connects to the gateway's /alerts stream (gatewayd run serves it on port 8090), prints the
+            alerts active now, then every change. When the gateway restarts or the network drops,
+            it reconnects by itself (every 2 s, then less often) and says so on stderr.
+
+            Examples:
+              gatewayd tail                                   the gateway on this machine
+              gatewayd tail http://raspberrypi.local:8090     another one
+              gatewayd tail --json | jq 'select(.level=="warning")'
+            """
+    )
+
+    @Argument(help: "The gateway's base URL or its /alerts URL.")
+    var url = "http://127.0.0.1:8090"
+
+    @Flag(help: "Print the JSON Lines of the alert contract instead of the human lines.")
+    var json = false
+
+    @Option(help: "Stop after this many alert lines (0: never; for scripts and tests).")
+    var count = 0
+
+    func validate() throws {
+        guard HTTPConnection.Target(alertsURL) != nil else {
+            throw ValidationError("\(url) is not an http:// URL like http://127.0.0.1:8090")
+        }
+        if count < 0 { throw ValidationError("--count must be 0 or more") }
+    }
+
+    var alertsURL: String {
+        var base = url
+        while base.hasSuffix("/") { base.removeLast() }
+        return base.hasSuffix("/alerts") ? base : base + "/alerts"
+    }
+
+    func run() throws {
+        let target = HTTPConnection.Target(alertsURL)!
+        let colour = Terminal.colourOnStdout
+        var printed = 0
+        var delay = 2.0
+        var connectedOnce = false
+        while true {
+            do {
+                var connection = try HTTPConnection(target, timeout: 5)
+                defer { connection.close() }
+                guard connection.status == 200 else {
+                    throw HTTPConnection.Failure(description: "\(alertsURL) answered HTTP \(connection.status)")
+                }
+                Terminal.error(connectedOnce ? "tail: reconnected to \(alertsURL)" : "tail: following \(alertsURL)")
+                connectedOnce = true
+                delay = 2
+                var parser = SSEParser()
+                while let piece = try connection.readBody() {
+                    for event in parser.feed(piece) {
+                        if json {
+                            Terminal.out([event])
+                        } else {
+                            Terminal.out([AlertFormatter.humanLine(json: event, colour: colour) ?? event])
+                        }
+                        printed += 1
+                        if count > 0 && printed >= count { return }
+                    }
+                }
+                Terminal.error("tail: the gateway closed the stream; reconnecting in \(Int(delay)) s")
+            } catch {
+                Terminal.error("tail: \(error); retrying in \(Int(delay)) s")
+            }
+            Thread.sleep(forTimeInterval: delay)
+            delay = min(delay * 1.5, 10)
+        }
+    }
+}
