@@ -15,6 +15,7 @@ struct ReplayCommand: ParsableCommand {
 
             Examples:
               gatewayd replay fixtures/demo-flight.pcap
+              gatewayd replay fixtures/demo-flight.pcap --airspace fixtures/demo-airspace.geojson
               gatewayd replay --json fixtures/demo-flight.pcap | jq .message
               gatewayd replay --speed 1 fixtures/demo-flight.gdl90      (real time)
             """
@@ -38,6 +39,10 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Also append the alerts to this SQLite alert log.")
     var database: String?
 
+    @Option(help: ArgumentHelp("Airspace to watch: a GeoJSON file of areas (what /airspace.geojson serves).",
+                               discussion: "Example: --airspace fixtures/demo-airspace.geojson (a TFR on the demo flight's route)."))
+    var airspace: String?
+
     @Flag(help: "Print the summary (messages by type, errors by reason) to stderr.")
     var quiet = false
 
@@ -51,6 +56,10 @@ struct ReplayCommand: ParsableCommand {
         var totals = GatewayCounters()
         var alertCount = 0
         var damaged: [String] = []
+        var areas: [AirspaceArea] = []
+        if let airspace {
+            do { areas = try AirspaceFile.read(path: airspace) } catch { throw CommandFailure("\(error)") }
+        }
         for path in files {
             let capture = try loadCapture(path, port: port)
             let midnight = Timestamp.parse(date)!
@@ -63,6 +72,9 @@ struct ReplayCommand: ParsableCommand {
                 Terminal.out(alerts.map(formatter.format))
                 try log?.append(alerts)
                 alertCount += alerts.count
+            }
+            if !areas.isEmpty {
+                try emit(pipeline.setAirspace(areas, at: capture.datagrams.first?.time ?? pipeline.now ?? 0))
             }
             for datagram in capture.datagrams {
                 if let factor = speed.factor, let t = datagram.time {

@@ -54,6 +54,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "TCP port for FLARM NMEA ($PFLAU/$PFLAA/$GPRMC/$GPGGA) for XCSoar-family apps (0: none).")
     var nmeaPort: Int = 2000
 
+    @Option(help: "Airspace to watch: a GeoJSON file of areas (what /airspace.geojson serves), e.g. fixtures/demo-airspace.geojson.")
+    var airspace: String?
+
     @Option(help: "Seconds between status lines on stderr (0: none).")
     var statusInterval: Int = 60
 
@@ -91,6 +94,7 @@ struct RunCommand: ParsableCommand {
                 return try UDPSender(host: host, port: port)
             }
             try gateway.forward(to: senders, auto: forward.contains("auto"))
+            if let airspace { gateway.setAirspace(try AirspaceFile.read(path: airspace)) }
             try gateway.start(bind: bind, port: udpPort, gpsd: gpsd.flatMap(GPSDClient.parse))
             if httpPort > 0 {
                 try http.start(host: httpBind, port: httpPort)

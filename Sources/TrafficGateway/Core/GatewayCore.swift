@@ -12,6 +12,8 @@ public struct GatewayCore: Sendable {
         public var picture = TrafficPicture.Limits()
         /// Traffic alert thresholds.
         public var traffic = TrafficAlertThresholds()
+        /// Airspace alert thresholds.
+        public var airspace = AirspaceAlertThresholds()
         /// Seconds between full sweeps (staleness, hysteresis timers).
         public var sweepInterval: Double = 1
         /// A fix older than this is not used (seconds).
@@ -32,6 +34,8 @@ public struct GatewayCore: Sendable {
     public private(set) var counters = GatewayCounters()
     /// Traffic alerting state.
     public private(set) var trafficAlerts: TrafficAlertEngine
+    /// The airspace alert engine and the areas it watches.
+    public private(set) var airspaceAlerts: AirspaceAlertEngine
     /// Time of the latest event.
     public private(set) var now: Double?
     private var lastSweep: Double?
@@ -43,6 +47,7 @@ public struct GatewayCore: Sendable {
         self.configuration = configuration
         self.picture = TrafficPicture(limits: configuration.picture)
         self.trafficAlerts = TrafficAlertEngine(thresholds: configuration.traffic)
+        self.airspaceAlerts = AirspaceAlertEngine(thresholds: configuration.airspace)
         self.ownship.maximumFixAge = configuration.maximumFixAge
     }
 
@@ -68,9 +73,17 @@ public struct GatewayCore: Sendable {
         case .gpsFix(let fix):
             ownship.gpsdFix = fix
             ownship.gpsdTime = time
-            if ownship.fix(at: time)?.source == .gpsd { evaluateAll(at: time, into: &out) }
+            if ownship.fix(at: time)?.source == .gpsd {
+                evaluateAll(at: time, into: &out)
+                out += airspaceAlerts.evaluate(fix: ownship.fix(at: time), at: time)
+            }
         case .tick:
             break
+        case .airspace(let areas):
+            airspaceAlerts.setAreas(areas)
+            if let fix = ownship.fix(at: time) { out += airspaceAlerts.evaluate(fix: fix, at: time) }
+        case .acknowledge(let id):
+            airspaceAlerts.acknowledge(id, at: time)
         }
         if lastSweep.map({ time - $0 >= configuration.sweepInterval || time < $0 }) ?? true {
             sweep(at: time, into: &out)
@@ -95,6 +108,9 @@ public struct GatewayCore: Sendable {
             ownship.address = report.address
             ownship.addressType = report.addressType
             evaluateAll(at: time, into: &out)
+            if airspaceAlerts.activeCount > 0 || !airspaceAlerts.areas.isEmpty {
+                out += airspaceAlerts.evaluate(fix: ownship.fix(at: time), at: time)
+            }
         case .ownshipGeoAltitude(let geo):
             ownship.geoAltitudeFt = geo.altitudeFt
             ownship.geoAltitudeTime = time
@@ -153,6 +169,7 @@ public struct GatewayCore: Sendable {
         _ = picture.expire(at: time)
         guard ownship.fix(at: time) != nil else {
             out += trafficAlerts.clearAll(at: time)
+            if airspaceAlerts.activeCount > 0 { out += airspaceAlerts.evaluate(fix: nil, at: time) }
             return
         }
         // Every live target and every alert whose target vanished (hysteresis timers, staleness),

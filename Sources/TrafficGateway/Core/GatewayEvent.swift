@@ -14,4 +14,8 @@ public enum GatewayEvent: Sendable {
     case gpsFix(GPSFix)
     /// Time passes (a timer in live mode): staleness, hysteresis and silence are re-evaluated.
     case tick
+    /// The airspace areas to watch (NOTAM refresh, FIS-B products, a canned set).
+    case airspace([AirspaceArea])
+    /// The user acknowledged an airspace alert (by alert id or area id).
+    case acknowledge(String)
 }

@@ -68,6 +68,16 @@ public struct GatewayPipeline: Sendable {
     }
 
     /// Feeds a gpsd fix.
+    /// Replaces the airspace areas the core watches.
+    public mutating func setAirspace(_ areas: [AirspaceArea], at time: Double) -> [AlertEvent] {
+        core.handle(.airspace(areas), at: time)
+    }
+
+    /// Acknowledges an airspace alert (by alert id or area id).
+    public mutating func acknowledge(_ id: String, at time: Double) -> [AlertEvent] {
+        core.handle(.acknowledge(id), at: time)
+    }
+
     public mutating func gpsFix(_ fix: GPSFix, at time: Double) -> [AlertEvent] {
         core.handle(.gpsFix(fix), at: time)
     }

@@ -46,13 +46,13 @@ public struct FeedSnapshot: Sendable {
 
 extension GatewayCore {
     /// The feeds' view of the core at `time`.
-    public func snapshot(at time: Double, airspace: [AirspaceArea] = []) -> FeedSnapshot {
+    public func snapshot(at time: Double) -> FeedSnapshot {
         let targets = picture.targets.values.sorted { $0.key < $1.key }
         var levels: [TargetKey: AlertLevel] = [:]
         for key in trafficAlerts.activeKeys { if let l = trafficAlerts.level(of: key) { levels[key] = l } }
         return FeedSnapshot(
             time: time, targets: targets, alertLevels: levels, ownship: ownship.fix(at: time), counters: counters,
             problem: health.problem(at: time), gpsValid: health.gpsValid, staleAfter: configuration.picture.staleAfter,
-            airspace: airspace)
+            airspace: airspaceAlerts.areas.filter { $0.isActive(at: time) })
     }
 }

@@ -29,8 +29,6 @@ public final class LiveGateway: @unchecked Sendable {
     private var efbs = EFBRegistry()
     private var efbSenders: [EFBRegistry.EFB: UDPSender] = [:]
     private let rebroadcast = Rebroadcast()
-    /// Airspace areas shown on /airspace.geojson.
-    public var airspace: [AirspaceArea] = []
 
     /// The UDP port bound.
     public var port: UInt16 { listener?.port ?? 0 }
@@ -85,6 +83,20 @@ public final class LiveGateway: @unchecked Sendable {
         }
     }
 
+    /// Replaces the airspace areas watched (NOTAM refresh, a canned file); alerts follow.
+    public func setAirspace(_ areas: [AirspaceArea]) {
+        queue.async {
+            let now = Date().timeIntervalSince1970
+            self.deliver(self.pipeline.setAirspace(areas, at: now))
+            self.publishSnapshot(at: now, force: true)
+        }
+    }
+
+    /// Acknowledges an airspace alert (alert id or area id).
+    public func acknowledge(_ id: String) {
+        queue.async { self.deliver(self.pipeline.acknowledge(id, at: Date().timeIntervalSince1970)) }
+    }
+
     /// EFBs found by discovery and still announcing.
     public func discoveredEFBs() -> [EFBRegistry.EFB] {
         queue.sync { efbs.active(at: Date().timeIntervalSince1970) }
@@ -129,7 +141,7 @@ public final class LiveGateway: @unchecked Sendable {
     private func publishSnapshot(at time: Double, force: Bool) {
         guard let hub, force || time - lastSnapshot >= 0.25 || time < lastSnapshot else { return }
         lastSnapshot = time
-        hub.publish(pipeline.core.snapshot(at: time, airspace: airspace.filter { $0.isActive(at: time) }))
+        hub.publish(pipeline.core.snapshot(at: time))
     }
 
     private func deliver(_ alerts: [AlertEvent]) {

@@ -1,0 +1,80 @@
+import Foundation
+import GDL90
+
+/// Reads airspace areas from GeoJSON, the format `/airspace.geojson` writes (so a saved feed
+/// reads back) and that QGIS and friends export: a FeatureCollection whose features are
+/// Polygons (exterior ring used) or Points with a `radiusNM` property (circles); a Polygon with
+/// `center` and `radiusNM` properties is read back as the exact circle it was drawn from.
+/// Properties: `id` (required), `name`, `floorFt`/`floorRef` (MSL, AGL, SFC), `ceilingFt`/
+/// `ceilingRef` (MSL, AGL, UNL), `start`/`end` (ISO-8601 UTC), `severity` (info, caution,
+/// warning, critical).
+public enum AirspaceFile {
+    /// Reads `path`; errors name the file and the feature.
+    public static func read(path: String) throws(GatewayError) -> [AirspaceArea] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GatewayError.invalidInput("cannot read airspace file \(path): no such file or not readable")
+        }
+        return try parse(data, name: path)
+    }
+
+    /// Parses GeoJSON `data` (`name` is used in errors).
+    public static func parse(_ data: Data, name: String) throws(GatewayError) -> [AirspaceArea] {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw GatewayError.invalidInput("\(name): not JSON (expected a GeoJSON FeatureCollection)")
+        }
+        guard object["type"] as? String == "FeatureCollection", let features = object["features"] as? [Any] else {
+            throw GatewayError.invalidInput("\(name): not a GeoJSON FeatureCollection (no \"features\" array)")
+        }
+        var out: [AirspaceArea] = []
+        for (i, item) in features.enumerated() {
+            let place = "\(name): feature \(i)"
+            guard let feature = item as? [String: Any], let geometry = feature["geometry"] as? [String: Any],
+                  let type = geometry["type"] as? String else {
+                throw GatewayError.invalidInput("\(place): no geometry")
+            }
+            let p = feature["properties"] as? [String: Any] ?? [:]
+            guard let id = p["id"] as? String, !id.isEmpty else { throw GatewayError.invalidInput("\(place): no \"id\" property") }
+            let shape: AirspaceArea.Shape
+            if let r = number(p["radiusNM"]), let c = p["center"] as? [Any], let center = position(c) {
+                shape = .circle(center: center, radiusNM: r)
+            } else if type == "Point", let c = geometry["coordinates"] as? [Any], let center = position(c), let r = number(p["radiusNM"]) {
+                shape = .circle(center: center, radiusNM: r)
+            } else if type == "Polygon", let rings = geometry["coordinates"] as? [Any], let ring = rings.first as? [Any] {
+                var points = ring.compactMap { ($0 as? [Any]).flatMap(position) }
+                guard points.count == ring.count else { throw GatewayError.invalidInput("\(place): a polygon position is not [lon, lat]") }
+                if points.count > 1 && points.first == points.last { points.removeLast() }
+                guard points.count >= 3 else { throw GatewayError.invalidInput("\(place): a polygon needs 3 or more points") }
+                shape = .polygon(points)
+            } else {
+                throw GatewayError.invalidInput("\(place): geometry \(type) is not a Polygon or a Point with radiusNM")
+            }
+            func time(_ key: String) throws(GatewayError) -> Double? {
+                guard let text = p[key] as? String else { return nil }
+                guard let t = Timestamp.parse(text) else { throw GatewayError.invalidInput("\(place): \(key) \(text) is not an ISO-8601 UTC time") }
+                return t
+            }
+            var severity = AirspaceArea.Severity.caution
+            if let s = p["severity"] as? String {
+                guard let v = AirspaceArea.Severity(name: s) else { throw GatewayError.invalidInput("\(place): severity \(s) is not info, caution, warning or critical") }
+                severity = v
+            }
+            out.append(AirspaceArea(
+                id: id, name: p["name"] as? String ?? id, shape: shape,
+                floorFt: number(p["floorFt"]).map { Int($0) }, floorIsAGL: (p["floorRef"] as? String)?.uppercased() == "AGL",
+                ceilingFt: number(p["ceilingFt"]).map { Int($0) }, ceilingIsAGL: (p["ceilingRef"] as? String)?.uppercased() == "AGL",
+                start: try time("start"), end: try time("end"), severity: severity))
+        }
+        return out
+    }
+
+    static func number(_ v: Any?) -> Double? {
+        if let d = v as? Double { return d }
+        if let i = v as? Int { return Double(i) }
+        return nil
+    }
+
+    static func position(_ a: [Any]) -> Position? {
+        guard a.count >= 2, let lon = number(a[0]), let lat = number(a[1]), (-180...180).contains(lon), (-90...90).contains(lat) else { return nil }
+        return Position(latitude: lat, longitude: lon)
+    }
+}

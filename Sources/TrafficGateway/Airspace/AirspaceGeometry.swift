@@ -1,0 +1,153 @@
+import GDL90
+
+/// Lateral geometry of one area seen from ownship on a local plane centred on ownship: signed
+/// distance to the boundary (negative inside) and the time to cross into it along a straight
+/// track. Circles are solved exactly (ray against circle); polygons by point-in-polygon and
+/// ray-against-edge tests.
+public struct AirspaceGeometry: Sendable, Equatable {
+    /// Distance to the boundary, NM; negative when inside.
+    public var signedDistanceNM: Double
+    /// Seconds until the track enters the area (0 inside), nil when it does not within range.
+    public var timeToEntrySec: Double?
+
+    /// Computes the geometry of `shape` for ownship at the plane's origin moving at `velocity`
+    /// (knots, east/north), looking `lookAheadSec` ahead.
+    public init(shape: AirspaceArea.Shape, plane: LocalPlane, velocity: PlaneVelocity, lookAheadSec: Double) {
+        let speed = (velocity.east * velocity.east + velocity.north * velocity.north).squareRoot()
+        let reach = speed * lookAheadSec / 3600  // NM travelled within the look-ahead
+        switch shape {
+        case .circle(let center, let radius):
+            let c = plane.project(center)
+            let d = c.length
+            signedDistanceNM = d - radius
+            if d <= radius {
+                timeToEntrySec = 0
+            } else if speed > 0 {
+                // |t·v − c| = r, smallest t ≥ 0 (t in hours).
+                let a = speed * speed
+                let b = -2 * (velocity.east * c.east + velocity.north * c.north)
+                let k = d * d - radius * radius
+                let disc = b * b - 4 * a * k
+                if disc >= 0 {
+                    let t = (-b - disc.squareRoot()) / (2 * a)
+                    timeToEntrySec = t >= 0 && t * speed <= reach ? t * 3600 : nil
+                } else {
+                    timeToEntrySec = nil
+                }
+            } else {
+                timeToEntrySec = nil
+            }
+        case .polygon(let points):
+            let ring = points.map(plane.project)
+            let inside = Self.contains(ring, PlanePoint(east: 0, north: 0))
+            let edge = Self.distanceToEdges(ring, PlanePoint(east: 0, north: 0))
+            signedDistanceNM = inside ? -edge : edge
+            if inside {
+                timeToEntrySec = 0
+            } else if speed > 0 {
+                let end = PlanePoint(east: velocity.east / speed * reach, north: velocity.north / speed * reach)
+                var best: Double? = nil
+                for i in ring.indices {
+                    let p = ring[i], q = ring[(i + 1) % ring.count]
+                    if let f = Self.intersection(PlanePoint(east: 0, north: 0), end, p, q) { best = min(best ?? f, f) }
+                }
+                timeToEntrySec = best.map { $0 * reach / speed * 3600 }
+            } else {
+                timeToEntrySec = nil
+            }
+        }
+    }
+
+    /// Even-odd point-in-polygon.
+    static func contains(_ ring: [PlanePoint], _ p: PlanePoint) -> Bool {
+        var inside = false
+        var j = ring.count - 1
+        for i in ring.indices {
+            let a = ring[i], b = ring[j]
+            if (a.north > p.north) != (b.north > p.north) {
+                let x = (b.east - a.east) * (p.north - a.north) / (b.north - a.north) + a.east
+                if p.east < x { inside.toggle() }
+            }
+            j = i
+        }
+        return inside
+    }
+
+    /// Shortest distance from `p` to the ring's edges.
+    static func distanceToEdges(_ ring: [PlanePoint], _ p: PlanePoint) -> Double {
+        var best = Double.infinity
+        for i in ring.indices {
+            let a = ring[i], b = ring[(i + 1) % ring.count]
+            let dx = b.east - a.east, dy = b.north - a.north
+            let len2 = dx * dx + dy * dy
+            var t = len2 > 0 ? ((p.east - a.east) * dx + (p.north - a.north) * dy) / len2 : 0
+            t = min(1, max(0, t))
+            let ex = a.east + t * dx - p.east, ey = a.north + t * dy - p.north
+            best = min(best, (ex * ex + ey * ey).squareRoot())
+        }
+        return best
+    }
+
+    /// Fraction along p0→p1 where it crosses segment a→b, or nil.
+    static func intersection(_ p0: PlanePoint, _ p1: PlanePoint, _ a: PlanePoint, _ b: PlanePoint) -> Double? {
+        let rx = p1.east - p0.east, ry = p1.north - p0.north
+        let sx = b.east - a.east, sy = b.north - a.north
+        let denom = rx * sy - ry * sx
+        guard abs(denom) > 1e-12 else { return nil }
+        let qx = a.east - p0.east, qy = a.north - p0.north
+        let t = (qx * sy - qy * sx) / denom
+        let u = (qx * ry - qy * rx) / denom
+        return (0...1).contains(t) && (0...1).contains(u) ? t : nil
+    }
+}
+
+/// An in-memory spatial index of the active areas: a grid of 0.5° cells, each listing the areas
+/// whose bounding box touches it, so one ownship update tests only the areas near it.
+public struct AirspaceIndex: Sendable {
+    /// The areas indexed.
+    public let areas: [AirspaceArea]
+    private var cells: [Int64: [Int]] = [:]
+    private static let cellDegrees = 0.5
+
+    /// Indexes `areas`.
+    public init(_ areas: [AirspaceArea]) {
+        self.areas = areas
+        for (i, a) in areas.enumerated() {
+            let box = Self.bounds(a)
+            for key in Self.keys(minLat: box.minLat, maxLat: box.maxLat, minLon: box.minLon, maxLon: box.maxLon) {
+                cells[key, default: []].append(i)
+            }
+        }
+    }
+
+    /// Areas whose bounding box lies within `radiusNM` of `p` (a superset of those truly within).
+    public func candidates(near p: Position, radiusNM: Double) -> [Int] {
+        let dLat = radiusNM / 60
+        let dLon = radiusNM / (60 * max(0.05, cosDeg(p.latitude)))
+        var seen = Set<Int>()
+        var out: [Int] = []
+        for key in Self.keys(minLat: p.latitude - dLat, maxLat: p.latitude + dLat, minLon: p.longitude - dLon, maxLon: p.longitude + dLon) {
+            for i in cells[key] ?? [] where seen.insert(i).inserted { out.append(i) }
+        }
+        return out.sorted()
+    }
+
+    static func bounds(_ a: AirspaceArea) -> (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double) {
+        switch a.shape {
+        case .circle(let c, let r):
+            let dLat = r / 60, dLon = r / (60 * max(0.05, cosDeg(c.latitude)))
+            return (c.latitude - dLat, c.latitude + dLat, c.longitude - dLon, c.longitude + dLon)
+        case .polygon(let points):
+            return (points.map(\.latitude).min() ?? 0, points.map(\.latitude).max() ?? 0,
+                    points.map(\.longitude).min() ?? 0, points.map(\.longitude).max() ?? 0)
+        }
+    }
+
+    static func keys(minLat: Double, maxLat: Double, minLon: Double, maxLon: Double) -> [Int64] {
+        let la0 = Int64((minLat / cellDegrees).rounded(.down)), la1 = Int64((maxLat / cellDegrees).rounded(.down))
+        let lo0 = Int64((minLon / cellDegrees).rounded(.down)), lo1 = Int64((maxLon / cellDegrees).rounded(.down))
+        var out: [Int64] = []
+        for la in la0...max(la0, la1) { for lo in lo0...max(lo0, lo1) { out.append(la * 100_000 + lo) } }
+        return out
+    }
+}
