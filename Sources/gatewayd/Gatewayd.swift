@@ -19,7 +19,7 @@ struct Gatewayd: ParsableCommand {
             """,
         subcommands: [
             RunCommand.self, ReplayCommand.self, DecodeCommand.self, SendCommand.self,
-            AlertsCommand.self, SimulateCommand.self, BenchCommand.self,
+            AlertsCommand.self, SimulateCommand.self, BenchCommand.self, FISBCommand.self,
         ]
     )
 }
