@@ -32,10 +32,10 @@ private func metar(_ text: String) -> InformationFrame {
     @Test func fixtureDecodesEndToEnd() throws {
         let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("fisb-sample.978").path)
         #expect(capture.format == .dump978)
-        #expect(capture.datagrams.count == 10)
+        #expect(capture.datagrams.count == 12)
         let (reports, decoder) = FISBCaptureDecoder.decode(capture.datagrams.map { ($0.timestamp, $0.bytes) })
-        #expect(reports.map(\.kind) == [.metar, .metar, .taf, .pirep, .winds, .crl, .notam, .notam, .serviceStatus, .metar])
-        #expect(reports.map(\.location) == ["KSLE", "KEUG", "KPDX", "KSLE", "SLE", nil, "ZSE", "KSLE", nil, "KONP"])
+        #expect(reports.map(\.kind) == [.metar, .metar, .taf, .pirep, .winds, .crl, .notam, .notam, .serviceStatus, .metar, .sua, .nexrad, .nexrad])
+        #expect(reports.map(\.location) == ["KSLE", "KEUG", "KPDX", "KSLE", "SLE", nil, "ZSE", "KSLE", nil, "KONP", "MOA-0042", nil, nil])
         #expect(reports[0].text == FISBSamples.metarKSLE)
         #expect(reports[0].time == t0 - 4 * 60)  // 161356Z
         #expect(reports[2].subtype == "AMD")
@@ -69,6 +69,16 @@ private func metar(_ text: String) -> InformationFrame {
         #expect(decoder.store.counters.skipped == 2)
         #expect(decoder.store.counters.emptyUplinks == 2)
         #expect(decoder.store.counters.reassembled == 1)
+
+        // SUA: name, status, altitudes, schedule.
+        let sua = reports[10]
+        #expect(sua.start == t0 && sua.end == t0 + 4 * 3600)
+        #expect(FISBFormatter.json(sua).hasSuffix(#""reportNumber":321,"name":"SALEM MOA","status":"H","floorFt":500,"ceilingFt":17900}"#))
+        // NEXRAD: the 14:00 composite (one block with bins, four flagged empty) is finished when the
+        // 14:02 block arrives; the 14:02 one at the end of the capture.
+        #expect(reports[11].time == t0 && reports[12].time == t0 + 120)
+        #expect(FISBFormatter.json(reports[11]).hasSuffix(#""blocks":1,"emptyBlocks":4,"bounds":{"north":45,"south":44.9333,"west":-123.2,"east":-122.4}}"#))
+        #expect(decoder.store.counters.gridded == 3)
     }
 
     @Test func jsonContract() throws {

@@ -5,8 +5,8 @@ public enum FISBProductContent: Hashable, Sendable {
     /// Products 8, 11–19: text with graphic overlay.
     case twgo(TWGOProduct)
     /// Gridded products (63/64 NEXRAD, 70/71 icing, 84 cloud tops, 90/91 turbulence, 103
-    /// lightning), kept as sent: block reference and run-length bins are not decoded yet.
-    case gridded(productID: Int, payload: [UInt8])
+    /// lightning): one block of bins, or a bitmap of empty blocks.
+    case gridded(GriddedBlock)
 
     /// Products using the text-with-graphic-overlay format.
     public static let twgoProducts: Set<Int> = [8, 11, 12, 13, 14, 15, 16, 17, 18, 19]
@@ -20,7 +20,7 @@ public enum FISBProductContent: Hashable, Sendable {
         } else if Self.twgoProducts.contains(apdu.productID) {
             self = .twgo(try TWGOProduct(apdu.payload))
         } else if Self.griddedProducts.contains(apdu.productID) {
-            self = .gridded(productID: apdu.productID, payload: apdu.payload)
+            self = .gridded(try GriddedBlock(productID: apdu.productID, payload: apdu.payload))
         } else {
             throw FISBError(.unknownProduct, at: 0, "APDU product ID \(apdu.productID) is not a FIS-B product this decoder knows")
         }

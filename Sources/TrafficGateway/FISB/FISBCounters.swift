@@ -16,7 +16,7 @@ public struct FISBCounters: Hashable, Sendable {
     public var segments = 0
     /// Products reassembled from segments.
     public var reassembled = 0
-    /// Gridded products received (kept undecoded).
+    /// Gridded product blocks received.
     public var gridded = 0
     /// Reports removed by cancellation.
     public var cancelled = 0
@@ -30,6 +30,6 @@ public struct FISBCounters: Hashable, Sendable {
     public var summary: String {
         "\(uplinks) uplinks (\(emptyUplinks) empty, \(badUplinks) bad), \(frames) frames, \(skipped) skipped, "
             + "\(unknownProducts) unknown products, \(segments) segments (\(reassembled) products reassembled), "
-            + "\(gridded) gridded kept raw, \(cancelled) cancelled, \(expired) expired"
+            + "\(gridded) gridded blocks, \(cancelled) cancelled, \(expired) expired"
     }
 }

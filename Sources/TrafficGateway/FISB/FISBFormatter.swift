@@ -1,7 +1,10 @@
 /// JSON Lines and one-line text for FIS-B reports. JSON contract:
 /// `{"type":"fisb","product":413,"kind":"METAR","location":"KCEY","text":"METAR KCEY …","time":"…"}`;
 /// the NOTAM family adds `number`, `subtype`, `start`, `end` and `geometry` (a list of
-/// `{"shape","coordinates":[[lon,lat],…],"radiusNM","floorFt","floorRef","ceilingFt","ceilingRef","start","stop"}`).
+/// `{"shape","coordinates":[[lon,lat],…],"radiusNM","floorFt","floorRef","ceilingFt","ceilingRef","start","stop"}`);
+/// SUA adds `name`, `status`, `floorFt`, `ceilingFt`, `start`, `end`; gridded products add
+/// `blocks` (count), `emptyBlocks` and `bounds` (`north`, `south`, `west`, `east`); report lists add
+/// `rangeNM`, `tfr` and `reports`; service status adds `aircraft`.
 public enum FISBFormatter {
     /// The JSON object of one report.
     public static func json(_ r: FISBReport) -> String {
@@ -16,7 +19,7 @@ public enum FISBFormatter {
         } else if let subtype = r.subtype {
             w.add("subtype", subtype)
         }
-        if r.kind != .crl && r.kind != .serviceStatus { w.add("text", r.text) }
+        if r.kind != .crl && r.kind != .serviceStatus && !r.kind.isGridded { w.add("text", r.text) }
         w.add("time", r.time.map(Timestamp.iso8601))
         w.add("received", Timestamp.iso8601(r.received))
         if r.kind.isNOTAM || r.kind == .sua || r.start != nil || r.end != nil {

@@ -28,6 +28,18 @@ public struct FISBProductStore: Sendable {
     private var lists: [String: CurrentReportList] = [:]
     private var returned: [String: String] = [:]
     private var nextExpiry = Double.infinity
+    private var grids: [String: GridComposite] = [:]
+
+    /// The blocks of one gridded product (one product ID and level, one product time) so far.
+    private struct GridComposite {
+        var productID: Int
+        var altitudeFt: Int?
+        var time: Double?
+        var received: Double
+        var blocks: Set<Int> = []
+        var empty: Set<Int> = []
+        var north = -90.0, south = 90.0, west = 180.0, east = -180.0
+    }
 
     /// Creates an empty store.
     public init(refreshTimeout: Double = 3600) { self.refreshTimeout = refreshTimeout }
@@ -138,8 +150,9 @@ public struct FISBProductStore: Sendable {
         case .twgo(let product):
             for e in product.errors { note(e) }
             touched += ingestTWGO(product, productID: whole.productID, productTime: productTime, at: time)
-        case .gridded:
+        case .gridded(let block):
             counters.gridded += 1
+            if let key = ingestBlock(block, productTime: productTime, at: time) { touched.append(key) }
         }
     }
 
@@ -217,6 +230,51 @@ public struct FISBProductStore: Sendable {
         return h == 0 ? nil : h
     }
 
+    // MARK: Gridded products
+
+    /// Adds a block to its composite; when a block of a newer product time arrives, the previous
+    /// composite is finished and stored as a report (returned key).
+    private mutating func ingestBlock(_ block: GriddedBlock, productTime: Double?, at time: Double) -> String? {
+        let gridKey = "\(block.productID)/\(block.altitudeFt.map(String.init) ?? "-")"
+        var finished: String?
+        if let g = grids[gridKey], g.time != productTime {
+            finished = finishGrid(gridKey)
+        }
+        var g = grids[gridKey] ?? GridComposite(productID: block.productID, altitudeFt: block.altitudeFt, time: productTime, received: time)
+        g.received = time
+        if block.bins != nil {
+            g.blocks.insert(block.blockNumber << 2 | block.scale)
+            let b = block.bounds
+            g.north = Swift.max(g.north, b.north)
+            g.south = Swift.min(g.south, b.south)
+            g.west = Swift.min(g.west, b.west)
+            g.east = Swift.max(g.east, b.east)
+        } else {
+            for n in block.emptyBlocks { g.empty.insert(n << 2 | block.scale) }
+        }
+        grids[gridKey] = g
+        return finished
+    }
+
+    /// Stores the composite as a report and forgets it; returns the report key.
+    @discardableResult
+    private mutating func finishGrid(_ gridKey: String) -> String? {
+        guard let g = grids.removeValue(forKey: gridKey), let kind = FISBReport.Kind.of(productID: g.productID) else { return nil }
+        let key = "GRID/\(gridKey)"
+        let lifetime: Double = kind == .nexrad || kind == .lightning ? 75 * 60 : 3 * 3600
+        var r = FISBReport(key: key, productID: g.productID, kind: kind, time: g.time, received: g.received,
+                           expires: (g.time ?? g.received) + lifetime)
+        var bounds = JSONWriter()
+        bounds.add("north", g.blocks.isEmpty ? nil : g.north, decimals: 4)
+        bounds.add("south", g.blocks.isEmpty ? nil : g.south, decimals: 4)
+        bounds.add("west", g.blocks.isEmpty ? nil : g.west, decimals: 4)
+        bounds.add("east", g.blocks.isEmpty ? nil : g.east, decimals: 4)
+        r.extra = [("blocks", String(g.blocks.count)), ("emptyBlocks", String(g.empty.count)), ("bounds", bounds.result)]
+            + (g.altitudeFt.map { [("altitudeFt", String($0))] } ?? [])
+        reports[key] = r
+        return key
+    }
+
     // MARK: TWGO
 
     /// Products 8, 18 and 19 are all NOTAMs: 18 and 19 share one key space.
@@ -246,7 +304,23 @@ public struct FISBProductStore: Sendable {
                 r.time = productTime ?? r.time
                 let text = rec.text.filter { $0 != DLAC.recordSeparator }
                 if !text.isEmpty { r.text = text }
-                if kind.isNOTAM || kind == .sua {
+                if kind == .sua, let sua = SUARecord(r.text) {
+                    r.location = location ?? sua.airspaceID
+                    r.number = sua.scheduleID
+                    r.subtype = sua.type
+                    r.start = FISBClock.notamTime(sua.start) ?? r.start
+                    r.end = FISBClock.notamTime(sua.end) ?? r.end
+                    var extra: [(String, String)] = []
+                    var name = ""
+                    JSONWriter.appendQuoted(sua.name, to: &name)
+                    var status = ""
+                    JSONWriter.appendQuoted(sua.status, to: &status)
+                    extra.append(("name", name))
+                    extra.append(("status", status))
+                    extra.append(("floorFt", sua.floorFt.map(String.init) ?? "null"))
+                    extra.append(("ceilingFt", sua.ceilingFt.map(String.init) ?? "null"))
+                    r.extra = extra
+                } else if kind.isNOTAM {
                     let f = NOTAMTextFields(r.text)
                     r.subtype = f.subtype
                     r.number = f.number
@@ -331,7 +405,7 @@ public struct FISBProductStore: Sendable {
 
     private func isComplete(_ r: FISBReport) -> Bool {
         switch r.kind {
-        case .crl, .serviceStatus, .gAirmet: return true
+        case .crl, .serviceStatus, .gAirmet, .nexrad, .lightning, .icing, .turbulence, .cloudTops: return true
         default:
             guard !r.text.isEmpty else { return false }
             guard r.productID != GenericTextProduct.productID, r.geometry.isEmpty, let number = r.reportNumber else { return true }
@@ -347,6 +421,12 @@ public struct FISBProductStore: Sendable {
     /// returned once, for the end of a capture, so nothing received is silently lost.
     public mutating func flushHeld() -> [FISBReport] {
         var out: [FISBReport] = []
+        for gridKey in grids.keys.sorted() {
+            if let key = finishGrid(gridKey), let r = reports[key] {
+                returned[key] = r.content
+                out.append(r)
+            }
+        }
         for r in all where returned[r.key] == nil && !r.text.isEmpty && r.kind != .crl && r.kind != .serviceStatus {
             returned[r.key] = r.content
             out.append(r)

@@ -66,6 +66,9 @@ public struct FISBReport: Hashable, Sendable {
             }
         }
 
+        /// True for block-coded products (NEXRAD, lightning, icing, turbulence, cloud tops).
+        public var isGridded: Bool { [.nexrad, .lightning, .icing, .turbulence, .cloudTops].contains(self) }
+
         /// True for the NOTAM family (JSON adds number, subtype, start, end, geometry).
         public var isNOTAM: Bool { self == .notam || self == .notamTRA || self == .notamTMOA }
     }

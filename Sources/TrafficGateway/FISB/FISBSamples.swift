@@ -31,6 +31,19 @@ public enum FISBSamples {
     /// Product file ID of the TFR text's segments.
     public static let tfrFileID = 77
 
+    /// A product-13 SUA record: a hot (H) MOA from 14:00 to 18:00Z, 500 ft to 17 900 ft (sent in hundreds: 5 and 179).
+    public static let suaText = "SUA 161330Z 4242|MOA-0042|H|M|SALEM MOA|2605161400|2605161800|5|179|A|Y"
+
+    /// Two regional NEXRAD blocks near Salem (block row 674, columns 296 and 297): light rain
+    /// in the northern half of the first, nothing in the second but a bitmap of empty blocks.
+    public static var nexradBlocks: [GriddedBlock] {
+        let block = 674 * GriddedBlock.blocksPerRing + 296
+        var bins = [UInt8](repeating: 0, count: GriddedBlock.binCount)
+        for i in 0..<64 { bins[i] = i % 32 < 16 ? 2 : 3 }
+        return [GriddedBlock(productID: 63, blockNumber: block, bins: bins),
+                GriddedBlock(productID: 63, blockNumber: block + 1, emptyBlocks: [block + 2, block + 3, block + 9])]
+    }
+
     /// The sample TFR's text, long enough to need three segments.
     public static var tfrText: String {
         let part1 = "NOTAM-TFR 6/6101 161400Z PART 1 OF 2 OR..AIRSPACE SALEM, OREGON..TEMPORARY FLIGHT RESTRICTIONS. "
@@ -99,6 +112,11 @@ public enum FISBSamples {
                            .serviceStatus(ServiceStatus(entries: [.init(services: 1, address: 0xA1B2C3), .init(services: 3, address: 0xAB4549)]))]))
         out.append(malformedUplink())
         out.append(FISBUplink(header: station, frames: []).encode())
+        let sua = TWGOProduct(location: "", records: .text([TWGOTextRecord(reportNumber: 321, reportYear: 26, text: suaText)]))
+        out.append(uplink([.apdu(APDU(productID: 13, time: apduTime, payload: sua.encode())),
+                           .apdu(APDU(productID: 63, time: APDU.Time(hour: 14, minute: 0), payload: nexradBlocks[0].encode())),
+                           .apdu(APDU(productID: 63, time: APDU.Time(hour: 14, minute: 0), payload: nexradBlocks[1].encode()))]))
+        out.append(uplink([.apdu(APDU(productID: 63, time: APDU.Time(hour: 14, minute: 2), payload: nexradBlocks[0].encode()))]))
         return out
     }
 
