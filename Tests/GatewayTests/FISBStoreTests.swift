@@ -101,10 +101,13 @@ private func metar(_ text: String) -> InformationFrame {
         let list = CurrentReportList(productID: 8, isTFR: true, rangeNM: 100, entries: [.init(yearOrMonth: 6, reportNumber: 9, hasText: true, hasGraphics: true)])
         let text = "NOTAM-TFR 6/9 161400Z OR..AIRSPACE 2605161400-2605161800"
         #expect(store.ingest(payload: uplink([.currentReportList(list), notamText(9, year: 6, text: text)]), at: t0).map(\.kind) == [.crl])
+        #expect(store.missingReports(productID: 8)?.map(\.reportNumber) == [9])
+        #expect(store.missingReports(productID: 11) == nil)
         let circle = TWGOGeometry(shape: .circle, reference: .msl, circles: [.init(longitude: -123, latitude: 45, floorFt: 0, ceilingFt: 18000, radiusNM: 10)])
         let out = store.ingest(payload: uplink([graphics([TWGOGraphicRecord(reportNumber: 9, reportYear: 6, geometry: circle)])]), at: t0 + 1)
         #expect(out.count == 1)
         #expect(out.first?.text == text && out.first?.geometry.first?.radiusNM == 10)
+        #expect(store.missingReports(productID: 8) == [])
         // The same again changes nothing: not reported again.
         #expect(store.ingest(payload: uplink([notamText(9, year: 6, text: text)]), at: t0 + 2).isEmpty)
     }
@@ -144,6 +147,13 @@ private func metar(_ text: String) -> InformationFrame {
         store.expire(at: t0 + 2 * 3600)
         #expect(store.reports.isEmpty)
         #expect(store.counters.expired == 2)
+    }
+
+    @Test func staleOnArrivalIsDropped() {
+        var store = FISBProductStore()
+        // A NOTAM that ended at 13:00 arriving at 14:00 (a queued uplink): not shown, not kept.
+        let out = store.ingest(payload: uplink([notamText(6, year: 26, text: "NOTAM-D KSLE.05/006 161100Z RWY CLSD 2605161100-2605161300")]), at: t0)
+        #expect(out.isEmpty && store.reports.isEmpty && store.counters.stale == 1)
     }
 
     @Test func olderMETARDoesNotReplaceNewer() {

@@ -22,6 +22,8 @@ public struct FISBCounters: Hashable, Sendable {
     public var cancelled = 0
     /// Reports removed because their validity ended.
     public var expired = 0
+    /// Reports dropped because their validity had already ended when they arrived.
+    public var stale = 0
 
     /// Creates zero counters.
     public init() {}
@@ -30,6 +32,6 @@ public struct FISBCounters: Hashable, Sendable {
     public var summary: String {
         "\(uplinks) uplinks (\(emptyUplinks) empty, \(badUplinks) bad), \(frames) frames, \(skipped) skipped, "
             + "\(unknownProducts) unknown products, \(segments) segments (\(reassembled) products reassembled), "
-            + "\(gridded) gridded blocks, \(cancelled) cancelled, \(expired) expired"
+            + "\(gridded) gridded blocks, \(cancelled) cancelled, \(expired) expired, \(stale) stale on arrival"
     }
 }

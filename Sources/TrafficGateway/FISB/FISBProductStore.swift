@@ -26,7 +26,7 @@ public struct FISBProductStore: Sendable {
 
     private var reassembler = APDUReassembler()
     private var lists: [String: CurrentReportList] = [:]
-    private var returned: [String: String] = [:]
+    private var returned: [String: FISBReport.Content] = [:]
     private var nextExpiry = Double.infinity
     private var grids: [String: GridComposite] = [:]
 
@@ -110,7 +110,15 @@ public struct FISBProductStore: Sendable {
             if uplink.header.positionValid || reports[key]?.station == nil {
                 reports[key]?.station = [uplink.header.longitude, uplink.header.latitude]
             }
-            guard let r = reports[key], isComplete(r) else { continue }
+            guard let r = reports[key] else { continue }
+            if r.expires < time {
+                // Stale on arrival (a queued uplink, an old product): not shown.
+                reports[key] = nil
+                returned[key] = nil
+                counters.stale += 1
+                continue
+            }
+            guard isComplete(r) else { continue }
             let content = r.content
             if returned[key] != content {
                 returned[key] = content
@@ -460,6 +468,17 @@ public struct FISBProductStore: Sendable {
             }
         }
         return near.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1.key < $1.1.key }.map(\.1)
+    }
+
+    /// The entries of the latest current report list for `productID` that the store does not hold
+    /// completely (missing, or lacking the text or graphics the list says the report has). Empty
+    /// when the picture of that product is complete; nil when no list has been received.
+    public func missingReports(productID: Int) -> [CurrentReportList.Entry]? {
+        guard let list = lists["\(productID)"] else { return nil }
+        return list.entries.filter { e in
+            guard let r = reports[twgoKey(productID, year: e.yearOrMonth, number: e.reportNumber)] else { return true }
+            return (e.hasText && r.text.isEmpty) || (e.hasGraphics && r.geometry.isEmpty)
+        }
     }
 
     /// Every stored report, sorted by key.

@@ -171,9 +171,24 @@ public struct FISBReport: Hashable, Sendable {
         self.expires = expires
     }
 
-    /// The content that makes two versions different (not the receive time or expiry).
-    var content: String {
-        "\(kind.rawValue)|\(location ?? "")|\(text)|\(number ?? "")|\(subtype ?? "")|\(start ?? -1)|\(end ?? -1)|\(geometry)|\(extraPairs)"
+    /// What makes two versions of a report different (not the receive time or expiry).
+    struct Content: Hashable {
+        var kind: Kind
+        var location: String?
+        var text: String
+        var time: Double?
+        var number: String?
+        var subtype: String?
+        var start: Double?
+        var end: Double?
+        var geometry: [Shape]
+        var extra: [ExtraPair]
+    }
+
+    /// The content that makes two versions different.
+    var content: Content {
+        Content(kind: kind, location: location, text: text, time: kind.isGridded ? time : nil, number: number, subtype: subtype,
+                start: start, end: end, geometry: geometry, extra: extraPairs)
     }
 
     /// Distance in NM from (latitude, longitude) to the nearest point of the product's geometry
