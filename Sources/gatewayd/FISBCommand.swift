@@ -60,7 +60,8 @@ struct FISBCommand: ParsableCommand {
             let capture = try loadCapture(path, port: port)
             let (reports, decoder) = FISBCaptureDecoder.decode(capture.datagrams, fallbackTime: midnight)
             Terminal.out(reports.map { json ? FISBFormatter.json($0) : FISBFormatter.text($0) })
-            Terminal.error("\(path): \(decoder.uplinkMessages) uplink messages, \(decoder.rejectedFrames) rejected frames; \(decoder.store.counters.summary)")
+            let counts = "\(decoder.uplinkMessages) uplink messages, \(decoder.rejectedFrames) rejected frames"
+            Terminal.error("\(path): \(counts); \(decoder.store.counters.summary)")
             for e in decoder.store.lastErrors.suffix(5) { Terminal.error("  skipped: \(e)") }
             if let damage = capture.damage { Terminal.error("warning: \(damage)") }
         }

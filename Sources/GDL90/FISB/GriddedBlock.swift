@@ -123,7 +123,9 @@ public struct GriddedBlock: Hashable, Sendable {
             var flagged = [blockNumber]
             for bit in 0..<4 where payload[3] >> (4 + bit) & 1 == 1 { flagged.append(blockNumber + 1 + bit) }
             for i in 0..<extra {
-                guard 4 + i < payload.count else { throw FISBError(.truncated, at: 4 + i, "empty-block bitmap declares \(extra) bytes, \(payload.count - 4) present") }
+                guard 4 + i < payload.count else {
+                    throw FISBError(.truncated, at: 4 + i, "empty-block bitmap declares \(extra) bytes, \(payload.count - 4) present")
+                }
                 for bit in 0..<8 where payload[4 + i] >> bit & 1 == 1 { flagged.append(blockNumber + 5 + i * 8 + bit) }
             }
             emptyBlocks = flagged
@@ -167,7 +169,8 @@ public struct GriddedBlock: Hashable, Sendable {
                 }
             }
             guard out.count + count <= Self.binCount else {
-                throw FISBError(.badLength, at: pos, "product \(productID) block \(blockNumber): runs total \(out.count + count) bins, a block has 128")
+                throw FISBError(.badLength, at: pos,
+                                "product \(productID) block \(blockNumber): runs total \(out.count + count) bins, a block has 128")
             }
             out.append(contentsOf: repeatElement(value, count: count))
         }

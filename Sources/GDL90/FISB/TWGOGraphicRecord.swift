@@ -129,7 +129,9 @@ public struct TWGOGraphicRecord: Hashable, Sendable {
         let count = try r.read(6) + 1
         func time() throws(FISBError) -> Time {
             switch format {
-            case 1: return Time(month: try r.read(8, "month"), day: try r.read(8, "day"), hour: try r.read(8, "hour"), minute: try r.read(8, "minute"))
+            case 1:
+                return Time(month: try r.read(8, "month"), day: try r.read(8, "day"), hour: try r.read(8, "hour"),
+                            minute: try r.read(8, "minute"))
             case 2: return Time(day: try r.read(8, "day"), hour: try r.read(8, "hour"), minute: try r.read(8, "minute"))
             case 3: return Time(hour: try r.read(8, "hour"), minute: try r.read(8, "minute"))
             default: throw FISBError(.unsupported, at: r.byteOffset, "record date/time format 0 with applicability times")

@@ -68,7 +68,8 @@ public enum FISBBenchmark {
         let perSecond = { (s: Double) in s > 0 ? Double(count) / s : 0 }
         return [
             Benchmarks.Result(name: "fisb decode to products", value: perSecond(full.seconds), unit: "uplinks/s",
-                              baseline: perSecond(baseline.seconds), note: "\(count) uplinks, \(products) product versions; baseline: copy + CRC-16 of each payload (sink \(baseline.sink & 0xF))"),
+                              baseline: perSecond(baseline.seconds), note: "\(count) uplinks, \(products) product versions; "
+                                + "baseline: copy + CRC-16 of each payload (sink \(baseline.sink & 0xF))"),
             Benchmarks.Result(name: "fisb decode only", value: perSecond(decodeOnly.seconds), unit: "uplinks/s",
                               baseline: perSecond(baseline.seconds), note: "frames, APDUs, records; no store (sink \(decodeOnly.sink & 1))"),
         ]

@@ -49,7 +49,8 @@ public struct FISBCaptureDecoder: Sendable {
     public mutating func finish() -> [FISBReport] { store.flushHeld() }
 
     /// Decodes a whole capture: every report in order, with the store at the end.
-    public static func decode(_ datagrams: [(time: Double?, bytes: [UInt8])], fallbackTime: Double = 0) -> (reports: [FISBReport], decoder: FISBCaptureDecoder) {
+    public static func decode(_ datagrams: [(time: Double?, bytes: [UInt8])],
+                              fallbackTime: Double = 0) -> (reports: [FISBReport], decoder: FISBCaptureDecoder) {
         var d = FISBCaptureDecoder(fallbackTime: fallbackTime)
         var out: [FISBReport] = []
         for datagram in datagrams { out += d.ingest(datagram.bytes, at: datagram.time) }

@@ -197,7 +197,8 @@ public struct FISBReport: Hashable, Sendable {
         var best: Double?
         for s in geometry {
             for c in s.coordinates where c.count == 2 {
-                let d = Swift.max(0, Geodesy.distanceNM(Position(latitude: latitude, longitude: longitude), Position(latitude: c[1], longitude: c[0])) - (s.radiusNM ?? 0))
+                let centre = Geodesy.distanceNM(Position(latitude: latitude, longitude: longitude), Position(latitude: c[1], longitude: c[0]))
+                let d = Swift.max(0, centre - (s.radiusNM ?? 0))
                 best = Swift.min(best ?? d, d)
             }
         }

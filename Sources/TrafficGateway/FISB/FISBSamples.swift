@@ -99,8 +99,9 @@ public enum FISBSamples {
         var out: [[UInt8]] = []
         out.append(FISBUplink(header: station, frames: []).encode())
         out.append(uplink([textAPDU([metarKSLE]), textAPDU([metarKEUG])]))
+        let windsPayload = GenericTextProduct(records: [.init(text: winds)]).encode()
         out.append(uplink([textAPDU([tafKPDX]), textAPDU([pirep]),
-                           .apdu(APDU(productID: 413, time: APDU.Time(hour: 14, minute: 2), payload: GenericTextProduct(records: [.init(text: winds)]).encode()))]))
+                           .apdu(APDU(productID: 413, time: APDU.Time(hour: 14, minute: 2), payload: windsPayload))]))
         let graphics = TWGOProduct(location: "", records: .graphic(tfrGraphics))
         let crl = CurrentReportList(productID: 8, isTFR: true, rangeNM: 100, entries: [
             .init(yearOrMonth: 6, reportNumber: tfrReport, hasText: true, hasGraphics: true),
@@ -126,8 +127,8 @@ public enum FISBSamples {
     public static func malformedUplink() -> [UInt8] {
         var bytes = station.encode()
         InformationFrame.apdu(APDU(productID: 999, time: apduTime, payload: [1, 2, 3])).encode(into: &bytes)
-        InformationFrame.other(type: 0, data: APDU(productID: 11, time: apduTime, payload: [0x82, 0x10, 0, 0, 0, 0xFF, 0x32, 0x00, 0x01, 0x02]).encode())
-            .encode(into: &bytes)
+        let cutAIRMET: [UInt8] = [0x82, 0x10, 0, 0, 0, 0xFF, 0x32, 0x00, 0x01, 0x02]
+        InformationFrame.apdu(APDU(productID: 11, time: apduTime, payload: cutAIRMET)).encode(into: &bytes)
         textAPDU([metarKONP]).encode(into: &bytes)
         return bytes + [UInt8](repeating: 0, count: FISBUplink.payloadLength - bytes.count)
     }
