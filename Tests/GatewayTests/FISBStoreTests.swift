@@ -95,6 +95,31 @@ private func metar(_ text: String) -> InformationFrame {
     }
 }
 
+@Suite struct FISBCaptureFormatTests {
+    /// The sample uplinks as GDL90 0x07 frames, one datagram a second.
+    private func datagrams() -> [(time: Double, bytes: [UInt8])] {
+        FISBSamples.uplinks().enumerated().map { i, payload in
+            (t0 + Double(i), Message.uplink(Uplink(timeOfReception: nil, payload: payload)).frame())
+        }
+    }
+
+    @Test func pcapAndRawStreamGiveTheSameProducts() throws {
+        let reference = FISBCaptureDecoder.decode(FISBSamples.uplinks().enumerated().map { i, p in
+            (t0 + Double(i), Message.uplink(Uplink(timeOfReception: nil, payload: p)).frame())
+        }).reports
+        #expect(reference.count == 13)
+        let pcap = CaptureFile.parse(PcapWriter.pcap(datagrams()), name: "fisb.pcap")
+        #expect(pcap.format == .pcap)
+        let fromPcap = FISBCaptureDecoder.decode(pcap.datagrams.map { ($0.timestamp, $0.bytes) }).reports
+        #expect(fromPcap.map(FISBFormatter.json) == reference.map(FISBFormatter.json))
+        // A raw stream has no times: products are dated by the fallback (the --date midnight).
+        let raw = datagrams().flatMap(\.bytes)
+        let fromRaw = FISBCaptureDecoder.decode([(nil, raw)], fallbackTime: t0).reports
+        #expect(fromRaw.map(\.text) == reference.map(\.text))
+        #expect(fromRaw.first?.time == t0 - 240)
+    }
+}
+
 @Suite struct FISBStoreTests {
     @Test func textFirstThenGraphicsIsOneCompleteProduct() {
         var store = FISBProductStore()
