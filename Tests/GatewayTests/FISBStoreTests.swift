@@ -243,3 +243,41 @@ private func metar(_ text: String) -> InformationFrame {
         #expect(d.end == nil && d.start != nil)
     }
 }
+
+@Suite struct FISBRobustnessTests {
+    /// A small deterministic generator (64-bit LCG) so failures reproduce.
+    private struct LCG {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+    }
+
+    @Test func randomAndMutatedUplinksNeverCrashAndKeepCounting() {
+        var rng = LCG(state: 42)
+        var store = FISBProductStore()
+        let samples = FISBSamples.uplinks()
+        var fed = 0
+        for round in 0..<3000 {
+            var payload: [UInt8]
+            if round % 2 == 0 {
+                // A sample uplink with a few bytes changed past the header.
+                payload = samples[Int(rng.next() % UInt64(samples.count))]
+                for _ in 0..<(1 + Int(rng.next() % 6)) {
+                    payload[8 + Int(rng.next() % 424)] = UInt8(truncatingIfNeeded: rng.next())
+                }
+            } else {
+                // Random frames behind a valid header.
+                payload = FISBSamples.station.encode() + (0..<424).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            }
+            _ = store.ingest(payload: payload, at: t0 + Double(round))
+            fed += 1
+        }
+        #expect(store.counters.uplinks == fed)
+        #expect(store.counters.skipped > 0)
+        // The store still works afterwards.
+        let out = store.ingest(payload: uplink([metar("METAR KXYZ 161500Z 00000KT=")]), at: t0 + 3001)
+        #expect(out.map(\.location) == ["KXYZ"])
+    }
+}

@@ -136,8 +136,15 @@ public struct TWGOGeometry: Hashable, Sendable {
 
     /// The raw value of an angle in `bits` bits.
     static func raw(_ degrees: Double, bits: Int, limit: Double) -> Int {
+        guard degrees.isFinite else { return 0 }
         let positive = degrees < 0 ? degrees + 2 * limit : degrees
-        return Int((positive * Double(1 << bits) / 360.0).rounded()).clampedBits(bits)
+        return steps(positive, 360.0 / Double(1 << bits)).clampedBits(bits)
+    }
+
+    /// `value / step` rounded, 0 for a non-finite or out-of-range value.
+    static func steps(_ value: Double, _ step: Double) -> Int {
+        let v = (value / step).rounded()
+        return v.isFinite && abs(v) < 1e9 ? Int(v) : 0
     }
 
     /// Reads `count` vertices or circles of the given option.
@@ -183,8 +190,8 @@ public struct TWGOGeometry: Hashable, Sendable {
                 w.write(Self.raw(c.topLatitude, bits: 18, limit: 90), 18)
                 w.write((c.floorFt / 500).clampedBits(7), 7)
                 w.write((c.ceilingFt / 500).clampedBits(7), 7)
-                w.write(Int((c.radiusNM / 0.2).rounded()).clampedBits(9), 9)
-                w.write(Int((c.minorRadiusNM / 0.2).rounded()).clampedBits(9), 9)
+                w.write(Self.steps(c.radiusNM, 0.2).clampedBits(9), 9)
+                w.write(Self.steps(c.minorRadiusNM, 0.2).clampedBits(9), 9)
                 w.write(c.orientation.clampedBits(8), 8)
             }
         } else {

@@ -57,8 +57,8 @@ public struct UATUplinkHeader: Hashable, Sendable {
     /// The 8 header bytes.
     public func encode() -> [UInt8] {
         var w = BitWriter()
-        let lat = Int(((latitude < 0 ? latitude + 180 : latitude) / Self.angleScale).rounded()).clampedBits(23)
-        let lon = Int(((longitude < 0 ? longitude + 360 : longitude) / Self.angleScale).rounded()).clampedBits(24)
+        let lat = TWGOGeometry.steps(latitude < 0 ? latitude + 180 : latitude, Self.angleScale).clampedBits(23)
+        let lon = TWGOGeometry.steps(longitude < 0 ? longitude + 360 : longitude, Self.angleScale).clampedBits(24)
         w.write(lat, 23)
         w.write(lon, 24)
         w.write(positionValid)

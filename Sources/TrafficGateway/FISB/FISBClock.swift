@@ -7,6 +7,7 @@ import GDL90
 public enum FISBClock {
     /// The civil date (year, month, day) of `t`.
     static func date(_ t: Double) -> (year: Int, month: Int, day: Int) {
+        guard t.isFinite, abs(t) < 1e12 else { return (1970, 1, 1) }
         let days = Int64((t / 86_400).rounded(.down))
         let (y, m, d) = Timestamp.civil(fromDays: days)
         return (Int(y), Int(m), Int(d))
