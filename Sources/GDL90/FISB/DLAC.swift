@@ -21,8 +21,13 @@ public enum DLAC {
     /// Decodes `count` bytes from `start` (capped to the array): ETX and NC are dropped, TAB
     /// expands to its count of spaces, RS is kept as U+001E and LF as a newline.
     public static func decode(_ bytes: [UInt8], from start: Int = 0, count: Int? = nil) -> String {
+        String(decoding: decodeASCII(bytes, from: start, count: count), as: UTF8.self)
+    }
+
+    /// Decodes like `decode(_:from:count:)` but returns the ASCII bytes (no String is built).
+    public static func decodeASCII(_ bytes: [UInt8], from start: Int = 0, count: Int? = nil) -> [UInt8] {
         let end = Swift.min(bytes.count, start + (count ?? (bytes.count - start)))
-        guard start < end else { return "" }
+        guard start < end else { return [] }
         var out: [UInt8] = []
         out.reserveCapacity((end - start) * 4 / 3 + 1)
         var acc = 0
@@ -45,7 +50,7 @@ public enum DLAC {
                 }
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// The DLAC code of one character: letters (either case), digits, space, the punctuation of

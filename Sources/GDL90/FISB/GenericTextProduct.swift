@@ -53,10 +53,11 @@ public struct GenericTextProduct: Hashable, Sendable {
         }
 
         static func classify(_ text: String) -> (Kind, String?) {
-            let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).prefix(5)
+            let words = text.utf8.split(maxSplits: 4, whereSeparator: { $0 == 0x20 || $0 == 0x0A })
             guard let first = words.first else { return (.other, nil) }
+            func word(_ i: Int) -> String? { words.count > i ? String(decoding: words[i], as: UTF8.self) : nil }
             let kind: Kind
-            switch first {
+            switch String(decoding: first, as: UTF8.self) {
             case "METAR": kind = .metar
             case "SPECI": kind = .speci
             case "TAF", "TAF.AMD": kind = .taf
@@ -65,9 +66,9 @@ public struct GenericTextProduct: Hashable, Sendable {
             default: return (.other, nil)
             }
             var index = 1
-            if kind == .taf && words.count > 1 && (words[1] == "COR" || words[1] == "AMD") { index = 2 }
+            if kind == .taf, let second = word(1), second == "COR" || second == "AMD" { index = 2 }
             if kind == .pirep { index = 3 }
-            return (kind, words.count > index ? String(words[index]) : nil)
+            return (kind, word(index))
         }
     }
 
@@ -79,10 +80,11 @@ public struct GenericTextProduct: Hashable, Sendable {
 
     /// Decodes the APDU payload.
     public init(_ payload: [UInt8]) {
-        let text = DLAC.decode(payload)
-        records = text.split(separator: DLAC.recordSeparator, omittingEmptySubsequences: true)
-            .map { Record(text: String($0)) }
-            .filter { !$0.text.allSatisfy { $0 == " " || $0 == "\n" } }
+        let ascii = DLAC.decodeASCII(payload)
+        records = ascii.split(separator: 0x1E).compactMap { r in
+            guard r.contains(where: { $0 != 0x20 && $0 != 0x0A }) else { return nil }
+            return Record(text: String(decoding: r, as: UTF8.self))
+        }
     }
 
     /// The encoded payload: records joined by record separators, each one ended by one.

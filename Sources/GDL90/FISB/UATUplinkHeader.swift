@@ -38,7 +38,7 @@ public struct UATUplinkHeader: Hashable, Sendable {
         guard payload.count >= Self.length else {
             throw FISBError(.truncated, at: 0, "uplink header needs \(Self.length) bytes, \(payload.count) present")
         }
-        let p = payload.map(Int.init)
+        let p = payload.prefix(Self.length).map(Int.init)
         let rawLat = p[0] << 15 | p[1] << 7 | p[2] >> 1
         let rawLon = (p[2] & 1) << 23 | p[3] << 15 | p[4] << 7 | p[5] >> 1
         var lat = Double(rawLat) * Self.angleScale

@@ -51,9 +51,16 @@ public enum FISBClock {
     }
 
     /// A NOTAM time `YYMMDDHHMM` (20YY).
-    public static func notamTime<S: StringProtocol>(_ s: S) -> Double? {
-        let d = s.utf8.map { Int($0) - 48 }
-        guard d.count == 10, d.allSatisfy({ (0...9).contains($0) }) else { return nil }
+    public static func notamTime<S: StringProtocol>(_ s: S) -> Double? { notamTime(ArraySlice(s.utf8)) }
+
+    /// A NOTAM time `YYMMDDHHMM` (20YY) given as ASCII bytes.
+    public static func notamTime(_ s: ArraySlice<UInt8>) -> Double? {
+        guard s.count == 10 else { return nil }
+        var d = [Int](repeating: 0, count: 10)
+        for (i, c) in s.enumerated() {
+            guard c >= 48 && c <= 57 else { return nil }
+            d[i] = Int(c) - 48
+        }
         let v = { (i: Int) in d[i] * 10 + d[i + 1] }
         let (month, day, hour, minute) = (v(2), v(4), v(6), v(8))
         guard (1...12).contains(month), (1...31).contains(day), hour <= 24, minute < 60 else { return nil }

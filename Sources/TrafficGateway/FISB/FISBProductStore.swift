@@ -71,14 +71,13 @@ public struct FISBProductStore: Sendable {
         if uplink.frames.isEmpty && uplink.errors.isEmpty { counters.emptyUplinks += 1 }
         for e in uplink.errors { note(e) }
         var touched: [String] = []
-        let station = stationKey(uplink.header)
         for frame in uplink.frames {
             counters.frames += 1
             switch frame {
             case .apdu(let apdu):
                 handle(apdu, at: time, touched: &touched)
             case .currentReportList(let list):
-                let key = "CRL/\(station)/\(list.productID)"
+                let key = "CRL/\(stationKey(uplink.header))/\(list.productID)"
                 lists["\(list.productID)"] = list
                 var r = FISBReport(key: key, productID: list.productID, kind: .crl, location: list.location, received: time,
                                    expires: time + refreshTimeout)
@@ -95,7 +94,7 @@ public struct FISBProductStore: Sendable {
                 // A list may complete reports waiting for graphics it no longer lists.
                 touched += reports.keys.filter { $0.hasPrefix("\(Self.family(list.productID))/") }
             case .serviceStatus(let status):
-                let key = "SERVICE-STATUS/\(station)"
+                let key = "SERVICE-STATUS/\(stationKey(uplink.header))"
                 var r = FISBReport(key: key, productID: 15, kind: .serviceStatus, received: time, expires: time + 40)
                 r.extra = [("aircraft", String(status.entries.count))]
                 reports[key] = r
@@ -310,7 +309,7 @@ public struct FISBProductStore: Sendable {
                 r.reportNumber = rec.reportNumber
                 r.received = time
                 r.time = productTime ?? r.time
-                let text = rec.text.filter { $0 != DLAC.recordSeparator }
+                let text = rec.text.utf8.contains(0x1E) ? rec.text.filter { $0 != DLAC.recordSeparator } : rec.text
                 if !text.isEmpty { r.text = text }
                 if kind == .sua, let sua = SUARecord(r.text) {
                     r.location = location ?? sua.airspaceID

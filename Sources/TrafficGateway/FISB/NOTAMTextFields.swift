@@ -15,33 +15,37 @@ public struct NOTAMTextFields: Hashable, Sendable {
 
     /// Parses `text`.
     public init(_ text: String) {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
-        if let first = words.first, first.hasPrefix("NOTAM-") { subtype = String(first.dropFirst(6)) }
-        if words.count > 1, words[1].contains("/") {
+        // Byte-level: these texts run to 1–2 kB and are parsed on every refresh.
+        let bytes = Array(text.utf8)
+        let words = bytes.split(whereSeparator: { $0 == 0x20 || $0 == 0x0A })
+        func string(_ w: ArraySlice<UInt8>) -> String { String(decoding: w, as: UTF8.self) }
+        let prefix = Array("NOTAM-".utf8)
+        if let first = words.first, first.starts(with: prefix) { subtype = string(first.dropFirst(prefix.count)) }
+        if words.count > 1, words[1].contains(0x2F) {
             let w = words[1]
-            if let dot = w.firstIndex(of: ".") {
-                location = String(w[..<dot])
-                number = String(w[w.index(after: dot)...])
+            if let dot = w.firstIndex(of: 0x2E) {
+                location = string(w[..<dot])
+                number = string(w[(dot + 1)...])
             } else {
-                number = String(w)
+                number = string(w)
             }
         }
-        if location == nil, let bang = words.firstIndex(where: { $0.hasPrefix("!") && $0.count > 1 }) {
+        if location == nil, let bang = words.firstIndex(where: { $0.first == 0x21 && $0.count > 1 }) {
             let account = words[bang].dropFirst()
-            if account == "FDC" {
-                if bang + 2 < words.count, words[bang + 1].contains("/") { location = String(words[bang + 2]) }
+            if account.elementsEqual("FDC".utf8) {
+                if bang + 2 < words.count, words[bang + 1].contains(0x2F) { location = string(words[bang + 2]) }
             } else {
-                location = String(account)
+                location = string(account)
             }
         }
-        for w in words where w.utf8.count >= 21 && w.utf8.count <= 24 {
-            let parts = w.split(separator: "-")
+        for w in words where w.count >= 21 && w.count <= 24 {
+            let parts = w.split(separator: 0x2D)
             guard parts.count == 2, let s = FISBClock.notamTime(parts[0].prefix(10)) else { continue }
             start = s
             end = FISBClock.notamTime(parts[1].prefix(10))
             break
         }
-        if start == nil, let w = words.first(where: { $0.hasSuffix("-PERM") && $0.utf8.count == 15 }) {
+        if start == nil, let w = words.first(where: { $0.count == 15 && $0.suffix(5).elementsEqual("-PERM".utf8) }) {
             start = FISBClock.notamTime(w.prefix(10))
         }
     }
