@@ -1,0 +1,221 @@
+/// One block of a gridded ("global block") product: 63/64 NEXRAD, 70/71 icing, 84 cloud tops,
+/// 90/91 turbulence, 103 lightning. A block reference (block number, hemisphere, scale, or the
+/// altitude level for icing/turbulence) then either 128 run-length coded bins (32 west→east by 4
+/// north→south) or, for element identifier 0, a bitmap of empty blocks.
+public struct GriddedBlock: Hashable, Sendable {
+    /// Bins in a block.
+    public static let binCount = 128
+    /// Bins per row of a block.
+    public static let binsPerRow = 32
+    /// Block height in degrees (4 arc-minutes at high resolution).
+    public static let blockHeight = 4.0 / 60.0
+    /// Block width in degrees (48 arc-minutes; doubled north of 60°).
+    public static let blockWidth = 48.0 / 60.0
+    /// Blocks per ring of latitude.
+    public static let blocksPerRing = 450
+    /// First block number north of 60°.
+    public static let wideBlockThreshold = 405_000
+
+    /// How the bins of a product are run-length coded.
+    public enum Coding: Hashable, Sendable {
+        /// NEXRAD: one byte a run, 5-bit count−1 and 3-bit intensity.
+        case nexrad
+        /// Lightning: one byte a run, 4-bit count−1, polarity bit and 3-bit strike count.
+        case lightning
+        /// Icing: two bytes a run, count−1 then the value byte.
+        case icing
+        /// Turbulence and cloud tops: 4-bit count−1 and 4-bit value; count nibble 14 means a
+        /// second byte holds count−1.
+        case turbulence
+
+        /// The coding of a gridded product ID.
+        public static func of(productID: Int) -> Coding? {
+            switch productID {
+            case 63, 64: .nexrad
+            case 103: .lightning
+            case 70, 71: .icing
+            case 84, 90, 91: .turbulence
+            default: nil
+            }
+        }
+    }
+
+    /// Product ID.
+    public var productID: Int
+    /// Block number (20 bits).
+    public var blockNumber: Int
+    /// Southern hemisphere (NEXRAD, cloud tops, lightning).
+    public var southern: Bool
+    /// Scale: 0 high, 1 medium (5×), 2 low (9×) resolution.
+    public var scale: Int
+    /// The 3-bit altitude level of icing and turbulence products.
+    public var altitudeLevel: Int?
+    /// The 128 bin values of a run-length block, or nil for an empty-block bitmap.
+    public var bins: [UInt8]?
+    /// For an empty-block bitmap: block numbers flagged empty (the reference block included).
+    public var emptyBlocks: [Int]
+
+    /// Creates a run-length block.
+    public init(productID: Int, blockNumber: Int, southern: Bool = false, scale: Int = 0, altitudeLevel: Int? = nil, bins: [UInt8]) {
+        self.productID = productID
+        self.blockNumber = blockNumber
+        self.southern = southern
+        self.scale = scale
+        self.altitudeLevel = altitudeLevel
+        self.bins = bins
+        self.emptyBlocks = []
+    }
+
+    /// Creates an empty-block bitmap: `emptyBlocks` must follow `blockNumber` by at most 124.
+    public init(productID: Int, blockNumber: Int, southern: Bool = false, scale: Int = 0, altitudeLevel: Int? = nil, emptyBlocks: [Int]) {
+        self.init(productID: productID, blockNumber: blockNumber, southern: southern, scale: scale, altitudeLevel: altitudeLevel, bins: [])
+        self.bins = nil
+        self.emptyBlocks = [blockNumber] + emptyBlocks.filter { $0 > blockNumber && $0 <= blockNumber + 124 }.sorted()
+    }
+
+    /// Altitude of an icing or turbulence level in feet: low products (70, 90) 2000 ft + 2000 ft a
+    /// level, high products (71, 91) 18000 ft + 2000 ft a level.
+    public var altitudeFt: Int? {
+        guard let level = altitudeLevel else { return nil }
+        return (productID == 71 || productID == 91 ? 18_000 : 2000) + level * 2000
+    }
+
+    /// Geographic bounds of the block: north and south latitude, west and east longitude.
+    public var bounds: (north: Double, south: Double, west: Double, east: Double) {
+        let factor = scale == 1 ? 5.0 : scale == 2 ? 9.0 : 1.0
+        var bn = blockNumber
+        if bn >= Self.wideBlockThreshold { bn &= ~1 }
+        let rawLat = Self.blockHeight * Double(bn / Self.blocksPerRing)
+        var west = Double(bn % Self.blocksPerRing) * Self.blockWidth
+        if west > 180 { west -= 360 }
+        let width = (bn >= Self.wideBlockThreshold ? 2 * Self.blockWidth : Self.blockWidth) * factor
+        let height = Self.blockHeight * factor
+        let north = southern ? -rawLat : rawLat + Self.blockHeight
+        return (north, north - height, west, west + width)
+    }
+
+    /// Decodes the payload of a gridded APDU.
+    public init(productID: Int, payload: [UInt8]) throws(FISBError) {
+        guard let coding = Coding.of(productID: productID) else {
+            throw FISBError(.unknownProduct, at: 0, "product \(productID) is not a gridded product")
+        }
+        guard payload.count >= 3 else {
+            throw FISBError(.truncated, at: 0, "block reference needs 3 bytes, \(payload.count) present")
+        }
+        self.productID = productID
+        let runLength = payload[0] & 0x80 != 0
+        let specific = Int(payload[0] >> 4) & 0x07
+        blockNumber = Int(payload[0] & 0x0F) << 16 | Int(payload[1]) << 8 | Int(payload[2])
+        if coding == .icing || productID == 90 || productID == 91 {
+            altitudeLevel = specific
+            southern = false
+            scale = 1
+        } else {
+            altitudeLevel = nil
+            southern = specific & 4 != 0
+            scale = specific & 3
+        }
+        emptyBlocks = []
+        guard runLength else {
+            bins = nil
+            guard payload.count >= 4 else { throw FISBError(.truncated, at: 3, "empty-block bitmap needs its length byte") }
+            let extra = Int(payload[3] & 0x0F)
+            var flagged = [blockNumber]
+            for bit in 0..<4 where payload[3] >> (4 + bit) & 1 == 1 { flagged.append(blockNumber + 1 + bit) }
+            for i in 0..<extra {
+                guard 4 + i < payload.count else {
+                    throw FISBError(.truncated, at: 4 + i, "empty-block bitmap declares \(extra) bytes, \(payload.count - 4) present")
+                }
+                for bit in 0..<8 where payload[4 + i] >> bit & 1 == 1 { flagged.append(blockNumber + 5 + i * 8 + bit) }
+            }
+            emptyBlocks = flagged
+            return
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(Self.binCount)
+        var pos = 3
+        while out.count < Self.binCount {
+            guard pos < payload.count else {
+                throw FISBError(.truncated, at: pos, "product \(productID) block \(blockNumber): \(out.count) of 128 bins present")
+            }
+            let b = payload[pos]
+            var count: Int
+            var value: UInt8
+            switch coding {
+            case .nexrad:
+                count = Int(b >> 3) + 1
+                value = b & 0x07
+                pos += 1
+            case .lightning:
+                count = Int(b >> 4) + 1
+                value = b & 0x0F
+                if b == 0xF8 { count = 32 }  // seen in real data: 0xF8 stands for 32 empty bins
+                if value == 8 { value = 0 }
+                pos += 1
+            case .icing:
+                guard pos + 1 < payload.count else { throw FISBError(.truncated, at: pos, "icing run needs 2 bytes") }
+                count = Int(b) + 1
+                value = payload[pos + 1]
+                pos += 2
+            case .turbulence:
+                value = b & 0x0F
+                if b >> 4 == 0x0E {
+                    guard pos + 1 < payload.count else { throw FISBError(.truncated, at: pos, "long turbulence run needs 2 bytes") }
+                    count = Int(payload[pos + 1]) + 1
+                    pos += 2
+                } else {
+                    count = Int(b >> 4) + 1
+                    pos += 1
+                }
+            }
+            guard out.count + count <= Self.binCount else {
+                throw FISBError(.badLength, at: pos,
+                                "product \(productID) block \(blockNumber): runs total \(out.count + count) bins, a block has 128")
+            }
+            out.append(contentsOf: repeatElement(value, count: count))
+        }
+        bins = out
+    }
+
+    /// The encoded APDU payload.
+    public func encode() -> [UInt8] {
+        let coding = Coding.of(productID: productID) ?? .nexrad
+        let specific = altitudeLevel ?? ((southern ? 4 : 0) | (scale & 3))
+        var out: [UInt8] = [
+            UInt8((bins != nil ? 0x80 : 0) | (specific & 7) << 4 | (blockNumber >> 16 & 0x0F)),
+            UInt8(blockNumber >> 8 & 0xFF), UInt8(blockNumber & 0xFF),
+        ]
+        guard let bins else {
+            let offsets = emptyBlocks.map { $0 - blockNumber - 1 }.filter { $0 >= 0 && $0 < 124 }
+            let extra = ((offsets.max() ?? 0) < 4) ? 0 : ((offsets.max() ?? 0) - 4) / 8 + 1
+            var bitmap = [UInt8](repeating: 0, count: 1 + extra)
+            bitmap[0] = UInt8(extra)
+            for o in offsets {
+                if o < 4 { bitmap[0] |= UInt8(1 << (4 + o)) } else { bitmap[1 + (o - 4) / 8] |= UInt8(1 << ((o - 4) % 8)) }
+            }
+            return out + bitmap
+        }
+        let maxRun: Int
+        switch coding {
+        case .nexrad: maxRun = 32
+        case .lightning: maxRun = 16
+        case .icing: maxRun = 256
+        case .turbulence: maxRun = 256
+        }
+        var i = 0
+        while i < bins.count {
+            var n = 1
+            while i + n < bins.count, bins[i + n] == bins[i], n < maxRun { n += 1 }
+            let v = bins[i]
+            switch coding {
+            case .nexrad: out.append(UInt8((n - 1) << 3) | v & 0x07)
+            case .lightning: out.append(UInt8((n - 1) << 4) | v & 0x0F)
+            case .icing: out += [UInt8(n - 1), v]
+            case .turbulence:
+                if n <= 14 { out.append(UInt8((n - 1) << 4) | v & 0x0F) } else { out += [0xE0 | v & 0x0F, UInt8(n - 1)] }
+            }
+            i += n
+        }
+        return out
+    }
+}

@@ -1,0 +1,497 @@
+import GDL90
+
+/// The current FIS-B picture: the latest version of every product, keyed by product, location
+/// and report identity. Pure and deterministic: time comes in with each uplink.
+///
+/// - TWGO text and graphic records are matched by report number (products 18 and 19 share one
+///   key space, so TFR text in one and its areas in the other meet); segmented APDUs are
+///   reassembled first (TFR texts arrive in 2–6 segments).
+/// - An empty text record is a "still active" refresh: the earlier text is kept.
+/// - A cancelled text record or a graphic record with status "cancelled" removes the report.
+/// - Reports expire at their own end time (NOTAM validity group, graphic stop times, TAF valid
+///   period, METAR/PIREP/winds lifetimes); products without one expire `refreshTimeout`
+///   seconds after they were last received.
+/// - A report is returned by `ingest` when it is complete (text present; graphics present too
+///   when a current report list says the report has them) and differs from what was returned
+///   for its key before.
+public struct FISBProductStore: Sendable {
+    /// Reports by key.
+    public private(set) var reports: [String: FISBReport] = [:]
+    /// Counters.
+    public private(set) var counters = FISBCounters()
+    /// The most recent skipped-part errors (at most 32).
+    public private(set) var lastErrors: [FISBError] = []
+    /// Seconds a product without its own end time stays after its last reception.
+    public var refreshTimeout: Double
+
+    private var reassembler = APDUReassembler()
+    private var lists: [String: CurrentReportList] = [:]
+    private var returned: [String: FISBReport.Content] = [:]
+    private var nextExpiry = Double.infinity
+    private var grids: [String: GridComposite] = [:]
+
+    /// The blocks of one gridded product (one product ID and level, one product time) so far.
+    private struct GridComposite {
+        var productID: Int
+        var altitudeFt: Int?
+        var time: Double?
+        var received: Double
+        var blocks: Set<Int> = []
+        var empty: Set<Int> = []
+        var north = -90.0, south = 90.0, west = 180.0, east = -180.0
+    }
+
+    /// Creates an empty store.
+    public init(refreshTimeout: Double = 3600) { self.refreshTimeout = refreshTimeout }
+
+    // MARK: Ingest
+
+    /// Decodes and ingests one 432-byte uplink payload received at `time`. Empty uplinks return
+    /// at once.
+    public mutating func ingest(payload: [UInt8], at time: Double) -> [FISBReport] {
+        if FISBUplink.isEmpty(payload) {
+            counters.uplinks += 1
+            counters.emptyUplinks += 1
+            if time >= nextExpiry { expire(at: time) }
+            return []
+        }
+        do {
+            return ingest(try FISBUplink(payload: payload), at: time)
+        } catch {
+            counters.uplinks += 1
+            counters.badUplinks += 1
+            note(error)
+            return []
+        }
+    }
+
+    /// Ingests a decoded uplink received at `time`; returns reports that became complete or changed.
+    public mutating func ingest(_ uplink: FISBUplink, at time: Double) -> [FISBReport] {
+        counters.uplinks += 1
+        if uplink.frames.isEmpty && uplink.errors.isEmpty { counters.emptyUplinks += 1 }
+        for e in uplink.errors { note(e) }
+        var touched: [String] = []
+        for frame in uplink.frames {
+            counters.frames += 1
+            switch frame {
+            case .apdu(let apdu):
+                handle(apdu, at: time, touched: &touched)
+            case .currentReportList(let list):
+                let key = "CRL/\(stationKey(uplink.header))/\(list.productID)"
+                lists["\(list.productID)"] = list
+                var r = FISBReport(key: key, productID: list.productID, kind: .crl, location: list.location, received: time,
+                                   expires: time + refreshTimeout)
+                r.extra = [
+                    ("rangeNM", String(list.rangeNM)), ("tfr", list.isTFR ? "true" : "false"),
+                    ("reports", JSONWriter.array(list.entries.map { e in
+                        var s = ""
+                        JSONWriter.appendQuoted("\(e.yearOrMonth)/\(e.reportNumber)\(e.hasText ? " T" : "")\(e.hasGraphics ? " G" : "")", to: &s)
+                        return s
+                    })),
+                ]
+                reports[key] = r
+                touched.append(key)
+                // A list may complete reports waiting for graphics it no longer lists.
+                touched += reports.keys.filter { $0.hasPrefix("\(Self.family(list.productID))/") }
+            case .serviceStatus(let status):
+                let key = "SERVICE-STATUS/\(stationKey(uplink.header))"
+                var r = FISBReport(key: key, productID: 15, kind: .serviceStatus, received: time, expires: time + 40)
+                r.extra = [("aircraft", String(status.entries.count))]
+                reports[key] = r
+                touched.append(key)
+            case .other:
+                break
+            }
+        }
+        var out: [FISBReport] = []
+        var seen = Set<String>()
+        for key in touched where seen.insert(key).inserted {
+            if uplink.header.positionValid || reports[key]?.station == nil {
+                reports[key]?.station = [uplink.header.longitude, uplink.header.latitude]
+            }
+            guard let r = reports[key] else { continue }
+            if r.expires < time {
+                // Stale on arrival (a queued uplink, an old product): not shown.
+                reports[key] = nil
+                returned[key] = nil
+                counters.stale += 1
+                continue
+            }
+            guard isComplete(r) else { continue }
+            let content = r.content
+            if returned[key] != content {
+                returned[key] = content
+                out.append(r)
+            }
+        }
+        for key in seen { if let r = reports[key] { nextExpiry = Swift.min(nextExpiry, r.expires) } }
+        if time >= nextExpiry { expire(at: time) }
+        return out
+    }
+
+    private mutating func handle(_ apdu: APDU, at time: Double, touched: inout [String]) {
+        if apdu.segment != nil { counters.segments += 1 }
+        let whole: APDU
+        do {
+            guard let w = try reassembler.add(apdu) else { return }
+            whole = w
+        } catch {
+            note(error)
+            return
+        }
+        if apdu.segment != nil { counters.reassembled += 1 }
+        let productTime = FISBClock.resolve(whole.time, near: time)
+        let content: FISBProductContent
+        do {
+            content = try FISBProductContent(whole)
+        } catch {
+            if error.reason == .unknownProduct { counters.unknownProducts += 1 }
+            note(error)
+            return
+        }
+        switch content {
+        case .genericText(let product):
+            for record in product.records {
+                if let key = ingestText(record, apdu: whole, productTime: productTime, at: time) { touched.append(key) }
+            }
+        case .twgo(let product):
+            for e in product.errors { note(e) }
+            touched += ingestTWGO(product, productID: whole.productID, productTime: productTime, at: time)
+        case .gridded(let block):
+            counters.gridded += 1
+            if let key = ingestBlock(block, productTime: productTime, at: time) { touched.append(key) }
+        }
+    }
+
+    // MARK: Product 413
+
+    private mutating func ingestText(_ record: GenericTextProduct.Record, apdu: APDU, productTime: Double?, at time: Double) -> String? {
+        let kind: FISBReport.Kind
+        switch record.kind {
+        case .metar: kind = .metar
+        case .speci: kind = .speci
+        case .taf: kind = .taf
+        case .pirep: kind = .pirep
+        case .winds: kind = .winds
+        case .other: return nil
+        }
+        let reportTime = record.reportTime.flatMap { FISBClock.resolve(day: $0.day, hour: $0.hour, minute: $0.minute, near: time) }
+        var subtype: String?
+        var expires = (reportTime ?? time) + 2 * 3600
+        var end: Double?
+        switch kind {
+        case .taf:
+            subtype = record.isAmendment ? "AMD" : nil
+            end = Self.tafValidityEnd(record.text, near: time)
+            expires = end ?? ((reportTime ?? time) + 30 * 3600)
+        case .pirep:
+            expires = (reportTime ?? time) + 75 * 60
+        case .winds:
+            if let valid = reportTime, let hours = Self.windsForecastHours(apduHour: apdu.time.hour, validTime: valid) {
+                subtype = hours < 10 ? "0\(hours)" : "\(hours)"
+                expires = valid + Double(hours == 6 ? 3 : 6) * 3600
+            } else {
+                expires = time + 12 * 3600
+            }
+        default:
+            break
+        }
+        let key = kind == .pirep
+            ? "413/PIREP/\(record.text)"
+            : "413/\(kind.rawValue)/\(record.location ?? "")\(subtype.map { "/" + $0 } ?? "")"
+        var r = FISBReport(key: key, productID: GenericTextProduct.productID, kind: kind, location: record.location,
+                           text: record.text, time: reportTime ?? productTime, received: time, expires: expires)
+        r.subtype = subtype
+        r.end = end
+        if let old = reports[key], let oldTime = old.time, let newTime = r.time, oldTime > newTime { return nil }
+        reports[key] = r
+        return key
+    }
+
+    /// The end of a TAF's valid period `ddhh/ddhh`.
+    static func tafValidityEnd(_ text: String, near time: Double) -> Double? {
+        for w in text.split(separator: " ").prefix(6) where w.utf8.count == 9 {
+            let parts = w.split(separator: "/")
+            guard parts.count == 2, parts[1].utf8.count == 4, let v = Int(parts[1]) else { continue }
+            return FISBClock.resolve(day: v / 100, hour: v % 100, minute: 0, near: time + 24 * 3600)
+        }
+        return nil
+    }
+
+    /// Winds forecast (6, 12 or 24 h) from the APDU hour (product availability, about 02, 08,
+    /// 14, 20Z) and the valid time (00, 06, 12, 18Z), per DO-358B table A-9.
+    static func windsForecastHours(apduHour: Int, validTime: Double) -> Int? {
+        let available: Int
+        switch apduHour {
+        case 1..<3: available = 0
+        case 7..<9: available = 1
+        case 13..<15: available = 2
+        case 19..<21: available = 3
+        default: return nil
+        }
+        let validHour = Int((validTime.truncatingRemainder(dividingBy: 86_400)) / 3600)
+        guard validHour % 6 == 0 else { return nil }
+        let validIndex = (validHour / 6 + 3) % 4  // 06 → 0, 12 → 1, 18 → 2, 00 → 3
+        let matrix = [[6, 12, 0, 24], [24, 6, 12, 0], [0, 24, 6, 12], [12, 0, 24, 6]]
+        let h = matrix[available][validIndex]
+        return h == 0 ? nil : h
+    }
+
+    // MARK: Gridded products
+
+    /// Adds a block to its composite; when a block of a newer product time arrives, the previous
+    /// composite is finished and stored as a report (returned key).
+    private mutating func ingestBlock(_ block: GriddedBlock, productTime: Double?, at time: Double) -> String? {
+        let gridKey = "\(block.productID)/\(block.altitudeFt.map(String.init) ?? "-")"
+        var finished: String?
+        if let g = grids[gridKey], g.time != productTime {
+            finished = finishGrid(gridKey)
+        }
+        var g = grids[gridKey] ?? GridComposite(productID: block.productID, altitudeFt: block.altitudeFt, time: productTime, received: time)
+        g.received = time
+        if block.bins != nil {
+            g.blocks.insert(block.blockNumber << 2 | block.scale)
+            let b = block.bounds
+            g.north = Swift.max(g.north, b.north)
+            g.south = Swift.min(g.south, b.south)
+            g.west = Swift.min(g.west, b.west)
+            g.east = Swift.max(g.east, b.east)
+        } else {
+            for n in block.emptyBlocks { g.empty.insert(n << 2 | block.scale) }
+        }
+        grids[gridKey] = g
+        return finished
+    }
+
+    /// Stores the composite as a report and forgets it; returns the report key.
+    @discardableResult
+    private mutating func finishGrid(_ gridKey: String) -> String? {
+        guard let g = grids.removeValue(forKey: gridKey), let kind = FISBReport.Kind.of(productID: g.productID) else { return nil }
+        let key = "GRID/\(gridKey)"
+        let lifetime: Double = kind == .nexrad || kind == .lightning ? 75 * 60 : 3 * 3600
+        var r = FISBReport(key: key, productID: g.productID, kind: kind, time: g.time, received: g.received,
+                           expires: (g.time ?? g.received) + lifetime)
+        var bounds = JSONWriter()
+        bounds.add("north", g.blocks.isEmpty ? nil : g.north, decimals: 4)
+        bounds.add("south", g.blocks.isEmpty ? nil : g.south, decimals: 4)
+        bounds.add("west", g.blocks.isEmpty ? nil : g.west, decimals: 4)
+        bounds.add("east", g.blocks.isEmpty ? nil : g.east, decimals: 4)
+        r.extra = [("blocks", String(g.blocks.count)), ("emptyBlocks", String(g.empty.count)), ("bounds", bounds.result)]
+            + (g.altitudeFt.map { [("altitudeFt", String($0))] } ?? [])
+        reports[key] = r
+        return key
+    }
+
+    // MARK: TWGO
+
+    /// Products 8, 18 and 19 are all NOTAMs: 18 and 19 share one key space.
+    static func family(_ productID: Int) -> Int { productID == 19 ? 18 : productID }
+
+    private func twgoKey(_ productID: Int, year: Int, number: Int) -> String {
+        "\(Self.family(productID))/\(year)/\(number)"
+    }
+
+    private mutating func ingestTWGO(_ product: TWGOProduct, productID: Int, productTime: Double?, at time: Double) -> [String] {
+        guard let kind = FISBReport.Kind.of(productID: productID) else { return [] }
+        var touched: [String] = []
+        let location = product.location.isEmpty ? nil : product.location
+        switch product.records {
+        case .text(let records):
+            for rec in records {
+                let key = twgoKey(productID, year: rec.reportYear, number: rec.reportNumber)
+                guard rec.isActive else {
+                    if reports.removeValue(forKey: key) != nil { counters.cancelled += 1 }
+                    returned[key] = nil
+                    continue
+                }
+                var r = reports[key] ?? FISBReport(key: key, productID: productID, kind: kind, received: time, expires: time + refreshTimeout)
+                r.productID = productID
+                r.reportNumber = rec.reportNumber
+                r.received = time
+                r.time = productTime ?? r.time
+                let text = rec.text.utf8.contains(0x1E) ? rec.text.filter { $0 != DLAC.recordSeparator } : rec.text
+                if !text.isEmpty { r.text = text }
+                if kind == .sua, let sua = SUARecord(r.text) {
+                    r.location = location ?? sua.airspaceID
+                    r.number = sua.scheduleID
+                    r.subtype = sua.type
+                    r.start = FISBClock.notamTime(sua.start) ?? r.start
+                    r.end = FISBClock.notamTime(sua.end) ?? r.end
+                    var extra: [(String, String)] = []
+                    var name = ""
+                    JSONWriter.appendQuoted(sua.name, to: &name)
+                    var status = ""
+                    JSONWriter.appendQuoted(sua.status, to: &status)
+                    extra.append(("name", name))
+                    extra.append(("status", status))
+                    extra.append(("floorFt", sua.floorFt.map(String.init) ?? "null"))
+                    extra.append(("ceilingFt", sua.ceilingFt.map(String.init) ?? "null"))
+                    r.extra = extra
+                } else if kind.isNOTAM {
+                    let f = NOTAMTextFields(r.text)
+                    r.subtype = f.subtype
+                    r.number = f.number
+                    r.location = location ?? f.location ?? r.location
+                    r.start = f.start ?? r.start
+                    r.end = f.end ?? r.end
+                } else {
+                    r.location = location ?? r.location
+                }
+                r.expires = expiry(of: r, at: time)
+                reports[key] = r
+                touched.append(key)
+            }
+        case .graphic(let records):
+            var byReport: [String: [TWGOGraphicRecord]] = [:]
+            var order: [String] = []
+            for rec in records {
+                let key = twgoKey(productID, year: rec.reportYear, number: rec.reportNumber)
+                if byReport[key] == nil { order.append(key) }
+                byReport[key, default: []].append(rec)
+            }
+            for key in order {
+                let recs = byReport[key] ?? []
+                if recs.contains(where: \.isCancelled) {
+                    if reports.removeValue(forKey: key) != nil { counters.cancelled += 1 }
+                    returned[key] = nil
+                    continue
+                }
+                var r = reports[key] ?? FISBReport(key: key, productID: productID, kind: kind, received: time, expires: time + refreshTimeout)
+                r.reportNumber = recs[0].reportNumber
+                r.received = time
+                r.time = r.time ?? productTime
+                if r.location == nil { r.location = location }
+                r.geometry = Self.shapes(recs, near: productTime ?? time)
+                r.expires = expiry(of: r, at: time)
+                reports[key] = r
+                touched.append(key)
+            }
+        }
+        return touched
+    }
+
+    /// Converts graphic records to shapes. Two polygons (or polylines) of one report with the
+    /// same corners are the floor and ceiling of one volume and become one shape.
+    static func shapes(_ records: [TWGOGraphicRecord], near reference: Double) -> [FISBReport.Shape] {
+        var out: [FISBReport.Shape] = []
+        for rec in records.sorted(by: { $0.overlayID < $1.overlayID }) {
+            let g = rec.geometry
+            let start = rec.start.flatMap { FISBClock.resolve($0, near: reference) }
+            let stop = rec.stop.flatMap { FISBClock.resolve($0, near: reference) }
+            let ref = g.reference.rawValue
+            switch g.shape {
+            case .circle:
+                for c in g.circles {
+                    out.append(FISBReport.Shape(shape: "circle", coordinates: [[c.longitude, c.latitude]], radiusNM: c.radiusNM,
+                                                floorFt: c.floorFt, floorRef: ref, ceilingFt: c.ceilingFt, ceilingRef: ref,
+                                                start: start, stop: stop))
+                }
+            case .polygon, .polyline, .point:
+                let coords = g.vertices.map { [$0.longitude, $0.latitude] }
+                let alts = g.vertices.map(\.altitudeFt)
+                if let i = out.firstIndex(where: { $0.shape == g.shape.rawValue && $0.coordinates == coords && $0.floorFt == $0.ceilingFt }),
+                   let other = out[i].floorFt, let alt = alts.first, alts.allSatisfy({ $0 == alt }), alt != other {
+                    out[i].floorFt = Swift.min(other, alt)
+                    out[i].ceilingFt = Swift.max(other, alt)
+                    if alt > other { out[i].ceilingRef = ref } else { out[i].floorRef = ref }
+                    continue
+                }
+                out.append(FISBReport.Shape(shape: g.shape.rawValue, coordinates: coords, floorFt: alts.min(), floorRef: alts.isEmpty ? nil : ref,
+                                            ceilingFt: alts.max(), ceilingRef: alts.isEmpty ? nil : ref, start: start, stop: stop))
+            }
+        }
+        return out
+    }
+
+    /// End of validity: the text's end, else the latest graphic stop, else refresh timeout.
+    private func expiry(of r: FISBReport, at time: Double) -> Double {
+        if let end = r.end { return end }
+        if let stop = r.geometry.compactMap(\.stop).max() { return stop }
+        return time + refreshTimeout
+    }
+
+    private func isComplete(_ r: FISBReport) -> Bool {
+        switch r.kind {
+        case .crl, .serviceStatus, .gAirmet, .nexrad, .lightning, .icing, .turbulence, .cloudTops: return true
+        default:
+            guard !r.text.isEmpty else { return false }
+            guard r.productID != GenericTextProduct.productID, r.geometry.isEmpty, let number = r.reportNumber else { return true }
+            if let list = lists["\(r.productID)"], let entry = list.entries.first(where: { $0.reportNumber == number }) {
+                return !entry.hasGraphics
+            }
+            // TFR texts always come with areas: wait for them (see `flushHeld`).
+            return r.subtype != "TFR"
+        }
+    }
+
+    /// Reports with text that are still waiting for graphics (a TFR whose areas never came):
+    /// returned once, for the end of a capture, so nothing received is silently lost.
+    public mutating func flushHeld() -> [FISBReport] {
+        var out: [FISBReport] = []
+        for gridKey in grids.keys.sorted() {
+            if let key = finishGrid(gridKey), let r = reports[key] {
+                returned[key] = r.content
+                out.append(r)
+            }
+        }
+        for r in all where returned[r.key] == nil && !r.text.isEmpty && r.kind != .crl && r.kind != .serviceStatus {
+            returned[r.key] = r.content
+            out.append(r)
+        }
+        return out
+    }
+
+    // MARK: Expiry and queries
+
+    /// Removes reports whose validity ended before `time`; returns their keys.
+    @discardableResult
+    public mutating func expire(at time: Double) -> [String] {
+        let gone = reports.filter { $0.value.expires < time }.map(\.key).sorted()
+        for key in gone {
+            reports[key] = nil
+            returned[key] = nil
+        }
+        counters.expired += gone.count
+        nextExpiry = reports.values.map(\.expires).min() ?? .infinity
+        return gone
+    }
+
+    /// Reports valid at `time` within `radiusNM` of a position (reports without geometry count
+    /// when their location is unknown to the store: they are listed last), nearest first.
+    public func current(near latitude: Double, longitude: Double, radiusNM: Double, at time: Double) -> [FISBReport] {
+        var near: [(Double, FISBReport)] = []
+        for r in reports.values where r.expires >= time && (r.start ?? -.infinity) <= time {
+            guard r.kind != .crl, r.kind != .serviceStatus, !r.text.isEmpty || !r.geometry.isEmpty else { continue }
+            if let d = r.distanceNM(latitude: latitude, longitude: longitude) {
+                if d <= radiusNM { near.append((d, r)) }
+            }
+        }
+        return near.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1.key < $1.1.key }.map(\.1)
+    }
+
+    /// The entries of the latest current report list for `productID` that the store does not hold
+    /// completely (missing, or lacking the text or graphics the list says the report has). Empty
+    /// when the picture of that product is complete; nil when no list has been received.
+    public func missingReports(productID: Int) -> [CurrentReportList.Entry]? {
+        guard let list = lists["\(productID)"] else { return nil }
+        return list.entries.filter { e in
+            guard let r = reports[twgoKey(productID, year: e.yearOrMonth, number: e.reportNumber)] else { return true }
+            return (e.hasText && r.text.isEmpty) || (e.hasGraphics && r.geometry.isEmpty)
+        }
+    }
+
+    /// Every stored report, sorted by key.
+    public var all: [FISBReport] { reports.values.sorted { $0.key < $1.key } }
+
+    // MARK: Helpers
+
+    private func stationKey(_ h: UATUplinkHeader) -> String {
+        "\(JSONWriter.format(h.latitude, decimals: 3)),\(JSONWriter.format(h.longitude, decimals: 3))"
+    }
+
+    private mutating func note(_ error: FISBError) {
+        counters.skipped += 1
+        lastErrors.append(error)
+        if lastErrors.count > 32 { lastErrors.removeFirst(lastErrors.count - 32) }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import TrafficGateway
+
+/// `gatewayd fisb`: FIS-B products (weather, NOTAMs, TFR areas) decoded from captures.
+struct FISBCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fisb",
+        abstract: "Decode FIS-B uplinks (message 0x07) of captures into products, each printed once complete.",
+        discussion: """
+            Reads pcap, pcapng, raw GDL90 and dump978 text (+HEX;…;t=…; lines). Products are printed when
+            complete and again whenever they change (a TFR's areas arriving after its text, a newer METAR).
+            Malformed frames are skipped and counted; a summary goes to stderr.
+
+            Examples:
+              gatewayd fisb fixtures/fisb-sample.978
+              gatewayd fisb --json fixtures/fisb-sample.978 | jq 'select(.kind=="NOTAM") | .geometry'
+              swift run -c release gatewayd fisb --bench
+            """
+    )
+
+    @Argument(help: "Capture files: pcap, pcapng, dump978 text, or raw GDL90.")
+    var files: [String] = []
+
+    @Flag(help: "JSON Lines output.")
+    var json = false
+
+    @Option(help: "UDP destination port to extract from pcap/pcapng captures.")
+    var port: UInt16 = 4000
+
+    @Option(help: "UTC date (YYYY-MM-DD) for captures without timestamps (raw GDL90).")
+    var date: String = "1970-01-01"
+
+    @Flag(help: "Measure decode throughput (uplinks/s) beside a copy+CRC baseline, then exit.")
+    var bench = false
+
+    @Option(help: "Synthetic uplinks for --bench.")
+    var uplinks: Int = 200_000
+
+    @Flag(help: "Print the synthetic sample capture (dump978 text) that fixtures/fisb-sample.978 holds, then exit.")
+    var sample = false
+
+    func validate() throws {
+        if !bench && !sample && files.isEmpty { throw ValidationError("give at least one capture file (or --bench, --sample)") }
+    }
+
+    func run() throws {
+        if sample {
+            print(FISBSamples.dump978(), terminator: "")
+            return
+        }
+        if bench {
+            #if DEBUG
+            Terminal.error("warning: this is a debug build; measure with: swift run -c release gatewayd fisb --bench")
+            #endif
+            for r in FISBBenchmark.run(uplinks: uplinks) { print(r.line) }
+            return
+        }
+        guard let midnight = Timestamp.parse(date) else { throw ValidationError("--date \(date) is not a date like 2026-05-16") }
+        for path in files {
+            let capture = try loadCapture(path, port: port)
+            let (reports, decoder) = FISBCaptureDecoder.decode(capture.datagrams, fallbackTime: midnight)
+            Terminal.out(reports.map { json ? FISBFormatter.json($0) : FISBFormatter.text($0) })
+            let counts = "\(decoder.uplinkMessages) uplink messages, \(decoder.rejectedFrames) rejected frames"
+            Terminal.error("\(path): \(counts); \(decoder.store.counters.summary)")
+            for e in decoder.store.lastErrors.suffix(5) { Terminal.error("  skipped: \(e)") }
+            if let damage = capture.damage { Terminal.error("warning: \(damage)") }
+        }
+    }
+}

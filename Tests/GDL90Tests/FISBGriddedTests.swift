@@ -1,0 +1,80 @@
+import Testing
+@testable import GDL90
+
+@Suite struct FISBGriddedTests {
+    @Test func nexradKnownBytesAndBounds() throws {
+        // Block 303 596 = row 674, column 296; high resolution, northern hemisphere, run-length.
+        // 303 596 = 0x4A1EC: 0x80 | 0x4, then 0xA1 0xEC; runs: 16×2 → (15 << 3) | 2 = 0x7A, 16×3 → 0x7B, …
+        var bins = [UInt8](repeating: 0, count: 128)
+        for i in 0..<32 { bins[i] = i < 16 ? 2 : 3 }
+        let block = GriddedBlock(productID: 63, blockNumber: 303_596, bins: bins)
+        let bytes = block.encode()
+        #expect(bytes == [0x84, 0xA1, 0xEC, 0x7A, 0x7B, 0xF8, 0xF8, 0xF8])
+        let back = try GriddedBlock(productID: 63, payload: bytes)
+        #expect(back == block)
+        let b = back.bounds
+        #expect(b.north == 45.0 && abs(b.south - 44.933_333) < 1e-6)
+        #expect(abs(b.west - -123.2) < 1e-9 && abs(b.east - -122.4) < 1e-9)
+    }
+
+    @Test func scaleHemisphereAndWideBlocks() throws {
+        // Medium resolution (scale 1): five blocks high and wide. North of 60°: double width.
+        let medium = GriddedBlock(productID: 64, blockNumber: 450 * 600 + 10, scale: 1, bins: [UInt8](repeating: 1, count: 128))
+        let mb = try GriddedBlock(productID: 64, payload: medium.encode()).bounds
+        #expect(abs(mb.north - 40.066_667) < 1e-6 && abs(mb.north - mb.south - 4.0 / 60 * 5) < 1e-9)
+        #expect(abs(mb.east - mb.west - 4.0) < 1e-9)
+        let wide = GriddedBlock(productID: 64, blockNumber: 405_001, bins: [UInt8](repeating: 0, count: 128)).bounds
+        #expect(wide.north == 60 + 4.0 / 60 && abs(wide.east - wide.west - 1.6) < 1e-9 && wide.west == 0)
+        let south = try GriddedBlock(productID: 63, payload: GriddedBlock(productID: 63, blockNumber: 4500, southern: true, bins: [UInt8](repeating: 0, count: 128)).encode())
+        #expect(south.southern && abs(south.bounds.north - -0.666_667) < 1e-6)
+    }
+
+    @Test func everyCodingRoundTrips() throws {
+        var ramp = [UInt8](repeating: 0, count: 128)
+        for i in 0..<128 { ramp[i] = UInt8(i / 20 % 7) }
+        for (product, level) in [(103, nil), (70, 3), (71, 1), (84, nil), (90, 0), (91, 4)] as [(Int, Int?)] {
+            let block = GriddedBlock(productID: product, blockNumber: 1234, scale: level == nil ? 0 : 1, altitudeLevel: level, bins: ramp)
+            let back = try GriddedBlock(productID: product, payload: block.encode())
+            #expect(back.bins == ramp, "product \(product)")
+            #expect(back.altitudeLevel == level)
+        }
+        #expect(GriddedBlock(productID: 70, blockNumber: 0, altitudeLevel: 3, bins: []).altitudeFt == 8000)
+        #expect(GriddedBlock(productID: 91, blockNumber: 0, altitudeLevel: 2, bins: []).altitudeFt == 22_000)
+        // Turbulence: a 128-bin run needs the long form 0xE? + count−1.
+        let flat = GriddedBlock(productID: 90, blockNumber: 0, altitudeLevel: 0, bins: [UInt8](repeating: 5, count: 128))
+        #expect(Array(flat.encode().suffix(2)) == [0xE5, 127])
+        // Lightning's 0xF8 stands for 32 empty bins.
+        #expect(try GriddedBlock(productID: 103, payload: [0x80, 0, 1, 0xF8, 0xF8, 0xF8, 0xF8]).bins == [UInt8](repeating: 0, count: 128))
+    }
+
+    @Test func emptyBlockBitmap() throws {
+        let e = GriddedBlock(productID: 63, blockNumber: 1000, emptyBlocks: [1001, 1004, 1005, 1012])
+        let bytes = e.encode()
+        // Offsets 0 and 3 in the first nibble (bits 4 and 7), offsets 4 and 11 in the next byte.
+        #expect(bytes == [0x00, 0x03, 0xE8, 0x91, 0x81])
+        #expect(try GriddedBlock(productID: 63, payload: bytes).emptyBlocks == [1000, 1001, 1004, 1005, 1012])
+    }
+
+    @Test func malformedBlocks() {
+        // Bins stop at 64 of 128.
+        #expect(throws: FISBError.self) { try GriddedBlock(productID: 63, payload: [0x80, 0, 1, 0xF8, 0xF8]) }
+        // Runs past 128 bins.
+        #expect(throws: FISBError.self) { try GriddedBlock(productID: 63, payload: [0x80, 0, 1, 0xF8, 0xF8, 0xF8, 0xF0, 0xF8]) }
+        #expect(throws: FISBError.self) { try GriddedBlock(productID: 63, payload: [0x80]) }
+        #expect(throws: FISBError.self) { try GriddedBlock(productID: 8, payload: [0x80, 0, 0]) }
+    }
+}
+
+@Suite struct FISBSUATests {
+    @Test func parsesFieldsAndRebuildsText() throws {
+        let text = "SUA 161330Z 4242|MOA-0042|H|M|SALEM MOA|2605161400|2605161800|5|179|A|Y|NFDC1|SALEM MOA|D1|SALEM"
+        let sua = try #require(SUARecord(text))
+        #expect(sua.validTime == "161330Z" && sua.scheduleID == "4242" && sua.airspaceID == "MOA-0042")
+        #expect(sua.status == "H" && sua.type == "M" && sua.name == "SALEM MOA")
+        #expect(sua.start == "2605161400" && sua.end == "2605161800")
+        #expect(sua.floorFt == 500 && sua.ceilingFt == 17_900)
+        #expect(sua.references == ["NFDC1", "SALEM MOA", "D1", "SALEM"])
+        #expect(sua.text == text)
+        #expect(SUARecord("NOTAM-D KSLE.05/012 …") == nil)
+    }
+}

@@ -1,0 +1,283 @@
+import Foundation
+import GDL90
+import Testing
+@testable import TrafficGateway
+
+/// 2026-05-16T14:00:00Z.
+private let t0 = FISBSamples.startTime
+
+private func uplink(_ frames: [InformationFrame]) -> [UInt8] {
+    FISBUplink(header: FISBSamples.station, frames: frames).encode()
+}
+
+private func notamText(_ number: Int, year: Int, text: String, active: Bool = true, product: Int = 8, location: String = "") -> InformationFrame {
+    .apdu(APDU(productID: product, time: .init(month: 5, day: 16, hour: 14, minute: 0),
+               payload: TWGOProduct(location: location, records: .text([TWGOTextRecord(reportNumber: number, reportYear: year, isActive: active, text: text)])).encode()))
+}
+
+private func graphics(_ records: [TWGOGraphicRecord], product: Int = 8) -> InformationFrame {
+    .apdu(APDU(productID: product, time: .init(month: 5, day: 16, hour: 14, minute: 0), payload: TWGOProduct(records: .graphic(records)).encode()))
+}
+
+private func metar(_ text: String) -> InformationFrame {
+    .apdu(APDU(productID: 413, time: .init(hour: 14, minute: 0), payload: GenericTextProduct(records: [.init(text: text)]).encode()))
+}
+
+@Suite struct FISBSampleFixtureTests {
+    @Test func fixtureIsReproducible() throws {
+        let text = try String(contentsOf: fixtures.appendingPathComponent("fisb-sample.978"), encoding: .utf8)
+        #expect(text == FISBSamples.dump978())
+    }
+
+    @Test func fixtureDecodesEndToEnd() throws {
+        let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("fisb-sample.978").path)
+        #expect(capture.format == .dump978)
+        #expect(capture.datagrams.count == 12)
+        let (reports, decoder) = FISBCaptureDecoder.decode(capture.datagrams.map { ($0.timestamp, $0.bytes) })
+        #expect(reports.map(\.kind) == [.metar, .metar, .taf, .pirep, .winds, .crl, .notam, .notam, .serviceStatus, .metar, .sua, .nexrad, .nexrad])
+        #expect(reports.map(\.location) == ["KSLE", "KEUG", "KPDX", "KSLE", "SLE", nil, "ZSE", "KSLE", nil, "KONP", "MOA-0042", nil, nil])
+        #expect(reports[0].text == FISBSamples.metarKSLE)
+        #expect(reports[0].time == t0 - 4 * 60)  // 161356Z
+        #expect(reports[2].subtype == "AMD")
+        #expect(reports[2].end == t0 + 28 * 3600)  // valid to 17 18Z
+        #expect(reports[4].subtype == "06")  // available 14Z, valid 18Z
+
+        let tfr = reports[6]
+        #expect(tfr.text == FISBSamples.tfrText)
+        #expect(tfr.number == "6/6101" && tfr.subtype == "TFR")
+        #expect(tfr.start == t0 && tfr.end == t0 + 4 * 3600)
+        #expect(tfr.geometry.count == 2)
+        let circle = tfr.geometry[0]
+        #expect(circle.shape == "circle" && circle.radiusNM == 3)
+        #expect(circle.floorFt == 0 && circle.ceilingFt == 3000 && circle.ceilingRef == "AGL")
+        // On the 18-bit grid: −123.003° → round(236.997 × 2¹⁸/360) = 172576 → −123.0029296875; 44.9095° → 32702.
+        let lon: Double = 172_576 * 360 / 262_144.0 - 360
+        let lat: Double = 32_702 * 360 / 262_144.0
+        #expect(circle.coordinates == [[lon, lat]])
+        let box = tfr.geometry[1]
+        #expect(box.shape == "polygon" && box.coordinates.count == 4)
+        #expect(box.floorFt == 0 && box.ceilingFt == 5000 && box.floorRef == "MSL" && box.ceilingRef == "MSL")
+        #expect(box.start == t0 && box.stop == t0 + 4 * 3600)
+
+        let notamD = reports[7]
+        #expect(notamD.number == "05/012" && notamD.subtype == "D")
+        #expect(notamD.end == t0 + 6 * 3600)
+
+        // The malformed uplink: unknown product and truncated record skipped, its METAR kept.
+        #expect(reports[9].text == FISBSamples.metarKONP)
+        #expect(decoder.store.counters.unknownProducts == 1)
+        #expect(decoder.store.counters.skipped == 2)
+        #expect(decoder.store.counters.emptyUplinks == 2)
+        #expect(decoder.store.counters.reassembled == 1)
+
+        // SUA: name, status, altitudes, schedule.
+        let sua = reports[10]
+        #expect(sua.start == t0 && sua.end == t0 + 4 * 3600)
+        #expect(FISBFormatter.json(sua).hasSuffix(#""reportNumber":321,"name":"SALEM MOA","status":"H","floorFt":500,"ceilingFt":17900}"#))
+        // NEXRAD: the 14:00 composite (one block with bins, four flagged empty) is finished when the
+        // 14:02 block arrives; the 14:02 one at the end of the capture.
+        #expect(reports[11].time == t0 && reports[12].time == t0 + 120)
+        #expect(FISBFormatter.json(reports[11]).hasSuffix(#""blocks":1,"emptyBlocks":4,"bounds":{"north":45,"south":44.9333,"west":-123.2,"east":-122.4}}"#))
+        #expect(decoder.store.counters.gridded == 3)
+    }
+
+    @Test func jsonContract() throws {
+        let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("fisb-sample.978").path)
+        let (reports, _) = FISBCaptureDecoder.decode(capture.datagrams.map { ($0.timestamp, $0.bytes) })
+        #expect(FISBFormatter.json(reports[0]) == """
+            {"type":"fisb","product":413,"kind":"METAR","location":"KSLE","text":"\(FISBSamples.metarKSLE)",\
+            "time":"2026-05-16T13:56:00Z","received":"2026-05-16T14:00:01Z"}
+            """)
+        let tfr = FISBFormatter.json(reports[6])
+        #expect(tfr.hasPrefix(#"{"type":"fisb","product":8,"kind":"NOTAM","location":"ZSE","number":"6/6101","subtype":"TFR","text":"NOTAM-TFR 6/6101"#))
+        #expect(tfr.contains(#""start":"2026-05-16T14:00:00Z","end":"2026-05-16T18:00:00Z","reportNumber":6101,"geometry":[{"shape":"circle","coordinates":[[-123.00293,44.909363]],"radiusNM":3,"floorFt":0,"floorRef":"AGL","ceilingFt":3000,"ceilingRef":"AGL","start":"2026-05-16T14:00:00Z","stop":"2026-05-16T18:00:00Z"},{"shape":"polygon","coordinates":[[-123.079834,44.980087],"#))
+        #expect(tfr.hasSuffix(#""floorFt":0,"floorRef":"MSL","ceilingFt":5000,"ceilingRef":"MSL","start":"2026-05-16T14:00:00Z","stop":"2026-05-16T18:00:00Z"}]}"#))
+    }
+}
+
+@Suite struct FISBCaptureFormatTests {
+    /// The sample uplinks as GDL90 0x07 frames, one datagram a second.
+    private func datagrams() -> [(time: Double, bytes: [UInt8])] {
+        FISBSamples.uplinks().enumerated().map { i, payload in
+            (t0 + Double(i), Message.uplink(Uplink(timeOfReception: nil, payload: payload)).frame())
+        }
+    }
+
+    @Test func pcapAndRawStreamGiveTheSameProducts() throws {
+        let reference = FISBCaptureDecoder.decode(FISBSamples.uplinks().enumerated().map { i, p in
+            (t0 + Double(i), Message.uplink(Uplink(timeOfReception: nil, payload: p)).frame())
+        }).reports
+        #expect(reference.count == 13)
+        let pcap = CaptureFile.parse(PcapWriter.pcap(datagrams()), name: "fisb.pcap")
+        #expect(pcap.format == .pcap)
+        let fromPcap = FISBCaptureDecoder.decode(pcap.datagrams.map { ($0.timestamp, $0.bytes) }).reports
+        #expect(fromPcap.map(FISBFormatter.json) == reference.map(FISBFormatter.json))
+        // A raw stream has no times: products are dated by the fallback (the --date midnight).
+        let raw = datagrams().flatMap(\.bytes)
+        let fromRaw = FISBCaptureDecoder.decode([(nil, raw)], fallbackTime: t0).reports
+        #expect(fromRaw.map(\.text) == reference.map(\.text))
+        #expect(fromRaw.first?.time == t0 - 240)
+    }
+}
+
+@Suite struct FISBStoreTests {
+    @Test func textFirstThenGraphicsIsOneCompleteProduct() {
+        var store = FISBProductStore()
+        let list = CurrentReportList(productID: 8, isTFR: true, rangeNM: 100, entries: [.init(yearOrMonth: 6, reportNumber: 9, hasText: true, hasGraphics: true)])
+        let text = "NOTAM-TFR 6/9 161400Z OR..AIRSPACE 2605161400-2605161800"
+        #expect(store.ingest(payload: uplink([.currentReportList(list), notamText(9, year: 6, text: text)]), at: t0).map(\.kind) == [.crl])
+        #expect(store.missingReports(productID: 8)?.map(\.reportNumber) == [9])
+        #expect(store.missingReports(productID: 11) == nil)
+        let circle = TWGOGeometry(shape: .circle, reference: .msl, circles: [.init(longitude: -123, latitude: 45, floorFt: 0, ceilingFt: 18000, radiusNM: 10)])
+        let out = store.ingest(payload: uplink([graphics([TWGOGraphicRecord(reportNumber: 9, reportYear: 6, geometry: circle)])]), at: t0 + 1)
+        #expect(out.count == 1)
+        #expect(out.first?.text == text && out.first?.geometry.first?.radiusNM == 10)
+        #expect(store.missingReports(productID: 8) == [])
+        // The same again changes nothing: not reported again.
+        #expect(store.ingest(payload: uplink([notamText(9, year: 6, text: text)]), at: t0 + 2).isEmpty)
+    }
+
+    @Test func emptyTextIsARefreshThatKeepsTheText() {
+        var store = FISBProductStore()
+        let text = "NOTAM-D KSLE.05/012 161200Z !SLE 05/012 SLE RWY 13/31 CLSD 2605161200-2605162000"
+        _ = store.ingest(payload: uplink([notamText(12, year: 26, text: text, location: "KSLE")]), at: t0)
+        #expect(store.ingest(payload: uplink([notamText(12, year: 26, text: "", location: "KSLE")]), at: t0 + 60).isEmpty)
+        #expect(store.reports["8/26/12"]?.text == text)
+        #expect(store.reports["8/26/12"]?.received == t0 + 60)
+    }
+
+    @Test func cancellationByTextAndByGraphicStatus() {
+        var store = FISBProductStore()
+        _ = store.ingest(payload: uplink([notamText(1, year: 26, text: "NOTAM-D KSLE.05/001 161200Z A"),
+                                          notamText(2, year: 26, text: "NOTAM-D KSLE.05/002 161200Z B")]), at: t0)
+        #expect(store.reports.count == 2)
+        _ = store.ingest(payload: uplink([notamText(1, year: 26, text: "", active: false)]), at: t0 + 1)
+        #expect(store.reports["8/26/1"] == nil && store.reports["8/26/2"] != nil)
+        var cancelled = TWGOGraphicRecord(reportNumber: 2, reportYear: 26, objectStatus: TWGOGraphicRecord.statusCancelled,
+                                          geometry: TWGOGeometry(shape: .point, reference: .msl, vertices: [.init(longitude: 0, latitude: 0, altitudeFt: 0)]))
+        cancelled.element = 0
+        _ = store.ingest(payload: uplink([graphics([cancelled])]), at: t0 + 2)
+        #expect(store.reports.isEmpty)
+        #expect(store.counters.cancelled == 2)
+    }
+
+    @Test func expiryByOwnEndTimeAndByLifetime() {
+        var store = FISBProductStore()
+        _ = store.ingest(payload: uplink([notamText(5, year: 26, text: "NOTAM-D KSLE.05/005 161200Z RWY CLSD 2605161200-2605161500"),
+                                          metar("METAR KSLE 161356Z 34008KT 10SM FEW040 16/06 A3012=")]), at: t0)
+        #expect(store.reports.count == 2)
+        // An empty uplink at 15:00:30 ends the NOTAM (valid to 15:00) but not the METAR (2 h).
+        _ = store.ingest(payload: FISBUplink(header: FISBSamples.station, frames: []).encode(), at: t0 + 3630)
+        #expect(store.reports.keys.sorted() == ["413/METAR/KSLE"])
+        store.expire(at: t0 + 2 * 3600)
+        #expect(store.reports.isEmpty)
+        #expect(store.counters.expired == 2)
+    }
+
+    @Test func staleOnArrivalIsDropped() {
+        var store = FISBProductStore()
+        // A NOTAM that ended at 13:00 arriving at 14:00 (a queued uplink): not shown, not kept.
+        let out = store.ingest(payload: uplink([notamText(6, year: 26, text: "NOTAM-D KSLE.05/006 161100Z RWY CLSD 2605161100-2605161300")]), at: t0)
+        #expect(out.isEmpty && store.reports.isEmpty && store.counters.stale == 1)
+    }
+
+    @Test func olderMETARDoesNotReplaceNewer() {
+        var store = FISBProductStore()
+        _ = store.ingest(payload: uplink([metar("METAR KSLE 161356Z NEWER=")]), at: t0)
+        #expect(store.ingest(payload: uplink([metar("METAR KSLE 161256Z OLDER=")]), at: t0 + 1).isEmpty)
+        #expect(store.reports["413/METAR/KSLE"]?.text == "METAR KSLE 161356Z NEWER=")
+    }
+
+    @Test func products18And19ShareReports() {
+        var store = FISBProductStore()
+        let box = TWGOGeometry(shape: .polygon, reference: .agl, vertices: [
+            .init(longitude: -123, latitude: 45, altitudeFt: 0), .init(longitude: -122.9, latitude: 45, altitudeFt: 0),
+            .init(longitude: -122.9, latitude: 44.9, altitudeFt: 0),
+        ])
+        _ = store.ingest(payload: uplink([graphics([TWGOGraphicRecord(reportNumber: 77, reportYear: 6, geometry: box)], product: 19)]), at: t0)
+        let out = store.ingest(payload: uplink([notamText(77, year: 6, text: "NOTAM-TFR 6/77 161400Z …", product: 18)]), at: t0 + 1)
+        #expect(out.count == 1)
+        #expect(out.first?.productID == 18 && out.first?.kind == .notam && out.first?.geometry.first?.shape == "polygon")
+    }
+
+    @Test func currentNearAPosition() throws {
+        let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("fisb-sample.978").path)
+        let (_, decoder) = FISBCaptureDecoder.decode(capture.datagrams.map { ($0.timestamp, $0.bytes) })
+        let store = decoder.store
+        // Inside the TFR circle at KSLE: the TFR (distance 0) first, then the station's products.
+        let here = store.current(near: 44.9095, longitude: -123.003, radiusNM: 50, at: t0 + 600)
+        #expect(here.first?.number == "6/6101")
+        #expect(here.contains { $0.kind == .metar && $0.location == "KSLE" })
+        // Far away (Indianapolis): nothing.
+        #expect(store.current(near: 39.7, longitude: -86.3, radiusNM: 50, at: t0 + 600).isEmpty)
+        // After the TFR's end, it is no longer current.
+        #expect(!store.current(near: 44.9095, longitude: -123.003, radiusNM: 50, at: t0 + 5 * 3600).contains { $0.kind == .notam && $0.subtype == "TFR" })
+    }
+
+    @Test func heldTFRWithoutAreasIsFlushedOnce() {
+        var d = FISBCaptureDecoder(fallbackTime: t0)
+        let frame = Message.uplink(Uplink(timeOfReception: nil, payload: uplink([notamText(3, year: 6, text: "NOTAM-TFR 6/3 161400Z …")]))).frame()
+        #expect(d.ingest(frame, at: t0).isEmpty)
+        #expect(d.finish().map(\.number) == ["6/3"])
+        #expect(d.finish().isEmpty)
+    }
+
+    @Test func clockPicksTheNearestYearAndDay() {
+        let newYear = Timestamp.midnight(year: 2027, month: 1, day: 1) + 300
+        #expect(FISBClock.resolve(month: 12, day: 31, hour: 23, minute: 50, near: newYear) == newYear - 900)
+        #expect(FISBClock.resolve(hour: 23, minute: 55, near: newYear) == newYear - 600)
+        #expect(FISBClock.resolve(day: 31, hour: 22, minute: 0, near: newYear) == newYear - 7500)
+        #expect(FISBClock.notamTime("2605161800") == t0 + 4 * 3600)
+        #expect(FISBProductStore.windsForecastHours(apduHour: 14, validTime: t0 + 4 * 3600) == 6)
+        #expect(FISBProductStore.windsForecastHours(apduHour: 2, validTime: t0 - 2 * 3600) == 12)
+        #expect(FISBProductStore.windsForecastHours(apduHour: 8, validTime: t0 - 8 * 3600 + 86_400) == 24)
+    }
+
+    @Test func notamTextFields() {
+        let f = NOTAMTextFields("NOTAM-TFR 0/6733 211945Z PART 1 OF 6 OH..AIRSPACE 2009211945-2009220000 END PART 1 OF 6 !FDC 0/6733 ZID PART 2")
+        #expect(f.subtype == "TFR" && f.number == "0/6733" && f.location == "ZID")
+        #expect(f.start == Timestamp.midnight(year: 2020, month: 9, day: 21) + 19 * 3600 + 45 * 60)
+        #expect(f.end == Timestamp.midnight(year: 2020, month: 9, day: 22))
+        let d = NOTAMTextFields("NOTAM-D KFWA.07/077 240200Z !FWA 07/077 FWA OBST CRANE 2007240200-PERM")
+        #expect(d.subtype == "D" && d.number == "07/077" && d.location == "KFWA")
+        #expect(d.end == nil && d.start != nil)
+    }
+}
+
+@Suite struct FISBRobustnessTests {
+    /// A small deterministic generator (64-bit LCG) so failures reproduce.
+    private struct LCG {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+    }
+
+    @Test func randomAndMutatedUplinksNeverCrashAndKeepCounting() {
+        var rng = LCG(state: 42)
+        var store = FISBProductStore()
+        let samples = FISBSamples.uplinks()
+        var fed = 0
+        for round in 0..<3000 {
+            var payload: [UInt8]
+            if round % 2 == 0 {
+                // A sample uplink with a few bytes changed past the header.
+                payload = samples[Int(rng.next() % UInt64(samples.count))]
+                for _ in 0..<(1 + Int(rng.next() % 6)) {
+                    payload[8 + Int(rng.next() % 424)] = UInt8(truncatingIfNeeded: rng.next())
+                }
+            } else {
+                // Random frames behind a valid header.
+                payload = FISBSamples.station.encode() + (0..<424).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            }
+            _ = store.ingest(payload: payload, at: t0 + Double(round))
+            fed += 1
+        }
+        #expect(store.counters.uplinks == fed)
+        #expect(store.counters.skipped > 0)
+        // The store still works afterwards.
+        let out = store.ingest(payload: uplink([metar("METAR KXYZ 161500Z 00000KT=")]), at: t0 + 3001)
+        #expect(out.map(\.location) == ["KXYZ"])
+    }
+}
