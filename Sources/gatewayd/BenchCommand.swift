@@ -18,11 +18,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Simulated seconds of traffic for the pipeline benchmark.")
     var seconds: Int = 60
 
-    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback.")
+    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds.")
     var only: [String] = []
 
     func run() throws {
-        let known = ["codec", "pipeline", "loopback"]
+        let known = ["codec", "pipeline", "loopback", "feeds"]
         if let bad = only.first(where: { !known.contains($0) }) {
             throw ValidationError("unknown benchmark '\(bad)'; choose from: \(known.joined(separator: ", "))")
         }
@@ -34,6 +34,7 @@ struct BenchCommand: ParsableCommand {
         if wanted("codec") { for r in Benchmarks.codec(megabytes: megabytes) { print(r.line) } }
         if wanted("pipeline") { for r in Benchmarks.pipeline(targets: targets, seconds: seconds) { print(r.line) } }
         if wanted("loopback") { for r in Benchmarks.loopback(targets: targets) { print(r.line) } }
+        if wanted("feeds") { for r in Benchmarks.feeds(targets: targets) { print(r.line) } }
         if let rss = Benchmarks.residentMB() {
             var what: [String] = []
             if let before = rssBefore { what.append("\(before.rounded()) MB at start") }

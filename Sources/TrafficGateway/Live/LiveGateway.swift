@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GDL90
+import Synchronization
 
 /// The running gateway: UDP listener, optional gpsd, a one-second tick, all feeding one
 /// `GatewayPipeline` on one serial queue (the single writer). Alert changes go to `onAlerts`
@@ -29,6 +30,9 @@ public final class LiveGateway: @unchecked Sendable {
     private var efbs = EFBRegistry()
     private var efbSenders: [EFBRegistry.EFB: UDPSender] = [:]
     private let rebroadcast = Rebroadcast()
+    /// When set (before `start`), the time each datagram took from receipt to alerts delivered
+    /// and forwarded is appended here, ms (benchmarks).
+    public var latencyProbe: LatencyProbe?
 
     /// The UDP port bound.
     public var port: UInt16 { listener?.port ?? 0 }
@@ -103,6 +107,10 @@ public final class LiveGateway: @unchecked Sendable {
     }
 
     private func receive(_ bytes: UnsafeRawBufferPointer, at time: Double) {
+        let started = latencyProbe == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+        defer {
+            if let probe = latencyProbe { probe.add(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6) }
+        }
         let forwarding = !forwardTargets.isEmpty || autoForward
         if forwarding {
             var messages: [Message] = []
@@ -208,4 +216,15 @@ public struct GatewayStatus: Sendable {
         if let problem { s += "; receiver: \(problem)" }
         return s
     }
+}
+
+/// Collects latencies from the gateway's queue for a benchmark to read afterwards.
+public final class LatencyProbe: Sendable {
+    private let values = Mutex<[Double]>([])
+    /// Creates an empty probe.
+    public init() {}
+    /// Adds one latency, ms.
+    public func add(_ ms: Double) { values.withLock { $0.append(ms) } }
+    /// The latencies so far, sorted.
+    public var sorted: [Double] { values.withLock { $0.sorted() } }
 }
