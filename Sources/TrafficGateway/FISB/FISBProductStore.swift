@@ -156,7 +156,7 @@ public struct FISBProductStore: Sendable {
             }
         case .twgo(let product):
             for e in product.errors { note(e) }
-            touched += ingestTWGO(product, productID: whole.productID, productTime: productTime, at: time)
+            touched += ingestTWGO(product, productID: whole.productID, apduTime: whole.time, productTime: productTime, at: time)
         case .gridded(let block):
             counters.gridded += 1
             if let key = ingestBlock(block, productTime: productTime, at: time) { touched.append(key) }
@@ -287,18 +287,29 @@ public struct FISBProductStore: Sendable {
     /// Products 8, 18 and 19 are all NOTAMs: 18 and 19 share one key space.
     static func family(_ productID: Int) -> Int { productID == 19 ? 18 : productID }
 
-    private func twgoKey(_ productID: Int, year: Int, number: Int) -> String {
-        "\(Self.family(productID))/\(year)/\(number)"
+    /// Report key: product family, year (the APDU month for NOTAM-TRA/TMOA, as their report lists
+    /// use), report number, and for product 8 the location when there is one (NOTAM-D and FDC
+    /// numbers repeat across locations; TFRs have none).
+    private func twgoKey(_ productID: Int, year: Int, number: Int, location: String = "") -> String {
+        let located = !location.isEmpty && productID != 16 && productID != 17
+        return "\(Self.family(productID))/\(year)/\(number)\(located ? "/" + location : "")"
     }
 
-    private mutating func ingestTWGO(_ product: TWGOProduct, productID: Int, productTime: Double?, at time: Double) -> [String] {
+    /// The year field of a report's key: the APDU month for products 16 and 17.
+    private static func keyYear(_ productID: Int, recordYear: Int, apdu: APDU.Time) -> Int {
+        productID == 16 || productID == 17 ? (apdu.month ?? recordYear) : recordYear
+    }
+
+    private mutating func ingestTWGO(_ product: TWGOProduct, productID: Int, apduTime: APDU.Time, productTime: Double?,
+                                     at time: Double) -> [String] {
         guard let kind = FISBReport.Kind.of(productID: productID) else { return [] }
         var touched: [String] = []
         let location = product.location.isEmpty ? nil : product.location
         switch product.records {
         case .text(let records):
             for rec in records {
-                let key = twgoKey(productID, year: rec.reportYear, number: rec.reportNumber)
+                let key = twgoKey(productID, year: Self.keyYear(productID, recordYear: rec.reportYear, apdu: apduTime),
+                                  number: rec.reportNumber, location: product.location)
                 guard rec.isActive else {
                     if reports.removeValue(forKey: key) != nil { counters.cancelled += 1 }
                     returned[key] = nil
@@ -345,7 +356,8 @@ public struct FISBProductStore: Sendable {
             var byReport: [String: [TWGOGraphicRecord]] = [:]
             var order: [String] = []
             for rec in records {
-                let key = twgoKey(productID, year: rec.reportYear, number: rec.reportNumber)
+                let key = twgoKey(productID, year: Self.keyYear(productID, recordYear: rec.reportYear, apdu: apduTime),
+                                  number: rec.reportNumber, location: product.location)
                 if byReport[key] == nil { order.append(key) }
                 byReport[key, default: []].append(rec)
             }
