@@ -79,6 +79,8 @@ private func metar(_ text: String) -> InformationFrame {
         #expect(reports[11].time == t0 && reports[12].time == t0 + 120)
         #expect(FISBFormatter.json(reports[11]).hasSuffix(#""blocks":1,"emptyBlocks":4,"bounds":{"north":45,"south":44.9333,"west":-123.2,"east":-122.4}}"#))
         #expect(decoder.store.counters.gridded == 3)
+        #expect(reports[11].grid.map(\.blockNumber) == [674 * 450 + 296])
+        #expect(reports[11].grid.first?.bins?.prefix(17) == [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3])
     }
 
     @Test func jsonContract() throws {

@@ -36,7 +36,7 @@ public struct FISBProductStore: Sendable {
         var altitudeFt: Int?
         var time: Double?
         var received: Double
-        var blocks: Set<Int> = []
+        var blocks: [Int: GriddedBlock] = [:]
         var empty: Set<Int> = []
         var north = -90.0, south = 90.0, west = 180.0, east = -180.0
     }
@@ -250,7 +250,7 @@ public struct FISBProductStore: Sendable {
         var g = grids[gridKey] ?? GridComposite(productID: block.productID, altitudeFt: block.altitudeFt, time: productTime, received: time)
         g.received = time
         if block.bins != nil {
-            g.blocks.insert(block.blockNumber << 2 | block.scale)
+            g.blocks[block.blockNumber << 2 | block.scale] = block
             let b = block.bounds
             g.north = Swift.max(g.north, b.north)
             g.south = Swift.min(g.south, b.south)
@@ -278,6 +278,7 @@ public struct FISBProductStore: Sendable {
         bounds.add("east", g.blocks.isEmpty ? nil : g.east, decimals: 4)
         r.extra = [("blocks", String(g.blocks.count)), ("emptyBlocks", String(g.empty.count)), ("bounds", bounds.result)]
             + (g.altitudeFt.map { [("altitudeFt", String($0))] } ?? [])
+        r.grid = g.blocks.keys.sorted().compactMap { g.blocks[$0] }
         reports[key] = r
         return key
     }
