@@ -15,6 +15,11 @@ import Testing
         let b = back.bounds
         #expect(b.north == 45.0 && abs(b.south - 44.933_333) < 1e-6)
         #expect(abs(b.west - -123.2) < 1e-9 && abs(b.east - -122.4) < 1e-9)
+        // Bin 33: second row (1 to 2 arc-minutes south of the top), second column (1.5 arc-minutes east).
+        let bin = back.binBounds(33)
+        #expect(abs(bin.north - (45 - 1.0 / 60)) < 1e-9 && abs(bin.south - (45 - 2.0 / 60)) < 1e-9)
+        #expect(abs(bin.west - (-123.2 + 1.5 / 60)) < 1e-9 && abs(bin.east - (-123.2 + 3.0 / 60)) < 1e-9)
+        #expect(back.bins?[33] == 0 && back.bins?[1] == 2)
     }
 
     @Test func scaleHemisphereAndWideBlocks() throws {

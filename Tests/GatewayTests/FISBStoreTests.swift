@@ -79,6 +79,8 @@ private func metar(_ text: String) -> InformationFrame {
         #expect(reports[11].time == t0 && reports[12].time == t0 + 120)
         #expect(FISBFormatter.json(reports[11]).hasSuffix(#""blocks":1,"emptyBlocks":4,"bounds":{"north":45,"south":44.9333,"west":-123.2,"east":-122.4}}"#))
         #expect(decoder.store.counters.gridded == 3)
+        #expect(reports[11].grid.map(\.blockNumber) == [674 * 450 + 296])
+        #expect(reports[11].grid.first?.bins?.prefix(17) == [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3])
     }
 
     @Test func jsonContract() throws {
@@ -142,8 +144,8 @@ private func metar(_ text: String) -> InformationFrame {
         let text = "NOTAM-D KSLE.05/012 161200Z !SLE 05/012 SLE RWY 13/31 CLSD 2605161200-2605162000"
         _ = store.ingest(payload: uplink([notamText(12, year: 26, text: text, location: "KSLE")]), at: t0)
         #expect(store.ingest(payload: uplink([notamText(12, year: 26, text: "", location: "KSLE")]), at: t0 + 60).isEmpty)
-        #expect(store.reports["8/26/12"]?.text == text)
-        #expect(store.reports["8/26/12"]?.received == t0 + 60)
+        #expect(store.reports["8/26/12/KSLE"]?.text == text)
+        #expect(store.reports["8/26/12/KSLE"]?.received == t0 + 60)
     }
 
     @Test func cancellationByTextAndByGraphicStatus() {
@@ -172,6 +174,16 @@ private func metar(_ text: String) -> InformationFrame {
         store.expire(at: t0 + 2 * 3600)
         #expect(store.reports.isEmpty)
         #expect(store.counters.expired == 2)
+    }
+
+    @Test func sameNumberAtTwoLocationsAreTwoNOTAMs() {
+        var store = FISBProductStore()
+        _ = store.ingest(payload: uplink([notamText(12_001, year: 26, text: "NOTAM-D KSLE.05/001 161200Z !SLE 05/001 SLE TWY A CLSD", location: "KSLE"),
+                                          notamText(12_001, year: 26, text: "NOTAM-D KEUG.05/001 161200Z !EUG 05/001 EUG TWY B CLSD", location: "KEUG")]), at: t0)
+        #expect(store.reports.keys.sorted() == ["8/26/12001/KEUG", "8/26/12001/KSLE"])
+        // NOTAM-TRA/TMOA are keyed by the APDU month (as their report lists are), not the record year.
+        _ = store.ingest(payload: uplink([notamText(13_005, year: 26, text: "NOTAM-TRA 5/13005 …", product: 16, location: "ZSE")]), at: t0)
+        #expect(store.reports["16/5/13005"] != nil)
     }
 
     @Test func staleOnArrivalIsDropped() {
@@ -241,6 +253,8 @@ private func metar(_ text: String) -> InformationFrame {
         let d = NOTAMTextFields("NOTAM-D KFWA.07/077 240200Z !FWA 07/077 FWA OBST CRANE 2007240200-PERM")
         #expect(d.subtype == "D" && d.number == "07/077" && d.location == "KFWA")
         #expect(d.end == nil && d.start != nil)
+        #expect(NOTAMTextFields("NOTAM-D KNKX.09/123 161200Z !NKX 09/123 NKX AIRSPACE W-291 ACT SFC-FL600 2605161400-2605162200").subtype == "D-SUA")
+        #expect(NOTAMTextFields("FIS-B 161200Z ZSE NEXRAD PRODUCT UNAVAILABLE").subtype == "FIS-B-UNAVAILABLE")
     }
 }
 

@@ -94,6 +94,16 @@ public struct GriddedBlock: Hashable, Sendable {
         return (north, north - height, west, west + width)
     }
 
+    /// Bounds of bin `index` (0–127; row-major from the north-west corner, 32 bins a row).
+    public func binBounds(_ index: Int) -> (north: Double, south: Double, west: Double, east: Double) {
+        let b = bounds
+        let height = (b.north - b.south) / Double(Self.binCount / Self.binsPerRow)
+        let width = (b.east - b.west) / Double(Self.binsPerRow)
+        let row = Double(index / Self.binsPerRow)
+        let column = Double(index % Self.binsPerRow)
+        return (b.north - row * height, b.north - (row + 1) * height, b.west + column * width, b.west + (column + 1) * width)
+    }
+
     /// Decodes the payload of a gridded APDU.
     public init(productID: Int, payload: [UInt8]) throws(FISBError) {
         guard let coding = Coding.of(productID: productID) else {

@@ -22,8 +22,8 @@ public enum FISBBenchmark {
         return out
     }
 
-    /// Uplinks per second: full decode into products, decode only (frames, APDUs, records), and
-    /// the copy+CRC baseline; each the best of `rounds`.
+    /// Uplinks per second: full decode into products, decode only (frames, APDUs, records), empty
+    /// uplinks through the store, and the copy+CRC baseline; each the best of `rounds`.
     public static func run(uplinks count: Int = 200_000, rounds: Int = 3) -> [Benchmarks.Result] {
         let payloads = uplinks(count: count)
         func best(_ body: () -> Int) -> (seconds: Double, sink: Int) {
@@ -65,6 +65,13 @@ public enum FISBBenchmark {
             products = n
             return n
         }
+        let empty = FISBUplink(header: FISBSamples.station, frames: []).encode()
+        let emptyOnly = best {
+            var store = FISBProductStore()
+            var n = 0
+            for i in 0..<payloads.count { n += store.ingest(payload: empty, at: FISBSamples.startTime + Double(i)).count }
+            return n + store.counters.emptyUplinks
+        }
         let perSecond = { (s: Double) in s > 0 ? Double(count) / s : 0 }
         return [
             Benchmarks.Result(name: "fisb decode to products", value: perSecond(full.seconds), unit: "uplinks/s",
@@ -72,6 +79,8 @@ public enum FISBBenchmark {
                                 + "baseline: copy + CRC-16 of each payload (sink \(baseline.sink & 0xF))"),
             Benchmarks.Result(name: "fisb decode only", value: perSecond(decodeOnly.seconds), unit: "uplinks/s",
                               baseline: perSecond(baseline.seconds), note: "frames, APDUs, records; no store (sink \(decodeOnly.sink & 1))"),
+            Benchmarks.Result(name: "fisb empty uplinks into the store", value: perSecond(emptyOnly.seconds), unit: "uplinks/s",
+                              baseline: perSecond(baseline.seconds), note: "the early out (sink \(emptyOnly.sink & 1))"),
         ]
     }
 }

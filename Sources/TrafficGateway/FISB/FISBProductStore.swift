@@ -36,7 +36,7 @@ public struct FISBProductStore: Sendable {
         var altitudeFt: Int?
         var time: Double?
         var received: Double
-        var blocks: Set<Int> = []
+        var blocks: [Int: GriddedBlock] = [:]
         var empty: Set<Int> = []
         var north = -90.0, south = 90.0, west = 180.0, east = -180.0
     }
@@ -156,7 +156,7 @@ public struct FISBProductStore: Sendable {
             }
         case .twgo(let product):
             for e in product.errors { note(e) }
-            touched += ingestTWGO(product, productID: whole.productID, productTime: productTime, at: time)
+            touched += ingestTWGO(product, productID: whole.productID, apduTime: whole.time, productTime: productTime, at: time)
         case .gridded(let block):
             counters.gridded += 1
             if let key = ingestBlock(block, productTime: productTime, at: time) { touched.append(key) }
@@ -250,7 +250,7 @@ public struct FISBProductStore: Sendable {
         var g = grids[gridKey] ?? GridComposite(productID: block.productID, altitudeFt: block.altitudeFt, time: productTime, received: time)
         g.received = time
         if block.bins != nil {
-            g.blocks.insert(block.blockNumber << 2 | block.scale)
+            g.blocks[block.blockNumber << 2 | block.scale] = block
             let b = block.bounds
             g.north = Swift.max(g.north, b.north)
             g.south = Swift.min(g.south, b.south)
@@ -278,6 +278,7 @@ public struct FISBProductStore: Sendable {
         bounds.add("east", g.blocks.isEmpty ? nil : g.east, decimals: 4)
         r.extra = [("blocks", String(g.blocks.count)), ("emptyBlocks", String(g.empty.count)), ("bounds", bounds.result)]
             + (g.altitudeFt.map { [("altitudeFt", String($0))] } ?? [])
+        r.grid = g.blocks.keys.sorted().compactMap { g.blocks[$0] }
         reports[key] = r
         return key
     }
@@ -287,18 +288,29 @@ public struct FISBProductStore: Sendable {
     /// Products 8, 18 and 19 are all NOTAMs: 18 and 19 share one key space.
     static func family(_ productID: Int) -> Int { productID == 19 ? 18 : productID }
 
-    private func twgoKey(_ productID: Int, year: Int, number: Int) -> String {
-        "\(Self.family(productID))/\(year)/\(number)"
+    /// Report key: product family, year (the APDU month for NOTAM-TRA/TMOA, as their report lists
+    /// use), report number, and for product 8 the location when there is one (NOTAM-D and FDC
+    /// numbers repeat across locations; TFRs have none).
+    private func twgoKey(_ productID: Int, year: Int, number: Int, location: String = "") -> String {
+        let located = !location.isEmpty && productID != 16 && productID != 17
+        return "\(Self.family(productID))/\(year)/\(number)\(located ? "/" + location : "")"
     }
 
-    private mutating func ingestTWGO(_ product: TWGOProduct, productID: Int, productTime: Double?, at time: Double) -> [String] {
+    /// The year field of a report's key: the APDU month for products 16 and 17.
+    private static func keyYear(_ productID: Int, recordYear: Int, apdu: APDU.Time) -> Int {
+        productID == 16 || productID == 17 ? (apdu.month ?? recordYear) : recordYear
+    }
+
+    private mutating func ingestTWGO(_ product: TWGOProduct, productID: Int, apduTime: APDU.Time, productTime: Double?,
+                                     at time: Double) -> [String] {
         guard let kind = FISBReport.Kind.of(productID: productID) else { return [] }
         var touched: [String] = []
         let location = product.location.isEmpty ? nil : product.location
         switch product.records {
         case .text(let records):
             for rec in records {
-                let key = twgoKey(productID, year: rec.reportYear, number: rec.reportNumber)
+                let key = twgoKey(productID, year: Self.keyYear(productID, recordYear: rec.reportYear, apdu: apduTime),
+                                  number: rec.reportNumber, location: product.location)
                 guard rec.isActive else {
                     if reports.removeValue(forKey: key) != nil { counters.cancelled += 1 }
                     returned[key] = nil
@@ -345,7 +357,8 @@ public struct FISBProductStore: Sendable {
             var byReport: [String: [TWGOGraphicRecord]] = [:]
             var order: [String] = []
             for rec in records {
-                let key = twgoKey(productID, year: rec.reportYear, number: rec.reportNumber)
+                let key = twgoKey(productID, year: Self.keyYear(productID, recordYear: rec.reportYear, apdu: apduTime),
+                                  number: rec.reportNumber, location: product.location)
                 if byReport[key] == nil { order.append(key) }
                 byReport[key, default: []].append(rec)
             }

@@ -133,6 +133,8 @@ public struct FISBReport: Hashable, Sendable {
     public var end: Double?
     /// Areas and lines.
     public var geometry: [Shape]
+    /// The blocks of a gridded product (bins and bounds each), sorted by block number.
+    public var grid: [GriddedBlock] = []
     /// The report number of TWGO products.
     public var reportNumber: Int?
     /// Extra JSON members (pre-encoded), for report lists and service status.
@@ -183,12 +185,13 @@ public struct FISBReport: Hashable, Sendable {
         var end: Double?
         var geometry: [Shape]
         var extra: [ExtraPair]
+        var grid: [GriddedBlock]
     }
 
     /// The content that makes two versions different.
     var content: Content {
         Content(kind: kind, location: location, text: text, time: kind.isGridded ? time : nil, number: number, subtype: subtype,
-                start: start, end: end, geometry: geometry, extra: extraPairs)
+                start: start, end: end, geometry: geometry, extra: extraPairs, grid: grid)
     }
 
     /// Distance in NM from (latitude, longitude) to the nearest point of the product's geometry

@@ -2,7 +2,8 @@
 /// `NOTAM-D KFWA.07/077 240200Z !FWA 07/077 … 2007240200-2007240400` or
 /// `NOTAM-TFR 0/6733 211945Z PART 1 OF 6 … !FDC 0/6733 ZID …`.
 public struct NOTAMTextFields: Hashable, Sendable {
-    /// Subtype after `NOTAM-`: D, FDC, TFR, D-SUA…
+    /// Subtype after `NOTAM-`: D, FDC, TFR, TRA, TMOA; D-SUA for a NOTAM-D activating special use
+    /// airspace; FIS-B-UNAVAILABLE for the provider's outage notices.
     public var subtype: String?
     /// Number as written (`07/077`, `0/6733`).
     public var number: String?
@@ -48,5 +49,12 @@ public struct NOTAMTextFields: Hashable, Sendable {
         if start == nil, let w = words.first(where: { $0.count == 15 && $0.suffix(5).elementsEqual("-PERM".utf8) }) {
             start = FISBClock.notamTime(w.prefix(10))
         }
+        // A NOTAM-D activating special use airspace ("… AIRSPACE R-2508 ACT …"), and the FIS-B
+        // provider's own "product unavailable" notices.
+        if subtype == "D", words.contains(where: { $0.elementsEqual("AIRSPACE".utf8) }),
+           words.contains(where: { $0.elementsEqual("ACT".utf8) }) {
+            subtype = "D-SUA"
+        }
+        if subtype == nil, let first = words.first, first.elementsEqual("FIS-B".utf8) { subtype = "FIS-B-UNAVAILABLE" }
     }
 }
