@@ -194,3 +194,35 @@ extension OwnshipFix {
         return f
     }
 }
+
+@Suite struct FISBAirspaceTests {
+    /// TFR graphics heard in FIS-B uplinks become airspace alerts in flight, with no network:
+    /// the sample's TFR 6/6101 (3 NM around KSLE, SFC–3000 ft AGL, 14:00–18:00Z) alerts ownship
+    /// flying over KSLE at 2000 ft; an area given from outside with the same id takes precedence.
+    @Test func fisbTFRRaisesAnAirspaceAlert() {
+        let start = DemoFlight.start + 60
+        var pipeline = GatewayPipeline()
+        let own = Message.ownship(TrafficReport(address: 0xA1B2C3, position: DemoFlight.origin, pressureAltitudeFt: 2000,
+                                                groundSpeedKt: 100, verticalSpeedFpm: 0, trackDeg: 0)).frame()
+        var alerts: [AlertEvent] = []
+        for (i, payload) in FISBSamples.uplinks().enumerated() {
+            let uplink = Message.uplink(Uplink(timeOfReception: nil, payload: payload)).frame()
+            alerts += pipeline.ingest(own + uplink, at: start + Double(i))
+        }
+        let airspace = alerts.filter { $0.kind == .airspace }
+        #expect(airspace.first?.subject.hasPrefix("FDC 6/6101") == true)
+        #expect(airspace.first?.level == .warning)
+        let area = pipeline.core.airspaceAlerts.areas.first { $0.id == "FDC 6/6101" }
+        if case .circle(let c, let r)? = area?.shape {
+            #expect(r == 3)
+            #expect(Geodesy.distanceNM(c, DemoFlight.origin) < 0.05)
+        } else {
+            Issue.record("FDC 6/6101 is not a circle: \(String(describing: area))")
+        }
+        #expect(area?.ceilingIsAGL == true && area?.ceilingFt == 3000)
+        // A given area with the same id replaces the FIS-B one.
+        let official = AirspaceArea(id: "FDC 6/6101", name: "official", shape: .circle(center: DemoFlight.origin, radiusNM: 1))
+        _ = pipeline.setAirspace([official], at: start + 20)
+        #expect(pipeline.core.airspaceAlerts.areas.filter { $0.id == "FDC 6/6101" }.map(\.name) == ["official"])
+    }
+}

@@ -36,6 +36,12 @@ public struct GatewayCore: Sendable {
     public private(set) var trafficAlerts: TrafficAlertEngine
     /// The airspace alert engine and the areas it watches.
     public private(set) var airspaceAlerts: AirspaceAlertEngine
+    /// FIS-B products heard in uplinks (weather, NOTAMs, TFR graphics).
+    public private(set) var fisb = FISBProductStore()
+    /// Areas given from outside (NOTAM store, airspace files).
+    private var givenAreas: [AirspaceArea] = []
+    /// Areas from FIS-B NOTAM-TFR graphics.
+    private var fisbAreas: [AirspaceArea] = []
     /// Time of the latest event.
     public private(set) var now: Double?
     private var lastSweep: Double?
@@ -80,7 +86,8 @@ public struct GatewayCore: Sendable {
         case .tick:
             break
         case .airspace(let areas):
-            airspaceAlerts.setAreas(areas)
+            givenAreas = areas
+            airspaceAlerts.setAreas(Self.merge(given: givenAreas, fisb: fisbAreas))
             if let fix = ownship.fix(at: time) { out += airspaceAlerts.evaluate(fix: fix, at: time) }
         case .acknowledge(let id):
             airspaceAlerts.acknowledge(id, at: time)
@@ -116,6 +123,12 @@ public struct GatewayCore: Sendable {
             ownship.geoAltitudeTime = time
         case .traffic(let report):
             apply(report, at: time, into: &out)
+        case .uplink(let uplink):
+            let cancelled = fisb.counters.cancelled
+            let changed = fisb.ingest(payload: uplink.payload, at: time)
+            if fisb.counters.cancelled != cancelled || changed.contains(where: { $0.kind == .notam && !$0.geometry.isEmpty }) {
+                refreshFISBAreas(at: time, into: &out)
+            }
         case .basicReport(let r), .longReport(let r):
             if let report = TrafficReport(uat: r.adsb) { apply(report, at: time, into: &out) }
         default:
@@ -164,9 +177,26 @@ public struct GatewayCore: Sendable {
         out += events.map(\.1)
     }
 
+    /// Rebuilds the FIS-B areas from the store (a TFR arrived, changed, was cancelled or expired).
+    private mutating func refreshFISBAreas(at time: Double, into out: inout [AlertEvent]) {
+        let areas = fisb.all.flatMap(AirspaceArea.fromFISB)
+        guard areas != fisbAreas else { return }
+        fisbAreas = areas
+        airspaceAlerts.setAreas(Self.merge(given: givenAreas, fisb: fisbAreas))
+        if let fix = ownship.fix(at: time) { out += airspaceAlerts.evaluate(fix: fix, at: time) }
+    }
+
+    /// Given areas and FIS-B ones; where both describe one area (same id), the given one wins:
+    /// an official polygon ranks above a FIS-B graphic.
+    static func merge(given: [AirspaceArea], fisb: [AirspaceArea]) -> [AirspaceArea] {
+        let ids = Set(given.map { $0.id.split(separator: "#").first.map(String.init) ?? $0.id })
+        return given + fisb.filter { !ids.contains($0.id.split(separator: "#").first.map(String.init) ?? $0.id) }
+    }
+
     private mutating func sweep(at time: Double, into out: inout [AlertEvent]) {
         lastSweep = time
         _ = picture.expire(at: time)
+        if !fisb.expire(at: time).isEmpty { refreshFISBAreas(at: time, into: &out) }
         guard ownship.fix(at: time) != nil else {
             out += trafficAlerts.clearAll(at: time)
             if airspaceAlerts.activeCount > 0 { out += airspaceAlerts.evaluate(fix: nil, at: time) }
