@@ -254,6 +254,31 @@ private final class FeedRig: @unchecked Sendable {
         #expect(rig.hub.counters.forwarded >= 2)
     }
 
+    /// `--forward auto`: an EFB announcing itself the ForeFlight way on the discovery port gets
+    /// the stream unicast to the port it asked for.
+    @Test func discoveredEFBGetsTheStream() throws {
+        let received = Mutex<Int>(0)
+        let efb = try UDPListener(address: "127.0.0.1", port: 0, queue: DispatchQueue(label: "efb2")) { _, _ in
+            received.withLock { $0 += 1 }
+        }
+        defer { efb.cancel() }
+        let hub = FeedHub()
+        let gateway = LiveGateway(log: nil, hub: hub, onAlerts: { _ in })
+        try gateway.forward(to: [], auto: true, discoveryPort: 0)
+        try gateway.start(bind: "127.0.0.1", port: 0)
+        defer { gateway.stop() }
+        let announce = try UDPSender(host: "127.0.0.1", port: gateway.discoveryPort)
+        announce.send(Array(#"{"App":"ForeFlight","GDL90":{"port":\#(efb.port)}}"#.utf8))
+        var n = 0
+        while gateway.discoveredEFBs().isEmpty && n < 200 { usleep(10_000); n += 1 }
+        #expect(gateway.discoveredEFBs().map(\.port) == [efb.port])
+        #expect(gateway.discoveredEFBs().first?.app == "ForeFlight")
+        try UDPSender(host: "127.0.0.1", port: gateway.port).send(FeedScene().datagram)
+        n = 0
+        while received.withLock({ $0 }) == 0 && n < 200 { usleep(10_000); n += 1 }
+        #expect(received.withLock { $0 } >= 1)
+    }
+
     /// A TCP client reads FLARM NMEA: valid checksums, RMC/GGA from ownship, a PFLAA per target
     /// and PFLAU pointing at the warning (alarm level 3).
     @Test func nmeaClientReadsValidSentences() throws {

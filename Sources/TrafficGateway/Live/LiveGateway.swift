@@ -101,6 +101,9 @@ public final class LiveGateway: @unchecked Sendable {
         queue.async { self.deliver(self.pipeline.acknowledge(id, at: Date().timeIntervalSince1970)) }
     }
 
+    /// The UDP port EFB discovery listens on (0 when off).
+    public var discoveryPort: UInt16 { discovery?.port ?? 0 }
+
     /// EFBs found by discovery and still announcing.
     public func discoveredEFBs() -> [EFBRegistry.EFB] {
         queue.sync { efbs.active(at: Date().timeIntervalSince1970) }
