@@ -37,6 +37,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Fuzz targets: a libFuzzer binary when built with -sanitize=fuzzer -DFUZZING
+        // (scripts/fuzz.sh), else a runner that replays a corpus (regressions, CI).
+        .executableTarget(name: "gatewayd-fuzz", dependencies: ["GDL90", "TrafficGateway"]),
         .testTarget(name: "GDL90Tests", dependencies: ["GDL90"]),
         .testTarget(name: "GatewayTests", dependencies: ["TrafficGateway", "GDL90"]),
     ],
