@@ -18,15 +18,21 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Simulated seconds of traffic for the pipeline benchmark.")
     var seconds: Int = 60
 
-    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds.")
+    @Option(help: "Datagrams a second for --only flood.")
+    var floodRate: Int = 50_000
+
+    @Option(help: "Seconds of flood for --only flood.")
+    var floodSeconds: Int = 30
+
+    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, flood (not in the default set: 30 s at 50,000 datagrams/s).")
     var only: [String] = []
 
     func run() throws {
-        let known = ["codec", "pipeline", "loopback", "feeds"]
+        let known = ["codec", "pipeline", "loopback", "feeds", "flood"]
         if let bad = only.first(where: { !known.contains($0) }) {
             throw ValidationError("unknown benchmark '\(bad)'; choose from: \(known.joined(separator: ", "))")
         }
-        func wanted(_ name: String) -> Bool { only.isEmpty || only.contains(name) }
+        func wanted(_ name: String) -> Bool { (only.isEmpty && name != "flood") || only.contains(name) }
         #if DEBUG
         Terminal.error("warning: this is a debug build; measure with: swift run -c release gatewayd bench")
         #endif
@@ -35,6 +41,11 @@ struct BenchCommand: ParsableCommand {
         if wanted("pipeline") { for r in Benchmarks.pipeline(targets: targets, seconds: seconds) { print(r.line) } }
         if wanted("loopback") { for r in Benchmarks.loopback(targets: targets) { print(r.line) } }
         if wanted("feeds") { for r in Benchmarks.feeds(targets: targets) { print(r.line) } }
+        if wanted("flood") {
+            let report = try Benchmarks.flood(rate: floodRate, seconds: Double(floodSeconds))
+            for line in report.lines { print(line) }
+            if !report.countersAddUp || !report.scenarioAlerted { throw ExitCode(1) }
+        }
         if let rss = Benchmarks.residentMB() {
             var what: [String] = []
             if let before = rssBefore { what.append("\(before.rounded()) MB at start") }
