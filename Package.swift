@@ -18,11 +18,14 @@ let package = Package(
     targets: [
         // The codec: standard library only, no Foundation, no I/O.
         .target(name: "GDL90"),
+        // libcurl (system library) with typed wrappers for its variadic calls.
+        .target(name: "CCurl"),
         // Domain and services: captures, core state machine, alerts, storage, listeners.
         .target(
             name: "TrafficGateway",
             dependencies: [
                 "GDL90",
+                "CCurl",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -6,6 +6,7 @@ set -euo pipefail
 need_apt=()
 have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/$(uname -m)-linux-gnu/$1" ]; }
 have_header sqlite3.h || need_apt+=(libsqlite3-dev)
+have_header curl/curl.h || need_apt+=(libcurl4-openssl-dev)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]} (apt-get)" >&2

@@ -9,7 +9,21 @@ public func fuzzOne(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-#if !FUZZING
+#if FUZZING
+/// libFuzzer's driver (SwiftPM names an executable's entry point `<module>_main`, so libFuzzer's
+/// own `main` is not used: this entry point hands over to the driver).
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
+
+@_cdecl("gatewayd_fuzz_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var args = argv
+    return LLVMFuzzerRunDriver(&count, &args, fuzzOne)
+}
+#else
 /// Without `-sanitize=fuzzer` (plain builds, CI): replays files or folders of inputs through a
 /// target, e.g. the seed corpus and every crash found so far, as regression tests.
 @main

@@ -18,7 +18,7 @@ struct Gatewayd: ParsableCommand {
               gatewayd send fixtures/demo-flight.pcap --to 127.0.0.1:4000 --speed 10
             """,
         subcommands: [
-            RunCommand.self, TailCommand.self, ReplayCommand.self, DecodeCommand.self, FISBCommand.self,
+            RunCommand.self, TailCommand.self, ReplayCommand.self, NotamsCommand.self, DecodeCommand.self, FISBCommand.self,
             SendCommand.self, AlertsCommand.self, SimulateCommand.self, BenchCommand.self,
         ]
     )

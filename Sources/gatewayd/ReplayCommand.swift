@@ -15,6 +15,7 @@ struct ReplayCommand: ParsableCommand {
 
             Examples:
               gatewayd replay fixtures/demo-flight.pcap
+              gatewayd replay fixtures/demo-flight.pcap --notams fixtures/notams-demo.json
               gatewayd replay fixtures/demo-flight.pcap --airspace fixtures/demo-airspace.geojson
               gatewayd replay --json fixtures/demo-flight.pcap | jq .message
               gatewayd replay --speed 1 fixtures/demo-flight.gdl90      (real time)
@@ -43,6 +44,10 @@ struct ReplayCommand: ParsableCommand {
                                discussion: "Example: --airspace fixtures/demo-airspace.geojson (a TFR on the demo flight's route)."))
     var airspace: String?
 
+    @Option(help: ArgumentHelp("NOTAMs to watch: a JSON file in the FAA NOTAM API's shape (TFRs, restricted areas become airspace alerts).",
+                               discussion: "Example: --notams fixtures/notams-demo.json (a TFR on the demo flight's route)."))
+    var notams: String?
+
     @Flag(help: "Print the summary (messages by type, errors by reason) to stderr.")
     var quiet = false
 
@@ -59,6 +64,10 @@ struct ReplayCommand: ParsableCommand {
         var areas: [AirspaceArea] = []
         if let airspace {
             do { areas = try AirspaceFile.read(path: airspace) } catch { throw CommandFailure("\(error)") }
+        }
+        if let notams {
+            let fromNotams = try NotamFile.read(path: notams).compactMap { $0.airspaceArea() }
+            areas += fromNotams.filter { a in !areas.contains { $0.id == a.id } }
         }
         for path in files {
             let capture = try loadCapture(path, port: port)

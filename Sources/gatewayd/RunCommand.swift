@@ -57,6 +57,18 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Airspace to watch: a GeoJSON file of areas (what /airspace.geojson serves), e.g. fixtures/demo-airspace.geojson.")
     var airspace: String?
 
+    @Option(help: "NOTAMs to watch from a file in the FAA NOTAM API's JSON shape (besides those stored by `notams fetch`).")
+    var notams: String?
+
+    @Option(help: "Refresh NOTAMs from this source while running: faa-api or faa-search (see `gatewayd notams fetch`).")
+    var notamSource: String?
+
+    @Option(help: "ICAO locations to refresh NOTAMs for (repeatable; with --notam-source).")
+    var notamLocation: [String] = []
+
+    @Option(help: "Hours between NOTAM refreshes.")
+    var notamRefreshHours: Double = 6
+
     @Option(help: "Seconds between status lines on stderr (0: none).")
     var statusInterval: Int = 60
 
@@ -65,6 +77,9 @@ struct RunCommand: ParsableCommand {
         if statusInterval < 0 { throw ValidationError("--status-interval must be 0 or more") }
         if !(0...65535).contains(httpPort) { throw ValidationError("--http-port must be 0...65535") }
         if !(0...65535).contains(nmeaPort) { throw ValidationError("--nmea-port must be 0...65535") }
+        if let notamSource, !["faa-api", "faa-search"].contains(notamSource) { throw ValidationError("--notam-source must be faa-api or faa-search") }
+        if notamSource != nil && notamLocation.isEmpty { throw ValidationError("--notam-source needs --notam-location ICAO (repeatable)") }
+        if notamRefreshHours < 0.05 { throw ValidationError("--notam-refresh-hours must be at least 0.05 (production limits allow a pull every few minutes)") }
         for f in forward where f != "auto" && Self.hostPort(f) == nil {
             throw ValidationError("--forward \(f) is not host:port or auto")
         }
@@ -86,6 +101,7 @@ struct RunCommand: ParsableCommand {
         let signalQueue = DispatchQueue(label: "gatewayd.signals")
         var sources: [any DispatchSourceProtocol] = []
         var feeds: [String] = []
+        var notamTimers: [any DispatchSourceProtocol] = []
         let http = FeedServer(hub: hub)
         var nmea: NMEAServer? = nil
         do {
@@ -94,7 +110,28 @@ struct RunCommand: ParsableCommand {
                 return try UDPSender(host: host, port: port)
             }
             try gateway.forward(to: senders, auto: forward.contains("auto"))
-            if let airspace { gateway.setAirspace(try AirspaceFile.read(path: airspace)) }
+            var fixed: [AirspaceArea] = []
+            if let airspace { fixed += try AirspaceFile.read(path: airspace) }
+            if let notams { fixed += try NotamFile.read(path: notams).compactMap { $0.airspaceArea() } }
+            let store = log.map { NotamStore(database: $0.database) }
+            let watched = fixed
+            let loadAreas: @Sendable () -> Void = {
+                var areas = watched
+                if let stored = try? store?.activeAreas(at: Date().timeIntervalSince1970) {
+                    areas += stored.filter { a in !areas.contains { $0.id == a.id } }
+                }
+                gateway.setAirspace(areas)
+            }
+            loadAreas()
+            // Activity windows move and `notams fetch` may have run: re-read the stored set each minute.
+            let areaTimer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "gatewayd.notams"))
+            areaTimer.schedule(deadline: .now() + 60, repeating: 60)
+            areaTimer.setEventHandler(handler: loadAreas)
+            areaTimer.resume()
+            notamTimers.append(areaTimer)
+            if let source = notamSource, let store {
+                notamTimers.append(Self.scheduleRefresh(source: source, locations: notamLocation, every: notamRefreshHours, store: store, then: loadAreas))
+            }
             try gateway.start(bind: bind, port: udpPort, gpsd: gpsd.flatMap(GPSDClient.parse))
             if httpPort > 0 {
                 try http.start(host: httpBind, port: httpPort)
@@ -133,7 +170,7 @@ struct RunCommand: ParsableCommand {
             timer.resume()
             sources.append(timer)
         }
-        withExtendedLifetime(sources) { dispatchMain() }
+        withExtendedLifetime((sources, notamTimers)) { dispatchMain() }
     }
 
     /// "host:port" split, or nil.
@@ -141,5 +178,35 @@ struct RunCommand: ParsableCommand {
         guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), port > 0 else { return nil }
         let host = String(text[..<colon])
         return host.isEmpty ? nil : (host, port)
+    }
+
+    /// Fetches NOTAMs now and every `hours`; a failure is reported and the stored set kept.
+    static func scheduleRefresh(source: String, locations: [String], every hours: Double, store: NotamStore,
+                                then reload: @escaping @Sendable () -> Void) -> any DispatchSourceProtocol {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "gatewayd.notam-refresh"))
+        timer.schedule(deadline: .now() + 2, repeating: hours * 3600)
+        timer.setEventHandler {
+            var http = HTTPClient()
+            http.onRetry = { attempt, reason in Terminal.error("notams: \(reason); retry \(attempt) of 3") }
+            let query = NotamQuery(locations: locations)
+            do {
+                let notams: [Notam]
+                if source == "faa-api" {
+                    notams = try FAANotamAPI(credentials: try Credentials.load(), http: http).fetch(query)
+                } else {
+                    notams = try FAANotamSearch(http: http).fetch(query)
+                }
+                let wanted = Set(locations)
+                let changes = try store.refresh(source: source, notams: notams, at: Date().timeIntervalSince1970) { n in
+                    n.location.map(wanted.contains) ?? false
+                }
+                reportChanges(changes, source: source, count: notams.count)
+                reload()
+            } catch {
+                Terminal.error("notams: refresh from \(source) failed: \(error) — flying on the \((try? store.count()) ?? 0) stored NOTAMs")
+            }
+        }
+        timer.resume()
+        return timer
     }
 }

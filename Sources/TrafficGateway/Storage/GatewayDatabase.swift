@@ -81,6 +81,38 @@ public final class GatewayDatabase: Sendable {
                 t.column("json", .text).notNull()
             }
         }
+        migrator.registerMigration("v2-notams") { db in
+            try db.execute(sql: """
+                CREATE TABLE notam (
+                    rid INTEGER PRIMARY KEY AUTOINCREMENT,
+                    key TEXT NOT NULL UNIQUE,
+                    id TEXT NOT NULL,
+                    number TEXT,
+                    location TEXT,
+                    severity TEXT NOT NULL,
+                    start REAL,
+                    "end" REAL,
+                    sources TEXT NOT NULL,
+                    updated REAL NOT NULL,
+                    hash TEXT NOT NULL,
+                    json TEXT NOT NULL
+                );
+                CREATE INDEX notam_number ON notam(number);
+                CREATE VIRTUAL TABLE notam_rtree USING rtree(rid, min_lat, max_lat, min_lon, max_lon);
+                CREATE TABLE notam_change (
+                    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+                    time REAL NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('new', 'modified', 'expired', 'cancelled')),
+                    key TEXT NOT NULL,
+                    number TEXT,
+                    location TEXT,
+                    summary TEXT NOT NULL,
+                    read INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE INDEX notam_change_time ON notam_change(time);
+                CREATE TABLE notam_refresh (source TEXT PRIMARY KEY, time REAL NOT NULL, count INTEGER NOT NULL);
+                """)
+        }
         return migrator
     }
 }

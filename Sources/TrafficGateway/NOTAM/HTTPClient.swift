@@ -1,0 +1,199 @@
+import CCurl
+import Foundation
+
+/// Why a fetch failed, in words that name the URL and say what to do.
+public struct FetchError: Error, CustomStringConvertible, Equatable {
+    /// What kind of failure.
+    public enum Kind: String, Sendable, Equatable {
+        /// DNS, connection, TLS, reset, timeout.
+        case network
+        /// An HTTP status that is not success.
+        case status
+        /// Success, but the body is not what the source promises (HTML bot page, bad JSON, empty).
+        case content
+        /// Credentials missing or refused.
+        case credentials
+    }
+    /// The kind.
+    public var kind: Kind
+    /// The URL (without query credentials).
+    public var url: String
+    /// The HTTP status, when there was one.
+    public var status: Int?
+    /// The reason.
+    public var reason: String
+    /// Creates an error.
+    public init(_ kind: Kind, url: String, status: Int? = nil, reason: String) {
+        self.kind = kind
+        self.url = url
+        self.status = status
+        self.reason = reason
+    }
+    /// One sentence.
+    public var description: String { "\(url): \(status.map { "HTTP \($0): " } ?? "")\(reason)" }
+}
+
+/// An HTTP response.
+public struct HTTPResponse: Sendable {
+    /// Status code.
+    public var status: Int
+    /// Headers, names lower-cased.
+    public var headers: [String: String]
+    /// Body (decompressed).
+    public var body: [UInt8]
+}
+
+/// HTTP through libcurl, called directly through a small C shim rather than through
+/// FoundationNetworking: URLSession on Linux is libcurl underneath anyway, drags in all of
+/// Foundation (a bigger binary on the Pi) and has a record of teardown crashes; here every call
+/// is synchronous on the caller's thread with hard timeouts. TLS is verified, proxy variables
+/// (`https_proxy`, `no_proxy`, …) are honoured by libcurl, gzip/deflate are accepted, and the
+/// User-Agent names us. Retries: after 1 s, 2 s and 4 s on network errors, 429 (honouring
+/// `Retry-After`) and 5xx; never on other 4xx.
+public struct HTTPClient: Sendable {
+    /// Whole-transfer timeout, seconds.
+    public var timeout: Double = 10
+    /// Delays before each retry; their count is the number of retries.
+    public var retryDelays: [Double] = [1, 2, 4]
+    /// How to wait (tests pass a no-op that records).
+    public var sleep: @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
+    /// User-Agent header.
+    public var userAgent = "skygate-gatewayd/0.1 (+https://github.com/skygate/skygate)"
+    /// Called before each retry with the attempt number and the reason (progress messages).
+    public var onRetry: @Sendable (Int, String) -> Void = { _, _ in }
+
+    /// A client with the defaults.
+    public init() {}
+
+    private static let globalInit: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
+
+    /// GET `url` with `headers`, retrying as described.
+    public func get(_ url: String, headers: [(String, String)] = []) throws(FetchError) -> HTTPResponse {
+        try send(url: url, headers: headers, form: nil)
+    }
+
+    /// POST `form` (URL-encoded) to `url`, retrying as described.
+    public func post(_ url: String, form: [(String, String)], headers: [(String, String)] = []) throws(FetchError) -> HTTPResponse {
+        try send(url: url, headers: headers, form: form)
+    }
+
+    func send(url: String, headers: [(String, String)], form: [(String, String)]?) throws(FetchError) -> HTTPResponse {
+        var attempt = 0
+        while true {
+            let result = once(url: url, headers: headers, form: form)
+            var retryAfter: Double? = nil
+            var reason: String
+            switch result {
+            case .success(let r) where r.status < 400:
+                return r
+            case .success(let r):
+                let snippet = String(decoding: r.body.prefix(200), as: UTF8.self)
+                if r.status == 429 {
+                    retryAfter = r.headers["retry-after"].flatMap(Double.init).map { min(max($0, 0), 120) }
+                    reason = "rate limited (429)"
+                } else if r.status >= 500 {
+                    reason = "server error \(r.status)"
+                } else {
+                    throw FetchError(r.status == 401 || r.status == 403 ? .credentials : .status, url: url, status: r.status,
+                                     reason: Self.explain(status: r.status, body: snippet))
+                }
+                if attempt >= retryDelays.count {
+                    throw FetchError(.status, url: url, status: r.status, reason: "\(reason), still after \(attempt + 1) attempts")
+                }
+            case .failure(let e):
+                if attempt >= retryDelays.count {
+                    throw FetchError(.network, url: url, reason: "\(e.reason), still after \(attempt + 1) attempts")
+                }
+                reason = e.reason
+            }
+            let delay = retryAfter ?? retryDelays[attempt]
+            attempt += 1
+            onRetry(attempt, reason)
+            sleep(delay)
+        }
+    }
+
+    static func explain(status: Int, body: String) -> String {
+        let html = body.lowercased().contains("<html") || body.lowercased().contains("<!doctype")
+        switch status {
+        case 401: return "credentials refused: check FAA_CLIENT_ID and FAA_CLIENT_SECRET"
+        case 403 where html: return "refused with an HTML page (the site's bot protection): use the FAA NOTAM API with a key, or another --url"
+        case 403: return "forbidden: check the credentials and that the account may use this API"
+        case 404: return "not found: check --url"
+        default: return "request refused" + (body.isEmpty ? "" : ": " + body.prefix(120))
+        }
+    }
+
+    /// One attempt, no retry.
+    func once(url: String, headers: [(String, String)], form: [(String, String)]?) -> Result<HTTPResponse, FetchError> {
+        _ = Self.globalInit
+        guard let curl = curl_easy_init() else { return .failure(FetchError(.network, url: url, reason: "libcurl did not initialise")) }
+        defer { curl_easy_cleanup(curl) }
+        let sink = Sink()
+        let box = Unmanaged.passRetained(sink)
+        defer { box.release() }
+        var list: UnsafeMutablePointer<curl_slist>? = nil
+        for (k, v) in headers { list = curl_slist_append(list, "\(k): \(v)") }
+        defer { curl_slist_free_all(list) }
+        let write: skygate_write_callback = { ptr, size, count, user in
+            let n = size * count
+            guard let ptr, let user else { return 0 }
+            let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
+            sink.body.append(contentsOf: UnsafeRawBufferPointer(start: ptr, count: n))
+            return n
+        }
+        let header: skygate_write_callback = { ptr, size, count, user in
+            let n = size * count
+            guard let ptr, let user else { return 0 }
+            let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
+            let line = String(decoding: UnsafeRawBufferPointer(start: ptr, count: n), as: UTF8.self)
+            if line.hasPrefix("HTTP/") { sink.headers = [:] }
+            if let colon = line.firstIndex(of: ":") {
+                sink.headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            return n
+        }
+        var body = ""
+        _ = skygate_setopt_string(curl, CURLOPT_URL, url)
+        _ = skygate_setopt_long(curl, CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
+        _ = skygate_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(min(timeout, 10) * 1000))
+        _ = skygate_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
+        _ = skygate_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 1)
+        _ = skygate_setopt_long(curl, CURLOPT_MAXREDIRS, 5)
+        _ = skygate_setopt_long(curl, CURLOPT_SSL_VERIFYPEER, 1)
+        _ = skygate_setopt_long(curl, CURLOPT_SSL_VERIFYHOST, 2)
+        _ = skygate_setopt_string(curl, CURLOPT_ACCEPT_ENCODING, "")
+        _ = skygate_setopt_string(curl, CURLOPT_USERAGENT, userAgent)
+        _ = skygate_setopt_slist(curl, CURLOPT_HTTPHEADER, list)
+        _ = skygate_setopt_write(curl, CURLOPT_WRITEFUNCTION, write)
+        _ = skygate_setopt_pointer(curl, CURLOPT_WRITEDATA, box.toOpaque())
+        _ = skygate_setopt_write(curl, CURLOPT_HEADERFUNCTION, header)
+        _ = skygate_setopt_pointer(curl, CURLOPT_HEADERDATA, box.toOpaque())
+        if let form {
+            body = form.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
+            _ = skygate_setopt_long(curl, CURLOPT_POST, 1)
+            _ = skygate_setopt_string(curl, CURLOPT_COPYPOSTFIELDS, body)
+        }
+        let code = curl_easy_perform(curl)
+        guard code == CURLE_OK else {
+            let reason = code == CURLE_OPERATION_TIMEDOUT
+                ? "timed out after \(Int(timeout)) s" : String(cString: curl_easy_strerror(code)).lowercased()
+            return .failure(FetchError(.network, url: url, reason: reason))
+        }
+        var status = 0
+        _ = skygate_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
+        return .success(HTTPResponse(status: status, headers: sink.headers, body: sink.body))
+    }
+
+    /// Percent-encoding for form values.
+    static func escape(_ s: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
+    }
+
+    private final class Sink {
+        var body: [UInt8] = []
+        var headers: [String: String] = [:]
+    }
+}

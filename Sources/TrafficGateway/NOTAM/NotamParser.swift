@@ -1,0 +1,263 @@
+import Foundation
+import GDL90
+
+/// Reads NOTAM texts: ICAO format (`Q) … A) … B) … C) … D) … E) … F) … G)`) and FAA domestic
+/// format (`!FDC 6/2174 ZSE OR..AIRSPACE … 2605161300-2605161800`, `!SLE 05/012 SLE RWY 13/31
+/// CLSD 2605160800-2605170800`), geometry in the text (circles, point lists, limits), severity.
+public enum NotamParser {
+    /// Parses `raw` (either format) into a NOTAM from `source`; `id` overrides the identity.
+    public static func parse(_ raw: String, source: String, id: String? = nil) -> Notam {
+        let text = raw.replacingOccurrences(of: "\r", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
+        var n = Notam(id: id ?? "", raw: text, source: source)
+        if text.contains("Q)") || text.range(of: #"(^|\s)E\)"#, options: .regularExpression) != nil {
+            parseICAO(text, into: &n)
+        } else {
+            parseDomestic(text, into: &n)
+        }
+        if n.geometry == nil { n.geometry = geometry(in: n.text) }
+        if n.geometry == nil, let q = n.q, let lat = q.latitude, let lon = q.longitude, let r = q.radiusNM, r > 0, r < 999 {
+            var g = NotamGeometry.circle(Position(latitude: lat, longitude: lon), radiusNM: r, origin: .qLine)
+            g.floorFt = q.lowerFL.flatMap { $0 == 0 ? nil : $0 * 100 }
+            g.ceilingFt = q.upperFL.flatMap { $0 >= 999 ? nil : $0 * 100 }
+            n.geometry = g
+        }
+        if id == nil || n.id.isEmpty { n.id = identity(n) }
+        n.severity = severity(n)
+        return n
+    }
+
+    /// issuer + number (`FDC:6/2174`, `SLE:05/012`), or the raw text's hash as a last resort.
+    public static func identity(_ n: Notam) -> String {
+        if let number = n.number { return "\(n.issuer ?? n.location ?? n.designator ?? "?"):\(number)" }
+        var h: UInt64 = 1_469_598_103_934_665_603
+        for b in n.raw.utf8 { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
+        return "text:" + String(h, radix: 16)
+    }
+
+    // MARK: ICAO
+
+    static func parseICAO(_ text: String, into n: inout Notam) {
+        // Header: "A1234/26 NOTAMR A1200/26" (maybe after a leading "(").
+        let header = text.prefix { $0 != "\n" && $0 != "Q" }
+        let tokens = header.split(whereSeparator: { $0 == " " || $0 == "(" })
+        if let first = tokens.first, first.contains("/") {
+            n.number = String(first)
+            if let s = first.first, s.isLetter { n.series = String(s) }
+        }
+        if let kind = tokens.first(where: { $0.hasPrefix("NOTAM") }), kind.count == 6 { n.type = String(kind.last!) }
+        if tokens.count >= 3, n.type == "R" || n.type == "C" { n.refersTo = String(tokens[2]) }
+        let items = icaoItems(text)
+        if let q = items["Q"] { n.q = qLine(q, unparsed: &n.unparsed); n.fir = n.q?.fir }
+        if let a = items["A"] {
+            let loc = a.split(separator: " ").first.map(String.init) ?? a
+            if isICAO(loc) { n.location = loc } else { n.designator = loc }
+        }
+        if let b = items["B"] { n.start = time(b) ?? note(&n, "B) \(b)") }
+        if let c = items["C"] {
+            let up = c.uppercased()
+            if up.hasPrefix("PERM") { n.permanent = true } else {
+                n.endEstimated = up.contains("EST")
+                n.end = time(String(up.prefix(10))) ?? note(&n, "C) \(c)")
+            }
+        }
+        n.schedule = items["D"]
+        n.text = items["E"] ?? text
+        if var g = geometry(in: n.text) {
+            if let f = items["F"] { (g.floorFt, g.floorAGL) = limit(f) ?? (g.floorFt, g.floorAGL) }
+            if let gg = items["G"] { (g.ceilingFt, g.ceilingAGL) = limit(gg) ?? (g.ceilingFt, g.ceilingAGL) }
+            n.geometry = g
+        }
+    }
+
+    /// The lettered items of an ICAO NOTAM.
+    static func icaoItems(_ text: String) -> [String: String] {
+        var out: [String: String] = [:]
+        let pattern = try! NSRegularExpression(pattern: #"(?:^|\s|\()([QABCDEFG])\)\s*"#)
+        let ns = text as NSString
+        let matches = pattern.matches(in: text, range: NSRange(location: 0, length: ns.length))
+        for (i, m) in matches.enumerated() {
+            let key = ns.substring(with: m.range(at: 1))
+            let from = m.range.location + m.range.length
+            let to = i + 1 < matches.count ? matches[i + 1].range.location : ns.length
+            var value = ns.substring(with: NSRange(location: from, length: max(0, to - from))).trimmingCharacters(in: .whitespacesAndNewlines)
+            if value.hasSuffix(")") && key == "G" { value.removeLast() }
+            if out[key] == nil { out[key] = value }
+        }
+        return out
+    }
+
+    static func qLine(_ q: String, unparsed: inout [String]) -> QLine {
+        let f = q.split(separator: "/", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        var out = QLine()
+        func field(_ i: Int) -> String? { i < f.count && !f[i].isEmpty ? f[i] : nil }
+        out.fir = field(0)
+        out.code = field(1)
+        out.traffic = field(2)
+        out.purpose = field(3)
+        out.scope = field(4)
+        out.lowerFL = field(5).flatMap { Int($0) }
+        out.upperFL = field(6).flatMap { Int($0) }
+        if let geo = field(7) {
+            // DDMMNDDDMMW + 3-digit radius.
+            let m = geo.range(of: #"^(\d{2})(\d{2})([NS])(\d{3})(\d{2})([EW])(\d{3})?$"#, options: .regularExpression)
+            if m != nil {
+                let c = Array(geo)
+                let lat = (Double(String(c[0..<2]))! + Double(String(c[2..<4]))! / 60) * (c[4] == "S" ? -1 : 1)
+                let lon = (Double(String(c[5..<8]))! + Double(String(c[8..<10]))! / 60) * (c[10] == "W" ? -1 : 1)
+                out.latitude = lat
+                out.longitude = lon
+                if c.count >= 14 { out.radiusNM = Double(String(c[11..<14])) }
+            } else {
+                unparsed.append("Q) position \(geo)")
+            }
+        }
+        return out
+    }
+
+    // MARK: FAA domestic
+
+    static func parseDomestic(_ text: String, into n: inout Notam) {
+        var body = Substring(text)
+        if body.hasPrefix("!") { body = body.dropFirst() }
+        let parts = body.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true)
+        guard parts.count >= 2, parts[1].contains("/") else {
+            n.unparsed.append("no !ISSUER NN/NNN header")
+            return
+        }
+        n.issuer = String(parts[0])
+        n.number = String(parts[1])
+        n.type = "N"
+        var rest = parts.count >= 3 ? String(parts[2...].joined(separator: " ")) : ""
+        if parts.count >= 3 {
+            let loc = String(parts[2])
+            if isICAO(loc) { n.location = loc } else if loc.count <= 5, loc.allSatisfy({ $0.isLetter || $0.isNumber }) { n.designator = loc }
+            rest = parts.count >= 4 ? String(parts[3]) : ""
+        }
+        if n.issuer == "FDC" { n.classification = "FDC" }
+        // Validity at the end: YYMMDDHHMM-YYMMDDHHMM[EST] or -PERM.
+        let validity = try! NSRegularExpression(pattern: #"(\d{10})-(\d{10}|PERM)(EST)?\s*$"#)
+        let ns = rest as NSString
+        if let m = validity.firstMatch(in: rest, range: NSRange(location: 0, length: ns.length)) {
+            n.start = time(ns.substring(with: m.range(at: 1)))
+            let e = ns.substring(with: m.range(at: 2))
+            if e == "PERM" { n.permanent = true } else { n.end = time(e) }
+            n.endEstimated = m.range(at: 3).location != NSNotFound
+            n.text = ns.substring(to: m.range.location).trimmingCharacters(in: .whitespaces)
+        } else {
+            n.text = rest
+            n.unparsed.append("no validity (YYMMDDHHMM-YYMMDDHHMM)")
+        }
+        if n.text.uppercased().hasPrefix("CANCEL") { n.type = "C" }
+    }
+
+    // MARK: Pieces
+
+    /// `^[A-Z]{4}$`.
+    public static func isICAO(_ s: String) -> Bool {
+        s.count == 4 && s.allSatisfy { $0.isASCII && $0.isUppercase && $0.isLetter }
+    }
+
+    /// YYMMDDHHMM (UTC) → epoch seconds.
+    public static func time(_ s: String) -> Double? {
+        let d = s.prefix(10)
+        guard d.count == 10, d.allSatisfy(\.isNumber) else { return nil }
+        let v = Array(d).map { Int(String($0))! }
+        let year = 2000 + v[0] * 10 + v[1], month = v[2] * 10 + v[3], day = v[4] * 10 + v[5]
+        let hour = v[6] * 10 + v[7], minute = v[8] * 10 + v[9]
+        guard (1...12).contains(month), (1...31).contains(day), hour <= 24, minute < 60 else { return nil }
+        return Timestamp.midnight(year: year, month: month, day: day) + Double(hour * 3600 + minute * 60)
+    }
+
+    static func note(_ n: inout Notam, _ what: String) -> Double? {
+        n.unparsed.append(what)
+        return nil
+    }
+
+    /// Coordinates like 473624N1222007W (DDMMSS/DDDMMSS), 4736N12220W (DDMM/DDDMM).
+    static func coordinate(_ s: String) -> Position? {
+        let c = Array(s)
+        guard let ns = c.firstIndex(where: { $0 == "N" || $0 == "S" }), ns + 1 < c.count, let ew = c.lastIndex(where: { $0 == "E" || $0 == "W" }) else { return nil }
+        let latDigits = String(c[0..<ns]), lonDigits = String(c[(ns + 1)..<ew])
+        func dms(_ t: String, degreeDigits: Int) -> Double? {
+            let whole = t.split(separator: ".").first.map(String.init) ?? t
+            guard whole.count >= degreeDigits + 2, whole.allSatisfy(\.isNumber) else { return nil }
+            let a = Array(whole)
+            let deg = Double(String(a[0..<degreeDigits]))!
+            let min = Double(String(a[degreeDigits..<(degreeDigits + 2)]))!
+            let sec = a.count >= degreeDigits + 4 ? Double(String(a[(degreeDigits + 2)..<(degreeDigits + 4)]))! : 0
+            return deg + min / 60 + sec / 3600
+        }
+        guard let lat = dms(latDigits, degreeDigits: 2), let lon = dms(lonDigits, degreeDigits: 3), lat <= 90, lon <= 180 else { return nil }
+        return Position(latitude: c[ns] == "S" ? -lat : lat, longitude: c[ew] == "W" ? -lon : lon)
+    }
+
+    static let coordinatePattern = #"\d{4,6}(?:\.\d+)?[NS]\d{5,7}(?:\.\d+)?[EW]"#
+
+    /// A circle ("3NM RADIUS OF 473624N1222007W") or a polygon (3+ coordinates in a row), with
+    /// the limits the text gives.
+    public static func geometry(in text: String) -> NotamGeometry? {
+        let up = text.uppercased()
+        var g: NotamGeometry? = nil
+        let circle = try! NSRegularExpression(pattern: #"(\d+(?:\.\d+)?)\s*(?:NM|NMR|NAUTICAL MILE)S?\s+RADIUS\s+OF\s+(?:[A-Z]{3,4}\s*)?(?:\([A-Z]*\)\s*)?("# + coordinatePattern + ")")
+        let ns = up as NSString
+        if let m = circle.firstMatch(in: up, range: NSRange(location: 0, length: ns.length)),
+           let r = Double(ns.substring(with: m.range(at: 1))), let c = coordinate(ns.substring(with: m.range(at: 2))) {
+            g = .circle(c, radiusNM: r, origin: .text)
+        } else {
+            let point = try! NSRegularExpression(pattern: coordinatePattern)
+            let points = point.matches(in: up, range: NSRange(location: 0, length: ns.length)).compactMap { coordinate(ns.substring(with: $0.range)) }
+            var ring = points
+            if ring.count > 1 && ring.first == ring.last { ring.removeLast() }
+            if ring.count >= 3 { g = .polygon(ring, origin: .text) }
+        }
+        guard var out = g else { return nil }
+        let (floor, ceiling) = limits(up)
+        if let floor { (out.floorFt, out.floorAGL) = floor }
+        if let ceiling { (out.ceilingFt, out.ceilingAGL) = ceiling }
+        return out
+    }
+
+    /// Floor and ceiling from "SFC-3000FT MSL", "FROM THE SURFACE UP TO AND INCLUDING 4000 FEET
+    /// MSL", "1000FT AGL-FL180", "FL180-UNL" (nil floor: surface; nil ceiling: unlimited).
+    static func limits(_ up: String) -> (floor: (Int?, Bool)?, ceiling: (Int?, Bool)?) {
+        let range = try! NSRegularExpression(pattern: #"(SFC|GND|SURFACE|FL\s?\d{2,3}|\d{1,5}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)\s*(?:-|TO|UP TO AND INCLUDING|UP TO BUT NOT INCLUDING|THRU)\s*(UNL|UNLIMITED|FL\s?\d{2,3}|\d{1,5}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)"#)
+        let ns = up as NSString
+        if let m = range.firstMatch(in: up, range: NSRange(location: 0, length: ns.length)) {
+            return (limit(ns.substring(with: m.range(at: 1))), limit(ns.substring(with: m.range(at: 2))))
+        }
+        return (nil, nil)
+    }
+
+    /// One limit: (feet or nil for SFC/UNL, AGL?).
+    static func limit(_ s: String) -> (Int?, Bool)? {
+        let t = s.uppercased().trimmingCharacters(in: .whitespaces)
+        if t.hasPrefix("SFC") || t.hasPrefix("GND") || t.hasPrefix("SURFACE") { return (nil, false) }
+        if t.hasPrefix("UNL") { return (nil, false) }
+        if t.hasPrefix("FL") { return Int(t.dropFirst(2).trimmingCharacters(in: .whitespaces).prefix(3)).map { ($0 * 100, false) } }
+        let digits = t.prefix { $0.isNumber }
+        guard let v = Int(digits) else { return nil }
+        return (v, t.contains("AGL"))
+    }
+
+    // MARK: Severity
+
+    /// critical (prohibited airspace, FIR closed, no ATS), warning (aerodrome or runway closed,
+    /// restricted areas), caution (TFRs, partial closures), info (the rest).
+    public static func severity(_ n: Notam) -> String {
+        let t = " " + n.text.uppercased() + " "
+        let code = n.q?.code ?? ""
+        if code.hasPrefix("QRP") || t.contains(" PROHIBITED ") || t.contains("FIR CLSD") || t.contains("NO ATS")
+            || t.contains("AIRSPACE CLSD") {
+            return "critical"
+        }
+        if code.hasPrefix("QRR") || t.contains("RESTRICTED AREA") || (t.contains(" AD ") && t.contains(" CLSD ") && !t.contains(" EXC "))
+            || code.hasPrefix("QFALC") || code.hasPrefix("QMRLC") || (t.contains(" RWY ") && t.contains(" CLSD") && !t.contains(" EXC ")) {
+            return "warning"
+        }
+        if code.hasPrefix("QRT") || t.contains("TEMPORARY FLIGHT RESTRICTION") || t.contains(" TFR ") || t.contains(" CLSD ") || t.contains(" CLSD")
+            || n.issuer == "FDC" && t.contains("AIRSPACE") {
+            return "caution"
+        }
+        return "info"
+    }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import GDL90
+
+/// What to ask a source for.
+public struct NotamQuery: Sendable, Equatable {
+    /// ICAO locations.
+    public var locations: [String] = []
+    /// A centre and radius (NM, at most 100 for the FAA API).
+    public var near: (latitude: Double, longitude: Double, radiusNM: Double)?
+    /// Creates a query.
+    public init(locations: [String] = [], near: (latitude: Double, longitude: Double, radiusNM: Double)? = nil) {
+        self.locations = locations
+        self.near = near
+    }
+    /// Equality.
+    public static func == (a: NotamQuery, b: NotamQuery) -> Bool {
+        a.locations == b.locations && a.near?.latitude == b.near?.latitude && a.near?.longitude == b.near?.longitude
+            && a.near?.radiusNM == b.near?.radiusNM
+    }
+}
+
+/// A place NOTAMs come from. Two real implementations: the FAA NOTAM API and FAA NOTAM Search.
+public protocol NotamSource: Sendable {
+    /// Short name for messages and the database (`faa-api`).
+    var name: String { get }
+    /// Fetches every NOTAM for `query`; throws rather than return a partial or empty answer it
+    /// cannot vouch for.
+    func fetch(_ query: NotamQuery) throws(FetchError) -> [Notam]
+}
+
+/// The FAA NOTAM API (`GET /notamapi/v1/notams`, GeoJSON, `client_id`/`client_secret` headers).
+public struct FAANotamAPI: NotamSource {
+    /// Base URL (`--url` replaces it: mirrors, proxies, tests).
+    public var baseURL: String
+    /// Credentials.
+    public var credentials: Credentials
+    /// The HTTP client.
+    public var http: HTTPClient
+    /// Items a page (the API allows up to 1000).
+    public var pageSize = 1000
+    /// Stop after this many pages (a runaway server cannot keep us fetching).
+    public var maximumPages = 50
+    /// `faa-api`.
+    public var name: String { "faa-api" }
+
+    /// A client for `baseURL`.
+    public init(baseURL: String = "https://external-api.faa.gov/notamapi/v1", credentials: Credentials, http: HTTPClient = HTTPClient()) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.credentials = credentials
+        self.http = http
+    }
+
+    /// Fetches all pages for each location (or the circle).
+    public func fetch(_ query: NotamQuery) throws(FetchError) -> [Notam] {
+        var queries: [[(String, String)]] = query.locations.map { [("icaoLocation", $0)] }
+        if let near = query.near {
+            queries.append([("locationLatitude", String(near.latitude)), ("locationLongitude", String(near.longitude)),
+                            ("locationRadius", String(min(near.radiusNM, 100)))])
+        }
+        var out: [String: Notam] = [:]
+        for q in queries {
+            var page = 1
+            while page <= maximumPages {
+                let url = baseURL + "/notams?" + (q + [("pageSize", String(pageSize)), ("pageNum", String(page))])
+                    .map { "\($0.0)=\(HTTPClient.escape($0.1))" }.joined(separator: "&")
+                let r = try http.get(url, headers: [("client_id", credentials.id), ("client_secret", credentials.secret), ("Accept", "application/json")])
+                let (items, totalPages) = try Self.parse(r.body, url: url)
+                for n in items { out[n.id] = n }
+                if page >= totalPages { break }
+                page += 1
+            }
+        }
+        return out.values.sorted { $0.id < $1.id }
+    }
+
+    /// One reply: its NOTAMs and the page count. Throws on HTML, bad JSON or a missing `items`.
+    public static func parse(_ body: [UInt8], url: String) throws(FetchError) -> ([Notam], Int) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+            let start = String(decoding: body.prefix(100), as: UTF8.self).lowercased()
+            throw FetchError(.content, url: url, reason: start.contains("<html") || start.contains("<!doctype")
+                ? "an HTML page instead of JSON (a login or bot-protection page?)" : "the reply is not valid JSON (\(body.count) bytes)")
+        }
+        guard let items = object["items"] as? [Any] else {
+            throw FetchError(.content, url: url, reason: "the JSON has no \"items\" array (an error reply or a changed API?)")
+        }
+        var out: [Notam] = []
+        for item in items {
+            guard let feature = item as? [String: Any] else { continue }
+            if let n = notam(feature) { out.append(n) }
+        }
+        return (out, (object["totalPages"] as? Int) ?? 1)
+    }
+
+    /// One GeoJSON feature of the API (`properties.coreNOTAMData.notam`, `notamTranslation`,
+    /// `geometry`), every field optional.
+    public static func notam(_ feature: [String: Any], source: String = "faa-api") -> Notam? {
+        let core = (feature["properties"] as? [String: Any])?["coreNOTAMData"] as? [String: Any]
+        let d = core?["notam"] as? [String: Any] ?? [:]
+        let translations = core?["notamTranslation"] as? [[String: Any]] ?? []
+        let icaoText = translations.first { $0["type"] as? String == "ICAO" }?["formattedText"] as? String
+        let domestic = translations.first { $0["type"] as? String == "LOCAL_FORMAT" }?["simpleText"] as? String
+        guard let text = (d["text"] as? String) ?? domestic ?? icaoText else { return nil }
+        let raw = domestic ?? icaoText ?? text
+        var n = NotamParser.parse(raw, source: source)
+        if let id = d["id"] as? String, !id.isEmpty { n.id = id }
+        if let number = d["number"] as? String { n.number = number }
+        if let series = d["series"] as? String, !series.isEmpty { n.series = series }
+        if let type = d["type"] as? String { n.type = type }
+        if let c = d["classification"] as? String { n.classification = c }
+        if n.issuer == nil, let acc = d["accountId"] as? String { n.issuer = acc }
+        if n.classification == "FDC" { n.issuer = "FDC" }
+        if let loc = d["icaoLocation"] as? String, NotamParser.isICAO(loc) { n.location = loc } else if let loc = d["location"] as? String { n.designator = loc }
+        if let fir = d["affectedFIR"] as? String { n.fir = fir }
+        if let issued = (d["issued"] as? String).flatMap(Timestamp.parse) { n.issued = issued }
+        if let start = (d["effectiveStart"] as? String).flatMap(Timestamp.parse) { n.start = start }
+        if let end = d["effectiveEnd"] as? String {
+            if end.uppercased().hasPrefix("PERM") { n.permanent = true; n.end = nil } else if let t = Timestamp.parse(end) { n.end = t }
+            n.endEstimated = end.uppercased().contains("EST")
+        }
+        if let t = d["text"] as? String { n.text = t }
+        if n.id.isEmpty || n.id.hasPrefix("text:") { n.id = NotamParser.identity(n) }
+        // The official geometry beats anything parsed from the text.
+        if let g = officialGeometry(feature["geometry"] as? [String: Any]) {
+            var geometry = g
+            if let old = n.geometry { (geometry.floorFt, geometry.floorAGL, geometry.ceilingFt, geometry.ceilingAGL) = (old.floorFt, old.floorAGL, old.ceilingFt, old.ceilingAGL) }
+            if let lower = d["lowerLimit"] as? String, let l = NotamParser.limit(lower) { (geometry.floorFt, geometry.floorAGL) = l }
+            if let upper = d["upperLimit"] as? String, let u = NotamParser.limit(upper) { (geometry.ceilingFt, geometry.ceilingAGL) = u }
+            n.geometry = geometry
+        }
+        n.severity = NotamParser.severity(n)
+        return n
+    }
+
+    /// The first polygon of a GeoJSON geometry (Polygon, MultiPolygon or GeometryCollection).
+    static func officialGeometry(_ g: [String: Any]?) -> NotamGeometry? {
+        guard let g, let type = g["type"] as? String else { return nil }
+        switch type {
+        case "Polygon":
+            guard let rings = g["coordinates"] as? [[[Double]]], var ring = rings.first?.map({ Position(latitude: $0[1], longitude: $0[0]) }) else { return nil }
+            if ring.count > 1 && ring.first == ring.last { ring.removeLast() }
+            return ring.count >= 3 ? .polygon(ring, origin: .official) : nil
+        case "MultiPolygon":
+            guard let polys = g["coordinates"] as? [[[[Double]]]], let first = polys.first else { return nil }
+            return officialGeometry(["type": "Polygon", "coordinates": first])
+        case "GeometryCollection":
+            for sub in g["geometries"] as? [[String: Any]] ?? [] { if let p = officialGeometry(sub) { return p } }
+            return nil
+        default:
+            return nil
+        }
+    }
+}
+
+/// FAA NOTAM Search (`POST …/notamSearch/search`, form `searchType=0`, `designatorsForLocation`,
+/// `offset` paging by 30, JSON `notamList`). Its site may answer scripts with an HTML 403 page.
+public struct FAANotamSearch: NotamSource {
+    /// Base URL.
+    public var baseURL: String
+    /// HTTP client.
+    public var http: HTTPClient
+    /// Pages at most.
+    public var maximumPages = 100
+    /// `faa-search`.
+    public var name: String { "faa-search" }
+
+    /// A client for `baseURL`.
+    public init(baseURL: String = "https://notams.aim.faa.gov/notamSearch", http: HTTPClient = HTTPClient()) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.http = http
+    }
+
+    /// Fetches every page for the locations.
+    public func fetch(_ query: NotamQuery) throws(FetchError) -> [Notam] {
+        guard !query.locations.isEmpty else {
+            throw FetchError(.content, url: baseURL, reason: "NOTAM Search needs --location (it has no radius search here)")
+        }
+        var out: [String: Notam] = [:]
+        let url = baseURL + "/search"
+        var offset = 0
+        for _ in 0..<maximumPages {
+            let r = try http.post(url, form: [("searchType", "0"), ("designatorsForLocation", query.locations.joined(separator: ",")),
+                                               ("offset", String(offset)), ("notamsOnly", "false")])
+            let (items, total) = try Self.parse(r.body, url: url)
+            for n in items { out[n.id] = n }
+            offset += 30
+            if items.isEmpty || offset >= total { break }
+        }
+        return out.values.sorted { $0.id < $1.id }
+    }
+
+    /// One reply page: NOTAMs and `totalNotamCount`.
+    public static func parse(_ body: [UInt8], url: String) throws(FetchError) -> ([Notam], Int) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+            let start = String(decoding: body.prefix(200), as: UTF8.self).lowercased()
+            throw FetchError(.content, url: url, reason: start.contains("<html") || start.contains("<!doctype")
+                ? "an HTML page instead of JSON (the site's bot protection): use --source faa-api with a key"
+                : "the reply is not valid JSON (\(body.count) bytes)")
+        }
+        guard let list = object["notamList"] as? [[String: Any]] else {
+            throw FetchError(.content, url: url, reason: "the JSON has no \"notamList\" (an error reply or a changed site?)")
+        }
+        var out: [Notam] = []
+        for item in list {
+            guard let text = (item["traditionalMessage"] as? String) ?? (item["icaoMessage"] as? String) else { continue }
+            var n = NotamParser.parse(text, source: "faa-search")
+            if let number = item["notamNumber"] as? String { n.number = number }
+            if let icao = item["icaoId"] as? String, NotamParser.isICAO(icao) { n.location = icao }
+            if let s = item["startDate"] as? String, let t = searchTime(s) { n.start = t }
+            if let e = item["endDate"] as? String {
+                if e.uppercased().contains("PERM") { n.permanent = true; n.end = nil } else if let t = searchTime(e) { n.end = t }
+                n.endEstimated = e.uppercased().contains("EST")
+            }
+            if n.geometry == nil, let p = item["mapPointer"] as? String, let c = pointer(p), n.restrictsAirspace {
+                n.geometry = .circle(c, radiusNM: 1, origin: .qLine)
+            }
+            n.id = NotamParser.identity(n)
+            n.severity = NotamParser.severity(n)
+            out.append(n)
+        }
+        return (out, (object["totalNotamCount"] as? Int) ?? out.count)
+    }
+
+    /// "MM/DD/YYYY HHMM" with an optional "EST" → epoch seconds.
+    static func searchTime(_ s: String) -> Double? {
+        let parts = s.split(separator: " ")
+        guard parts.count >= 2 else { return nil }
+        let d = parts[0].split(separator: "/").compactMap { Int($0) }
+        guard d.count == 3, let hhmm = Int(parts[1]), parts[1].count == 4 else { return nil }
+        return Timestamp.midnight(year: d[2], month: d[0], day: d[1]) + Double(hhmm / 100 * 3600 + hhmm % 100 * 60)
+    }
+
+    /// "POINT(lon lat)".
+    static func pointer(_ s: String) -> Position? {
+        guard let open = s.firstIndex(of: "("), let close = s.firstIndex(of: ")") else { return nil }
+        let v = s[s.index(after: open)..<close].split(separator: " ").compactMap { Double($0) }
+        return v.count == 2 ? Position(latitude: v[1], longitude: v[0]) : nil
+    }
+}
+
+/// API credentials from `FAA_CLIENT_ID`/`FAA_CLIENT_SECRET` or a file readable only by its
+/// owner (`client_id=…` and `client_secret=…` lines). Never printed.
+public struct Credentials: Sendable, CustomStringConvertible {
+    /// Client id.
+    public var id: String
+    /// Client secret.
+    public var secret: String
+    /// Masked.
+    public var description: String { "client_id=****, client_secret=****" }
+
+    /// Creates credentials.
+    public init(id: String, secret: String) {
+        self.id = id
+        self.secret = secret
+    }
+
+    /// From the environment, else from `file`.
+    public static func load(environment: [String: String] = ProcessInfo.processInfo.environment, file: String? = nil) throws(FetchError) -> Credentials {
+        if let id = environment["FAA_CLIENT_ID"], let secret = environment["FAA_CLIENT_SECRET"], !id.isEmpty, !secret.isEmpty {
+            return Credentials(id: id, secret: secret)
+        }
+        guard let file else {
+            throw FetchError(.credentials, url: "faa-api", reason: "no credentials: set FAA_CLIENT_ID and FAA_CLIENT_SECRET (from api.faa.gov) or give --credentials FILE")
+        }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file), let text = FileManager.default.contents(atPath: file) else {
+            throw FetchError(.credentials, url: file, reason: "cannot read the credentials file")
+        }
+        if let mode = attributes[.posixPermissions] as? Int, mode & 0o077 != 0 {
+            throw FetchError(.credentials, url: file, reason: "the credentials file is readable by others: chmod 600 \(file)")
+        }
+        var values: [String: String] = [:]
+        for line in String(decoding: text, as: UTF8.self).split(separator: "\n") {
+            let kv = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if kv.count == 2 { values[kv[0]] = kv[1] }
+        }
+        guard let id = values["client_id"], let secret = values["client_secret"] else {
+            throw FetchError(.credentials, url: file, reason: "needs client_id=… and client_secret=… lines")
+        }
+        return Credentials(id: id, secret: secret)
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import GDL90
+import GRDB
+
+/// One change found by a refresh.
+public struct NotamChange: Sendable, Equatable {
+    /// When.
+    public var time: Double
+    /// new, modified, expired, cancelled.
+    public var kind: String
+    /// The NOTAM's store key.
+    public var key: String
+    /// Number.
+    public var number: String?
+    /// Location.
+    public var location: String?
+    /// A line of text.
+    public var summary: String
+    /// Seen by the user (`notams changes` marks them read).
+    public var read: Bool
+}
+
+/// The NOTAMs kept for flight, in the gateway's SQLite database: one row per NOTAM (merged
+/// across sources by issuer/location + number, so a FIS-B copy and a fetched copy are one), an
+/// R*Tree of their areas' bounding boxes, and the changes each refresh found (kept 7 days).
+/// A refresh is one transaction, and a failed, empty or malformed reply never replaces what is
+/// stored.
+public struct NotamStore: Sendable {
+    /// The database.
+    public let database: GatewayDatabase
+    /// A source not refreshed for this long is stale, seconds.
+    public var staleAfter: Double = 24 * 3600
+    /// Changes older than this are pruned, seconds.
+    public var keepChanges: Double = 7 * 24 * 3600
+
+    /// A store in `database`.
+    public init(database: GatewayDatabase) { self.database = database }
+
+    /// The merge key: issuer (or location) and number; the source id when there is no number.
+    public static func key(_ n: Notam) -> String {
+        guard let number = n.number else { return n.id }
+        return "\(n.issuer ?? n.location ?? n.designator ?? "?"):\(number)"
+    }
+
+    /// Replaces what `source` said about the NOTAMs `inScope` selects with `notams`, at `time`;
+    /// returns the changes. An empty `notams` is refused (an outage must not wipe the cache).
+    @discardableResult
+    public func refresh(source: String, notams: [Notam], at time: Double, inScope: @escaping @Sendable (Notam) -> Bool = { _ in true })
+        throws(GatewayError) -> [NotamChange]
+    {
+        guard !notams.isEmpty else {
+            throw GatewayError.invalidInput("\(source) returned no NOTAMs: kept the \((try? count()) ?? 0) stored ones (an empty reply is never taken as 'no NOTAMs')")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        do {
+            return try database.pool.write { db -> [NotamChange] in
+                var changes: [NotamChange] = []
+                var seen = Set<String>()
+                for n in notams {
+                    let key = Self.key(n)
+                    seen.insert(key)
+                    if n.type == "C", let ref = n.refersTo {
+                        let refKey = "\(n.issuer ?? n.location ?? n.designator ?? "?"):\(ref)"
+                        if let row = try Row.fetchOne(db, sql: "SELECT rid FROM notam WHERE key = ?", arguments: [refKey]) {
+                            try Self.delete(db, rid: row["rid"])
+                            changes.append(NotamChange(time: time, kind: "cancelled", key: refKey, number: ref, location: n.location,
+                                                       summary: "cancelled by \(n.number ?? "?")", read: false))
+                        }
+                        continue
+                    }
+                    var merged = n
+                    var sources = [n.source]
+                    let existing = try Row.fetchOne(db, sql: "SELECT rid, hash, json, sources FROM notam WHERE key = ?", arguments: [key])
+                    if let existing, let old = try? JSONDecoder().decode(Notam.self, from: Data((existing["json"] as String).utf8)) {
+                        sources = Set((existing["sources"] as String).split(separator: "+").map(String.init) + [n.source]).sorted()
+                        // Geometry priority: official polygon > FIS-B graphic > text > Q-line.
+                        if let og = old.geometry, og.origin > (n.geometry?.origin ?? .qLine) || n.geometry == nil { merged.geometry = og }
+                        if merged.text.isEmpty { merged.text = old.text }
+                    }
+                    let json = String(decoding: try encoder.encode(merged), as: UTF8.self)
+                    let content = Self.contentHash(merged)
+                    if let existing {
+                        let rid: Int64 = existing["rid"]
+                        if (existing["hash"] as String) != content {
+                            changes.append(NotamChange(time: time, kind: "modified", key: key, number: n.number, location: n.location ?? n.designator,
+                                                       summary: String(merged.text.prefix(100)), read: false))
+                        }
+                        try db.execute(sql: """
+                            UPDATE notam SET id = ?, number = ?, location = ?, severity = ?, start = ?, "end" = ?, sources = ?, updated = ?, hash = ?, json = ?
+                            WHERE rid = ?
+                            """, arguments: [merged.id, merged.number, merged.location ?? merged.designator, merged.severity, merged.start, merged.end,
+                                             sources.joined(separator: "+"), time, content, json, rid])
+                        try Self.index(db, rid: rid, merged)
+                    } else {
+                        try db.execute(sql: """
+                            INSERT INTO notam (key, id, number, location, severity, start, "end", sources, updated, hash, json)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            """, arguments: [key, merged.id, merged.number, merged.location ?? merged.designator, merged.severity, merged.start,
+                                             merged.end, sources.joined(separator: "+"), time, content, json])
+                        try Self.index(db, rid: db.lastInsertedRowID, merged)
+                        changes.append(NotamChange(time: time, kind: "new", key: key, number: n.number, location: n.location ?? n.designator,
+                                                   summary: String(merged.text.prefix(100)), read: false))
+                    }
+                }
+                // NOTAMs this source held in the same scope that it no longer lists: cancelled
+                // (or expired, if their end has passed).
+                let rows = try Row.fetchAll(db, sql: "SELECT rid, key, number, location, sources, \"end\", json FROM notam")
+                for row in rows {
+                    let key: String = row["key"]
+                    guard !seen.contains(key) else { continue }
+                    let end: Double? = row["end"]
+                    let expired = end.map { $0 <= time } ?? false
+                    let mine = (row["sources"] as String).split(separator: "+").contains { $0 == source }
+                    guard let old = try? JSONDecoder().decode(Notam.self, from: Data((row["json"] as String).utf8)) else { continue }
+                    if expired || (mine && inScope(old)) {
+                        try Self.delete(db, rid: row["rid"])
+                        changes.append(NotamChange(time: time, kind: expired ? "expired" : "cancelled", key: key, number: row["number"],
+                                                   location: row["location"], summary: String(old.text.prefix(100)), read: false))
+                    }
+                }
+                for c in changes {
+                    try db.execute(sql: "INSERT INTO notam_change (time, kind, key, number, location, summary) VALUES (?, ?, ?, ?, ?, ?)",
+                                   arguments: [c.time, c.kind, c.key, c.number, c.location, c.summary])
+                }
+                try db.execute(sql: "DELETE FROM notam_change WHERE time < ?", arguments: [time - keepChanges])
+                try db.execute(sql: "INSERT OR REPLACE INTO notam_refresh (source, time, count) VALUES (?, ?, ?)",
+                               arguments: [source, time, notams.count])
+                return changes
+            }
+        } catch {
+            throw GatewayError.database(path: database.path, reason: "NOTAM refresh from \(source) not stored (nothing changed): \(GatewayDatabase.explain(error))")
+        }
+    }
+
+    /// A stable digest of what matters in a NOTAM (text, times, geometry), to detect changes.
+    static func contentHash(_ n: Notam) -> String {
+        var h: UInt64 = 1_469_598_103_934_665_603
+        let text = "\(n.text)|\(n.start ?? -1)|\(n.end ?? -1)|\(n.geometry?.json ?? "")|\(n.type ?? "")"
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
+        return String(h, radix: 16)
+    }
+
+    static func index(_ db: Database, rid: Int64, _ n: Notam) throws {
+        try db.execute(sql: "DELETE FROM notam_rtree WHERE rid = ?", arguments: [rid])
+        guard let g = n.geometry else { return }
+        let b = g.bounds
+        try db.execute(sql: "INSERT INTO notam_rtree (rid, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [rid, b.0, b.1, b.2, b.3])
+    }
+
+    static func delete(_ db: Database, rid: Int64) throws {
+        try db.execute(sql: "DELETE FROM notam WHERE rid = ?", arguments: [rid])
+        try db.execute(sql: "DELETE FROM notam_rtree WHERE rid = ?", arguments: [rid])
+    }
+
+    /// Stored NOTAMs.
+    public func count() throws(GatewayError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notam") ?? 0 }
+    }
+
+    /// Every stored NOTAM, by key.
+    public func all() throws(GatewayError) -> [Notam] {
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT json FROM notam ORDER BY key").compactMap { try? JSONDecoder().decode(Notam.self, from: Data($0.utf8)) }
+        }
+    }
+
+    /// NOTAMs whose area's bounding box meets the box (R*Tree query).
+    public func notams(minLat: Double, maxLat: Double, minLon: Double, maxLon: Double) throws(GatewayError) -> [Notam] {
+        try read { db in
+            try String.fetchAll(db, sql: """
+                SELECT n.json FROM notam n JOIN notam_rtree r ON r.rid = n.rid
+                WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ? ORDER BY n.key
+                """, arguments: [minLat, maxLat, minLon, maxLon]).compactMap { try? JSONDecoder().decode(Notam.self, from: Data($0.utf8)) }
+        }
+    }
+
+    /// Airspace areas of NOTAMs active at `time` (near a position when given, via the R*Tree).
+    public func activeAreas(at time: Double, near: Position? = nil, radiusNM: Double = 150) throws(GatewayError) -> [AirspaceArea] {
+        let list: [Notam]
+        if let p = near {
+            let dLat = radiusNM / 60, dLon = radiusNM / (60 * max(0.05, cos(p.latitude * .pi / 180)))
+            list = try notams(minLat: p.latitude - dLat, maxLat: p.latitude + dLat, minLon: p.longitude - dLon, maxLon: p.longitude + dLon)
+        } else {
+            list = try all()
+        }
+        return list.filter { $0.isActive(at: time) }.compactMap { $0.airspaceArea() }
+    }
+
+    /// Sources' last successful refresh times.
+    public func refreshes() throws(GatewayError) -> [String: Double] {
+        try read { db in
+            var out: [String: Double] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT source, time FROM notam_refresh") { out[row["source"]] = row["time"] }
+            return out
+        }
+    }
+
+    /// Whether what is stored is older than `staleAfter` at `time` (no source refreshed since).
+    public func isStale(at time: Double) throws(GatewayError) -> Bool {
+        guard let last = try refreshes().values.max() else { return true }
+        return time - last > staleAfter
+    }
+
+    /// Changes, newest first; `unread` only those not yet seen; marks what it returns read.
+    public func changes(unreadOnly: Bool, markRead: Bool = true) throws(GatewayError) -> [NotamChange] {
+        do {
+            return try database.pool.write { db in
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM notam_change \(unreadOnly ? "WHERE read = 0" : "") ORDER BY time DESC, rowid DESC")
+                if markRead { try db.execute(sql: "UPDATE notam_change SET read = 1") }
+                return rows.map { r in
+                    NotamChange(time: r["time"], kind: r["kind"], key: r["key"], number: r["number"], location: r["location"],
+                                summary: r["summary"], read: (r["read"] as Int) != 0)
+                }
+            }
+        } catch {
+            throw GatewayError.database(path: database.path, reason: GatewayDatabase.explain(error))
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(GatewayError) -> T {
+        do { return try database.pool.read(body) } catch {
+            throw GatewayError.database(path: database.path, reason: GatewayDatabase.explain(error))
+        }
+    }
+}

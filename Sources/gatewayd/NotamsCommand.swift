@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import TrafficGateway
+
+/// `gatewayd notams`: fetch, import, list, show and follow changes of the NOTAMs kept for flight.
+struct NotamsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notams",
+        abstract: "Fetch NOTAMs while a network is there and keep them in the database for flight.",
+        discussion: """
+            NOTAMs are kept in the gateway's SQLite database; `run --notams` and `replay --notams` use
+            the active ones for airspace alerts. A failed, empty or malformed reply never replaces what
+            is stored. Credentials for the FAA NOTAM API come from FAA_CLIENT_ID/FAA_CLIENT_SECRET or
+            a file readable only by you (--credentials).
+
+            Examples:
+              gatewayd notams import fixtures/notams-demo.json
+              FAA_CLIENT_ID=… FAA_CLIENT_SECRET=… gatewayd notams fetch --location KSLE --location KPDX
+              gatewayd notams fetch --near 44.91,-123.00 --radius 30
+              gatewayd notams list --active --severity warning
+              gatewayd notams show FDC:6/2174
+              gatewayd notams changes --unread
+            """,
+        subcommands: [NotamsFetch.self, NotamsImport.self, NotamsList.self, NotamsShow.self, NotamsChanges.self]
+    )
+}
+
+/// Options every notams subcommand shares.
+struct NotamDatabaseOption: ParsableArguments {
+    @Option(help: "SQLite database (default: $XDG_DATA_HOME/gatewayd/gateway.sqlite).")
+    var database: String?
+
+    func store() throws -> NotamStore {
+        do {
+            return NotamStore(database: try GatewayDatabase(path: database ?? GatewayDatabase.defaultPath()))
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+}
+
+/// Prints a refresh's changes, one line each, to stderr.
+func reportChanges(_ changes: [NotamChange], source: String, count: Int) {
+    let counts = Dictionary(grouping: changes, by: \.kind).mapValues(\.count)
+    let summary = ["new", "modified", "cancelled", "expired"].compactMap { k in counts[k].map { "\($0) \(k)" } }
+    Terminal.error("notams: \(count) from \(source)\(summary.isEmpty ? ", no changes" : ": " + summary.joined(separator: ", "))")
+}

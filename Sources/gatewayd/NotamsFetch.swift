@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import GDL90
+import TrafficGateway
+
+/// `gatewayd notams fetch`.
+struct NotamsFetch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch", abstract: "Fetch NOTAMs from the FAA and store them (never replacing good data with a bad reply).")
+
+    @Option(help: "Source: faa-api (needs a key from api.faa.gov) or faa-search (no key; may refuse scripts).")
+    var source = "faa-api"
+
+    @Option(help: "Base URL replacing the source's (a mirror, a proxy, a test server).")
+    var url: String?
+
+    @Option(help: "ICAO location, repeatable (e.g. KSLE).")
+    var location: [String] = []
+
+    @Option(help: "Centre as LAT,LON (with --radius).")
+    var near: String?
+
+    @Option(help: "Radius around --near, NM (at most 100 for the FAA API).")
+    var radius: Double = 25
+
+    @Option(help: "Credentials file (client_id=… and client_secret=… lines, chmod 600).")
+    var credentials: String?
+
+    @OptionGroup var db: NotamDatabaseOption
+
+    func validate() throws {
+        guard ["faa-api", "faa-search"].contains(source) else { throw ValidationError("--source must be faa-api or faa-search") }
+        for l in location where !NotamParser.isICAO(l) { throw ValidationError("--location \(l) is not an ICAO location like KSLE") }
+        if location.isEmpty && near == nil { throw ValidationError("give --location ICAO (repeatable) or --near LAT,LON") }
+        if let near, Self.point(near) == nil { throw ValidationError("--near \(near) is not LAT,LON like 44.91,-123.00") }
+        if radius <= 0 || radius > 100 { throw ValidationError("--radius must be more than 0 and at most 100 NM") }
+    }
+
+    static func point(_ s: String) -> (Double, Double)? {
+        let v = s.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard v.count == 2, (-90...90).contains(v[0]), (-180...180).contains(v[1]) else { return nil }
+        return (v[0], v[1])
+    }
+
+    func run() throws {
+        let store = try db.store()
+        var http = HTTPClient()
+        http.onRetry = { attempt, reason in Terminal.error("notams: \(reason); retry \(attempt) of 3") }
+        let query = NotamQuery(locations: location, near: near.flatMap(Self.point).map { ($0.0, $0.1, radius) })
+        let notams: [Notam]
+        do {
+            if source == "faa-api" {
+                let creds = try Credentials.load(file: credentials)
+                notams = try FAANotamAPI(baseURL: url ?? "https://external-api.faa.gov/notamapi/v1", credentials: creds, http: http).fetch(query)
+            } else {
+                notams = try FAANotamSearch(baseURL: url ?? "https://notams.aim.faa.gov/notamSearch", http: http).fetch(query)
+            }
+        } catch {
+            let kept = (try? store.count()) ?? 0
+            throw CommandFailure("\(source): \(error) — kept the \(kept) stored NOTAMs")
+        }
+        let locations = Set(location)
+        let area = query.near
+        do {
+            let changes = try store.refresh(source: source, notams: notams, at: Date().timeIntervalSince1970) { n in
+                if let l = n.location, locations.contains(l) { return true }
+                if let a = area, let g = n.geometry, case .circle(let c, _) = g.shape {
+                    return Geodesy.distanceNM(c, Position(latitude: a.latitude, longitude: a.longitude)) <= a.radiusNM
+                }
+                return false
+            }
+            reportChanges(changes, source: source, count: notams.count)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+}
+
+/// `gatewayd notams import`.
+struct NotamsImport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Store NOTAMs from a file in the FAA NOTAM API's JSON shape (canned sets, offline copies).")
+
+    @Argument(help: "JSON file ({\"items\": [GeoJSON Feature…]} as the FAA NOTAM API answers).")
+    var file: String
+
+    @OptionGroup var db: NotamDatabaseOption
+
+    func run() throws {
+        let notams = try NotamFile.read(path: file)
+        let store = try db.store()
+        do {
+            let changes = try store.refresh(source: "file", notams: notams, at: Date().timeIntervalSince1970) { _ in false }
+            reportChanges(changes, source: file, count: notams.count)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+}
+
+/// Reading a canned NOTAM file.
+enum NotamFile {
+    static func read(path: String) throws -> [Notam] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read \(path)") }
+        do {
+            let (notams, _) = try FAANotamAPI.parse(Array(data), url: path)
+            guard !notams.isEmpty else { throw CommandFailure("\(path) has no NOTAMs") }
+            return notams.map { var n = $0; n.source = "file"; return n }
+        } catch let e as FetchError {
+            throw CommandFailure("\(path): \(e.reason)")
+        }
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+import GDL90
+import Synchronization
+import Testing
+@testable import TrafficGateway
+
+/// Real-shaped NOTAM texts of each form.
+enum NotamTexts {
+    static let icaoRestricted = """
+        A0123/26 NOTAMN
+        Q) KZSE/QRRCA/IV/BO/W/000/060/4458N12246W004
+        A) KZSE B) 2605161200 C) 2605162000
+        E) RESTRICTED AREA R-DEMO ACT WI AN AREA DEFINED AS 445634N1224855W-445634N1224318W-450034N1224318W-450034N1224855W
+        F) SFC G) 6000FT MSL
+        """
+    static let fdcTFR = "!FDC 6/2174 ZSE OR..AIRSPACE SALEM, OR..TEMPORARY FLIGHT RESTRICTIONS WI AN AREA DEFINED AS 3NM RADIUS OF 473624N1222007W (SEA) SFC-3000FT MSL EFFECTIVE 2605161300 UTC UNTIL 2605161800 UTC. 2605161300-2605161800"
+    static let runway = "!SLE 05/012 SLE RWY 13/31 CLSD 2605160800-2605170800"
+    static let perm = "!UBG 12/001 UBG NAV VOR U/S 2512010000-PERM"
+    static let estimated = "!PDX 05/101 PDX TWY C CLSD EXC TAX ACFT WINGSPAN LESS THAN 79FT 2605160600-2605201400EST"
+    static let replacement = """
+        A0456/26 NOTAMR A0400/26
+        Q) EGTT/QMRLC/IV/NBO/A/000/999/5128N00028W005
+        A) EGLL B) 2605150600 C) 2605152200 EST
+        E) RWY 09L/27R CLSD DUE WIP
+        """
+    static let cancel = """
+        A0457/26 NOTAMC A0456/26
+        Q) EGTT/QMRXX/IV/NBO/A/000/999/5128N00028W005
+        A) EGLL B) 2605151000
+        E) REF RWY CLOSURE CNL
+        """
+    static let prohibited = """
+        A0001/26 NOTAMN
+        Q) UMMV/QRPCA/IV/BO/W/000/999/5350N02734E010
+        A) UMMV B) 2605010000 C) PERM
+        E) PROHIBITED AREA ACT 10NM RADIUS OF 535000N0273400E
+        F) SFC G) UNL
+        """
+    /// Messy: empty Q-line fields, no C) item.
+    static let messy = """
+        A1111/26 NOTAMN
+        Q) KZOA//IV/M//000/999/
+        A) KSFO B) 2605161200
+        E) OBST CRANE 374300N1222200W 250FT AGL LGTD
+        """
+}
+
+@Suite struct NotamParsingTests {
+    @Test func icaoRestrictedArea() {
+        let n = NotamParser.parse(NotamTexts.icaoRestricted, source: "test")
+        #expect(n.number == "A0123/26" && n.series == "A" && n.type == "N")
+        #expect(n.location == "KZSE")
+        #expect(n.q?.code == "QRRCA" && n.q?.traffic == "IV" && n.q?.purpose == "BO" && n.q?.scope == "W")
+        #expect(n.q?.lowerFL == 0 && n.q?.upperFL == 60 && n.q?.radiusNM == 4)
+        #expect(abs((n.q?.latitude ?? 0) - (44 + 58.0 / 60)) < 1e-9 && abs((n.q?.longitude ?? 0) + (122 + 46.0 / 60)) < 1e-9)
+        #expect(n.start == Timestamp.parse("2026-05-16T12:00:00Z") && n.end == Timestamp.parse("2026-05-16T20:00:00Z"))
+        #expect(n.severity == "warning")
+        let g = n.geometry
+        #expect(g?.origin == .text && g?.polygon?.count == 4)
+        #expect(abs((g?.polygon?[0][0] ?? 0) - (44 + 56.0 / 60 + 34.0 / 3600)) < 1e-9)
+        #expect(g?.floorFt == nil && g?.ceilingFt == 6000 && g?.ceilingAGL == false)
+        #expect(n.airspaceArea()?.severity == .warning)
+    }
+
+    @Test func fdcTFRCircle() {
+        let n = NotamParser.parse(NotamTexts.fdcTFR, source: "test")
+        #expect(n.issuer == "FDC" && n.number == "6/2174" && n.id == "FDC:6/2174")
+        #expect(n.designator == "ZSE" && n.location == nil)
+        #expect(n.severity == "caution")
+        guard case .circle(let c, let r)? = n.geometry?.shape else { Issue.record("no circle"); return }
+        #expect(r == 3)
+        #expect(abs(c.latitude - (47 + 36.0 / 60 + 24.0 / 3600)) < 1e-9 && abs(c.longitude + (122 + 20.0 / 60 + 7.0 / 3600)) < 1e-9)
+        #expect(n.geometry?.ceilingFt == 3000)
+        #expect(n.start == Timestamp.parse("2026-05-16T13:00:00Z") && n.end == Timestamp.parse("2026-05-16T18:00:00Z"))
+        #expect(n.airspaceArea()?.id == "FDC 6/2174")
+    }
+
+    @Test func domesticRunwayPermEstimatedAndCancellation() {
+        let rwy = NotamParser.parse(NotamTexts.runway, source: "test")
+        #expect(rwy.location == nil && rwy.designator == "SLE" && rwy.text == "RWY 13/31 CLSD" && rwy.severity == "warning")
+        #expect(rwy.geometry == nil && rwy.airspaceArea() == nil)
+        let perm = NotamParser.parse(NotamTexts.perm, source: "test")
+        #expect(perm.permanent && perm.end == nil && perm.isActive(at: Timestamp.parse("2030-01-01")!))
+        let est = NotamParser.parse(NotamTexts.estimated, source: "test")
+        #expect(est.endEstimated && est.end == Timestamp.parse("2026-05-20T14:00:00Z"))
+        #expect(est.severity == "caution")  // a partial closure
+        let r = NotamParser.parse(NotamTexts.replacement, source: "test")
+        #expect(r.type == "R" && r.refersTo == "A0400/26" && r.endEstimated && r.severity == "warning")
+        let c = NotamParser.parse(NotamTexts.cancel, source: "test")
+        #expect(c.type == "C" && c.refersTo == "A0456/26" && !c.isActive(at: Timestamp.parse("2026-05-15T12:00:00Z")!))
+    }
+
+    @Test func prohibitedIsCriticalAndMessyTextsKeepWhatTheyCan() {
+        let p = NotamParser.parse(NotamTexts.prohibited, source: "test")
+        #expect(p.severity == "critical" && p.permanent)
+        if case .circle(_, let r)? = p.geometry?.shape { #expect(r == 10) } else { Issue.record("no circle") }
+        #expect(p.geometry?.ceilingFt == nil)
+        let m = NotamParser.parse(NotamTexts.messy, source: "test")
+        #expect(m.raw == NotamTexts.messy)
+        #expect(m.q?.code == nil && m.q?.traffic == "IV" && m.q?.scope == nil)
+        #expect(m.end == nil && !m.permanent)
+        #expect(m.location == "KSFO" && m.severity == "info")
+        let junk = NotamParser.parse("SOME TEMPLATE JUNK WITHOUT HEADER", source: "test")
+        #expect(junk.raw == "SOME TEMPLATE JUNK WITHOUT HEADER" && !junk.unparsed.isEmpty && junk.id.hasPrefix("text:"))
+    }
+
+    @Test func translatorSpellsOutContractions() {
+        #expect(NotamTranslator.translate("RWY 13/31 CLSD") == "runway 13/31 closed")
+        #expect(NotamTranslator.translate("TWY C CLSD EXC TAX ACFT") == "taxiway C closed except TAX aircraft")
+        #expect(NotamTranslator.translate("OBST LGT U/S.") == "obstacle light unserviceable.")
+        #expect(NotamTranslator.translate("AD CLSD (WIP)") == "aerodrome closed (work in progress)")
+        #expect(NotamTranslator.abbreviations.count >= 100)
+    }
+
+    @Test func faaAPIFixtureParses() throws {
+        let data = try Data(contentsOf: fixtures.appendingPathComponent("notams-demo.json"))
+        let (notams, pages) = try FAANotamAPI.parse(Array(data), url: "fixture")
+        #expect(pages == 1 && notams.count == 5)
+        let tfr = try #require(notams.first { $0.number == "6/2174" })
+        #expect(tfr.issuer == "FDC" && tfr.id == "NOTAM_1_74112233" && NotamStore.key(tfr) == "FDC:6/2174")
+        #expect(tfr.airspaceArea()?.id == "FDC 6/2174")
+        #expect(notams.first { $0.number == "05/012" }?.location == "KSLE")
+    }
+}
+
+@Suite(.serialized) struct NotamFetchTests {
+    static let page = """
+        {"pageSize":1000,"pageNum":1,"totalCount":1,"totalPages":1,"items":[{"type":"Feature","properties":{"coreNOTAMData":{"notam":{"id":"N2","number":"05/020","type":"N","accountId":"SLE","icaoLocation":"KSLE","location":"SLE","effectiveStart":"2026-05-16T00:00:00Z","effectiveEnd":"2026-05-18T00:00:00Z","text":"TWY A CLSD","classification":"DOM"},"notamTranslation":[{"type":"LOCAL_FORMAT","simpleText":"!SLE 05/020 SLE TWY A CLSD 2605160000-2605180000"}]}},"geometry":{"type":"GeometryCollection","geometries":[]}}]}
+        """
+
+    /// A store already holding the demo set.
+    func seededStore() throws -> (NotamStore, URL) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("notams-\(UUID())")
+        let store = NotamStore(database: try GatewayDatabase(path: dir.appendingPathComponent("g.sqlite").path))
+        let (notams, _) = try FAANotamAPI.parse(Array(try Data(contentsOf: fixtures.appendingPathComponent("notams-demo.json"))), url: "fixture")
+        try store.refresh(source: "faa-api", notams: notams, at: Timestamp.parse("2026-05-16T10:00:00Z")!)
+        return (store, dir)
+    }
+
+    func client(_ delays: Delays, timeout: Double = 10) -> HTTPClient {
+        var http = HTTPClient()
+        http.timeout = timeout
+        http.sleep = { d in delays.add(d) }
+        return http
+    }
+
+    func api(_ server: TestHTTPServer, _ http: HTTPClient) -> FAANotamAPI {
+        FAANotamAPI(baseURL: server.base, credentials: Credentials(id: "id", secret: "s3cret"), http: http)
+    }
+
+    @Test func rateLimitedThenOK() throws {
+        let server = try TestHTTPServer([.respond(status: 429, headers: ["Retry-After": "7"], body: "slow down"), .respond(status: 200, body: Self.page)])
+        defer { server.stop() }
+        let delays = Delays()
+        let notams = try api(server, client(delays)).fetch(NotamQuery(locations: ["KSLE"]))
+        #expect(notams.map(\.number) == ["05/020"])
+        #expect(delays.values == [7])  // Retry-After honoured
+        let first = server.requests.withLock { $0.first ?? "" }
+        #expect(first.hasPrefix("GET /notams?icaoLocation=KSLE&pageSize=1000&pageNum=1"))
+        #expect(first.contains("client_id: id") && first.contains("client_secret: s3cret"))
+        #expect(first.lowercased().contains("user-agent: skygate-gatewayd"))
+        #expect(first.lowercased().contains("accept-encoding:"))
+    }
+
+    @Test func serverErrorsExhaustRetriesAndNothingStoredIsLost() throws {
+        let (store, dir) = try seededStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try TestHTTPServer(Array(repeating: .respond(status: 500, body: "oops"), count: 4))
+        defer { server.stop() }
+        let delays = Delays()
+        #expect(throws: FetchError.self) { try api(server, client(delays)).fetch(NotamQuery(locations: ["KSLE"])) }
+        #expect(delays.values == [1, 2, 4])
+        #expect(server.requests.withLock { $0.count } == 4)
+        #expect(try store.count() == 5)
+    }
+
+    @Test func timeoutIsANetworkErrorAndRetried() throws {
+        let server = try TestHTTPServer([.hang, .respond(status: 200, body: Self.page)])
+        defer { server.stop() }
+        let delays = Delays()
+        let notams = try api(server, client(delays, timeout: 1)).fetch(NotamQuery(locations: ["KSLE"]))
+        #expect(notams.count == 1 && delays.values == [1])
+        let hanging = try TestHTTPServer([.hang])
+        defer { hanging.stop() }
+        var once = client(delays, timeout: 1)
+        once.retryDelays = []
+        do throws(FetchError) {
+            _ = try api(hanging, once).fetch(NotamQuery(locations: ["KSLE"]))
+            Issue.record("expected a timeout")
+        } catch {
+            #expect(error.kind == .network && error.reason.contains("timed out"))
+        }
+    }
+
+    @Test func htmlBotPageIsNamedAndNotRetried() throws {
+        let server = try TestHTTPServer([.respond(status: 403, headers: ["Content-Type": "text/html"], body: "<!DOCTYPE html><html><body>Access Denied</body></html>")])
+        defer { server.stop() }
+        let delays = Delays()
+        do throws(FetchError) {
+            _ = try FAANotamSearch(baseURL: server.base, http: client(delays)).fetch(NotamQuery(locations: ["KSLE"]))
+            Issue.record("expected a refusal")
+        } catch {
+            #expect(error.status == 403 && error.reason.contains("bot protection"))
+        }
+        #expect(server.requests.withLock { $0.count } == 1)
+        #expect(server.requests.withLock { $0[0] }.contains("searchType=0&designatorsForLocation=KSLE&offset=0"))
+    }
+
+    @Test func malformedJSONAndEmptyListsNeverReplaceTheCache() throws {
+        let (store, dir) = try seededStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try TestHTTPServer([.respond(status: 200, body: "{\"items\": [truncated"), .respond(status: 200, body: "{\"totalPages\":1,\"items\":[]}")])
+        defer { server.stop() }
+        let delays = Delays()
+        do throws(FetchError) {
+            _ = try api(server, client(delays)).fetch(NotamQuery(locations: ["KSLE"]))
+            Issue.record("expected malformed JSON to fail")
+        } catch {
+            #expect(error.kind == .content && error.reason.contains("not valid JSON"))
+        }
+        let empty = try api(server, client(delays)).fetch(NotamQuery(locations: ["KSLE"]))
+        #expect(empty.isEmpty)
+        #expect(throws: GatewayError.self) { try store.refresh(source: "faa-api", notams: empty, at: Timestamp.parse("2026-05-16T11:00:00Z")!) }
+        #expect(try store.count() == 5)
+    }
+}
+
+@Suite(.serialized) struct NotamStoreTests {
+    func store() throws -> (NotamStore, URL) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("notamstore-\(UUID())")
+        return (NotamStore(database: try GatewayDatabase(path: dir.appendingPathComponent("g.sqlite").path)), dir)
+    }
+
+    @Test func changesNewModifiedCancelledExpired() throws {
+        let (s, dir) = try store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let t0 = Timestamp.parse("2026-05-16T10:00:00Z")!
+        let rwy = NotamParser.parse(NotamTexts.runway, source: "faa-api")
+        let tfr = NotamParser.parse(NotamTexts.fdcTFR, source: "faa-api")
+        let perm = NotamParser.parse(NotamTexts.perm, source: "faa-api")
+        let first = try s.refresh(source: "faa-api", notams: [rwy, tfr, perm], at: t0)
+        #expect(first.map(\.kind) == ["new", "new", "new"])
+        // Same set again: nothing changed.
+        #expect(try s.refresh(source: "faa-api", notams: [rwy, tfr, perm], at: t0 + 60).isEmpty)
+        // The TFR's text changes; the VOR NOTAM is no longer listed (cancelled).
+        var tfr2 = tfr
+        tfr2.text += " AMENDED"
+        let second = try s.refresh(source: "faa-api", notams: [rwy, tfr2], at: t0 + 120)
+        #expect(Set(second.map { "\($0.kind) \($0.key)" }) == ["modified FDC:6/2174", "cancelled UBG:12/001"])
+        // After the runway NOTAM's end: expired.
+        let third = try s.refresh(source: "faa-api", notams: [tfr2], at: Timestamp.parse("2026-05-17T09:00:00Z")!)
+        #expect(third.map { "\($0.kind) \($0.key)" } == ["expired SLE:05/012"])
+        let unread = try s.changes(unreadOnly: true)
+        #expect(unread.count == 6)
+        #expect(try s.changes(unreadOnly: true).isEmpty)  // marked read
+    }
+
+    @Test func fisbAndFetchedCopiesMergeAndRTreeFindsAreas() throws {
+        let (s, dir) = try store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let t0 = Timestamp.parse("2026-05-16T14:00:00Z")!
+        let fetched = NotamParser.parse(NotamTexts.fdcTFR, source: "faa-api")
+        var fisb = NotamParser.parse(NotamTexts.fdcTFR, source: "fisb")
+        fisb.geometry = .polygon([Position(latitude: 47.5, longitude: -122.4), Position(latitude: 47.7, longitude: -122.4),
+                                  Position(latitude: 47.7, longitude: -122.2)], origin: .fisb)
+        try s.refresh(source: "faa-api", notams: [fetched, NotamParser.parse(NotamTexts.icaoRestricted, source: "faa-api")], at: t0)
+        try s.refresh(source: "fisb", notams: [fisb], at: t0 + 1) { _ in false }
+        #expect(try s.count() == 2)
+        let merged = try #require(try s.all().first { NotamStore.key($0) == "FDC:6/2174" })
+        #expect(merged.geometry?.origin == .fisb)  // FIS-B graphic beats parsed text
+        let near = try s.notams(minLat: 47.5, maxLat: 47.7, minLon: -122.5, maxLon: -122.2)
+        #expect(near.map(\.number) == ["6/2174"])
+        #expect(try s.activeAreas(at: t0, near: Position(latitude: 47.6, longitude: -122.3), radiusNM: 20).map(\.id) == ["FDC 6/2174"])
+        #expect(try s.activeAreas(at: t0).count == 2)
+        #expect(try s.isStale(at: t0 + 25 * 3600))
+        #expect(try !s.isStale(at: t0 + 3600))
+    }
+}
+
+/// Delays a test client was asked to sleep.
+final class Delays: Sendable {
+    private let m = Mutex<[Double]>([])
+    func add(_ d: Double) { m.withLock { $0.append(d) } }
+    var values: [Double] { m.withLock { $0 } }
+}
