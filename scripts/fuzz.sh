@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the decoders with libFuzzer for a bounded time each, from a seed corpus made of the
 # bundled fixtures. Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET…]
-#   targets: gdl90 fisb capture airspace (default: all); SECONDS default 60.
+#   targets: gdl90 fisb capture airspace notam (default: all); SECONDS default 60.
 # A crash leaves its input in fixtures/fuzz-regressions/TARGET/ (commit it: `swift test` replays
 # every file there through the same target, so a fixed bug stays fixed).
 set -euo pipefail
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(gdl90 fisb capture airspace)
+[ ${#targets[@]} -gt 0 ] || targets=(gdl90 fisb capture airspace notam)
 
 scratch=.build-fuzz
 echo "fuzz: building gatewayd-fuzz with -sanitize=fuzzer,address (first build takes several minutes)" >&2
@@ -28,6 +28,9 @@ seed() {  # seed TARGET: a few small inputs from the fixtures
     capture)  head -c 3000 fixtures/demo-flight.pcap > "$dir/pcap"; head -c 3000 fixtures/demo-flight.pcapng > "$dir/pcapng"
               head -c 1500 fixtures/fisb-sample.978 > "$dir/dump978" ;;
     airspace) cp fixtures/demo-airspace.geojson "$dir/demo" ;;
+    notam)    head -c 4000 fixtures/notams-demo.json > "$dir/api"
+              printf '%s' '!FDC 6/2174 ZSE OR..AIRSPACE SALEM, OR..TEMPORARY FLIGHT RESTRICTIONS WI AN AREA DEFINED AS 3NM RADIUS OF 473624N1222007W SFC-3000FT MSL 2605161300-2605161800' > "$dir/fdc"
+              printf 'A0123/26 NOTAMN\nQ) KZSE/QRRCA/IV/BO/W/000/060/4458N12246W004\nA) KZSE B) 2605161200 C) 2605162000\nE) RESTRICTED AREA ACT WI AN AREA DEFINED AS 445634N1224855W-445634N1224318W-450034N1224318W\nF) SFC G) 6000FT MSL' > "$dir/icao" ;;
   esac
   cp fixtures/fuzz-regressions/"$1"/* "$dir/" 2>/dev/null || true
 }

@@ -1,10 +1,24 @@
 import ArgumentParser
+import Foundation
 import TrafficGateway
 
 /// `gatewayd alerts`: the alert log.
 struct AlertsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "alerts",
+        abstract: "The alert log kept by run (and replay --database); acknowledge airspace alerts.",
+        discussion: """
+            Examples:
+              gatewayd alerts --since 2026-05-16T14:00:00Z --json
+              gatewayd alerts ack "FDC 6/2174"      (no repeated warning for that area for 15 min)
+            """,
+        subcommands: [AlertsList.self, AlertsAck.self], defaultSubcommand: AlertsList.self)
+}
+
+/// `gatewayd alerts [list]`.
+struct AlertsList: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List the alert log kept by run (and replay --database).",
         discussion: "Example: gatewayd alerts --since 2026-05-16T14:00:00Z --json"
     )
@@ -35,6 +49,30 @@ struct AlertsCommand: ParsableCommand {
                 json ? r.json : "\(Timestamp.iso8601(r.time))  \(r.level.uppercased())  \(r.event)  \(r.message)"
             })
             if records.isEmpty { Terminal.error("no alerts in \(path)\(since.map { " since \($0)" } ?? "")") }
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+}
+
+/// `gatewayd alerts ack`.
+struct AlertsAck: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ack",
+        abstract: "Acknowledge an airspace alert: a running gateway stops repeating that area's warning for a while.",
+        discussion: "The running gateway (same --database) picks it up within 5 s; its warning shows as a caution for 15 minutes.")
+
+    @Argument(help: "Alert id (airspace-…) or area id (the NOTAM number, e.g. \"FDC 6/2174\").")
+    var id: String
+
+    @Option(help: "SQLite database (default: $XDG_DATA_HOME/gatewayd/gateway.sqlite).")
+    var database: String?
+
+    func run() throws {
+        do {
+            let log = AlertLog(database: try GatewayDatabase(path: database ?? GatewayDatabase.defaultPath()))
+            try log.acknowledge(id, at: Date().timeIntervalSince1970)
+            Terminal.error("acknowledged \(id)")
         } catch {
             throw CommandFailure("\(error)")
         }

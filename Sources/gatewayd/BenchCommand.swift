@@ -24,11 +24,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Seconds of flood for --only flood.")
     var floodSeconds: Int = 30
 
-    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, flood (not in the default set: 30 s at 50,000 datagrams/s).")
+    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, flood (not in the default set: 30 s at 50,000 datagrams/s).")
     var only: [String] = []
 
     func run() throws {
-        let known = ["codec", "pipeline", "loopback", "feeds", "flood"]
+        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "flood"]
         if let bad = only.first(where: { !known.contains($0) }) {
             throw ValidationError("unknown benchmark '\(bad)'; choose from: \(known.joined(separator: ", "))")
         }
@@ -41,6 +41,7 @@ struct BenchCommand: ParsableCommand {
         if wanted("pipeline") { for r in Benchmarks.pipeline(targets: targets, seconds: seconds) { print(r.line) } }
         if wanted("loopback") { for r in Benchmarks.loopback(targets: targets) { print(r.line) } }
         if wanted("feeds") { for r in Benchmarks.feeds(targets: targets) { print(r.line) } }
+        if wanted("airspace") { for r in Benchmarks.airspace() { print(r.line) } }
         if wanted("flood") {
             let report = try Benchmarks.flood(rate: floodRate, seconds: Double(floodSeconds))
             for line in report.lines { print(line) }

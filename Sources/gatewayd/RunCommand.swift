@@ -129,6 +129,21 @@ struct RunCommand: ParsableCommand {
             areaTimer.setEventHandler(handler: loadAreas)
             areaTimer.resume()
             notamTimers.append(areaTimer)
+            if let log {
+                // `gatewayd alerts ack ID` writes to the database; pass new acknowledgements on.
+                let seen = LockedCounter(value: (try? log.acknowledgements(after: 0).last?.0) ?? 0)
+                let ackTimer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "gatewayd.acks"))
+                ackTimer.schedule(deadline: .now() + 5, repeating: 5)
+                ackTimer.setEventHandler {
+                    for (rowid, target) in (try? log.acknowledgements(after: seen.value)) ?? [] {
+                        gateway.acknowledge(target)
+                        seen.value = rowid
+                        Terminal.error("gatewayd: \(target) acknowledged")
+                    }
+                }
+                ackTimer.resume()
+                notamTimers.append(ackTimer)
+            }
             if let source = notamSource, let store {
                 notamTimers.append(Self.scheduleRefresh(source: source, locations: notamLocation, every: notamRefreshHours, store: store, then: loadAreas))
             }
@@ -209,4 +224,10 @@ struct RunCommand: ParsableCommand {
         timer.resume()
         return timer
     }
+}
+
+/// A value touched only from one serial timer queue.
+final class LockedCounter: @unchecked Sendable {
+    var value: Int64
+    init(value: Int64) { self.value = value }
 }

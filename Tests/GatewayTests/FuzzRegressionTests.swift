@@ -24,6 +24,7 @@ import Testing
         case .fisb: seed = FISBSamples.uplinks()[3]
         case .capture: seed = Array(try Data(contentsOf: fixtures.appendingPathComponent("demo-flight.pcapng")).prefix(1500))
         case .airspace: seed = Array(try Data(contentsOf: fixtures.appendingPathComponent("demo-airspace.geojson")))
+        case .notam: seed = Array(NotamTexts.icaoRestricted.utf8) + Array(NotamTexts.fdcTFR.utf8)
         }
         var rng: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> Int {

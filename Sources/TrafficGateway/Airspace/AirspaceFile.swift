@@ -35,6 +35,9 @@ public enum AirspaceFile {
             let p = feature["properties"] as? [String: Any] ?? [:]
             guard let id = p["id"] as? String, !id.isEmpty else { throw GatewayError.invalidInput("\(place): no \"id\" property") }
             let shape: AirspaceArea.Shape
+            if let r = number(p["radiusNM"]), !(r > 0 && r < 1000) {
+                throw GatewayError.invalidInput("\(place): radiusNM \(r) is not a radius in NM (0 to 1000)")
+            }
             if let r = number(p["radiusNM"]), let c = p["center"] as? [Any], let center = position(c) {
                 shape = .circle(center: center, radiusNM: r)
             } else if type == "Point", let c = geometry["coordinates"] as? [Any], let center = position(c), let r = number(p["radiusNM"]) {
@@ -53,6 +56,11 @@ public enum AirspaceFile {
                 guard let t = Timestamp.parse(text) else { throw GatewayError.invalidInput("\(place): \(key) \(text) is not an ISO-8601 UTC time") }
                 return t
             }
+            func feet(_ key: String) throws(GatewayError) -> Int? {
+                guard let v = number(p[key]) else { return nil }
+                guard v.isFinite, (-2_000...200_000).contains(v) else { throw GatewayError.invalidInput("\(place): \(key) \(v) is not an altitude in feet") }
+                return Int(v)
+            }
             var severity = AirspaceArea.Severity.caution
             if let s = p["severity"] as? String {
                 guard let v = AirspaceArea.Severity(name: s) else { throw GatewayError.invalidInput("\(place): severity \(s) is not info, caution, warning or critical") }
@@ -60,8 +68,8 @@ public enum AirspaceFile {
             }
             out.append(AirspaceArea(
                 id: id, name: p["name"] as? String ?? id, shape: shape,
-                floorFt: number(p["floorFt"]).map { Int($0) }, floorIsAGL: (p["floorRef"] as? String)?.uppercased() == "AGL",
-                ceilingFt: number(p["ceilingFt"]).map { Int($0) }, ceilingIsAGL: (p["ceilingRef"] as? String)?.uppercased() == "AGL",
+                floorFt: try feet("floorFt"), floorIsAGL: (p["floorRef"] as? String)?.uppercased() == "AGL",
+                ceilingFt: try feet("ceilingFt"), ceilingIsAGL: (p["ceilingRef"] as? String)?.uppercased() == "AGL",
                 start: try time("start"), end: try time("end"), severity: severity))
         }
         return out

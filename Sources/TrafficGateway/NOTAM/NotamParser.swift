@@ -72,7 +72,7 @@ public enum NotamParser {
     /// The lettered items of an ICAO NOTAM.
     static func icaoItems(_ text: String) -> [String: String] {
         var out: [String: String] = [:]
-        let pattern = try! NSRegularExpression(pattern: #"(?:^|\s|\()([QABCDEFG])\)\s*"#)
+        let pattern = NotamPatterns.pattern
         let ns = text as NSString
         let matches = pattern.matches(in: text, range: NSRange(location: 0, length: ns.length))
         for (i, m) in matches.enumerated() {
@@ -95,8 +95,8 @@ public enum NotamParser {
         out.traffic = field(2)
         out.purpose = field(3)
         out.scope = field(4)
-        out.lowerFL = field(5).flatMap { Int($0) }
-        out.upperFL = field(6).flatMap { Int($0) }
+        out.lowerFL = field(5).flatMap { $0.count <= 3 ? Int($0) : nil }
+        out.upperFL = field(6).flatMap { $0.count <= 3 ? Int($0) : nil }
         if let geo = field(7) {
             // DDMMNDDDMMW + 3-digit radius.
             let m = geo.range(of: #"^(\d{2})(\d{2})([NS])(\d{3})(\d{2})([EW])(\d{3})?$"#, options: .regularExpression)
@@ -135,7 +135,7 @@ public enum NotamParser {
         }
         if n.issuer == "FDC" { n.classification = "FDC" }
         // Validity at the end: YYMMDDHHMM-YYMMDDHHMM[EST] or -PERM.
-        let validity = try! NSRegularExpression(pattern: #"(\d{10})-(\d{10}|PERM)(EST)?\s*$"#)
+        let validity = NotamPatterns.validity
         let ns = rest as NSString
         if let m = validity.firstMatch(in: rest, range: NSRange(location: 0, length: ns.length)) {
             n.start = time(ns.substring(with: m.range(at: 1)))
@@ -198,13 +198,13 @@ public enum NotamParser {
     public static func geometry(in text: String) -> NotamGeometry? {
         let up = text.uppercased()
         var g: NotamGeometry? = nil
-        let circle = try! NSRegularExpression(pattern: #"(\d+(?:\.\d+)?)\s*(?:NM|NMR|NAUTICAL MILE)S?\s+RADIUS\s+OF\s+(?:[A-Z]{3,4}\s*)?(?:\([A-Z]*\)\s*)?("# + coordinatePattern + ")")
+        let circle = NotamPatterns.circle
         let ns = up as NSString
         if let m = circle.firstMatch(in: up, range: NSRange(location: 0, length: ns.length)),
            let r = Double(ns.substring(with: m.range(at: 1))), let c = coordinate(ns.substring(with: m.range(at: 2))) {
             g = .circle(c, radiusNM: r, origin: .text)
         } else {
-            let point = try! NSRegularExpression(pattern: coordinatePattern)
+            let point = NotamPatterns.point
             let points = point.matches(in: up, range: NSRange(location: 0, length: ns.length)).compactMap { coordinate(ns.substring(with: $0.range)) }
             var ring = points
             if ring.count > 1 && ring.first == ring.last { ring.removeLast() }
@@ -220,7 +220,7 @@ public enum NotamParser {
     /// Floor and ceiling from "SFC-3000FT MSL", "FROM THE SURFACE UP TO AND INCLUDING 4000 FEET
     /// MSL", "1000FT AGL-FL180", "FL180-UNL" (nil floor: surface; nil ceiling: unlimited).
     static func limits(_ up: String) -> (floor: (Int?, Bool)?, ceiling: (Int?, Bool)?) {
-        let range = try! NSRegularExpression(pattern: #"(SFC|GND|SURFACE|FL\s?\d{2,3}|\d{1,5}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)\s*(?:-|TO|UP TO AND INCLUDING|UP TO BUT NOT INCLUDING|THRU)\s*(UNL|UNLIMITED|FL\s?\d{2,3}|\d{1,5}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)"#)
+        let range = NotamPatterns.range
         let ns = up as NSString
         if let m = range.firstMatch(in: up, range: NSRange(location: 0, length: ns.length)) {
             return (limit(ns.substring(with: m.range(at: 1))), limit(ns.substring(with: m.range(at: 2))))
@@ -260,4 +260,13 @@ public enum NotamParser {
         }
         return "info"
     }
+}
+
+/// The parser's regular expressions, compiled once (NSRegularExpression is immutable after init).
+enum NotamPatterns {
+    static let point = try! NSRegularExpression(pattern: NotamParser.coordinatePattern)
+    static let pattern = try! NSRegularExpression(pattern: #"(?:^|\s|\()([QABCDEFG])\)\s*"#)
+    static let validity = try! NSRegularExpression(pattern: #"(\d{10})-(\d{10}|PERM)(EST)?\s*$"#)
+    static let circle = try! NSRegularExpression(pattern: #"(\d+(?:\.\d+)?)\s*(?:NM|NMR|NAUTICAL MILE)S?\s+RADIUS\s+OF\s+(?:[A-Z]{3,4}\s*)?(?:\([A-Z]*\)\s*)?("# + NotamParser.coordinatePattern + ")")
+    static let range = try! NSRegularExpression(pattern: #"(SFC|GND|SURFACE|FL\s?\d{2,3}|\d{1,5}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)\s*(?:-|TO|UP TO AND INCLUDING|UP TO BUT NOT INCLUDING|THRU)\s*(UNL|UNLIMITED|FL\s?\d{2,3}|\d{1,5}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)"#)
 }

@@ -75,4 +75,28 @@ public struct AlertLog: Sendable {
             throw GatewayError.database(path: database.path, reason: "cannot read the alert log: " + GatewayDatabase.explain(error))
         }
     }
+
+    /// Records that the user acknowledged an airspace alert (alert id or area id); a running
+    /// gateway picks it up within seconds and stops repeating that area's warning.
+    public func acknowledge(_ target: String, at time: Double) throws(GatewayError) {
+        do {
+            try database.pool.write { db in
+                try db.execute(sql: "INSERT INTO alert_ack (target, time) VALUES (?, ?)", arguments: [target, time])
+            }
+        } catch {
+            throw GatewayError.database(path: database.path, reason: GatewayDatabase.explain(error))
+        }
+    }
+
+    /// Acknowledgements after row `after` (rowid, target), oldest first.
+    public func acknowledgements(after: Int64) throws(GatewayError) -> [(Int64, String)] {
+        do {
+            return try database.pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT rowid, target FROM alert_ack WHERE rowid > ? ORDER BY rowid", arguments: [after])
+                    .map { ($0["rowid"], $0["target"]) }
+            }
+        } catch {
+            throw GatewayError.database(path: database.path, reason: GatewayDatabase.explain(error))
+        }
+    }
 }

@@ -113,6 +113,9 @@ public final class GatewayDatabase: Sendable {
                 CREATE TABLE notam_refresh (source TEXT PRIMARY KEY, time REAL NOT NULL, count INTEGER NOT NULL);
                 """)
         }
+        migrator.registerMigration("v3-alert-ack") { db in
+            try db.execute(sql: "CREATE TABLE alert_ack (rowid INTEGER PRIMARY KEY AUTOINCREMENT, target TEXT NOT NULL, time REAL NOT NULL)")
+        }
         return migrator
     }
 }

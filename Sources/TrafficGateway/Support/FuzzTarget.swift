@@ -12,6 +12,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case capture
     /// Airspace GeoJSON files.
     case airspace
+    /// NOTAM texts (ICAO and FAA domestic) and FAA NOTAM API replies.
+    case notam
 
     /// Runs the target on `data`.
     public func run(_ data: [UInt8]) {
@@ -45,6 +47,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             for d in contents.datagrams.prefix(1000) { precondition(d.bytes.count <= 65_535, "datagram longer than UDP allows") }
         case .airspace:
             _ = try? AirspaceFile.parse(Data(data), name: "fuzz")
+        case .notam:
+            let n = NotamParser.parse(String(decoding: data, as: UTF8.self), source: "fuzz")
+            _ = n.airspaceArea()
+            _ = NotamTranslator.translate(n.text)
+            _ = try? FAANotamAPI.parse(data, url: "fuzz")
+            _ = try? FAANotamSearch.parse(data, url: "fuzz")
         }
     }
 
