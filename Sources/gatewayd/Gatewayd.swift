@@ -19,7 +19,7 @@ struct Gatewayd: ParsableCommand {
             """,
         subcommands: [
             RunCommand.self, TailCommand.self, ReplayCommand.self, NotamsCommand.self, DecodeCommand.self, FISBCommand.self,
-            SendCommand.self, AlertsCommand.self, SimulateCommand.self, BenchCommand.self,
+            SendCommand.self, AlertsCommand.self, ConfigCommand.self, SimulateCommand.self, BenchCommand.self,
         ]
     )
 }

@@ -22,11 +22,11 @@ struct RunCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "UDP port to listen on.")
-    var udpPort: UInt16 = 4000
+    @Option(help: "UDP port to listen on (default 4000).")
+    var udpPort: UInt16?
 
-    @Option(help: "IPv4 address to bind (0.0.0.0: every interface).")
-    var bind = "0.0.0.0"
+    @Option(help: "IPv4 address to bind (default 0.0.0.0: every interface).")
+    var bind: String?
 
     @Option(help: "gpsd as host:port (port 2947 if omitted), used when GDL90 ownship has no fix.")
     var gpsd: String?
@@ -40,19 +40,19 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Do not keep an alert log.")
     var noDatabase = false
 
-    @Option(help: "HTTP port for the feeds (/data/aircraft.json, /traffic.geojson, /alerts SSE, /healthz, /metrics; 0: none).")
-    var httpPort: Int = 8090
+    @Option(help: "HTTP port for the feeds (/data/aircraft.json, /traffic.geojson, /alerts SSE, /healthz, /metrics; default 8090; 0: none).")
+    var httpPort: Int?
 
-    @Option(help: "IPv4 address the HTTP and NMEA feeds bind.")
-    var httpBind = "0.0.0.0"
+    @Option(help: "IPv4 address the HTTP and NMEA feeds bind (default 0.0.0.0).")
+    var httpBind: String?
 
     @Option(help: ArgumentHelp(
         "Re-broadcast GDL90 to host:port (repeatable), with the alert bit set from our alerts; 'auto': to EFBs that announce themselves on UDP 63093.",
         discussion: "Do not forward to EFBs on the Stratux Wi-Fi: they already get its stream and would show every aircraft twice."))
     var forward: [String] = []
 
-    @Option(help: "TCP port for FLARM NMEA ($PFLAU/$PFLAA/$GPRMC/$GPGGA) for XCSoar-family apps (0: none).")
-    var nmeaPort: Int = 2000
+    @Option(help: "TCP port for FLARM NMEA ($PFLAU/$PFLAA/$GPRMC/$GPGGA) for XCSoar-family apps (default 2000; 0: none).")
+    var nmeaPort: Int?
 
     @Option(help: "Airspace to watch: a GeoJSON file of areas (what /airspace.geojson serves), e.g. fixtures/demo-airspace.geojson.")
     var airspace: String?
@@ -66,37 +66,77 @@ struct RunCommand: ParsableCommand {
     @Option(help: "ICAO locations to refresh NOTAMs for (repeatable; with --notam-source).")
     var notamLocation: [String] = []
 
-    @Option(help: "Hours between NOTAM refreshes.")
-    var notamRefreshHours: Double = 6
+    @Option(help: "Hours between NOTAM refreshes (default 6).")
+    var notamRefreshHours: Double?
 
-    @Option(help: "Seconds between status lines on stderr (0: none).")
-    var statusInterval: Int = 60
+    @Option(help: "Seconds between status lines on stderr (default 60; 0: none).")
+    var statusInterval: Int?
 
-    func validate() throws {
-        if let gpsd, GPSDClient.parse(gpsd) == nil { throw ValidationError("--gpsd \(gpsd) is not host or host:port") }
-        if statusInterval < 0 { throw ValidationError("--status-interval must be 0 or more") }
-        if !(0...65535).contains(httpPort) { throw ValidationError("--http-port must be 0...65535") }
-        if !(0...65535).contains(nmeaPort) { throw ValidationError("--nmea-port must be 0...65535") }
-        if let notamSource, !["faa-api", "faa-search"].contains(notamSource) { throw ValidationError("--notam-source must be faa-api or faa-search") }
-        if notamSource != nil && notamLocation.isEmpty { throw ValidationError("--notam-source needs --notam-location ICAO (repeatable)") }
-        if notamRefreshHours < 0.05 { throw ValidationError("--notam-refresh-hours must be at least 0.05 (production limits allow a pull every few minutes)") }
-        for f in forward where f != "auto" && Self.hostPort(f) == nil {
+    @Option(help: "Configuration file (default /etc/gatewayd/gatewayd.toml when it exists); flags override it.")
+    var config: String?
+
+    @Option(help: "Log level on stderr: error, warning or info (default info).")
+    var logLevel: String?
+
+    /// Defaults, then the configuration file, then the flags given.
+    func effective() throws -> GatewayConfig {
+        var c: GatewayConfig
+        do {
+            c = try GatewayConfig.load(path: config ?? GatewayConfig.defaultPath, required: config != nil)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        if let v = udpPort { c.udpPort = Int(v) }
+        if let v = bind { c.bind = v }
+        if let v = gpsd { c.gpsd = v }
+        if json { c.json = true }
+        if let v = database { c.database = v }
+        if noDatabase { c.databaseEnabled = false }
+        if let v = httpPort { c.httpPort = v }
+        if let v = httpBind { c.httpBind = v }
+        if !forward.isEmpty { c.forward = forward }
+        if let v = nmeaPort { c.nmeaPort = v }
+        if let v = airspace { c.airspaceFile = v }
+        if let v = notams { c.notamsFile = v }
+        if let v = notamSource { c.notamSource = v }
+        if !notamLocation.isEmpty { c.notamLocations = notamLocation }
+        if let v = notamRefreshHours { c.notamRefreshHours = v }
+        if let v = statusInterval { c.statusInterval = v }
+        if let v = logLevel { c.logLevel = v }
+        try Self.validate(c)
+        return c
+    }
+
+    /// Checks the merged settings; errors name the setting.
+    static func validate(_ c: GatewayConfig) throws {
+        if let g = c.gpsd, GPSDClient.parse(g) == nil { throw ValidationError("gpsd \(g) is not host or host:port") }
+        if c.statusInterval < 0 { throw ValidationError("--status-interval must be 0 or more") }
+        if !(1...65535).contains(c.udpPort) { throw ValidationError("--udp-port must be 1...65535") }
+        if !(0...65535).contains(c.httpPort) { throw ValidationError("--http-port must be 0...65535") }
+        if !(0...65535).contains(c.nmeaPort) { throw ValidationError("--nmea-port must be 0...65535") }
+        if !["error", "warning", "info"].contains(c.logLevel) { throw ValidationError("--log-level must be error, warning or info") }
+        if let s = c.notamSource, !["faa-api", "faa-search"].contains(s) { throw ValidationError("--notam-source must be faa-api or faa-search") }
+        if c.notamSource != nil && c.notamLocations.isEmpty { throw ValidationError("--notam-source needs --notam-location ICAO (repeatable)") }
+        if c.notamRefreshHours < 0.05 { throw ValidationError("--notam-refresh-hours must be at least 0.05 (production limits allow a pull every few minutes)") }
+        for f in c.forward where f != "auto" && hostPort(f) == nil {
             throw ValidationError("--forward \(f) is not host:port or auto")
         }
     }
 
     func run() throws {
+        let c = try effective()
+        Terminal.level = c.logLevel
         // SIGINT/SIGTERM: a handler installed first thing writes the signal number to a pipe
         // (async-signal-safe); one thread waits on the pipe and stops everything. A signal that
         // arrives while starting up waits in the pipe instead of being lost.
         let stop = try StopSignal.install()
-        let log = noDatabase ? nil : try AlertLog(database: GatewayDatabase(path: database ?? GatewayDatabase.defaultPath()))
-        let formatter = AlertFormatter(style: json ? .json : .human(colour: Terminal.colourOnStdout))
+        let log = !c.databaseEnabled ? nil : try AlertLog(database: GatewayDatabase(path: c.database ?? GatewayDatabase.defaultPath()))
+        let formatter = AlertFormatter(style: c.json ? .json : .human(colour: Terminal.colourOnStdout))
         let hub = FeedHub(now: Date().timeIntervalSince1970)
         let gateway = LiveGateway(log: log, hub: hub, onAlerts: { alerts in
             Terminal.out(alerts.map(formatter.format))
         }, onLogError: { error in
-            Terminal.error("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")
+            Terminal.warning("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")
         })
         let signalQueue = DispatchQueue(label: "gatewayd.signals")
         var sources: [any DispatchSourceProtocol] = []
@@ -105,14 +145,14 @@ struct RunCommand: ParsableCommand {
         let http = FeedServer(hub: hub)
         var nmea: NMEAServer? = nil
         do {
-            let senders = try forward.filter { $0 != "auto" }.map { f throws(GatewayError) in
+            let senders = try c.forward.filter { $0 != "auto" }.map { f throws(GatewayError) in
                 let (host, port) = Self.hostPort(f)!
                 return try UDPSender(host: host, port: port)
             }
-            try gateway.forward(to: senders, auto: forward.contains("auto"))
+            try gateway.forward(to: senders, auto: c.forward.contains("auto"))
             var fixed: [AirspaceArea] = []
-            if let airspace { fixed += try AirspaceFile.read(path: airspace) }
-            if let notams { fixed += try NotamFile.read(path: notams).compactMap { $0.airspaceArea() } }
+            if let airspace = c.airspaceFile { fixed += try AirspaceFile.read(path: airspace) }
+            if let notams = c.notamsFile { fixed += try NotamFile.read(path: notams).compactMap { $0.airspaceArea() } }
             let store = log.map { NotamStore(database: $0.database) }
             let watched = fixed
             let loadAreas: @Sendable () -> Void = {
@@ -138,25 +178,25 @@ struct RunCommand: ParsableCommand {
                     for (rowid, target) in (try? log.acknowledgements(after: seen.value)) ?? [] {
                         gateway.acknowledge(target)
                         seen.value = rowid
-                        Terminal.error("gatewayd: \(target) acknowledged")
+                        Terminal.info("gatewayd: \(target) acknowledged")
                     }
                 }
                 ackTimer.resume()
                 notamTimers.append(ackTimer)
             }
-            if let source = notamSource, let store {
-                notamTimers.append(Self.scheduleRefresh(source: source, locations: notamLocation, every: notamRefreshHours, store: store, then: loadAreas))
+            if let source = c.notamSource, let store {
+                notamTimers.append(Self.scheduleRefresh(source: source, locations: c.notamLocations, every: c.notamRefreshHours, store: store, then: loadAreas))
             }
-            try gateway.start(bind: bind, port: udpPort, gpsd: gpsd.flatMap(GPSDClient.parse))
-            if httpPort > 0 {
-                try http.start(host: httpBind, port: httpPort)
-                feeds.append("HTTP http://\(httpBind):\(http.port)/")
+            try gateway.start(bind: c.bind, port: UInt16(c.udpPort), gpsd: c.gpsd.flatMap(GPSDClient.parse))
+            if c.httpPort > 0 {
+                try http.start(host: c.httpBind, port: c.httpPort)
+                feeds.append("HTTP http://\(c.httpBind):\(http.port)/")
             }
-            if nmeaPort > 0 {
-                nmea = try NMEAServer(address: httpBind, port: UInt16(nmeaPort), hub: hub)
-                feeds.append("FLARM NMEA tcp \(httpBind):\(nmeaPort)")
+            if c.nmeaPort > 0 {
+                nmea = try NMEAServer(address: c.httpBind, port: UInt16(c.nmeaPort), hub: hub)
+                feeds.append("FLARM NMEA tcp \(c.httpBind):\(c.nmeaPort)")
             }
-            if !forward.isEmpty { feeds.append("GDL90 forward to " + forward.joined(separator: ", ")) }
+            if !c.forward.isEmpty { feeds.append("GDL90 forward to " + c.forward.joined(separator: ", ")) }
         } catch {
             throw CommandFailure("\(error)")
         }
@@ -164,7 +204,7 @@ struct RunCommand: ParsableCommand {
         let nmeaServer = nmea
         let waiter = Thread {
             let received = stop.wait()
-            Terminal.error("gatewayd: stopping on \(received == SIGINT ? "SIGINT" : "SIGTERM") (\(gateway.status().line))")
+            Terminal.info("gatewayd: stopping on \(received == SIGINT ? "SIGINT" : "SIGTERM") (\(gateway.status().line))")
             gateway.stop()
             http.stop()
             nmeaServer?.stop()
@@ -176,12 +216,12 @@ struct RunCommand: ParsableCommand {
             Foundation.exit(0)
         }
         waiter.start()
-        Terminal.error("gatewayd: listening for GDL90 on UDP \(bind):\(gateway.port)\(log.map { ", alert log \($0.database.path)" } ?? "")")
-        if !feeds.isEmpty { Terminal.error("gatewayd: feeds: " + feeds.joined(separator: "; ")) }
-        if statusInterval > 0 {
+        Terminal.info("gatewayd: listening for GDL90 on UDP \(c.bind):\(gateway.port)\(log.map { ", alert log \($0.database.path)" } ?? "")")
+        if !feeds.isEmpty { Terminal.info("gatewayd: feeds: " + feeds.joined(separator: "; ")) }
+        if c.statusInterval > 0 {
             let timer = DispatchSource.makeTimerSource(queue: signalQueue)
-            timer.schedule(deadline: .now() + .seconds(statusInterval), repeating: .seconds(statusInterval))
-            timer.setEventHandler { Terminal.error("status: \(gateway.status().line)") }
+            timer.schedule(deadline: .now() + .seconds(c.statusInterval), repeating: .seconds(c.statusInterval))
+            timer.setEventHandler { Terminal.info("status: \(gateway.status().line)") }
             timer.resume()
             sources.append(timer)
         }
@@ -218,7 +258,7 @@ struct RunCommand: ParsableCommand {
                 reportChanges(changes, source: source, count: notams.count)
                 reload()
             } catch {
-                Terminal.error("notams: refresh from \(source) failed: \(error) — flying on the \((try? store.count()) ?? 0) stored NOTAMs")
+                Terminal.warning("notams: refresh from \(source) failed: \(error) — flying on the \((try? store.count()) ?? 0) stored NOTAMs")
             }
         }
         timer.resume()

@@ -1,0 +1,155 @@
+import Foundation
+/// A value in the TOML subset the configuration uses.
+public enum TOMLValue: Sendable, Equatable {
+    /// "text"
+    case string(String)
+    /// 123
+    case integer(Int)
+    /// 1.5
+    case float(Double)
+    /// true / false
+    case bool(Bool)
+    /// ["a", "b"]
+    case array([TOMLValue])
+}
+
+/// A key of a configuration file with where it was written.
+public struct TOMLEntry: Sendable, Equatable {
+    /// `[section]` (empty at the top).
+    public var section: String
+    /// Key.
+    public var key: String
+    /// Value.
+    public var value: TOMLValue
+    /// 1-based line.
+    public var line: Int
+}
+
+/// A configuration error naming file, line and key.
+public struct ConfigError: Error, CustomStringConvertible, Equatable {
+    /// The file.
+    public var file: String
+    /// The line (0: the file as a whole).
+    public var line: Int
+    /// What is wrong and what to do.
+    public var message: String
+    /// Creates an error.
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+    /// `file:line: message`.
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+}
+
+/// The subset of TOML the configuration needs: `[section]` tables, `key = value` with basic
+/// strings (\" \\ \n \t escapes), integers, floats, booleans and one-line arrays of those,
+/// `#` comments. Anything else is an error naming its line, never silently ignored.
+public enum TOMLSubset {
+    /// Parses `text` (`file` is used in errors).
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> [TOMLEntry] {
+        var out: [TOMLEntry] = []
+        var section = ""
+        var seen = Set<String>()
+        for (i, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let n = i + 1
+            let line = stripComment(String(rawLine)).trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { continue }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]"), !line.hasPrefix("[[") else { throw ConfigError(file: file, line: n, message: "a section is written [name]") }
+                section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+                guard !section.isEmpty, section.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+                    throw ConfigError(file: file, line: n, message: "bad section name [\(section)]")
+                }
+                continue
+            }
+            guard let eq = line.firstIndex(of: "=") else {
+                throw ConfigError(file: file, line: n, message: "expected key = value, found '\(line.prefix(40))'")
+            }
+            let key = line[..<eq].trimmingCharacters(in: .whitespaces)
+            guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+                throw ConfigError(file: file, line: n, message: "bad key '\(key)'")
+            }
+            let full = section.isEmpty ? key : section + "." + key
+            guard seen.insert(full).inserted else { throw ConfigError(file: file, line: n, message: "'\(key)' is set twice in [\(section)]") }
+            var rest = Substring(line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces))
+            let value = try parseValue(&rest, file: file, line: n)
+            guard rest.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ConfigError(file: file, line: n, message: "unexpected '\(rest.prefix(20))' after the value of '\(key)'")
+            }
+            out.append(TOMLEntry(section: section, key: key, value: value, line: n))
+        }
+        return out
+    }
+
+    /// The line without a `#` comment (a `#` inside a string stays).
+    static func stripComment(_ line: String) -> String {
+        var inString = false
+        var escaped = false
+        var out = ""
+        for c in line {
+            if inString {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+            } else if c == "\"" {
+                inString = true
+            } else if c == "#" {
+                break
+            }
+            out.append(c)
+        }
+        return out
+    }
+
+    static func parseValue(_ s: inout Substring, file: String, line: Int) throws(ConfigError) -> TOMLValue {
+        s = s.drop { $0 == " " }
+        guard let first = s.first else { throw ConfigError(file: file, line: line, message: "missing value") }
+        if first == "\"" {
+            s = s.dropFirst()
+            var out = ""
+            while let c = s.first {
+                s = s.dropFirst()
+                if c == "\"" { return .string(out) }
+                if c == "\\" {
+                    guard let e = s.first else { break }
+                    s = s.dropFirst()
+                    switch e {
+                    case "n": out.append("\n")
+                    case "t": out.append("\t")
+                    case "\"": out.append("\"")
+                    case "\\": out.append("\\")
+                    default: throw ConfigError(file: file, line: line, message: "unknown escape \\\(e)")
+                    }
+                } else {
+                    out.append(c)
+                }
+            }
+            throw ConfigError(file: file, line: line, message: "unterminated string")
+        }
+        if first == "[" {
+            s = s.dropFirst()
+            var items: [TOMLValue] = []
+            while true {
+                s = s.drop { $0 == " " }
+                if s.first == "]" { s = s.dropFirst(); return .array(items) }
+                items.append(try parseValue(&s, file: file, line: line))
+                s = s.drop { $0 == " " }
+                if s.first == "," { s = s.dropFirst(); continue }
+                if s.first == "]" { s = s.dropFirst(); return .array(items) }
+                throw ConfigError(file: file, line: line, message: "an array is written [\"a\", \"b\"] on one line")
+            }
+        }
+        let token = s.prefix { $0 != "," && $0 != "]" && $0 != " " }
+        s = s.dropFirst(token.count)
+        switch token {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        default:
+            let clean = token.replacingOccurrences(of: "_", with: "")
+            if let i = Int(clean) { return .integer(i) }
+            if let d = Double(clean), d.isFinite { return .float(d) }
+            throw ConfigError(file: file, line: line, message: "'\(token)' is not a value (strings need \"quotes\")")
+        }
+    }
+}
+

@@ -1,0 +1,54 @@
+import ArgumentParser
+import TrafficGateway
+
+/// `gatewayd config check|show`.
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Check the configuration file, or print the effective configuration.",
+        discussion: """
+            gatewayd run reads /etc/gatewayd/gatewayd.toml when it exists (or --config FILE); flags
+            override it. deploy/gatewayd.toml is a commented example with every key.
+
+            Examples:
+              gatewayd config check --config /etc/gatewayd/gatewayd.toml
+              gatewayd config show
+            """,
+        subcommands: [ConfigCheck.self, ConfigShow.self])
+}
+
+/// `gatewayd config check`.
+struct ConfigCheck: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "check", abstract: "Validate a configuration file: the first error names its line and key.")
+
+    @Option(help: "The file (default /etc/gatewayd/gatewayd.toml).")
+    var config = GatewayConfig.defaultPath
+
+    func run() throws {
+        do {
+            let c = try GatewayConfig.load(path: config, required: true)
+            try RunCommand.validate(c)
+            print("\(config): ok (GDL90 on UDP \(c.bind):\(c.udpPort), HTTP \(c.httpPort == 0 ? "off" : String(c.httpPort)), NMEA \(c.nmeaPort == 0 ? "off" : String(c.nmeaPort)), \(c.notamSource.map { "NOTAMs from \($0) every \(c.notamRefreshHours) h" } ?? "no NOTAM refresh"))")
+        } catch let e as ConfigError {
+            throw CommandFailure("\(e)")
+        } catch let e as ValidationError {
+            throw CommandFailure("\(config): \(e.message)")
+        }
+    }
+}
+
+/// `gatewayd config show`.
+struct ConfigShow: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the effective configuration (file over defaults) as TOML, secrets masked.")
+
+    @Option(help: "The file (default /etc/gatewayd/gatewayd.toml, if it exists).")
+    var config: String?
+
+    func run() throws {
+        do {
+            print(try GatewayConfig.load(path: config ?? GatewayConfig.defaultPath, required: config != nil).toml, terminator: "")
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+}

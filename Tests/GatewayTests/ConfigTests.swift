@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import TrafficGateway
+
+@Suite struct ConfigTests {
+    @Test func goodFileSetsEverything() throws {
+        let c = try GatewayConfig.parse("""
+            # comment
+            [input]
+            udp_port = 4001   # after a value is fine in TOML
+            bind = "127.0.0.1"
+            gpsd = "127.0.0.1:2947"
+            [feeds]
+            http_port = 0
+            forward = ["192.168.10.20:4000", "auto"]
+            [notams]
+            source = "faa-api"
+            locations = ["KSLE", "KPDX"]
+            refresh_hours = 0.5
+            client_secret = "hush"
+            """, file: "t.toml")
+        #expect(c.udpPort == 4001 && c.bind == "127.0.0.1" && c.gpsd == "127.0.0.1:2947")
+        #expect(c.httpPort == 0 && c.forward == ["192.168.10.20:4000", "auto"])
+        #expect(c.notamSource == "faa-api" && c.notamLocations == ["KSLE", "KPDX"] && c.notamRefreshHours == 0.5)
+        #expect(c.nmeaPort == 2000)  // untouched default
+        #expect(c.toml.contains("client_secret = \"****\"") && !c.toml.contains("hush"))
+        // The effective configuration reads back as itself.
+        var back = try GatewayConfig.parse(c.toml, file: "show")
+        back.clientSecret = c.clientSecret
+        #expect(back == c)
+    }
+
+    @Test func errorsNameLineAndKey() {
+        func error(_ text: String) -> String {
+            do { _ = try GatewayConfig.parse(text, file: "g.toml"); return "no error" } catch { return error.description }
+        }
+        #expect(error("[feeds]\nhttp_port = 8090\nhttpport = 1\n") == "g.toml:3: unknown key 'httpport' in [feeds] (known: forward, http_bind, http_port, nmea_port)")
+        #expect(error("[input]\nudp_port = \"4000\"\n") == "g.toml:2: 'udp_port' in [input] must be integer 1–65535")
+        #expect(error("[input]\nudp_port = 70000\n") == "g.toml:2: 'udp_port' in [input] must be integer 1–65535")
+        #expect(error("[input]\nbind = \"0.0.0\"\n") == "g.toml:2: 'bind' in [input] must be IPv4 address")
+        #expect(error("[notams]\nlocations = [\"SLE\"]\n") == "g.toml:2: 'locations' in [notams] must be array of ICAO locations")
+        #expect(error("[input\n") == "g.toml:1: a section is written [name]")
+        #expect(error("udp_port 4000\n") == "g.toml:1: expected key = value, found 'udp_port 4000'")
+        #expect(error("[input]\nbind = \"0.0.0.0\nx") .hasPrefix("g.toml:2: unterminated string"))
+        #expect(error("[input]\nudp_port = 1\nudp_port = 2\n") == "g.toml:3: 'udp_port' is set twice in [input]")
+    }
+
+    @Test func missingFilesAndTheShippedExample() throws {
+        #expect(try GatewayConfig.load(path: "/nonexistent/gatewayd.toml", required: false) == GatewayConfig())
+        #expect(throws: ConfigError.self) { try GatewayConfig.load(path: "/nonexistent/gatewayd.toml", required: true) }
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("deploy/gatewayd.toml")
+        let c = try GatewayConfig.load(path: example.path, required: true)
+        #expect(c.database == "/var/lib/gatewayd/gateway.sqlite" && c.statusInterval == 300)
+    }
+
+    /// Flags beat the file, the file beats the defaults (through the real executable).
+    @Test func flagsOverrideTheFile() throws {
+        let executable = try #require(gatewaydExecutable())
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID()).toml")
+        try "[input]\nudp_port = 4777\n[feeds]\nhttp_port = 0\nnmea_port = 0\n[database]\nenabled = false\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        func listening(_ extra: [String]) throws -> String {
+            let p = Process()
+            p.executableURL = executable
+            p.arguments = ["run", "--config", file.path, "--bind", "127.0.0.1", "--status-interval", "0"] + extra
+            let err = Pipe()
+            p.standardError = err
+            p.standardOutput = Pipe()
+            try p.run()
+            var text = ""
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline && !text.contains("listening") {
+                text += String(decoding: err.fileHandleForReading.availableData, as: UTF8.self)
+            }
+            p.terminate()
+            p.waitUntilExit()
+            return text
+        }
+        #expect(try listening([]).contains("UDP 127.0.0.1:4777"))
+        #expect(try listening(["--udp-port", "4778"]).contains("UDP 127.0.0.1:4778"))
+    }
+
+    /// deploy/install.sh twice into a temporary root, the unit through systemd-analyze, and the
+    /// uninstall keeping the data (deploy/test-install.sh).
+    @Test func installScriptIsIdempotent() throws {
+        let executable = try #require(gatewaydExecutable())
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = [root.appendingPathComponent("deploy/test-install.sh").path, executable.path]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        p.waitUntilExit()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(p.terminationStatus == 0, "\(text)")
+        #expect(text.contains("test-install: ok"))
+    }
+}

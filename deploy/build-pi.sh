@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Release build of gatewayd for 64-bit Raspberry Pi OS (aarch64, Debian 12) with the Swift
+# runtime linked statically: the Pi then needs only libcurl4 and libsqlite3-0 from Debian.
+#   deploy/build-pi.sh            natively on an aarch64 machine, or cross from x86-64 with an SDK
+#   SWIFT_SDK=name deploy/build-pi.sh   pick the SDK (see `swift sdk list`)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+arch=$(uname -m)
+if [ "$arch" = aarch64 ] || [ "$arch" = arm64 ]; then
+  swift build -c release --static-swift-stdlib --product gatewayd
+  out=.build/release/gatewayd
+else
+  sdk=${SWIFT_SDK:-$(swift sdk list 2>/dev/null | grep -iE 'aarch64|arm64' | head -n 1 || true)}
+  if [ -z "$sdk" ]; then
+    cat >&2 <<'MSG'
+build-pi: this is not an aarch64 machine and no aarch64 Swift SDK is installed (`swift sdk list` is empty).
+To cross-build, make one from a Debian 12 aarch64 sysroot that has libcurl4-openssl-dev and libsqlite3-dev:
+  1. debootstrap --arch=arm64 --variant=minbase --include=libcurl4-openssl-dev,libsqlite3-dev,libc6-dev,libstdc++-12-dev bookworm sysroot
+     (needs qemu-user-static and binfmt for the second stage, or use --foreign)
+  2. build the SDK bundle with swift-sdk-generator (github.com/swiftlang/swift-sdk-generator):
+     swift run swift-sdk-generator make-linux-sdk --target aarch64-unknown-linux-gnu --linux-distribution-name debian --linux-distribution-version 12
+  3. swift sdk install <the .artifactbundle it made>, then run this script again.
+Or build natively on the Pi (Swift 6.2+ for aarch64 from swift.org): deploy/build-pi.sh there.
+MSG
+    exit 1
+  fi
+  swift build -c release --static-swift-stdlib --product gatewayd --swift-sdk "$sdk"
+  out=$(swift build -c release --swift-sdk "$sdk" --show-bin-path)/gatewayd
+fi
+strip "$out" 2>/dev/null || true
+ls -l "$out"
+file "$out" 2>/dev/null || true
+echo "build-pi: copy $out to the Pi, then: sudo deploy/install.sh --binary gatewayd" >&2
