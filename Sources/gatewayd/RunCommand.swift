@@ -111,7 +111,7 @@ struct RunCommand: ParsableCommand {
     static func validate(_ c: GatewayConfig) throws {
         if let g = c.gpsd, GPSDClient.parse(g) == nil { throw ValidationError("gpsd \(g) is not host or host:port") }
         if c.statusInterval < 0 { throw ValidationError("--status-interval must be 0 or more") }
-        if !(1...65535).contains(c.udpPort) { throw ValidationError("--udp-port must be 1...65535") }
+        if !(0...65535).contains(c.udpPort) { throw ValidationError("--udp-port must be 0...65535 (0: any free port)") }
         if !(0...65535).contains(c.httpPort) { throw ValidationError("--http-port must be 0...65535") }
         if !(0...65535).contains(c.nmeaPort) { throw ValidationError("--nmea-port must be 0...65535") }
         if !["error", "warning", "info"].contains(c.logLevel) { throw ValidationError("--log-level must be error, warning or info") }

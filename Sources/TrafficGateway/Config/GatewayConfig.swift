@@ -51,7 +51,7 @@ public struct GatewayConfig: Sendable, Equatable {
 
     /// Every key the file may set, as `section.key`, with its type in words.
     public static let keys: [String: String] = [
-        "input.udp_port": "integer 1–65535", "input.bind": "IPv4 address", "input.gpsd": "host:port",
+        "input.udp_port": "integer 0–65535", "input.bind": "IPv4 address", "input.gpsd": "host:port",
         "database.path": "file path", "database.enabled": "true or false",
         "output.json": "true or false", "output.status_interval": "seconds, 0 or more", "log.level": "error, warning or info",
         "feeds.http_port": "integer 0–65535", "feeds.http_bind": "IPv4 address", "feeds.nmea_port": "integer 0–65535",
@@ -101,7 +101,7 @@ public struct GatewayConfig: Sendable, Equatable {
                 return s
             }
             switch name {
-            case "input.udp_port": c.udpPort = try int(1...65535)
+            case "input.udp_port": c.udpPort = try int(0...65535)
             case "input.bind": c.bind = try ipv4(try string())
             case "input.gpsd": c.gpsd = try string()
             case "database.path": c.database = try string()

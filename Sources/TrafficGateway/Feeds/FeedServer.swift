@@ -87,7 +87,9 @@ public final class FeedServer: Sendable {
                 self.boundPort.withLock { $0 = channel.localAddress?.port ?? port }
                 ready.signal()
             }, logger: logger)
-        let t = Task {
+        // The server's tasks run on their own queue, not the shared cooperative pool: a caller
+        // that blocks waiting for it (this function, tests, a busy host) cannot starve it.
+        let t = Task(executorPreference: HTTPTaskExecutor.shared) {
             do {
                 try await app.run()
             } catch {
@@ -119,4 +121,16 @@ final class LockedBox<Value: Sendable>: Sendable {
     init(_ value: Value) { lock = Mutex(value) }
     var value: Value { lock.withLock { $0 } }
     func set(_ v: Value) { lock.withLock { $0 = v } }
+}
+
+/// A task executor on one serial dispatch queue, for the HTTP server's tasks.
+final class HTTPTaskExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = HTTPTaskExecutor()
+    private let queue = DispatchQueue(label: "gatewayd.http")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { unowned.runSynchronously(on: executor) }
+    }
 }
