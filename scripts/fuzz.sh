@@ -2,6 +2,7 @@
 # Fuzzes the decoders with libFuzzer for a bounded time each, from a seed corpus made of the
 # bundled fixtures. Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET…]
 #   targets: gdl90 fisb capture airspace notam (default: all); SECONDS default 60.
+#   FUZZ_SEED=N makes a run repeatable (CI uses it).
 # A crash leaves its input in fixtures/fuzz-regressions/TARGET/ (commit it: `swift test` replays
 # every file there through the same target, so a fixed bug stays fixed).
 set -euo pipefail
@@ -41,7 +42,7 @@ for t in "${targets[@]}"; do
   mkdir -p "fixtures/fuzz-regressions/$t"
   echo "fuzz: $t for ${seconds}s" >&2
   log=$scratch/fuzz-$t.log
-  if FUZZ_TARGET=$t "$bin" "$corpus/$t" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+  if FUZZ_TARGET=$t "$bin" "$corpus/$t" ${FUZZ_SEED:+-seed=$FUZZ_SEED} -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
        -artifact_prefix="fixtures/fuzz-regressions/$t/" -print_final_stats=1 >"$log" 2>&1; then
     grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb)" "$log" | sed "s/^/fuzz: $t: /" >&2
     grep -E "cov: [0-9]+" "$log" | tail -1 | sed "s/^/fuzz: $t: last: /" >&2
