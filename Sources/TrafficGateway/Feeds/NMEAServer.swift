@@ -21,35 +21,10 @@ public final class NMEAServer: @unchecked Sendable {
     /// Binds `address:port` and starts serving the hub's snapshots once a second.
     public init(address: String = "0.0.0.0", port: UInt16, hub: FeedHub, interval: Double = 1) throws(GatewayError) {
         self.hub = hub
-        let what = "NMEA TCP \(address):\(port)"
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, address, &addr.sin_addr) == 1 else {
-            throw GatewayError.invalidInput("\(address) is not an IPv4 address")
-        }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw GatewayError.socket(what: what, reason: String(cString: strerror(errno))) }
-        var yes: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            let code = errno
-            close(fd)
-            let reason = code == EADDRINUSE ? "port \(port) is already in use (choose another with --nmea-port, 0 disables)"
-                : String(cString: strerror(code))
-            throw GatewayError.socket(what: "cannot serve \(what)", reason: reason)
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
+        let (fd, bound) = try IPv4Socket.bound(type: Int32(SOCK_STREAM.rawValue), address: address, port: port, what: "NMEA TCP",
+                                               inUse: "choose another with --nmea-port, 0 disables", reuseAddress: true)
         self.fd = fd
-        self.port = UInt16(bigEndian: actual.sin_port)
+        self.port = bound
         acceptSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         acceptSource.setEventHandler { [unowned self] in self.acceptAll() }
         acceptSource.setCancelHandler { close(fd) }

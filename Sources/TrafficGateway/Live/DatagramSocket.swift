@@ -17,33 +17,10 @@ public final class DatagramSocket: @unchecked Sendable {
     /// Binds `address:port` and receives on `queue`.
     public init(address: String = "0.0.0.0", port: UInt16, queue: DispatchQueue,
                 handler: @escaping @Sendable (_ host: String, _ bytes: [UInt8]) -> Void) throws(GatewayError) {
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, address, &addr.sin_addr) == 1 else {
-            throw GatewayError.invalidInput("\(address) is not an IPv4 address")
-        }
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        guard fd >= 0 else { throw GatewayError.socket(what: "UDP \(address):\(port)", reason: String(cString: strerror(errno))) }
-        var yes: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        _ = setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &yes, socklen_t(MemoryLayout<Int32>.size))
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        if bound != 0 {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw GatewayError.socket(what: "cannot listen on UDP \(address):\(port)", reason: reason)
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
+        let (fd, bound) = try IPv4Socket.bound(type: Int32(SOCK_DGRAM.rawValue), address: address, port: port, what: "UDP",
+                                               inUse: "another listener without SO_REUSEADDR", reuseAddress: true, broadcast: true)
         self.fd = fd
-        self.port = UInt16(bigEndian: actual.sin_port)
+        self.port = bound
         source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler { [unowned self] in
             while true {

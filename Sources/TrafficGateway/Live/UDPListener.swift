@@ -22,36 +22,11 @@ public final class UDPListener: @unchecked Sendable {
         address: String = "0.0.0.0", port: UInt16, queue: DispatchQueue, receiveBufferBytes: Int32 = 4 << 20,
         handler: @escaping @Sendable (UnsafeRawBufferPointer, Double) -> Void
     ) throws(GatewayError) {
-        let what = "UDP \(address):\(port)"
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, address, &addr.sin_addr) == 1 else {
-            throw GatewayError.invalidInput("--bind \(address) is not an IPv4 address (e.g. 0.0.0.0 or 127.0.0.1)")
-        }
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        guard fd >= 0 else { throw GatewayError.socket(what: what, reason: String(cString: strerror(errno))) }
-        var size = receiveBufferBytes
-        _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        if bound != 0 {
-            let code = errno
-            close(fd)
-            let reason = code == EADDRINUSE
-                ? "port \(port) is already in use (is another gatewayd or Stratux client running? choose another with --udp-port)"
-                : code == EACCES ? "permission denied (ports below 1024 need privileges)" : String(cString: strerror(code))
-            throw GatewayError.socket(what: "cannot listen on \(what)", reason: reason)
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
+        let (fd, bound) = try IPv4Socket.bound(
+            type: Int32(SOCK_DGRAM.rawValue), address: address, port: port, what: "UDP",
+            inUse: "is another gatewayd or Stratux client running? choose another with --udp-port", receiveBuffer: receiveBufferBytes)
         self.fd = fd
-        self.port = UInt16(bigEndian: actual.sin_port)
+        self.port = bound
         self.source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler { [unowned self] in self.drain(handler) }
         source.setCancelHandler { close(fd) }
