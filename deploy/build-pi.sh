@@ -27,7 +27,17 @@ MSG
   swift build -c release --static-swift-stdlib --product gatewayd --swift-sdk "$sdk"
   out=$(swift build -c release --swift-sdk "$sdk" --show-bin-path)/gatewayd
 fi
-strip "$out" 2>/dev/null || true
+# Strip with a tool that knows aarch64 (the host's strip does not when cross-building).
+for tool in llvm-strip aarch64-linux-gnu-strip strip; do
+  if command -v "$tool" >/dev/null 2>&1 && "$tool" "$out" 2>/dev/null; then break; fi
+done
 ls -l "$out"
 file "$out" 2>/dev/null || true
+# The Pi must need only Debian's libcurl4 and libsqlite3-0 (and libc, libstdc++): no Swift runtime.
+needed=$(readelf -d "$out" 2>/dev/null | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')
+echo "build-pi: shared libraries needed: ${needed:-(readelf not found)}" >&2
+case " $needed " in
+  *libswift*|*libFoundation*|*lib_FoundationICU*|*libdispatch*)
+    echo "build-pi: the Swift runtime is linked dynamically: this SDK lacks its static libraries (usr/lib/swift_static)" >&2; exit 1 ;;
+esac
 echo "build-pi: copy $out to the Pi, then: sudo deploy/install.sh --binary gatewayd" >&2

@@ -2,17 +2,20 @@
 # Installs gatewayd as a systemd service. Idempotent: run it again after an upgrade.
 #   deploy/install.sh [--binary PATH] [--root DIR]
 # --binary: the gatewayd to install (default: .build/release/gatewayd, built if missing).
-# --root:   install under DIR instead of / (packaging, tests); systemctl is skipped then.
-# The default configuration is installed only if none exists; the database is never touched.
+# --root:   install under DIR instead of / (packaging, tests; DESTDIR=DIR works too);
+#           systemctl is skipped then.
+# The default configuration (and an empty, chmod 600 /etc/gatewayd/environment for FAA API
+# credentials) is installed only if none exists; the database is never touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary=""
-root=""
+root=${DESTDIR:-}
+root=${root%/}
 while [ $# -gt 0 ]; do
   case $1 in
     --binary) binary=$2; shift 2 ;;
     --root) root=${2%/}; shift 2 ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "install: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -35,7 +38,18 @@ if [ -e "$root/etc/gatewayd/gatewayd.toml" ]; then
 else
   install -m 0644 deploy/gatewayd.toml "$root/etc/gatewayd/gatewayd.toml"
 fi
-"$root/usr/local/bin/gatewayd" config check --config "$root/etc/gatewayd/gatewayd.toml" >&2
+if [ ! -e "$root/etc/gatewayd/environment" ]; then
+  install -m 0600 /dev/null "$root/etc/gatewayd/environment"
+  printf '%s\n' '# FAA NOTAM API credentials for the service (root only; systemd reads this file):' \
+    '# FAA_CLIENT_ID=...' '# FAA_CLIENT_SECRET=...' > "$root/etc/gatewayd/environment"
+fi
+# Check the configuration the service will read (not possible for a cross-built binary that
+# cannot run on this machine: then `gatewayd config check` on the Pi does it).
+if "$root/usr/local/bin/gatewayd" --help >/dev/null 2>&1; then
+  "$root/usr/local/bin/gatewayd" config check --config "$root/etc/gatewayd/gatewayd.toml" >&2
+else
+  echo "install: $binary does not run on this machine ($(uname -m)): run 'gatewayd config check' on the target" >&2
+fi
 
 if [ -z "$root" ] && [ -d /run/systemd/system ]; then
   systemctl daemon-reload

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs into a temporary root twice (idempotence), checks files and that an edited
-# configuration survives, verifies the unit with systemd-analyze, uninstalls keeping data.
+# configuration survives, verifies the unit with systemd-analyze (and that no comment follows a
+# value on the same line: systemd would take it as part of the value), uninstalls keeping data.
 #   deploy/test-install.sh [BINARY]   (default .build/debug/gatewayd)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,12 +12,20 @@ trap 'rm -rf "$root"' EXIT
 fail() { echo "test-install: FAIL: $*" >&2; exit 1; }
 deploy/install.sh --binary "$binary" --root "$root" 2>/dev/null
 echo '# edited by the user' >> "$root/etc/gatewayd/gatewayd.toml"
+echo 'FAA_CLIENT_ID=mine' >> "$root/etc/gatewayd/environment"
 mkdir -p "$root/var/lib/gatewayd" && echo data > "$root/var/lib/gatewayd/gateway.sqlite"
-deploy/install.sh --binary "$binary" --root "$root" 2>/dev/null
+before=$(cd "$root" && find . -path ./var -prune -o -type f -print0 | sort -z | xargs -0 sha256sum)
+DESTDIR="$root/" deploy/install.sh --binary "$binary" 2>/dev/null
+after=$(cd "$root" && find . -path ./var -prune -o -type f -print0 | sort -z | xargs -0 sha256sum | grep -v 'gatewayd.toml.default$')
+[ "$(echo "$before" | grep -v 'gatewayd.toml.default$')" = "$after" ] || fail "second install changed files: $(diff <(echo "$before") <(echo "$after"))"
 [ -x "$root/usr/local/bin/gatewayd" ] || fail "binary missing"
 grep -q 'edited by the user' "$root/etc/gatewayd/gatewayd.toml" || fail "second install overwrote the configuration"
 [ -f "$root/etc/gatewayd/gatewayd.toml.default" ] || fail "new default not set aside"
 cmp -s deploy/gatewayd.service "$root/etc/systemd/system/gatewayd.service" || fail "unit differs"
+grep -q 'FAA_CLIENT_ID=mine' "$root/etc/gatewayd/environment" || fail "second install overwrote the credentials"
+[ "$(stat -c %a "$root/etc/gatewayd/environment")" = 600 ] || fail "environment file is not chmod 600"
+inline=$(grep -nE '^[A-Za-z]+=.*[[:space:]][#;]' deploy/gatewayd.service || true)
+[ -z "$inline" ] || fail "comment after a value in the unit (systemd keeps it as part of the value): $inline"
 if command -v systemd-analyze >/dev/null; then
   sed "s#/usr/local/bin/gatewayd#$root/usr/local/bin/gatewayd#" deploy/gatewayd.service > "$root/gatewayd.service"
   out=$(systemd-analyze verify "$root/gatewayd.service" 2>&1 || true)

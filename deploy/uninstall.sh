@@ -4,7 +4,8 @@
 #   deploy/uninstall.sh [--purge] [--root DIR]
 set -euo pipefail
 purge=0
-root=""
+root=${DESTDIR:-}
+root=${root%/}
 while [ $# -gt 0 ]; do
   case $1 in
     --purge) purge=1; shift ;;

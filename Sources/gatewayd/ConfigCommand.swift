@@ -28,6 +28,7 @@ struct ConfigCheck: ParsableCommand {
         do {
             let c = try GatewayConfig.load(path: config, required: true)
             try RunCommand.validate(c)
+            if let warning = c.secretExposure(path: config) { Terminal.error("warning: \(warning)") }
             print("\(config): ok (GDL90 on UDP \(c.bind):\(c.udpPort), HTTP \(c.httpPort == 0 ? "off" : String(c.httpPort)), NMEA \(c.nmeaPort == 0 ? "off" : String(c.nmeaPort)), \(c.notamSource.map { "NOTAMs from \($0) every \(c.notamRefreshHours) h" } ?? "no NOTAM refresh"))")
         } catch let e as ConfigError {
             throw CommandFailure("\(e)")

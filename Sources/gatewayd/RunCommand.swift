@@ -130,6 +130,7 @@ struct RunCommand: ParsableCommand {
         // (async-signal-safe); one thread waits on the pipe and stops everything. A signal that
         // arrives while starting up waits in the pipe instead of being lost.
         let stop = try StopSignal.install()
+        let systemd = SystemdNotifier()
         let log = !c.databaseEnabled ? nil : try AlertLog(database: GatewayDatabase(path: c.database ?? GatewayDatabase.defaultPath()))
         let formatter = AlertFormatter(style: c.json ? .json : .human(colour: Terminal.colourOnStdout))
         let hub = FeedHub(now: Date().timeIntervalSince1970)
@@ -185,7 +186,7 @@ struct RunCommand: ParsableCommand {
                 notamTimers.append(ackTimer)
             }
             if let source = c.notamSource, let store {
-                notamTimers.append(Self.scheduleRefresh(source: source, locations: c.notamLocations, every: c.notamRefreshHours, store: store, then: loadAreas))
+                notamTimers.append(Self.scheduleRefresh(source: source, config: c, store: store, then: loadAreas))
             }
             try gateway.start(bind: c.bind, port: UInt16(c.udpPort), gpsd: c.gpsd.flatMap(GPSDClient.parse))
             if c.httpPort > 0 {
@@ -205,6 +206,7 @@ struct RunCommand: ParsableCommand {
         let waiter = Thread {
             let received = stop.wait()
             Terminal.info("gatewayd: stopping on \(received == SIGINT ? "SIGINT" : "SIGTERM") (\(gateway.status().line))")
+            systemd.notify("STOPPING=1")
             gateway.stop()
             http.stop()
             nmeaServer?.stop()
@@ -218,10 +220,17 @@ struct RunCommand: ParsableCommand {
         waiter.start()
         Terminal.info("gatewayd: listening for GDL90 on UDP \(c.bind):\(gateway.port)\(log.map { ", alert log \($0.database.path)" } ?? "")")
         if !feeds.isEmpty { Terminal.info("gatewayd: feeds: " + feeds.joined(separator: "; ")) }
+        // systemd (Type=notify): started; the watchdog is petted from the core's queue.
+        systemd.notify("READY=1\nSTATUS=listening for GDL90 on UDP \(c.bind):\(gateway.port)")
+        if let watchdog = systemd.startWatchdog(on: gateway.queue) { sources.append(watchdog) }
         if c.statusInterval > 0 {
             let timer = DispatchSource.makeTimerSource(queue: signalQueue)
             timer.schedule(deadline: .now() + .seconds(c.statusInterval), repeating: .seconds(c.statusInterval))
-            timer.setEventHandler { Terminal.info("status: \(gateway.status().line)") }
+            timer.setEventHandler {
+                let line = gateway.status().line
+                Terminal.info("status: \(line)")
+                systemd.notify("STATUS=\(line)")
+            }
             timer.resume()
             sources.append(timer)
         }
@@ -236,8 +245,10 @@ struct RunCommand: ParsableCommand {
     }
 
     /// Fetches NOTAMs now and every `hours`; a failure is reported and the stored set kept.
-    static func scheduleRefresh(source: String, locations: [String], every hours: Double, store: NotamStore,
+    /// Credentials and base URL come from `config` (`notams.*`), read again at each refresh.
+    static func scheduleRefresh(source: String, config: GatewayConfig, store: NotamStore,
                                 then reload: @escaping @Sendable () -> Void) -> any DispatchSourceProtocol {
+        let locations = config.notamLocations, hours = config.notamRefreshHours
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "gatewayd.notam-refresh"))
         timer.schedule(deadline: .now() + 2, repeating: hours * 3600)
         timer.setEventHandler {
@@ -247,9 +258,12 @@ struct RunCommand: ParsableCommand {
             do {
                 let notams: [Notam]
                 if source == "faa-api" {
-                    notams = try FAANotamAPI(credentials: try Credentials.load(), http: http).fetch(query)
+                    let credentials = try config.notamCredentials()
+                    let api = config.notamURL.map { FAANotamAPI(baseURL: $0, credentials: credentials, http: http) }
+                    notams = try (api ?? FAANotamAPI(credentials: credentials, http: http)).fetch(query)
                 } else {
-                    notams = try FAANotamSearch(http: http).fetch(query)
+                    let search = config.notamURL.map { FAANotamSearch(baseURL: $0, http: http) }
+                    notams = try (search ?? FAANotamSearch(http: http)).fetch(query)
                 }
                 let wanted = Set(locations)
                 let changes = try store.refresh(source: source, notams: notams, at: Date().timeIntervalSince1970) { n in

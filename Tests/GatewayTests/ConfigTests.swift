@@ -54,6 +54,69 @@ import Testing
         #expect(c.database == "/var/lib/gatewayd/gateway.sqlite" && c.statusInterval == 300)
     }
 
+    @Test func notamURLAndCredentialsFromTheFile() throws {
+        let c = try GatewayConfig.parse("""
+            [notams]
+            source = "faa-api"
+            locations = ["KSLE"]
+            url = "https://staging.example/notamapi/v1"
+            client_id = "id-in-file"
+            client_secret = "secret-in-file"
+            """, file: "n.toml")
+        #expect(c.notamURL == "https://staging.example/notamapi/v1")
+        // Masked in `config show`, both halves of the pair.
+        #expect(c.toml.contains("client_id = \"****\"") && !c.toml.contains("id-in-file") && !c.toml.contains("secret-in-file"))
+        #expect(c.toml.contains("url = \"https://staging.example/notamapi/v1\""))
+        // The environment (the service's /etc/gatewayd/environment) beats the file.
+        let fromEnvironment = try c.notamCredentials(environment: ["FAA_CLIENT_ID": "env-id", "FAA_CLIENT_SECRET": "env-secret"])
+        #expect(fromEnvironment.id == "env-id" && fromEnvironment.secret == "env-secret")
+        let fromFile = try c.notamCredentials(environment: [:])
+        #expect(fromFile.id == "id-in-file" && fromFile.secret == "secret-in-file")
+        // Half a pair is an error that says so.
+        var half = c
+        half.clientID = nil
+        #expect(throws: FetchError.self) { try half.notamCredentials(environment: [:]) }
+        // Nothing anywhere: the error names what to set.
+        do {
+            _ = try GatewayConfig().notamCredentials(environment: [:])
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.contains("FAA_CLIENT_ID"))
+        }
+    }
+
+    @Test func credentialsFileFromTheConfiguration() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("faa-\(UUID())")
+        try "client_id=f-id\nclient_secret=f-secret\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        let c = try GatewayConfig.parse("[notams]\ncredentials_file = \"\(file.path)\"\n", file: "c.toml")
+        let credentials = try c.notamCredentials(environment: [:])
+        #expect(credentials.id == "f-id" && credentials.secret == "f-secret")
+    }
+
+    @Test func badNotamKeysNameLineAndKey() {
+        func error(_ text: String) -> String {
+            do { _ = try GatewayConfig.parse(text, file: "g.toml"); return "no error" } catch { return error.description }
+        }
+        #expect(error("[notams]\nurl = \"ftp://x\"\n") == "g.toml:2: 'url' in [notams] must be an http:// or https:// URL")
+        #expect(error("[notams]\nrefresh_hours = 6\nclient_id = 12\n") == "g.toml:3: 'client_id' in [notams] must be string")
+        #expect(error("[notams]\nsecret = \"x\"\n").hasPrefix("g.toml:2: unknown key 'secret' in [notams] (known: client_id, client_secret,"))
+    }
+
+    /// `config check` warns when a secret sits in a file others can read.
+    @Test func secretInAReadableFileIsFlagged() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID()).toml")
+        try "[notams]\nclient_id = \"a\"\nclient_secret = \"b\"\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let c = try GatewayConfig.load(path: file.path, required: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+        #expect(c.secretExposure(path: file.path)?.contains("/etc/gatewayd/environment") == true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        #expect(c.secretExposure(path: file.path) == nil)
+        #expect(GatewayConfig().secretExposure(path: file.path) == nil)
+    }
+
     /// Flags beat the file, the file beats the defaults (through the real executable).
     @Test func flagsOverrideTheFile() throws {
         let executable = try #require(gatewaydExecutable())

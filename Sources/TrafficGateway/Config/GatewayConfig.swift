@@ -38,9 +38,14 @@ public struct GatewayConfig: Sendable, Equatable {
     public var notamLocations: [String] = []
     /// Hours between refreshes.
     public var notamRefreshHours = 6.0
-    /// FAA API credentials file (client_id=…, client_secret=…).
+    /// Base URL of the NOTAM source (nil: the source's public default), e.g. the FAA's staging API.
+    public var notamURL: String?
+    /// FAA API credentials file (client_id=…, client_secret=… lines, readable only by its owner).
     public var credentialsFile: String?
-    /// FAA API client secret written in the file itself (discouraged: prefer credentials_file).
+    /// FAA API client id written in the file itself (used together with `clientSecret`).
+    public var clientID: String?
+    /// FAA API client secret written in the file itself (discouraged: the environment or
+    /// `credentials_file` keep it out of a file others can read).
     public var clientSecret: String?
 
     /// The defaults.
@@ -58,7 +63,8 @@ public struct GatewayConfig: Sendable, Equatable {
         "feeds.forward": "array of \"host:port\" or \"auto\"",
         "airspace.file": "GeoJSON file path", "airspace.notams_file": "NOTAM JSON file path",
         "notams.source": "faa-api or faa-search", "notams.locations": "array of ICAO locations",
-        "notams.refresh_hours": "hours, at least 0.05", "notams.credentials_file": "file path", "notams.client_secret": "string",
+        "notams.refresh_hours": "hours, at least 0.05", "notams.url": "an http:// or https:// URL",
+        "notams.credentials_file": "file path", "notams.client_id": "string", "notams.client_secret": "string",
     ]
 
     /// Reads `path` over the defaults. `required`: a missing file is an error (`--config`);
@@ -133,12 +139,43 @@ public struct GatewayConfig: Sendable, Equatable {
                 case .float(let d) where d >= 0.05: c.notamRefreshHours = d
                 default: throw fail()
                 }
+            case "notams.url":
+                let u = try string()
+                guard u.hasPrefix("https://") || u.hasPrefix("http://"), u.count > 8 else { throw fail() }
+                c.notamURL = u
             case "notams.credentials_file": c.credentialsFile = try string()
+            case "notams.client_id": c.clientID = try string()
             case "notams.client_secret": c.clientSecret = try string()
             default: throw fail()
             }
         }
         return c
+    }
+
+    /// FAA NOTAM API credentials: `FAA_CLIENT_ID`/`FAA_CLIENT_SECRET` from the environment (the
+    /// service's `/etc/gatewayd/environment`), else `client_id`/`client_secret` from this file, else
+    /// `credentials_file`. The error says which of them to provide.
+    public func notamCredentials(environment: [String: String] = ProcessInfo.processInfo.environment) throws(FetchError) -> Credentials {
+        if let id = environment["FAA_CLIENT_ID"], let secret = environment["FAA_CLIENT_SECRET"], !id.isEmpty, !secret.isEmpty {
+            return Credentials(id: id, secret: secret)
+        }
+        if let clientID, let clientSecret, !clientID.isEmpty, !clientSecret.isEmpty {
+            return Credentials(id: clientID, secret: clientSecret)
+        }
+        if clientID != nil || clientSecret != nil, credentialsFile == nil {
+            throw FetchError(.credentials, url: "faa-api", reason: "the configuration sets only one of client_id and client_secret: set both, or neither")
+        }
+        return try Credentials.load(environment: environment, file: credentialsFile)
+    }
+
+    /// A warning when the file at `path` sets `client_secret` but users other than its owner may
+    /// read it; nil otherwise. (The service's dynamic user must be able to read the configuration,
+    /// so the secret belongs in `/etc/gatewayd/environment` instead.)
+    public func secretExposure(path: String) -> String? {
+        guard clientSecret != nil, let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let mode = attributes[.posixPermissions] as? Int, mode & 0o077 != 0 else { return nil }
+        return "\(path): client_secret is in a file others can read (mode \(String(mode, radix: 8))): put FAA_CLIENT_ID=… and "
+            + "FAA_CLIENT_SECRET=… in /etc/gatewayd/environment (root, chmod 600) and remove client_id/client_secret here"
     }
 
     /// The effective configuration as TOML, secrets masked.
@@ -153,7 +190,9 @@ public struct GatewayConfig: Sendable, Equatable {
         lines += ["", "[airspace]", airspaceFile.map { "file = \(q($0))" } ?? "# file = \"\"", notamsFile.map { "notams_file = \(q($0))" } ?? "# notams_file = \"\""]
         lines += ["", "[notams]", notamSource.map { "source = \(q($0))" } ?? "# source = \"faa-api\"", "locations = \(arr(notamLocations))",
                   "refresh_hours = \(notamRefreshHours)"]
+        if let notamURL { lines.append("url = \(q(notamURL))") }
         if let credentialsFile { lines.append("credentials_file = \(q(credentialsFile))") }
+        if clientID != nil { lines.append("client_id = \"****\"") }
         if clientSecret != nil { lines.append("client_secret = \"****\"") }
         return lines.joined(separator: "\n") + "\n"
     }

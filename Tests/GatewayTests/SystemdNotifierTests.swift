@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import TrafficGateway
+#if canImport(Glibc)
+import Glibc
+#endif
+
+#if os(Linux)
+@Suite struct SystemdNotifierTests {
+    @Test func environmentDecidesWhatIsSent() {
+        #expect(SystemdNotifier(environment: [:]).socketPath == nil)
+        #expect(SystemdNotifier(environment: [:]).notify("READY=1") == false)
+        let n = SystemdNotifier(environment: ["NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "42"], pid: 42)
+        #expect(n.socketPath == "/run/x" && n.watchdogInterval == 15)
+        // Another process's watchdog, or none configured: no pings.
+        #expect(SystemdNotifier(environment: ["NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "7"], pid: 42).watchdogInterval == nil)
+        #expect(SystemdNotifier(environment: ["NOTIFY_SOCKET": "/run/x"]).watchdogInterval == nil)
+        #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "30000000"]).watchdogInterval == nil)
+    }
+
+    /// A datagram socket standing in for systemd's receives exactly what was sent.
+    @Test(arguments: [false, true]) func sendsToThePathOrAbstractSocket(abstract: Bool) throws {
+        let name = abstract ? "@skygate-test-\(UUID().uuidString.prefix(8))" : NSTemporaryDirectory() + "notify-\(UUID().uuidString.prefix(8))"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        try #require(fd >= 0)
+        defer {
+            close(fd)
+            if !abstract { unlink(name) }
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var path = Array(name.utf8)
+        if abstract { path[0] = 0 }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
+        let length = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + path.count + (abstract ? 0 : 1)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(length)) }
+        }
+        try #require(bound == 0)
+
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": name])
+        #expect(notifier.notify("READY=1\nSTATUS=listening"))
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        #expect(count > 0)
+        #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self) == "READY=1\nSTATUS=listening")
+    }
+
+    @Test func watchdogPetsFromTheGivenQueue() throws {
+        let name = NSTemporaryDirectory() + "notify-\(UUID().uuidString.prefix(8))"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        try #require(fd >= 0)
+        defer { close(fd); unlink(name) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(name.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+
+        // WatchdogSec=0.2 s: a ping every 0.1 s.
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": name, "WATCHDOG_USEC": "200000"])
+        let timer = try #require(notifier.startWatchdog(on: DispatchQueue(label: "test.core")))
+        defer { timer.cancel() }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        for _ in 0..<2 {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self) == "WATCHDOG=1")
+        }
+        #expect(SystemdNotifier(environment: ["NOTIFY_SOCKET": name]).startWatchdog(on: .main) == nil)
+    }
+}
+#endif
