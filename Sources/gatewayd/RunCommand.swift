@@ -134,7 +134,7 @@ struct RunCommand: ParsableCommand {
         let log = !c.databaseEnabled ? nil : try AlertLog(database: GatewayDatabase(path: c.database ?? GatewayDatabase.defaultPath()))
         let formatter = AlertFormatter(style: c.json ? .json : .human(colour: Terminal.colourOnStdout))
         let hub = FeedHub(now: Date().timeIntervalSince1970)
-        let gateway = LiveGateway(log: log, hub: hub, onAlerts: { alerts in
+        let gateway = LiveGateway(core: GatewayCore(configuration: c.coreConfiguration), log: log, hub: hub, onAlerts: { alerts in
             Terminal.out(alerts.map(formatter.format))
         }, onLogError: { error in
             Terminal.warning("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")

@@ -117,6 +117,36 @@ import Testing
         #expect(GatewayConfig().secretExposure(path: file.path) == nil)
     }
 
+    @Test func alertThresholdsReachTheCore() throws {
+        let c = try GatewayConfig.parse("""
+            [alerts]
+            warning_time_sec = 25
+            caution_time_sec = 50.5
+            advisory_range_nm = 3
+            airspace_look_ahead_sec = 0
+            """, file: "a.toml")
+        #expect(c.coreConfiguration.traffic.warningTimeSec == 25 && c.coreConfiguration.traffic.cautionTimeSec == 50.5)
+        #expect(c.coreConfiguration.traffic.advisoryRangeNM == 3 && c.coreConfiguration.airspace.lookAheadSec == 0)
+        #expect(c.coreConfiguration.traffic.warningMissNM == TrafficAlertThresholds().warningMissNM)  // untouched default
+        #expect(c.toml.contains("[alerts]\nwarning_time_sec = 25\n") && c.toml.contains("caution_time_sec = 50.5"))
+        #expect(try GatewayConfig.parse(c.toml, file: "show") == c)
+        // The shipped example spells out the defaults.
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("deploy/gatewayd.toml")
+        let shipped = try GatewayConfig.load(path: example.path, required: true)
+        #expect(shipped.traffic == TrafficAlertThresholds() && shipped.airspace == AirspaceAlertThresholds())
+    }
+
+    @Test func badAlertThresholdsNameLineAndKey() {
+        func error(_ text: String) -> String {
+            do { _ = try GatewayConfig.parse(text, file: "g.toml"); return "no error" } catch { return error.description }
+        }
+        #expect(error("[alerts]\nwarning_miss_nm = 0\n") == "g.toml:2: 'warning_miss_nm' in [alerts] must be a number from 0.01 to 20")
+        #expect(error("[alerts]\ncaution_time_sec = \"40\"\n") == "g.toml:2: 'caution_time_sec' in [alerts] must be a number from 1 to 600")
+        #expect(error("[alerts]\n# tighter?\nwarning_time_sec = 45\n") == "g.toml:3: 'warning_time_sec' in [alerts] must not exceed 'caution_time_sec' (a warning is the tighter level)")
+        #expect(error("[alerts]\nwarning_time_sec = 20\nwarn_time = 1\n").hasPrefix("g.toml:3: unknown key 'warn_time' in [alerts] (known: advisory_range_nm,"))
+    }
+
     /// Flags beat the file, the file beats the defaults (through the real executable).
     @Test func flagsOverrideTheFile() throws {
         let executable = try #require(gatewaydExecutable())

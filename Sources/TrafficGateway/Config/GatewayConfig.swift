@@ -48,8 +48,31 @@ public struct GatewayConfig: Sendable, Equatable {
     /// `credentials_file` keep it out of a file others can read).
     public var clientSecret: String?
 
+    /// Traffic alert thresholds (`[alerts]`; defaults as in the README's table).
+    public var traffic = TrafficAlertThresholds()
+    /// Airspace alert look-ahead and buffers (`[alerts] airspace_*`).
+    public var airspace = AirspaceAlertThresholds()
+
     /// The defaults.
     public init() {}
+
+    /// The core's tunables with this file's alert thresholds.
+    public var coreConfiguration: GatewayCore.Configuration {
+        var core = GatewayCore.Configuration()
+        core.traffic = traffic
+        core.airspace = airspace
+        return core
+    }
+
+    /// `[alerts]` keys: name, allowed range, and where the value lives.
+    static var alertKeys: [(key: String, range: ClosedRange<Double>, path: WritableKeyPath<GatewayConfig, Double>)] { [
+        ("warning_time_sec", 1...600, \.traffic.warningTimeSec), ("warning_miss_nm", 0.01...20, \.traffic.warningMissNM),
+        ("warning_vertical_ft", 50...10_000, \.traffic.warningVerticalFt), ("caution_time_sec", 1...600, \.traffic.cautionTimeSec),
+        ("caution_miss_nm", 0.01...20, \.traffic.cautionMissNM), ("caution_vertical_ft", 50...10_000, \.traffic.cautionVerticalFt),
+        ("advisory_range_nm", 0.1...50, \.traffic.advisoryRangeNM), ("advisory_vertical_ft", 50...20_000, \.traffic.advisoryVerticalFt),
+        ("airspace_look_ahead_sec", 0...3600, \.airspace.lookAheadSec), ("airspace_lateral_buffer_nm", 0...50, \.airspace.lateralBufferNM),
+        ("airspace_vertical_buffer_ft", 0...10_000, \.airspace.verticalBufferFt),
+    ] }
 
     /// The default configuration file.
     public static let defaultPath = "/etc/gatewayd/gatewayd.toml"
@@ -65,7 +88,11 @@ public struct GatewayConfig: Sendable, Equatable {
         "notams.source": "faa-api or faa-search", "notams.locations": "array of ICAO locations",
         "notams.refresh_hours": "hours, at least 0.05", "notams.url": "an http:// or https:// URL",
         "notams.credentials_file": "file path", "notams.client_id": "string", "notams.client_secret": "string",
-    ]
+    ].merging(alertKeys.map { ("alerts.\($0.key)", "a number from \(format($0.range.lowerBound)) to \(format($0.range.upperBound))") }) { a, _ in a }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
 
     /// Reads `path` over the defaults. `required`: a missing file is an error (`--config`);
     /// otherwise (the default path) a missing file means defaults.
@@ -81,12 +108,13 @@ public struct GatewayConfig: Sendable, Equatable {
     /// Parses configuration text.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> GatewayConfig {
         var c = GatewayConfig()
+        var alertLines: [String: Int] = [:]
         for e in try TOMLSubset.parse(text, file: file) {
             let name = e.section.isEmpty ? e.key : "\(e.section).\(e.key)"
             guard let expected = keys[name] else {
                 let known = keys.keys.filter { $0.hasPrefix(e.section + ".") }.map { $0.split(separator: ".")[1] }.sorted()
                 throw ConfigError(file: file, line: e.line, message: "unknown key '\(e.key)' in [\(e.section)]"
-                    + (known.isEmpty ? " (sections: input, database, output, log, feeds, airspace, notams)" : " (known: \(known.joined(separator: ", ")))"))
+                    + (known.isEmpty ? " (sections: input, database, output, log, feeds, airspace, notams, alerts)" : " (known: \(known.joined(separator: ", ")))"))
             }
             func fail() -> ConfigError { ConfigError(file: file, line: e.line, message: "'\(e.key)' in [\(e.section)] must be \(expected)") }
             func string() throws(ConfigError) -> String { if case .string(let s) = e.value { return s }; throw fail() }
@@ -105,6 +133,18 @@ public struct GatewayConfig: Sendable, Equatable {
                 let parts = s.split(separator: ".").compactMap { Int($0) }
                 guard parts.count == 4, parts.allSatisfy({ (0...255).contains($0) }) else { throw fail() }
                 return s
+            }
+            if let alert = alertKeys.first(where: { "alerts.\($0.key)" == name }) {
+                let value: Double
+                switch e.value {
+                case .integer(let i): value = Double(i)
+                case .float(let d): value = d
+                default: throw fail()
+                }
+                guard alert.range.contains(value) else { throw fail() }
+                c[keyPath: alert.path] = value
+                alertLines[e.key] = e.line
+                continue
             }
             switch name {
             case "input.udp_port": c.udpPort = try int(0...65535)
@@ -148,6 +188,14 @@ public struct GatewayConfig: Sendable, Equatable {
             case "notams.client_secret": c.clientSecret = try string()
             default: throw fail()
             }
+        }
+        // A warning is the tighter of the two: its limits may not exceed the caution's.
+        for (warning, caution, value) in [("warning_time_sec", "caution_time_sec", c.traffic.warningTimeSec <= c.traffic.cautionTimeSec),
+                                          ("warning_miss_nm", "caution_miss_nm", c.traffic.warningMissNM <= c.traffic.cautionMissNM),
+                                          ("warning_vertical_ft", "caution_vertical_ft", c.traffic.warningVerticalFt <= c.traffic.cautionVerticalFt)]
+        where !value {
+            let line = max(alertLines[warning] ?? 0, alertLines[caution] ?? 0)
+            throw ConfigError(file: file, line: line, message: "'\(warning)' in [alerts] must not exceed '\(caution)' (a warning is the tighter level)")
         }
         return c
     }
@@ -194,6 +242,7 @@ public struct GatewayConfig: Sendable, Equatable {
         if let credentialsFile { lines.append("credentials_file = \(q(credentialsFile))") }
         if clientID != nil { lines.append("client_id = \"****\"") }
         if clientSecret != nil { lines.append("client_secret = \"****\"") }
+        lines += ["", "[alerts]"] + Self.alertKeys.map { "\($0.key) = \(Self.format(self[keyPath: $0.path]))" }
         return lines.joined(separator: "\n") + "\n"
     }
 }
