@@ -12,15 +12,22 @@ if [ "$arch" = aarch64 ] || [ "$arch" = arm64 ]; then
 else
   sdk=${SWIFT_SDK:-$(swift sdk list 2>/dev/null | grep -iE 'aarch64|arm64' | head -n 1 || true)}
   if [ -z "$sdk" ]; then
-    cat >&2 <<'MSG'
-build-pi: this is not an aarch64 machine and no aarch64 Swift SDK is installed (`swift sdk list` is empty).
-To cross-build, make one from a Debian 12 aarch64 sysroot that has libcurl4-openssl-dev and libsqlite3-dev:
-  1. debootstrap --arch=arm64 --variant=minbase --include=libcurl4-openssl-dev,libsqlite3-dev,libc6-dev,libstdc++-12-dev bookworm sysroot
-     (needs qemu-user-static and binfmt for the second stage, or use --foreign)
-  2. build the SDK bundle with swift-sdk-generator (github.com/swiftlang/swift-sdk-generator):
-     swift run swift-sdk-generator make-linux-sdk --target aarch64-unknown-linux-gnu --linux-distribution-name debian --linux-distribution-version 12
-  3. swift sdk install <the .artifactbundle it made>, then run this script again.
-Or build natively on the Pi (Swift 6.2+ for aarch64 from swift.org): deploy/build-pi.sh there.
+    version=$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9.]*\).*/\1/p' | head -n 1)
+    installed=$(swift sdk list 2>/dev/null | grep -v 'No Swift SDKs' | tr '\n' ' ' || true)
+    cat >&2 <<MSG
+build-pi: this is $arch, not aarch64, and no aarch64 Swift SDK is installed (swift sdk list: ${installed:-none}).
+To cross-build, make one for Debian 12 aarch64 with exactly this compiler's version (${version:-?}) that
+also holds libcurl4-openssl-dev and libsqlite3-dev (a custom container image guarantees both):
+  1. Docker with arm64 emulation (apt-get install docker.io qemu-user-static binfmt-support), then
+     printf 'FROM --platform=linux/arm64 swift:${version:-6.3.1}-bookworm\nRUN apt-get update && apt-get install -y libcurl4-openssl-dev libsqlite3-dev\n' > Dockerfile.sdk
+     docker build --platform linux/arm64 -t skygate-sdk-base -f Dockerfile.sdk .
+  2. In a clone of github.com/swiftlang/swift-sdk-generator:
+     swift run swift-sdk-generator make-linux-sdk --with-docker --from-container-image skygate-sdk-base \\
+       --target aarch64-unknown-linux-gnu --sdk-name skygate-debian12-aarch64
+     (make-linux-sdk --help lists the distribution options of your generator's version)
+  3. swift sdk install Bundles/skygate-debian12-aarch64.artifactbundle, then run this script again
+     (or SWIFT_SDK=skygate-debian12-aarch64 deploy/build-pi.sh).
+Or build natively on the Pi (Swift ${version:-6.2+} for Debian 12 aarch64 from swift.org): deploy/build-pi.sh there.
 MSG
     exit 1
   fi
