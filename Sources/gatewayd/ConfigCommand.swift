@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TrafficGateway
 
 /// `gatewayd config check|show`.
@@ -21,10 +22,15 @@ struct ConfigCommand: ParsableCommand {
 struct ConfigCheck: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "check", abstract: "Validate a configuration file: the first error names its line and key.")
 
-    @Option(help: "The file (default /etc/gatewayd/gatewayd.toml).")
-    var config = GatewayConfig.defaultPath
+    @Option(help: "The file (default /etc/gatewayd/gatewayd.toml; its absence is fine: the defaults apply).")
+    var config: String?
 
     func run() throws {
+        let config = self.config ?? GatewayConfig.defaultPath
+        if self.config == nil && !FileManager.default.fileExists(atPath: config) {
+            print("\(config): absent: gatewayd run uses the defaults (gatewayd config show prints them)")
+            return
+        }
         do {
             let c = try GatewayConfig.load(path: config, required: true)
             try RunCommand.validate(c)

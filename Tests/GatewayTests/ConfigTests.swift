@@ -147,6 +147,37 @@ import Testing
         #expect(error("[alerts]\nwarning_time_sec = 20\nwarn_time = 1\n").hasPrefix("g.toml:3: unknown key 'warn_time' in [alerts] (known: advisory_range_nm,"))
     }
 
+    /// `gatewayd config check`: exit 0 with a summary, exit 1 with `file:line: …`; `config show` masks.
+    @Test func checkAndShowCommands() throws {
+        let executable = try #require(gatewaydExecutable())
+        func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+            let p = Process()
+            p.executableURL = executable
+            p.arguments = arguments
+            let out = Pipe(), err = Pipe()
+            p.standardOutput = out
+            p.standardError = err
+            try p.run()
+            let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cfgcmd-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = dir.appendingPathComponent("good.toml"), bad = dir.appendingPathComponent("bad.toml")
+        try "[input]\nudp_port = 4001\n[notams]\nclient_id = \"i\"\nclient_secret = \"hush\"\n".write(to: good, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: good.path)
+        try "[feeds]\nhttp_port = 8090\nhttpport = 1\n".write(to: bad, atomically: true, encoding: .utf8)
+
+        let ok = try run(["config", "check", "--config", good.path])
+        #expect(ok.status == 0 && ok.out.contains("ok (GDL90 on UDP 0.0.0.0:4001") && ok.err.isEmpty)
+        let failed = try run(["config", "check", "--config", bad.path])
+        #expect(failed.status == 1 && failed.err.contains("\(bad.path):3: unknown key 'httpport' in [feeds]"))
+        let shown = try run(["config", "show", "--config", good.path])
+        #expect(shown.status == 0 && shown.out.contains("udp_port = 4001") && shown.out.contains("client_secret = \"****\"") && !shown.out.contains("hush"))
+    }
+
     /// Flags beat the file, the file beats the defaults (through the real executable).
     @Test func flagsOverrideTheFile() throws {
         let executable = try #require(gatewaydExecutable())
