@@ -60,7 +60,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "NOTAMs to watch from a file in the FAA NOTAM API's JSON shape (besides those stored by `notams fetch`).")
     var notams: String?
 
-    @Option(help: "Refresh NOTAMs from this source while running: faa-api or faa-search (see `gatewayd notams fetch`).")
+    @Option(help: "Refresh NOTAMs from this source while running: faa-api, faa-nms or faa-search (see `gatewayd notams fetch`).")
     var notamSource: String?
 
     @Option(help: "ICAO locations to refresh NOTAMs for (repeatable; with --notam-source).")
@@ -115,7 +115,7 @@ struct RunCommand: ParsableCommand {
         if !(0...65535).contains(c.httpPort) { throw ValidationError("--http-port must be 0...65535") }
         if !(0...65535).contains(c.nmeaPort) { throw ValidationError("--nmea-port must be 0...65535") }
         if !["error", "warning", "info"].contains(c.logLevel) { throw ValidationError("--log-level must be error, warning or info") }
-        if let s = c.notamSource, !["faa-api", "faa-search"].contains(s) { throw ValidationError("--notam-source must be faa-api or faa-search") }
+        if let s = c.notamSource, !["faa-api", "faa-nms", "faa-search"].contains(s) { throw ValidationError("--notam-source must be faa-api, faa-nms or faa-search") }
         if c.notamSource != nil && c.notamLocations.isEmpty { throw ValidationError("--notam-source needs --notam-location ICAO (repeatable)") }
         if c.notamRefreshHours < 0.05 { throw ValidationError("--notam-refresh-hours must be at least 0.05 (production limits allow a pull every few minutes)") }
         for f in c.forward where f != "auto" && hostPort(f) == nil {
@@ -248,6 +248,8 @@ struct RunCommand: ParsableCommand {
                 let notams: [Notam]
                 if source == "faa-api" {
                     notams = try FAANotamAPI(credentials: try Credentials.load(), http: http).fetch(query)
+                } else if source == "faa-nms" {
+                    notams = try FAANotamNMS(credentials: try Credentials.load(), http: http).fetch(query)
                 } else {
                     notams = try FAANotamSearch(http: http).fetch(query)
                 }

@@ -283,3 +283,22 @@ final class Delays: Sendable {
     func add(_ d: Double) { m.withLock { $0.append(d) } }
     var values: [Double] { m.withLock { $0 } }
 }
+
+@Suite(.serialized) struct NotamNMSTests {
+    /// The NMS flow against a loopback server: token first (Basic auth, client_credentials), then
+    /// the NOTAM query with the bearer token and the GEOJSON format header.
+    @Test func tokenThenGeoJSONQuery() throws {
+        let reply = #"{"status":"Success","data":{"geojson":[{"type":"Feature","properties":{"coreNOTAMData":{"notam":{"id":"NMS1","number":"6/2174","type":"N","classification":"FDC","accountId":"FDC","location":"ZSE","effectiveStart":"2026-05-16T13:00:00Z","effectiveEnd":"2026-05-16T18:00:00Z","text":"OR..AIRSPACE SALEM, OR..TEMPORARY FLIGHT RESTRICTIONS WI AN AREA DEFINED AS 1NM RADIUS OF 450034N1230011W SFC-4000FT MSL"},"notamTranslation":[]}},"geometry":{"type":"Polygon","coordinates":[[[-123.0,45.0],[-122.99,45.0],[-122.99,45.01],[-123.0,45.0]]]}}]}}"#
+        let server = try TestHTTPServer([.respond(status: 200, body: #"{"access_token":"tok123","expires_in":1799}"#), .respond(status: 200, body: reply)])
+        defer { server.stop() }
+        let notams = try FAANotamNMS(baseURL: server.base, credentials: Credentials(id: "me", secret: "pw")).fetch(NotamQuery(locations: ["KSLE"]))
+        #expect(notams.count == 1)
+        #expect(notams.first?.geometry?.origin == .official)  // the polygon beats the parsed circle
+        #expect(NotamStore.key(notams[0]) == "FDC:6/2174")
+        let requests = server.requests.withLock { $0 }
+        #expect(requests[0].hasPrefix("POST /v1/auth/token") && requests[0].contains("grant_type=client_credentials"))
+        #expect(requests[0].contains("Authorization: Basic bWU6cHc="))
+        #expect(requests[1].hasPrefix("GET /nmsapi/v1/notams?location=KSLE"))
+        #expect(requests[1].contains("Authorization: Bearer tok123") && requests[1].contains("nmsResponseFormat: GEOJSON"))
+    }
+}
