@@ -163,6 +163,21 @@ struct RunCommand: ParsableCommand {
                 gateway.setAirspace(areas)
             }
             loadAreas()
+            if let store {
+                // FIS-B NOTAMs heard in flight go into the store too (merged with fetched copies).
+                let writes = DispatchQueue(label: "gatewayd.fisb-notams")
+                gateway.onFISBNotams = { reports in
+                    writes.async {
+                        let notams = reports.compactMap(Notam.init(fisb:))
+                        guard !notams.isEmpty else { return }
+                        do {
+                            try store.refresh(source: "fisb", notams: notams, at: Date().timeIntervalSince1970) { $0.source == "fisb" }
+                        } catch {
+                            Terminal.warning("notams: FIS-B NOTAMs not stored: \(error)")
+                        }
+                    }
+                }
+            }
             // Activity windows move and `notams fetch` may have run: re-read the stored set each minute.
             let areaTimer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "gatewayd.notams"))
             areaTimer.schedule(deadline: .now() + 60, repeating: 60)

@@ -302,3 +302,27 @@ final class Delays: Sendable {
         #expect(requests[1].contains("Authorization: Bearer tok123") && requests[1].contains("nmsResponseFormat: GEOJSON"))
     }
 }
+
+@Suite struct FISBNotamTests {
+    /// The sample's FIS-B TFR becomes a NOTAM with the FIS-B graphic, and merges in the store with
+    /// a fetched copy of the same FDC NOTAM (one row, both sources, the better geometry kept).
+    @Test func fisbTFRMergesWithAFetchedCopy() throws {
+        var store = FISBProductStore()
+        var reports: [FISBReport] = []
+        for (i, p) in FISBSamples.uplinks().enumerated() { reports += store.ingest(payload: p, at: DemoFlight.start + Double(i)) }
+        reports += store.flushHeld()
+        let tfr = try #require(store.all.first { $0.kind == .notam && $0.number == "6/6101" })
+        let n = try #require(Notam(fisb: tfr))
+        #expect(NotamStore.key(n) == "FDC:6/6101" && n.source == "fisb")
+        #expect(n.severity == "caution", "\(n.severity): \(n.text.prefix(200))")
+        #expect(n.geometry?.origin == .fisb && n.geometry?.radiusNM == 3)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fisbnotam-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = NotamStore(database: try GatewayDatabase(path: dir.appendingPathComponent("g.sqlite").path))
+        let fetched = NotamParser.parse("!FDC 6/6101 ZSE OR..AIRSPACE SALEM, OREGON..TEMPORARY FLIGHT RESTRICTIONS WI AN AREA DEFINED AS 3NM RADIUS OF 445434N1230011W SFC-3000FT AGL 2605161400-2605161800", source: "faa-api")
+        try db.refresh(source: "faa-api", notams: [fetched], at: DemoFlight.start)
+        try db.refresh(source: "fisb", notams: [n], at: DemoFlight.start + 60) { $0.source == "fisb" }
+        #expect(try db.count() == 1)
+        #expect(try db.all().first?.geometry?.origin == .fisb)
+    }
+}
