@@ -8,7 +8,7 @@ struct NotamsFetch: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch", abstract: "Fetch NOTAMs from the FAA and store them (never replacing good data with a bad reply).")
 
-    @Option(help: "Source: faa-api (needs a key from api.faa.gov) or faa-search (no key; may refuse scripts).")
+    @Option(help: "Source: faa-api (needs a key from api.faa.gov), faa-nms (the FAA's NOTAM Management Service, OAuth2 key) or faa-search (no key; may refuse scripts).")
     var source = "faa-api"
 
     @Option(help: "Base URL replacing the source's (a mirror, a proxy, a test server).")
@@ -29,7 +29,7 @@ struct NotamsFetch: ParsableCommand {
     @OptionGroup var db: NotamDatabaseOption
 
     func validate() throws {
-        guard ["faa-api", "faa-search"].contains(source) else { throw ValidationError("--source must be faa-api or faa-search") }
+        guard ["faa-api", "faa-nms", "faa-search"].contains(source) else { throw ValidationError("--source must be faa-api, faa-nms or faa-search") }
         for l in location where !NotamParser.isICAO(l) { throw ValidationError("--location \(l) is not an ICAO location like KSLE") }
         if location.isEmpty && near == nil { throw ValidationError("give --location ICAO (repeatable) or --near LAT,LON") }
         if let near, Self.point(near) == nil { throw ValidationError("--near \(near) is not LAT,LON like 44.91,-123.00") }
@@ -52,6 +52,9 @@ struct NotamsFetch: ParsableCommand {
             if source == "faa-api" {
                 let creds = try Credentials.load(file: credentials)
                 notams = try FAANotamAPI(baseURL: url ?? "https://external-api.faa.gov/notamapi/v1", credentials: creds, http: http).fetch(query)
+            } else if source == "faa-nms" {
+                let creds = try Credentials.load(file: credentials)
+                notams = try FAANotamNMS(baseURL: url ?? "https://api-nms.aim.faa.gov", credentials: creds, http: http).fetch(query)
             } else {
                 notams = try FAANotamSearch(baseURL: url ?? "https://notams.aim.faa.gov/notamSearch", http: http).fetch(query)
             }

@@ -60,7 +60,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "NOTAMs to watch from a file in the FAA NOTAM API's JSON shape (besides those stored by `notams fetch`).")
     var notams: String?
 
-    @Option(help: "Refresh NOTAMs from this source while running: faa-api or faa-search (see `gatewayd notams fetch`).")
+    @Option(help: "Refresh NOTAMs from this source while running: faa-api, faa-nms or faa-search (see `gatewayd notams fetch`).")
     var notamSource: String?
 
     @Option(help: "ICAO locations to refresh NOTAMs for (repeatable; with --notam-source).")
@@ -115,7 +115,7 @@ struct RunCommand: ParsableCommand {
         if !(0...65535).contains(c.httpPort) { throw ValidationError("--http-port must be 0...65535") }
         if !(0...65535).contains(c.nmeaPort) { throw ValidationError("--nmea-port must be 0...65535") }
         if !["error", "warning", "info"].contains(c.logLevel) { throw ValidationError("--log-level must be error, warning or info") }
-        if let s = c.notamSource, !["faa-api", "faa-search"].contains(s) { throw ValidationError("--notam-source must be faa-api or faa-search") }
+        if let s = c.notamSource, !["faa-api", "faa-nms", "faa-search"].contains(s) { throw ValidationError("--notam-source must be faa-api, faa-nms or faa-search") }
         if c.notamSource != nil && c.notamLocations.isEmpty { throw ValidationError("--notam-source needs --notam-location ICAO (repeatable)") }
         if c.notamRefreshHours < 0.05 { throw ValidationError("--notam-refresh-hours must be at least 0.05 (production limits allow a pull every few minutes)") }
         for f in c.forward where f != "auto" && hostPort(f) == nil {
@@ -164,6 +164,21 @@ struct RunCommand: ParsableCommand {
                 gateway.setAirspace(areas)
             }
             loadAreas()
+            if let store {
+                // FIS-B NOTAMs heard in flight go into the store too (merged with fetched copies).
+                let writes = DispatchQueue(label: "gatewayd.fisb-notams")
+                gateway.onFISBNotams = { reports in
+                    writes.async {
+                        let notams = reports.compactMap(Notam.init(fisb:))
+                        guard !notams.isEmpty else { return }
+                        do {
+                            try store.refresh(source: "fisb", notams: notams, at: Date().timeIntervalSince1970) { $0.source == "fisb" }
+                        } catch {
+                            Terminal.warning("notams: FIS-B NOTAMs not stored: \(error)")
+                        }
+                    }
+                }
+            }
             // Activity windows move and `notams fetch` may have run: re-read the stored set each minute.
             let areaTimer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "gatewayd.notams"))
             areaTimer.schedule(deadline: .now() + 60, repeating: 60)
@@ -261,6 +276,10 @@ struct RunCommand: ParsableCommand {
                     let credentials = try config.notamCredentials()
                     let api = config.notamURL.map { FAANotamAPI(baseURL: $0, credentials: credentials, http: http) }
                     notams = try (api ?? FAANotamAPI(credentials: credentials, http: http)).fetch(query)
+                } else if source == "faa-nms" {
+                    let credentials = try config.notamCredentials()
+                    let nms = config.notamURL.map { FAANotamNMS(baseURL: $0, credentials: credentials, http: http) }
+                    notams = try (nms ?? FAANotamNMS(credentials: credentials, http: http)).fetch(query)
                 } else {
                     let search = config.notamURL.map { FAANotamSearch(baseURL: $0, http: http) }
                     notams = try (search ?? FAANotamSearch(http: http)).fetch(query)

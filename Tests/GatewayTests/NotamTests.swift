@@ -283,3 +283,46 @@ final class Delays: Sendable {
     func add(_ d: Double) { m.withLock { $0.append(d) } }
     var values: [Double] { m.withLock { $0 } }
 }
+
+@Suite(.serialized) struct NotamNMSTests {
+    /// The NMS flow against a loopback server: token first (Basic auth, client_credentials), then
+    /// the NOTAM query with the bearer token and the GEOJSON format header.
+    @Test func tokenThenGeoJSONQuery() throws {
+        let reply = #"{"status":"Success","data":{"geojson":[{"type":"Feature","properties":{"coreNOTAMData":{"notam":{"id":"NMS1","number":"6/2174","type":"N","classification":"FDC","accountId":"FDC","location":"ZSE","effectiveStart":"2026-05-16T13:00:00Z","effectiveEnd":"2026-05-16T18:00:00Z","text":"OR..AIRSPACE SALEM, OR..TEMPORARY FLIGHT RESTRICTIONS WI AN AREA DEFINED AS 1NM RADIUS OF 450034N1230011W SFC-4000FT MSL"},"notamTranslation":[]}},"geometry":{"type":"Polygon","coordinates":[[[-123.0,45.0],[-122.99,45.0],[-122.99,45.01],[-123.0,45.0]]]}}]}}"#
+        let server = try TestHTTPServer([.respond(status: 200, body: #"{"access_token":"tok123","expires_in":1799}"#), .respond(status: 200, body: reply)])
+        defer { server.stop() }
+        let notams = try FAANotamNMS(baseURL: server.base, credentials: Credentials(id: "me", secret: "pw")).fetch(NotamQuery(locations: ["KSLE"]))
+        #expect(notams.count == 1)
+        #expect(notams.first?.geometry?.origin == .official)  // the polygon beats the parsed circle
+        #expect(NotamStore.key(notams[0]) == "FDC:6/2174")
+        let requests = server.requests.withLock { $0 }
+        #expect(requests[0].hasPrefix("POST /v1/auth/token") && requests[0].contains("grant_type=client_credentials"))
+        #expect(requests[0].contains("Authorization: Basic bWU6cHc="))
+        #expect(requests[1].hasPrefix("GET /nmsapi/v1/notams?location=KSLE"))
+        #expect(requests[1].contains("Authorization: Bearer tok123") && requests[1].contains("nmsResponseFormat: GEOJSON"))
+    }
+}
+
+@Suite struct FISBNotamTests {
+    /// The sample's FIS-B TFR becomes a NOTAM with the FIS-B graphic, and merges in the store with
+    /// a fetched copy of the same FDC NOTAM (one row, both sources, the better geometry kept).
+    @Test func fisbTFRMergesWithAFetchedCopy() throws {
+        var store = FISBProductStore()
+        var reports: [FISBReport] = []
+        for (i, p) in FISBSamples.uplinks().enumerated() { reports += store.ingest(payload: p, at: DemoFlight.start + Double(i)) }
+        reports += store.flushHeld()
+        let tfr = try #require(store.all.first { $0.kind == .notam && $0.number == "6/6101" })
+        let n = try #require(Notam(fisb: tfr))
+        #expect(NotamStore.key(n) == "FDC:6/6101" && n.source == "fisb")
+        #expect(n.severity == "caution", "\(n.severity): \(n.text.prefix(200))")
+        #expect(n.geometry?.origin == .fisb && n.geometry?.radiusNM == 3)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fisbnotam-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = NotamStore(database: try GatewayDatabase(path: dir.appendingPathComponent("g.sqlite").path))
+        let fetched = NotamParser.parse("!FDC 6/6101 ZSE OR..AIRSPACE SALEM, OREGON..TEMPORARY FLIGHT RESTRICTIONS WI AN AREA DEFINED AS 3NM RADIUS OF 445434N1230011W SFC-3000FT AGL 2605161400-2605161800", source: "faa-api")
+        try db.refresh(source: "faa-api", notams: [fetched], at: DemoFlight.start)
+        try db.refresh(source: "fisb", notams: [n], at: DemoFlight.start + 60) { $0.source == "fisb" }
+        #expect(try db.count() == 1)
+        #expect(try db.all().first?.geometry?.origin == .fisb)
+    }
+}

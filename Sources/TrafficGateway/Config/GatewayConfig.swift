@@ -85,7 +85,7 @@ public struct GatewayConfig: Sendable, Equatable {
         "feeds.http_port": "integer 0–65535", "feeds.http_bind": "IPv4 address", "feeds.nmea_port": "integer 0–65535",
         "feeds.forward": "array of \"host:port\" or \"auto\"",
         "airspace.file": "GeoJSON file path", "airspace.notams_file": "NOTAM JSON file path",
-        "notams.source": "faa-api or faa-search", "notams.locations": "array of ICAO locations",
+        "notams.source": "faa-api, faa-nms or faa-search", "notams.locations": "array of ICAO locations",
         "notams.refresh_hours": "hours, at least 0.05", "notams.url": "an http:// or https:// URL",
         "notams.credentials_file": "file path", "notams.client_id": "string", "notams.client_secret": "string",
     ].merging(alertKeys.map { ("alerts.\($0.key)", "a number from \(format($0.range.lowerBound)) to \(format($0.range.upperBound))") }) { a, _ in a }
@@ -168,7 +168,7 @@ public struct GatewayConfig: Sendable, Equatable {
             case "airspace.notams_file": c.notamsFile = try string()
             case "notams.source":
                 let s = try string()
-                guard ["faa-api", "faa-search"].contains(s) else { throw fail() }
+                guard ["faa-api", "faa-nms", "faa-search"].contains(s) else { throw fail() }
                 c.notamSource = s
             case "notams.locations":
                 c.notamLocations = try strings()

@@ -67,7 +67,6 @@ public struct GatewayPipeline: Sendable {
         core.handle(.tick, at: time)
     }
 
-    /// Feeds a gpsd fix.
     /// Replaces the airspace areas the core watches.
     public mutating func setAirspace(_ areas: [AirspaceArea], at time: Double) -> [AlertEvent] {
         core.handle(.airspace(areas), at: time)
@@ -78,6 +77,7 @@ public struct GatewayPipeline: Sendable {
         core.handle(.acknowledge(id), at: time)
     }
 
+    /// Feeds a gpsd fix.
     public mutating func gpsFix(_ fix: GPSFix, at time: Double) -> [AlertEvent] {
         core.handle(.gpsFix(fix), at: time)
     }

@@ -30,6 +30,10 @@ public final class LiveGateway: @unchecked Sendable {
     private var efbs = EFBRegistry()
     private var efbSenders: [EFBRegistry.EFB: UDPSender] = [:]
     private let rebroadcast = Rebroadcast()
+    /// Called on the core's queue, at most once a tick, with the FIS-B NOTAM reports when they
+    /// changed (to keep them in the NOTAM store for later flights).
+    public var onFISBNotams: (@Sendable ([FISBReport]) -> Void)?
+    private var lastFISBDigest = 0
     /// When set (before `start`), the time each datagram took from receipt to alerts delivered
     /// and forwarded is appended here, ms (benchmarks).
     public var latencyProbe: LatencyProbe?
@@ -58,6 +62,7 @@ public final class LiveGateway: @unchecked Sendable {
             let now = Date().timeIntervalSince1970
             self.deliver(self.pipeline.tick(at: now))
             self.publishSnapshot(at: now, force: true)
+            self.passFISBNotams()
         }
         timer.resume()
         self.timer = timer
@@ -146,6 +151,17 @@ public final class LiveGateway: @unchecked Sendable {
             }
         }
         hub?.countForward(sent: sent, failed: failed)
+    }
+
+    private func passFISBNotams() {
+        guard let onFISBNotams else { return }
+        let reports = pipeline.core.fisb.all.filter { $0.kind.isNOTAM }
+        var hasher = Hasher()
+        for r in reports { hasher.combine(r) }
+        let digest = hasher.finalize()
+        guard digest != lastFISBDigest, !reports.isEmpty else { return }
+        lastFISBDigest = digest
+        onFISBNotams(reports)
     }
 
     /// Publishes a snapshot for the feeds at most 4 times a second (and on every tick).

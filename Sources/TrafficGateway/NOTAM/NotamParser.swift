@@ -246,7 +246,9 @@ public enum NotamParser {
     public static func severity(_ n: Notam) -> String {
         let t = " " + n.text.uppercased() + " "
         let code = n.q?.code ?? ""
-        if code.hasPrefix("QRP") || t.contains(" PROHIBITED ") || t.contains("FIR CLSD") || t.contains("NO ATS")
+        // "Flight operations are prohibited within…" is how every TFR reads: only a prohibited
+        // *area* (or its Q-code) is critical; TFRs are cautions below.
+        if code.hasPrefix("QRP") || t.contains(" PROHIBITED AREA") || t.contains("FIR CLSD") || t.contains("NO ATS")
             || t.contains("AIRSPACE CLSD") {
             return "critical"
         }
