@@ -34,8 +34,15 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "UDP destination port to extract from pcap/pcapng captures.")
     var port: UInt16 = 4000
 
-    @Option(help: "UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day.")
-    var date: String = "1970-01-01"
+    @Option(help: ArgumentHelp(
+        "UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day.",
+        discussion: "Without it the date is taken from the file's modification time, and the summary says it was assumed."))
+    var date: String?
+
+    @Option(help: ArgumentHelp(
+        "gpsd fixes recorded beside the capture (the JSON lines 'gpspipe -w' prints), replayed by their times.",
+        discussion: "For receivers that send no ownship report: ownship then comes from these fixes, as from gpsd in 'run'."))
+    var gps: String?
 
     @Option(help: "Also append the alerts to this SQLite alert log.")
     var database: String?
@@ -52,7 +59,9 @@ struct ReplayCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard Timestamp.parse(date) != nil, date.count == 10 else { throw ValidationError("--date \(date) is not a date like 2026-05-16") }
+        if let date, CaptureDate.resolve(given: date, path: "", firstHeartbeatSeconds: nil) == nil {
+            throw ValidationError("--date \(date) is not a date like 2026-05-16")
+        }
     }
 
     func run() throws {
@@ -69,13 +78,20 @@ struct ReplayCommand: ParsableCommand {
             let fromNotams = try NotamFile.read(path: notams).compactMap { $0.airspaceArea() }
             areas += fromNotams.filter { a in !areas.contains { $0.id == a.id } }
         }
+        let fixes: [TimedGPSFix]
+        do { fixes = try gps.map { try GPSLog.read(path: $0).fixes } ?? [] } catch { throw CommandFailure("\(error)") }
+        var notes: [String] = []
         for path in files {
             let capture = try loadCapture(path, port: port)
-            let midnight = Timestamp.parse(date)!
-            var pipeline = GatewayPipeline(timeSource: capture.isRaw ? .heartbeat(midnight: midnight) : .given)
-            var previous: Double?
-            let started = Date()
-            var first: Double?
+            var timeSource = GatewayPipeline.TimeSource.given
+            if capture.isRaw {
+                let first = capture.datagrams.lazy.compactMap { RawStreamSegmenter.leadingHeartbeatSeconds($0.bytes) }.first
+                let day = CaptureDate.resolve(given: date, path: path, firstHeartbeatSeconds: first)!
+                if day.assumed { notes.append("\(path): a raw stream carries no date; assumed \(day.day) from \(day.source) (give --date to set it)") }
+                timeSource = .heartbeat(midnight: day.midnight)
+            }
+            var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: timeSource), gpsFixes: fixes)
+            let pace = Pacer(speed: speed)
             var emit: ([AlertEvent]) throws -> Void = { alerts in
                 guard !alerts.isEmpty else { return }
                 Terminal.out(alerts.map(formatter.format))
@@ -83,30 +99,23 @@ struct ReplayCommand: ParsableCommand {
                 alertCount += alerts.count
             }
             if !areas.isEmpty {
-                try emit(pipeline.setAirspace(areas, at: capture.datagrams.first?.time ?? pipeline.now ?? 0))
+                let first = capture.datagrams.first.map { replay.eventTime(of: CapturedDatagram(timestamp: $0.time, bytes: $0.bytes, fileOffset: 0)) } ?? nil
+                try emit(replay.setAirspace(areas, at: first ?? replay.pipeline.now ?? 0))
             }
             for datagram in capture.datagrams {
-                if let factor = speed.factor, let t = datagram.time {
-                    if first == nil { first = t }
-                    let due = (t - first!) / factor
-                    let wait = due - Date().timeIntervalSince(started)
-                    if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-                }
-                try emit(pipeline.ingest(datagram.bytes, at: datagram.time))
-                previous = datagram.time ?? pipeline.now
+                let d = CapturedDatagram(timestamp: datagram.time, bytes: datagram.bytes, fileOffset: 0)
+                if pace.isPaced, let t = replay.eventTime(of: d) { pace.wait(until: t) }
+                try emit(replay.feed(d))
             }
-            try emit(pipeline.finish())
-            // Let hysteresis timers run out after the last datagram, as a live gateway would.
-            if let end = previous ?? pipeline.now {
-                for s in 1...70 { try emit(pipeline.tick(at: end + Double(s))) }
-            }
+            try emit(replay.finish())
             emit = { _ in }
-            totals.merge(pipeline.core.counters)
+            totals.merge(replay.pipeline.core.counters)
             if let damage = capture.damage { damaged.append(damage) }
         }
         if !quiet {
             Terminal.error(Summary.text(totals, alerts: alertCount))
             for d in damaged { Terminal.error("warning: \(d)") }
+            for n in notes { Terminal.error("note: \(n)") }
         }
     }
 }
@@ -125,6 +134,30 @@ enum ReplaySpeed: ExpressibleByArgument, Equatable {
     var factor: Double? {
         if case .factor(let f) = self { return f }
         return nil
+    }
+}
+
+/// Sleeps so that events are handled at their capture time divided by the speed factor.
+final class Pacer {
+    private let factor: Double?
+    private var first: Double?
+    private var started = Date()
+
+    init(speed: ReplaySpeed) { factor = speed.factor }
+
+    /// False for `--speed max`.
+    var isPaced: Bool { factor != nil }
+
+    /// Waits until the event at capture time `time` is due.
+    func wait(until time: Double) {
+        guard let factor else { return }
+        guard let first else {
+            self.first = time
+            started = Date()
+            return
+        }
+        let wait = (time - first) / factor - Date().timeIntervalSince(started)
+        if wait > 0 { Thread.sleep(forTimeInterval: min(wait, 3600)) }
     }
 }
 

@@ -152,10 +152,9 @@ private struct Sky {
         let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("demo-flight.pcap").path)
         let areas = try AirspaceFile.read(path: fixtures.appendingPathComponent("demo-airspace.geojson").path)
         #expect(areas.count == 3)
-        var pipeline = GatewayPipeline()
-        var alerts = pipeline.setAirspace(areas, at: capture.datagrams[0].timestamp!)
-        for d in capture.datagrams { alerts += pipeline.ingest(d.bytes, at: d.timestamp) }
-        if let end = pipeline.now { for s in 1...70 { alerts += pipeline.tick(at: end + Double(s)) } }
+        var replay = CaptureReplay(pipeline: GatewayPipeline())
+        var alerts = replay.setAirspace(areas, at: capture.datagrams[0].timestamp!)
+        alerts += replay.replay(capture.datagrams)
         let tfr = alerts.filter { $0.kind == .airspace }
         #expect(tfr.map(\.subject) == ["FDC 6/2174", "FDC 6/2174", "FDC 6/2174", "FDC 6/2174"])
         #expect(tfr.map(\.level) == [.caution, .warning, .advisory, .advisory])

@@ -9,12 +9,8 @@ let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
 
 /// Replays a capture the way `gatewayd replay` does and returns the JSON Lines.
 func replayJSON(_ contents: CaptureContents, midnight: Double = 0) -> [String] {
-    var pipeline = GatewayPipeline(timeSource: contents.format == .raw ? .heartbeat(midnight: midnight) : .given)
-    var alerts: [AlertEvent] = []
-    for d in contents.datagrams { alerts += pipeline.ingest(d.bytes, at: d.timestamp) }
-    alerts += pipeline.finish()
-    if let end = pipeline.now { for s in 1...70 { alerts += pipeline.tick(at: end + Double(s)) } }
-    return alerts.map(AlertFormatter.json)
+    var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: contents.format == .raw ? .heartbeat(midnight: midnight) : .given))
+    return replay.replay(contents.datagrams).map(AlertFormatter.json)
 }
 
 @Suite struct ReplayGoldenTests {

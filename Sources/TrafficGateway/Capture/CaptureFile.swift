@@ -87,12 +87,9 @@ public enum CaptureFile {
         case .pcapng: return PcapNGReader.read(bytes, name: name, port: port)
         case .dump978: return Dump978Reader.read(bytes, name: name)
         case .raw:
-            var out: [CapturedDatagram] = []
-            var i = 0
-            while i < bytes.count {
-                let end = min(bytes.count, i + 65_536)
-                out.append(CapturedDatagram(timestamp: nil, bytes: Array(bytes[i..<end]), fileOffset: i))
-                i = end
+            // One segment a heartbeat, so a raw stream can be paced by its heartbeat clock.
+            let out = RawStreamSegmenter.segments(bytes).map {
+                CapturedDatagram(timestamp: nil, bytes: Array(bytes[$0]), fileOffset: $0.lowerBound)
             }
             return CaptureContents(format: .raw, datagrams: out, error: nil, skipped: 0)
         }

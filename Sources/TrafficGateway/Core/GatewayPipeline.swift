@@ -1,9 +1,15 @@
 import GDL90
 
-/// Bytes in, alerts out: deframer, decoder and core chained, as both `run` and `replay` use them.
+/// Bytes in, alerts out: deframer, decoder and core chained, as `run`, `replay` and the tests use them.
 ///
 /// Time comes from the caller (a datagram's receive time, a pcap timestamp) or, for raw GDL 90
 /// streams with no timestamps, from the heartbeat clock: seconds since 0000Z on a given date.
+///
+/// **The tick rule.** Before any event at time `t`, the core is given a `.tick` at every whole
+/// second of event time passed since the previous event (`advance(to:)`). Live calls `advance(to:)`
+/// from its one-second timer as well, but a tick is due only at whole seconds of event time, so
+/// the ticks a live session gives the core depend on the event times alone: the replay of its
+/// recording gives the core the very same sequence, and so the very same alerts.
 public struct GatewayPipeline: Sendable {
     /// Where event times come from.
     public enum TimeSource: Sendable, Equatable {
@@ -17,15 +23,24 @@ public struct GatewayPipeline: Sendable {
     /// The core.
     public private(set) var core: GatewayCore
     private var deframer = Deframer()
-    private let timeSource: TimeSource
+    private let timeSourceValue: TimeSource
     private var heartbeatClock: Double?
     private var dayOffset = 0.0
+    /// The last whole second of event time ticked (or seen).
+    private var tickedSecond: Double?
+
+    /// After a silence longer than this many seconds only its first seconds and its last are
+    /// ticked: every timer in the core runs out within it (targets drop after 60 s).
+    public static let tickedSilence = 120.0
 
     /// Creates a pipeline around `core`.
     public init(core: GatewayCore = GatewayCore(), timeSource: TimeSource = .given) {
         self.core = core
-        self.timeSource = timeSource
+        self.timeSourceValue = timeSource
     }
+
+    /// Where event times come from.
+    public var timeSource: TimeSource { timeSourceValue }
 
     /// The time of the latest event.
     public var now: Double? { core.now }
@@ -38,9 +53,10 @@ public struct GatewayPipeline: Sendable {
     ) -> [AlertEvent] {
         var alerts: [AlertEvent] = []
         let start = currentTime(given: time)
+        Self.advance(core: &core, ticked: &tickedSecond, to: start, alerts: &alerts)
         alerts += core.handle(.datagram(bytes: bytes.count), at: start)
         Self.feed(bytes, deframer: &deframer, core: &core, clock: &heartbeatClock, dayOffset: &dayOffset,
-                  source: timeSource, given: time, alerts: &alerts, observe: observe)
+                  ticked: &tickedSecond, source: timeSourceValue, given: time, alerts: &alerts, observe: observe)
         return alerts
     }
 
@@ -62,28 +78,65 @@ public struct GatewayPipeline: Sendable {
         return alerts
     }
 
-    /// Passes time (live timer ticks, end of replay) to the core.
+    /// Passes time to the core under the tick rule: a `.tick` at every whole second of event time
+    /// up to `time` not ticked yet (live timer, end of a replay). Nothing when no second is due.
+    public mutating func advance(to time: Double) -> [AlertEvent] {
+        var alerts: [AlertEvent] = []
+        Self.advance(core: &core, ticked: &tickedSecond, to: time, alerts: &alerts)
+        return alerts
+    }
+
+    /// Passes time to the core at exactly `time`, outside the tick rule (tests of the core's timers).
     public mutating func tick(at time: Double) -> [AlertEvent] {
         core.handle(.tick, at: time)
     }
 
     /// Replaces the airspace areas the core watches.
     public mutating func setAirspace(_ areas: [AirspaceArea], at time: Double) -> [AlertEvent] {
-        core.handle(.airspace(areas), at: time)
+        var alerts = advance(to: time)
+        alerts += core.handle(.airspace(areas), at: time)
+        return alerts
     }
 
     /// Acknowledges an airspace alert (by alert id or area id).
     public mutating func acknowledge(_ id: String, at time: Double) -> [AlertEvent] {
-        core.handle(.acknowledge(id), at: time)
+        var alerts = advance(to: time)
+        alerts += core.handle(.acknowledge(id), at: time)
+        return alerts
     }
 
     /// Feeds a gpsd fix.
     public mutating func gpsFix(_ fix: GPSFix, at time: Double) -> [AlertEvent] {
-        core.handle(.gpsFix(fix), at: time)
+        var alerts = advance(to: time)
+        alerts += core.handle(.gpsFix(fix), at: time)
+        return alerts
+    }
+
+    /// The tick rule (see the type's documentation). The first event only sets the clock.
+    private static func advance(core: inout GatewayCore, ticked: inout Double?, to time: Double, alerts: inout [AlertEvent]) {
+        guard time.isFinite else { return }
+        let second = time.rounded(.down)
+        guard let last = ticked else {
+            ticked = second
+            return
+        }
+        if second < last - 2 {
+            // The clock went back (a live clock step, a capture spliced from two days): restart.
+            ticked = second
+            return
+        }
+        guard second > last else { return }
+        var next = last + 1
+        while next <= second {
+            alerts += core.handle(.tick, at: next)
+            next += 1
+            if next - last > tickedSilence && next < second { next = second }
+        }
+        ticked = second
     }
 
     private func currentTime(given: Double?) -> Double {
-        switch timeSource {
+        switch timeSourceValue {
         case .given: return given ?? core.now ?? 0
         case .heartbeat(let midnight): return (heartbeatClock ?? core.now.map { $0 - midnight } ?? 0) + midnight + dayOffset
         }
@@ -91,7 +144,7 @@ public struct GatewayPipeline: Sendable {
 
     private static func feed(
         _ bytes: UnsafeRawBufferPointer, deframer: inout Deframer, core: inout GatewayCore, clock: inout Double?,
-        dayOffset: inout Double, source: TimeSource, given: Double?, alerts: inout [AlertEvent],
+        dayOffset: inout Double, ticked: inout Double?, source: TimeSource, given: Double?, alerts: inout [AlertEvent],
         observe: ((PipelineItem, Double) -> Void)?
     ) {
         deframer.feed(bytes) { event in
@@ -109,6 +162,7 @@ public struct GatewayPipeline: Sendable {
                         if let previous = clock, seconds + 43_200 < previous { dayOffset += 86_400 }
                         clock = seconds
                         t = midnight + dayOffset + seconds
+                        advance(core: &core, ticked: &ticked, to: t, alerts: &alerts)
                     }
                     observe?(.message(message, offset: frame.offset), t)
                     alerts += core.handle(.message(message), at: t)

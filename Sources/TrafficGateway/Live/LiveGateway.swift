@@ -60,7 +60,7 @@ public final class LiveGateway: @unchecked Sendable {
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [unowned self] in
             let now = Date().timeIntervalSince1970
-            self.deliver(self.pipeline.tick(at: now))
+            self.deliver(self.pipeline.advance(to: now))
             self.publishSnapshot(at: now, force: true)
             self.passFISBNotams()
         }

@@ -1,0 +1,73 @@
+import Foundation
+
+/// The UTC date of a raw GDL 90 stream, whose heartbeats carry only the time of day: the date the
+/// user gave, else the day the file was last written (a recording ends when it is last written),
+/// never 1970. `assumed` says the date was not given, so the output can say so.
+public struct CaptureDate: Sendable, Equatable {
+    /// Epoch seconds of 0000Z of the stream's first day.
+    public var midnight: Double
+    /// Where the date came from, for the note printed when it was assumed ("file modification time").
+    public var source: String
+    /// True when the user did not give the date.
+    public var assumed: Bool
+
+    /// Creates a date.
+    public init(midnight: Double, source: String, assumed: Bool) {
+        self.midnight = midnight
+        self.source = source
+        self.assumed = assumed
+    }
+
+    /// The date of the raw stream at `path`: `given` (`YYYY-MM-DD`) when set, else the day of the
+    /// file's modification time, stepped back a day when the stream's first heartbeat
+    /// (`firstHeartbeatSeconds`, seconds since 0000Z) is later in the day than the file was
+    /// last written (the recording began before midnight). Nil only when `given` is malformed.
+    public static func resolve(given: String?, path: String, firstHeartbeatSeconds: Double?) -> CaptureDate? {
+        if let given {
+            guard given.count == 10, let midnight = Timestamp.parse(given) else { return nil }
+            return CaptureDate(midnight: midnight, source: "--date", assumed: false)
+        }
+        let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)?.timeIntervalSince1970
+        guard let modified, modified > 86_400 else {
+            // No usable file time (a pipe, a file touched to the epoch): today, said as assumed.
+            let now = Date().timeIntervalSince1970
+            return CaptureDate(midnight: (now / 86_400).rounded(.down) * 86_400, source: "today's date", assumed: true)
+        }
+        var midnight = (modified / 86_400).rounded(.down) * 86_400
+        if let first = firstHeartbeatSeconds, first > modified - midnight + 60 { midnight -= 86_400 }
+        return CaptureDate(midnight: midnight, source: "the file's modification time", assumed: true)
+    }
+
+    /// "2026-05-16".
+    public var day: String { String(Timestamp.iso8601(midnight).prefix(10)) }
+}
+
+/// gpsd fixes recorded beside a capture: the JSON lines `gpspipe -w` prints (TPV reports with a
+/// `time`), replayed with `gatewayd replay --gps FILE`.
+public enum GPSLog {
+    /// Reads the TPV fixes of the gpspipe log at `path`; lines that are not TPV reports with a
+    /// 2D/3D fix and a time are skipped and counted.
+    public static func read(path: String) throws(GatewayError) -> (fixes: [TimedGPSFix], skipped: Int) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GatewayError.file(path: path, reason: "cannot read the gpsd log (missing or unreadable)")
+        }
+        return parse([UInt8](data))
+    }
+
+    /// Parses gpspipe JSON lines.
+    public static func parse(_ bytes: [UInt8]) -> (fixes: [TimedGPSFix], skipped: Int) {
+        var fixes: [TimedGPSFix] = []
+        var skipped = 0
+        for line in bytes.split(separator: 0x0A) where !line.isEmpty {
+            guard let fix = GPSDClient.fix(fromJSONLine: Array(line)),
+                  let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+                  let text = object["time"] as? String, let time = Timestamp.parse(text)
+            else {
+                skipped += 1
+                continue
+            }
+            fixes.append(TimedGPSFix(time: time, fix: fix))
+        }
+        return (fixes, skipped)
+    }
+}

@@ -1,0 +1,129 @@
+import GDL90
+
+/// A gpsd fix with the time it was received (a line of `gpspipe -w` output, replayed beside a capture).
+public struct TimedGPSFix: Sendable, Equatable {
+    /// Epoch seconds.
+    public var time: Double
+    /// The fix.
+    public var fix: GPSFix
+
+    /// Creates a timed fix.
+    public init(time: Double, fix: GPSFix) {
+        self.time = time
+        self.fix = fix
+    }
+}
+
+/// The one replay driver: a capture's datagrams (and, optionally, the gpsd fixes recorded beside
+/// it) through a `GatewayPipeline`, under the same tick rule as a live gateway, ending with the
+/// 70 s of silence after which every timer has run out. `gatewayd replay`, the golden tests and the
+/// benchmarks all replay through it; pacing (`--speed`) is the caller's, from `eventTime(of:)`.
+public struct CaptureReplay: Sendable {
+    /// Seconds of silence ticked after the last event, so hysteresis and drop timers run out as
+    /// they would on a live gateway (targets drop after 60 s).
+    public static let trailingSilence = 70.0
+
+    /// The pipeline.
+    public private(set) var pipeline: GatewayPipeline
+    private let fixes: [TimedGPSFix]
+    private var nextFix = 0
+    private var pacingDay = 0.0
+    private var pacingLast: Double?
+
+    /// Creates a replay into `pipeline`, interleaving `gpsFixes` (sorted by time) by their times.
+    public init(pipeline: GatewayPipeline, gpsFixes: [TimedGPSFix] = []) {
+        self.pipeline = pipeline
+        self.fixes = gpsFixes.sorted { $0.time < $1.time }
+    }
+
+    /// The event time `datagram` will be handled at, for pacing: its timestamp, or for a raw
+    /// stream's segment the heartbeat it begins with (nil when it has none).
+    public mutating func eventTime(of datagram: CapturedDatagram) -> Double? {
+        if let t = datagram.timestamp { return t }
+        guard case .heartbeat(let midnight) = pipeline.timeSource,
+              let seconds = RawStreamSegmenter.leadingHeartbeatSeconds(datagram.bytes) else { return nil }
+        if let last = pacingLast, seconds + 43_200 < last { pacingDay += 86_400 }
+        pacingLast = seconds
+        return midnight + pacingDay + seconds
+    }
+
+    /// Feeds one datagram (gpsd fixes due before it first).
+    public mutating func feed(_ datagram: CapturedDatagram, observe: ((PipelineItem, Double) -> Void)? = nil) -> [AlertEvent] {
+        var alerts: [AlertEvent] = []
+        let due = datagram.timestamp ?? pipeline.now
+        if let due { alerts += feedFixes(through: due) }
+        alerts += pipeline.ingest(datagram.bytes, at: datagram.timestamp, observe: observe)
+        return alerts
+    }
+
+    /// Replaces the airspace areas the core watches (at the capture's start, usually).
+    public mutating func setAirspace(_ areas: [AirspaceArea], at time: Double) -> [AlertEvent] {
+        pipeline.setAirspace(areas, at: time)
+    }
+
+    /// Ends the capture: a frame left open is reported, the remaining fixes are fed, and the
+    /// trailing silence is ticked.
+    public mutating func finish(observe: ((PipelineItem, Double) -> Void)? = nil) -> [AlertEvent] {
+        var alerts = pipeline.finish(observe: observe)
+        alerts += feedFixes(through: .infinity)
+        if let end = pipeline.now { alerts += pipeline.advance(to: end + Self.trailingSilence) }
+        return alerts
+    }
+
+    /// Replays `datagrams` whole (no pacing) and returns every alert change.
+    public mutating func replay(_ datagrams: [CapturedDatagram]) -> [AlertEvent] {
+        var alerts: [AlertEvent] = []
+        for d in datagrams { alerts += feed(d) }
+        alerts += finish()
+        return alerts
+    }
+
+    private mutating func feedFixes(through time: Double) -> [AlertEvent] {
+        var alerts: [AlertEvent] = []
+        while nextFix < fixes.count, fixes[nextFix].time <= time {
+            alerts += pipeline.gpsFix(fixes[nextFix].fix, at: fixes[nextFix].time)
+            nextFix += 1
+        }
+        return alerts
+    }
+}
+
+/// Cuts a raw GDL 90 byte stream into one segment a heartbeat (each begins with the flag that
+/// opens a heartbeat frame, `7E 00`), so a raw stream can be paced by its heartbeat clock like a
+/// capture with timestamps. Segments are at most `maximumLength` bytes (streams without heartbeats).
+public enum RawStreamSegmenter {
+    /// The longest segment, bytes.
+    public static let maximumLength = 65_536
+
+    /// The ranges of the segments of `bytes`, in order, covering every byte.
+    public static func segments(_ bytes: [UInt8]) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        var start = 0
+        var i = 1
+        while i < bytes.count {
+            if (bytes[i] == 0x7E && i + 1 < bytes.count && bytes[i + 1] == 0x00) || i - start >= maximumLength {
+                out.append(start..<i)
+                start = i
+            }
+            i += 1
+        }
+        if start < bytes.count { out.append(start..<bytes.count) }
+        return out
+    }
+
+    /// The seconds since 0000Z of the heartbeat frame `bytes` begins with, if it begins with one.
+    public static func leadingHeartbeatSeconds(_ bytes: [UInt8]) -> Double? {
+        guard bytes.count >= 2, bytes[0] == 0x7E, bytes[1] == 0x00 else { return nil }
+        var deframer = Deframer()
+        var seconds: Double?
+        var done = false
+        deframer.feed(bytes.prefix(32)) { event in
+            guard !done else { return }
+            done = true
+            if case .frame(let frame) = event, case .heartbeat(let hb)? = try? Message.decode(frame.message) {
+                seconds = Double(hb.secondsSinceMidnight)
+            }
+        }
+        return seconds
+    }
+}
