@@ -2,31 +2,36 @@ import ArgumentParser
 import Foundation
 import TrafficGateway
 
-/// `gatewayd simulate`: writes the scripted demo flight (the bundled fixtures) as captures.
+/// `gatewayd simulate`: writes the scripted demo flight (the bundled fixtures) and the traffic
+/// scenarios as captures.
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
-        abstract: "Write the scripted demo flight as pcap, pcapng and raw GDL90 captures.",
+        abstract: "Write the scripted demo flight and the traffic scenarios as captures.",
         discussion: """
-            This is how fixtures/demo-flight.* are made: with the project's own encoder, so every byte is
-            explained by Sources/TrafficGateway/Simulation/DemoFlight.swift.
+            This is how fixtures/demo-flight.* and fixtures/scenarios/* are made: with the project's own encoder, so every byte is explained by Sources/TrafficGateway/Simulation/DemoFlight.swift and TrafficScenario.swift. Each scenario reproduces one thing real receivers do to traffic alerts (a parked ownship with the airborne bit set, ownship reports seconds apart, TIS-B twins, ownship's own echo, frozen positions); a receiver without ownship reports also gets a gpspipe log to replay with --gps.
 
             Example: gatewayd simulate --out fixtures
             """
     )
 
-    @Option(help: "Folder to write demo-flight.pcap, demo-flight.pcapng and demo-flight.gdl90 into.")
+    @Option(help: "Folder to write demo-flight.pcap, demo-flight.pcapng, demo-flight.gdl90 and scenarios/ into.")
     var out: String = "fixtures"
 
     func run() throws {
         let flight = DemoFlight()
         let datagrams = flight.datagrams().map { (time: $0.time, bytes: $0.bytes) }
-        let files: [(String, [UInt8])] = [
+        var files: [(String, [UInt8])] = [
             ("demo-flight.pcap", PcapWriter.pcap(datagrams)),
             ("demo-flight.pcapng", PcapWriter.pcapng(datagrams, link: .linuxSLL2, nanoseconds: true)),
             ("demo-flight.gdl90", flight.rawStream()),
         ]
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        for scenario in TrafficScenario.all {
+            files.append(("scenarios/\(scenario.name).pcap", PcapWriter.pcap(scenario.datagrams())))
+            let gps = scenario.gpsLog()
+            if !gps.isEmpty { files.append(("scenarios/\(scenario.name).gps.jsonl", gps)) }
+        }
+        try FileManager.default.createDirectory(atPath: out + "/scenarios", withIntermediateDirectories: true)
         for (name, bytes) in files {
             let path = out + "/" + name
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
