@@ -108,6 +108,7 @@ struct ReplayCommand: ParsableCommand {
                 try emit(replay.feed(d))
             }
             try emit(replay.finish())
+            notes += replay.drainNotices().map { "\(path): \($0)" }
             emit = { _ in }
             totals.merge(replay.pipeline.core.counters)
             if let damage = capture.damage { damaged.append(damage) }

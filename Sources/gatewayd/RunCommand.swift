@@ -139,6 +139,7 @@ struct RunCommand: ParsableCommand {
         }, onLogError: { error in
             Terminal.warning("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")
         })
+        gateway.onNotice = { Terminal.warning("note: \($0)") }
         let signalQueue = DispatchQueue(label: "gatewayd.signals")
         var sources: [any DispatchSourceProtocol] = []
         var feeds: [String] = []

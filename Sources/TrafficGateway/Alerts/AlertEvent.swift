@@ -44,6 +44,8 @@ public struct TrafficAlertNumbers: Sendable, Equatable {
     public var callsign: String?
     /// Clock position relative to ownship's track (1–12), nil when ownship is not moving.
     public var clock: Int?
+    /// Set when ownship's fix was this many seconds old and dead-reckoned (a gap in its reports).
+    public var ownshipDeadReckonedSec: Double? = nil
 }
 
 /// The numbers behind an airspace alert.

@@ -32,6 +32,9 @@ public struct TrafficAlertThresholds: Sendable, Equatable {
     /// An unchanged-level alert is re-sent as `updated` when its numbers moved this much, at most
     /// every `updateInterval` seconds.
     public var updateInterval: Double = 10
+    /// A target cleared less than this long ago that calls for an alert again is the same
+    /// encounter: the alert keeps its id and is `updated`, not raised anew (seconds).
+    public var rejoinWindow: Double = 30
     /// Creates the defaults.
     public init() {}
 
@@ -116,10 +119,17 @@ public struct TrafficAlertEngine: Sendable {
         var lastSentAt: Double
     }
 
+    /// An alert cleared recently, remembered so that the same encounter keeps its id.
+    struct Cleared: Sendable {
+        var id: String
+        var at: Double
+    }
+
     /// Thresholds in force.
     public var thresholds: TrafficAlertThresholds
     private let exit: TrafficAlertThresholds
     private var tracks: [TargetKey: Track] = [:]
+    private var cleared: [TargetKey: Cleared] = [:]
 
     /// Creates an engine.
     public init(thresholds: TrafficAlertThresholds = TrafficAlertThresholds()) {
@@ -134,32 +144,55 @@ public struct TrafficAlertEngine: Sendable {
     public func level(of key: TargetKey) -> AlertLevel? { tracks[key]?.level }
 
     /// Evaluates one target at `time`; `geometry` nil means it cannot alert (no ownship fix,
-    /// untrusted position, ground filtering), which clears an active alert once hysteresis allows.
-    public mutating func evaluate(_ key: TargetKey, target: Target?, geometry: TrafficGeometry?, at time: Double, ownshipTrack: Double?, force: Bool = false) -> AlertEvent? {
-        let entry = geometry?.level(thresholds)
+    /// untrusted, frozen or twin position, ground filtering), which clears an active alert once
+    /// hysteresis allows. `cap` is the highest level the target may have (ground rules).
+    /// `heldForSec` set means ownship's fix is that old and dead-reckoned: the alert may rise but
+    /// neither steps down nor clears on it (a gap in ownship reports is not a clear).
+    ///
+    /// One encounter keeps one id from raise to final clear, a return within `rejoinWindow`
+    /// included; an alert changes at most once per whole second of event time (the first
+    /// evaluation in a second decides, later ones in that second wait for the next).
+    public mutating func evaluate(_ key: TargetKey, target: Target?, geometry: TrafficGeometry?, cap: AlertLevel = .warning,
+                                  heldForSec: Double? = nil, at time: Double, ownshipTrack: Double?, force: Bool = false) -> AlertEvent? {
+        let entry = geometry?.level(thresholds).map { min($0, cap) }
         func numbers(_ g: TrafficGeometry) -> TrafficAlertNumbers {
             TrafficAlertNumbers(
                 rangeNM: g.rangeNM, bearingDeg: g.bearingDeg, relativeAltitudeFt: g.relativeAltitudeFt.map { Int($0.rounded()) },
                 timeToCPASec: g.cpa.closing ? g.cpa.timeSec : nil, cpaMissNM: g.cpa.closing ? g.cpa.missNM : nil,
                 cpaVerticalFt: g.cpa.closing ? g.cpaVerticalFt.map { Int($0.rounded()) } : nil,
-                callsign: target?.callsign, clock: ownshipTrack.map { TrafficAlertEngine.clock(bearing: g.bearingDeg, track: $0) })
+                callsign: target?.callsign, clock: ownshipTrack.map { TrafficAlertEngine.clock(bearing: g.bearingDeg, track: $0) },
+                ownshipDeadReckonedSec: heldForSec)
         }
         guard var track = tracks[key] else {
             // The common case, most targets most of the time: no alert, none called for. Return
             // before building the numbers (bearing, callsign) that nobody would read.
             guard let entry, let geometry else { return nil }
             let numbers = numbers(geometry)
+            if let previous = cleared.removeValue(forKey: key), time - previous.at < thresholds.rejoinWindow {
+                // The same encounter back within the window: same id, updated.
+                var track = Track(id: previous.id, level: entry, raisedAt: time, lastChange: time, lowerSince: nil, lastSent: numbers, lastSentAt: time)
+                return send(&track, key: key, time: time, numbers: numbers, change: .updated)
+            }
+            if cleared.count > 256 { cleared = cleared.filter { time - $0.value.at < thresholds.rejoinWindow } }
             let id = "traffic-\(key)-\(Int64(time.rounded(.down)))"
             tracks[key] = Track(id: id, level: entry, raisedAt: time, lastChange: time, lowerSince: nil, lastSent: numbers, lastSentAt: time)
             return event(.raised, key: key, id: id, level: entry, time: time, numbers: numbers)
         }
-        let hold = geometry?.level(exit)
+        // Decided once a second: a second evaluation in the same second changes nothing.
+        if !force, track.lastSentAt.rounded(.down) == time.rounded(.down) { return nil }
+        let hold = geometry?.level(exit).map { min($0, cap) }
         let numbers = geometry.map(numbers)
         if let entry, entry > track.level {
             track.level = entry
             track.lastChange = time
             track.lowerSince = nil
             return send(&track, key: key, time: time, numbers: numbers!, change: .updated)
+        }
+        if !force, heldForSec != nil {
+            // Ownship's fix is dead-reckoned: hold the alert as it is.
+            track.lowerSince = nil
+            tracks[key] = track
+            return nil
         }
         if !force, let hold, hold >= track.level {
             track.lowerSince = nil
@@ -180,6 +213,7 @@ public struct TrafficAlertEngine: Sendable {
         }
         if hold == nil || force {
             tracks[key] = nil
+            cleared[key] = Cleared(id: track.id, at: time)
             let last = numbers ?? track.lastSent
             return event(.cleared, key: key, id: track.id, level: track.level, time: time, numbers: last)
         }
@@ -241,6 +275,9 @@ public struct TrafficAlertEngine: Sendable {
             where_ += rounded == 0 ? ", same altitude" : (rounded > 0 ? ", \(rounded) ft above" : ", \(-rounded) ft below")
         } else {
             where_ += ", altitude unknown"
+        }
+        if let held = n.ownshipDeadReckonedSec {
+            where_ += " (ownship dead-reckoned \(Int(held.rounded())) s)"
         }
         switch change {
         case .cleared:

@@ -56,6 +56,9 @@ public struct CaptureReplay: Sendable {
         return alerts
     }
 
+    /// The core's pending notices (one log line each: an echo of ownship learned), forgotten once returned.
+    public mutating func drainNotices() -> [String] { pipeline.drainNotices() }
+
     /// Replaces the airspace areas the core watches (at the capture's start, usually).
     public mutating func setAirspace(_ areas: [AirspaceArea], at time: Double) -> [AlertEvent] {
         pipeline.setAirspace(areas, at: time)

@@ -80,6 +80,10 @@ public struct GatewayCore: Sendable {
             ownship.gpsdFix = fix
             ownship.gpsdTime = time
             if ownship.fix(at: time)?.source == .gpsd {
+                ownship.flight.update(groundSpeedKt: fix.groundSpeedKt ?? 0, verticalSpeedFpm: fix.verticalSpeedFpm ?? 0,
+                                      heightAboveTerrainFt: ownship.fix(at: time)?.heightAboveTerrainFt, at: time)
+            }
+            if ownship.fix(at: time)?.source == .gpsd {
                 evaluateAll(at: time, into: &out)
                 out += airspaceAlerts.evaluate(fix: ownship.fix(at: time), at: time)
             }
@@ -114,10 +118,17 @@ public struct GatewayCore: Sendable {
             ownship.reportTime = time
             ownship.address = report.address
             ownship.addressType = report.addressType
+            if report.position != nil {
+                ownship.flight.update(groundSpeedKt: Double(report.groundSpeedKt ?? 0), verticalSpeedFpm: Double(report.verticalSpeedFpm ?? 0),
+                                      heightAboveTerrainFt: ownship.fix(at: time)?.heightAboveTerrainFt, at: time)
+            }
             evaluateAll(at: time, into: &out)
             if airspaceAlerts.activeCount > 0 || !airspaceAlerts.areas.isEmpty {
                 out += airspaceAlerts.evaluate(fix: ownship.fix(at: time), at: time)
             }
+        case .heightAboveTerrain(let hat):
+            ownship.heightAboveTerrainFt = hat.feet
+            ownship.heightAboveTerrainTime = time
         case .ownshipGeoAltitude(let geo):
             ownship.geoAltitudeFt = geo.altitudeFt
             ownship.geoAltitudeTime = time
@@ -146,14 +157,43 @@ public struct GatewayCore: Sendable {
     private mutating func evaluate(_ key: TargetKey, fix: OwnshipFix?, at time: Double, into out: inout [AlertEvent]) {
         let target = picture.targets[key]
         var geometry: TrafficGeometry? = nil
-        if let fix, let target, !picture.isStale(target, at: time),
-           let position = target.trustedPosition(at: time, trustLimit: configuration.picture.extrapolationTrust),
-           fix.airborne || target.airborne {
+        var cap = AlertLevel.warning
+        if let fix, let target, !picture.isStale(target, at: time), target.twinOf == nil, !picture.isEchoCandidate(key),
+           !target.isFrozen(at: time), target.trustedPosition(at: time, trustLimit: configuration.picture.extrapolationTrust) != nil,
+           let position = target.projectedPosition(at: time), let allowed = Self.highestLevel(ownship: fix, target: target) {
             if plane?.origin != fix.position { plane = LocalPlane(origin: fix.position) }
             geometry = TrafficGeometry(plane: plane!, ownship: fix, targetPosition: position, target: target)
+            cap = allowed
         }
-        if let event = trafficAlerts.evaluate(key, target: target, geometry: geometry, at: time, ownshipTrack: fix?.trackDeg) {
+        if let event = trafficAlerts.evaluate(key, target: target, geometry: geometry, cap: cap, heldForSec: fix?.isHeld == true ? fix?.ageSec : nil,
+                                              at: time, ownshipTrack: fix?.trackDeg) {
             out.append(event)
+        }
+    }
+
+    /// The highest traffic alert level a target may raise, by who is on the ground (nil: none).
+    ///
+    /// As TCAS II and ATAS (DO-317B) treat ground targets: an ownship on the ground raises no
+    /// caution or warning (an advisory for an airborne target, e.g. one on short final, stays);
+    /// a target reporting itself on the ground raises no caution or warning for an airborne
+    /// ownship unless ownship is low over it (height above terrain ≤ 500 ft where the box sends
+    /// 0x09, else within 500 ft of the target's altitude: both near the same runway); two on the
+    /// ground raise nothing. Ownship's state comes from `FlightState`, never from the box's bit.
+    static func highestLevel(ownship fix: OwnshipFix, target: Target) -> AlertLevel? {
+        switch (fix.airborne, target.airborne) {
+        case (true, true): return .warning
+        case (false, true): return .advisory
+        case (false, false): return nil
+        case (true, false):
+            let low: Bool
+            if let hat = fix.heightAboveTerrainFt {
+                low = hat <= 500
+            } else if let own = fix.altitudeFt, let alt = target.pressureAltitudeFt {
+                low = abs(own - Double(alt)) <= 500
+            } else {
+                low = false
+            }
+            return low ? .warning : .advisory
         }
     }
 
@@ -176,6 +216,9 @@ public struct GatewayCore: Sendable {
         events.sort { $0.0 < $1.0 }
         out += events.map(\.1)
     }
+
+    /// Returns the notices (one log line each: an echo of ownship learned or forgotten) and forgets them.
+    public mutating func drainNotices() -> [String] { picture.drainNotices() }
 
     /// Rebuilds the FIS-B areas from the store (a TFR arrived, changed, was cancelled or expired).
     private mutating func refreshFISBAreas(at time: Double, into out: inout [AlertEvent]) {

@@ -91,6 +91,9 @@ public struct GatewayPipeline: Sendable {
         core.handle(.tick, at: time)
     }
 
+    /// The core's pending notices (one log line each), forgotten once returned.
+    public mutating func drainNotices() -> [String] { core.drainNotices() }
+
     /// Replaces the airspace areas the core watches.
     public mutating func setAirspace(_ areas: [AirspaceArea], at time: Double) -> [AlertEvent] {
         var alerts = advance(to: time)

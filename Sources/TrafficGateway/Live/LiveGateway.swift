@@ -34,6 +34,9 @@ public final class LiveGateway: @unchecked Sendable {
     /// changed (to keep them in the NOTAM store for later flights).
     public var onFISBNotams: (@Sendable ([FISBReport]) -> Void)?
     private var lastFISBDigest = 0
+    /// Called on the core's queue with each notice the core has (an echo of ownship learned or
+    /// forgotten): one log line each.
+    public var onNotice: (@Sendable (String) -> Void)?
     /// When set (before `start`), the time each datagram took from receipt to alerts delivered
     /// and forwarded is appended here, ms (benchmarks).
     public var latencyProbe: LatencyProbe?
@@ -61,6 +64,7 @@ public final class LiveGateway: @unchecked Sendable {
         timer.setEventHandler { [unowned self] in
             let now = Date().timeIntervalSince1970
             self.deliver(self.pipeline.advance(to: now))
+            for notice in self.pipeline.drainNotices() { self.onNotice?(notice) }
             self.publishSnapshot(at: now, force: true)
             self.passFISBNotams()
         }

@@ -41,6 +41,7 @@ public struct AlertFormatter: Sendable {
             w.add("cpaMissNM", t.cpaMissNM, decimals: 2)
             w.add("cpaVerticalFt", t.cpaVerticalFt)
             w.add("callsign", t.callsign)
+            if let held = t.ownshipDeadReckonedSec { w.add("ownshipDeadReckonedSec", held, decimals: 1) }
         }
         if let a = e.airspace {
             w.add("distanceNM", a.distanceNM, decimals: 2)

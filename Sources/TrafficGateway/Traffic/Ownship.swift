@@ -49,10 +49,17 @@ public struct OwnshipFix: Sendable, Equatable {
     public var trackDeg: Double?
     /// Vertical speed, feet per minute.
     public var verticalSpeedFpm: Double
-    /// False when on the ground.
+    /// False when on the ground (from what ownship does: see `FlightState`).
     public var airborne: Bool
     /// Where the position comes from.
     public var source: PositionSource
+    /// Seconds since the report this fix comes from; over `OwnshipState.maximumFixAge` the fix is
+    /// held: dead-reckoned along the last track and speed (`isHeld`).
+    public var ageSec: Double = 0
+    /// True when no report is recent: the position is dead-reckoned and alerts are held, not cleared.
+    public var isHeld: Bool = false
+    /// Height above terrain, feet, when the receiver sends it (GDL 90 0x09) and it is recent.
+    public var heightAboveTerrainFt: Double?
 }
 
 /// Everything the core knows about ownship.
@@ -74,8 +81,19 @@ public struct OwnshipState: Sendable {
     /// Time of `gpsdFix`.
     public internal(set) var gpsdTime: Double?
 
-    /// A fix older than this many seconds is not used.
+    /// Height above terrain (0x09) and its time.
+    public internal(set) var heightAboveTerrainFt: Int?
+    /// Time of `heightAboveTerrainFt`.
+    public internal(set) var heightAboveTerrainTime: Double?
+    /// Whether ownship is flying, from what it does (never from the box's airborne bit).
+    public internal(set) var flight = FlightState()
+
+    /// A fix older than this many seconds is held: dead-reckoned, and alerts neither step down
+    /// nor clear on it.
     public var maximumFixAge: Double = 3
+    /// A fix older than this many seconds is lost: no fix, alerts clear. Gaps of 2–13 s between
+    /// ownship reports are common in real streams (a box dropping packets, a GPS stalling).
+    public var holdFixAge: Double = 15
 
     /// True when ownship's address is anonymous (self-assigned or zero), so its ghost must be
     /// matched by position, altitude and velocity instead.
@@ -84,37 +102,68 @@ public struct OwnshipState: Sendable {
         return address == 0 || addressType == .adsbSelfAssigned
     }
 
-    /// The fused fix at `time`, or nil when no source has a recent valid position.
+    /// The fused fix at `time`: a recent GDL 90 ownship report, else a recent gpsd fix, else either
+    /// held (dead-reckoned) up to `holdFixAge`; nil when no source has had a valid position for that long.
     public func fix(at time: Double) -> OwnshipFix? {
-        if let report, let reportTime, let position = report.position, time - reportTime <= maximumFixAge {
-            let speed = Double(report.groundSpeedKt ?? 0)
-            let moving = speed >= 5 && report.trackType != .invalid
-            let geo = (geoAltitudeTime.map { time - $0 <= maximumFixAge } ?? false) ? geoAltitudeFt.map(Double.init) : nil
-            return OwnshipFix(
-                position: position,
-                altitudeFt: report.pressureAltitudeFt.map(Double.init) ?? geo,
-                altitudeIsPressure: report.pressureAltitudeFt != nil,
-                velocity: moving ? PlaneVelocity(speedKt: speed, trackDeg: report.trackDeg) : PlaneVelocity(east: 0, north: 0),
-                groundSpeedKt: speed,
-                trackDeg: moving ? report.trackDeg : nil,
-                verticalSpeedFpm: Double(report.verticalSpeedFpm ?? 0),
-                airborne: report.airborne,
-                source: .gdl90)
+        let gdl = gdl90Fix(at: time), gps = gpsdFix(at: time)
+        if let gdl, gdl.ageSec <= maximumFixAge { return gdl }
+        if let gps, gps.ageSec <= maximumFixAge { return gps }
+        return gdl ?? gps
+    }
+
+    private func gdl90Fix(at time: Double) -> OwnshipFix? {
+        guard let report, let reportTime, let position = report.position else { return nil }
+        let age = time - reportTime
+        guard age <= holdFixAge, age > -1 else { return nil }
+        let speed = Double(report.groundSpeedKt ?? 0)
+        let moving = speed >= 5 && report.trackType != .invalid
+        let geo = (geoAltitudeTime.map { time - $0 <= holdFixAge } ?? false) ? geoAltitudeFt.map(Double.init) : nil
+        let altitude = report.pressureAltitudeFt.map(Double.init) ?? geo
+        let vs = Double(report.verticalSpeedFpm ?? 0)
+        return held(OwnshipFix(
+            position: position,
+            altitudeFt: altitude,
+            altitudeIsPressure: report.pressureAltitudeFt != nil,
+            velocity: moving ? PlaneVelocity(speedKt: speed, trackDeg: report.trackDeg) : PlaneVelocity(east: 0, north: 0),
+            groundSpeedKt: speed,
+            trackDeg: moving ? report.trackDeg : nil,
+            verticalSpeedFpm: vs,
+            airborne: flight.airborne,
+            source: .gdl90, ageSec: max(0, age), heightAboveTerrainFt: hat(at: time)))
+    }
+
+    private func gpsdFix(at time: Double) -> OwnshipFix? {
+        guard let gpsdFix, let gpsdTime else { return nil }
+        let age = time - gpsdTime
+        guard age <= holdFixAge, age > -1 else { return nil }
+        let speed = gpsdFix.groundSpeedKt ?? 0
+        let moving = speed >= 5 && gpsdFix.trackDeg != nil
+        return held(OwnshipFix(
+            position: gpsdFix.position,
+            altitudeFt: gpsdFix.altitudeFt,
+            altitudeIsPressure: false,
+            velocity: moving ? PlaneVelocity(speedKt: speed, trackDeg: gpsdFix.trackDeg!) : PlaneVelocity(east: 0, north: 0),
+            groundSpeedKt: speed,
+            trackDeg: moving ? gpsdFix.trackDeg : nil,
+            verticalSpeedFpm: gpsdFix.verticalSpeedFpm ?? 0,
+            airborne: flight.airborne,
+            source: .gpsd, ageSec: max(0, age), heightAboveTerrainFt: hat(at: time)))
+    }
+
+    private func hat(at time: Double) -> Double? {
+        guard let t = heightAboveTerrainTime, time - t <= maximumFixAge else { return nil }
+        return heightAboveTerrainFt.map(Double.init)
+    }
+
+    /// A fix older than `maximumFixAge` moved along its velocity to now and marked held.
+    private func held(_ fix: OwnshipFix) -> OwnshipFix {
+        guard fix.ageSec > maximumFixAge else { return fix }
+        var f = fix
+        f.isHeld = true
+        if let track = fix.trackDeg, fix.groundSpeedKt > 0 {
+            f.position = Geodesy.destination(from: fix.position, bearingDeg: track, distanceNM: fix.groundSpeedKt * fix.ageSec / 3600)
         }
-        if let gpsdFix, let gpsdTime, time - gpsdTime <= maximumFixAge {
-            let speed = gpsdFix.groundSpeedKt ?? 0
-            let moving = speed >= 5 && gpsdFix.trackDeg != nil
-            return OwnshipFix(
-                position: gpsdFix.position,
-                altitudeFt: gpsdFix.altitudeFt,
-                altitudeIsPressure: false,
-                velocity: moving ? PlaneVelocity(speedKt: speed, trackDeg: gpsdFix.trackDeg!) : PlaneVelocity(east: 0, north: 0),
-                groundSpeedKt: speed,
-                trackDeg: moving ? gpsdFix.trackDeg : nil,
-                verticalSpeedFpm: gpsdFix.verticalSpeedFpm ?? 0,
-                airborne: speed >= 40,
-                source: .gpsd)
-        }
-        return nil
+        if let alt = fix.altitudeFt { f.altitudeFt = alt + fix.verticalSpeedFpm * fix.ageSec / 60 }
+        return f
     }
 }

@@ -85,11 +85,37 @@ public struct Target: Sendable, Equatable {
     public var reports: Int
     /// True when the target has been heard both directly and via TIS-B/ADS-R.
     public var mergedSources: Bool
+    /// When the current position was first reported (a re-sent, unchanged position keeps it).
+    public var positionTime: Double = 0
+    /// Reports since `positionTime` that re-sent the same position.
+    public var unchangedReports: Int = 0
+    /// Set when this target is another target's twin (the same aircraft relayed by TIS-B/ADS-R
+    /// under another address): the picture keeps both, only the other one alerts.
+    public var twinOf: TargetKey? = nil
+    /// Since when a twin has stopped matching the target it copies (it is unlinked after a while).
+    var twinMismatchSince: Double? = nil
 
     /// The position to trust at `time`: none once extrapolated for longer than `trustLimit` seconds.
     public func trustedPosition(at time: Double, trustLimit: Double) -> Position? {
         if extrapolated && time - lastReal > trustLimit { return nil }
         return position
+    }
+
+    /// True when the reported position has stopped moving while the reported speed says it should
+    /// move (≥ `minimumSpeedKt`) for more than `afterSec` seconds: receivers re-send a lost
+    /// target's last position, and such a target is stale (faded in feeds, never alerted).
+    public func isFrozen(at time: Double, afterSec: Double = 5, minimumSpeedKt: Int = 40) -> Bool {
+        guard let speed = groundSpeedKt, speed >= minimumSpeedKt, unchangedReports > 0 else { return false }
+        return time - positionTime > afterSec
+    }
+
+    /// The position at `time`: the reported one, moved along the reported track and speed when it
+    /// is more than `afterSec` old (a report missed, or a position re-sent unchanged).
+    public func projectedPosition(at time: Double, afterSec: Double = 1.5) -> Position? {
+        guard let position else { return nil }
+        let age = time - positionTime
+        guard age > afterSec, age < 60, let speed = groundSpeedKt, speed > 0, let track = trackDeg else { return position }
+        return Geodesy.destination(from: position, bearingDeg: track, distanceNM: Double(speed) * age / 3600)
     }
 }
 

@@ -21,6 +21,32 @@ public struct TrafficPicture: Sendable {
         public var ghostSpeedKt: Int = 20
         /// Ghost match: track difference, degrees.
         public var ghostTrackDeg: Double = 20
+        /// Twin match (one aircraft under two addresses): horizontal distance, NM…
+        public var twinDistanceNM: Double = 0.1
+        /// …altitude difference, feet…
+        public var twinAltitudeFt: Int = 300
+        /// …ground speed difference, knots…
+        public var twinSpeedKt: Int = 25
+        /// …track difference, degrees.
+        public var twinTrackDeg: Double = 20
+        /// A twin that stops matching is unlinked after this long, seconds.
+        public var twinUnlinkAfter: Double = 10
+        /// Echo of ownship (anonymous ownship, or ownship from gpsd): horizontal distance, NM.
+        public var echoDistanceNM: Double = 0.05
+        /// Echo: speed difference, knots.
+        public var echoSpeedKt: Double = 10
+        /// Echo: track difference, degrees.
+        public var echoTrackDeg: Double = 15
+        /// Echo: altitude difference when both are pressure altitudes, feet (else `echoGeometricAltitudeFt`).
+        public var echoAltitudeFt: Double = 300
+        /// Echo: altitude difference when ownship's is geometric (gpsd) and the target's pressure, feet.
+        public var echoGeometricAltitudeFt: Double = 1000
+        /// Echo: a target riding with ownship this long (and for `echoReports` reports) is ownship's echo, seconds.
+        public var echoLearnAfter: Double = 5
+        /// Echo: reports needed to learn.
+        public var echoReports: Int = 3
+        /// A learned echo that stays this far from ownship (NM) for `twinUnlinkAfter` is forgotten.
+        public var echoForgetNM: Double = 0.5
         /// Creates the defaults.
         public init() {}
     }
@@ -43,6 +69,21 @@ public struct TrafficPicture: Sendable {
     public private(set) var modeSRing: ModeSRing?
     /// Ownship ghost reports dropped.
     public private(set) var ghostsDropped = 0
+    /// The address learned as ownship's echo (a receiver sending ownship as traffic, with ownship
+    /// from gpsd or anonymous), if any.
+    public private(set) var learnedEcho: TargetKey?
+    private var echoCandidates: [TargetKey: (since: Double, reports: Int)] = [:]
+    private var echoDivergedSince: Double?
+    /// Keys of targets heard only through TIS-B/ADS-R or under non-ICAO addresses: the ones twins are looked for among.
+    private var relayed: Set<TargetKey> = []
+    /// Things worth one log line each (an echo learned or forgotten), drained by `drainNotices()`.
+    public private(set) var notices: [String] = []
+
+    /// Returns the pending notices and forgets them.
+    public mutating func drainNotices() -> [String] {
+        defer { notices.removeAll() }
+        return notices
+    }
 
     /// Creates an empty picture.
     public init(limits: Limits = Limits()) {
@@ -62,6 +103,10 @@ public struct TrafficPicture: Sendable {
             return .ownshipGhost
         }
         let key = TargetKey(address: report.address, type: report.addressType)
+        if ownship.addressIsAnonymous || ownshipFix?.source == .gpsd, learnsEcho(key, report, fix: ownshipFix, at: time) {
+            ghostsDropped += 1
+            return .ownshipGhost
+        }
         let direct = !report.addressType.isTISB
         if let index = targets.index(forKey: key) {
             // Updated in place: one hash lookup, no copy of the target out and back in.
@@ -85,8 +130,112 @@ public struct TrafficPicture: Sendable {
                 lastDirect: nil, reports: 1, mergedSources: false)
             target.absorb(report, at: time, direct: direct)
             targets[key] = target
+            if key.namespace != .icao || report.addressType.isTISB { relayed.insert(key) }
         }
+        if !relayed.isEmpty { linkTwins(around: key, at: time) }
         return .target(key)
+    }
+
+    /// True while `key` is riding with ownship (a candidate echo, or the learned one): it must not alert.
+    public func isEchoCandidate(_ key: TargetKey) -> Bool { key == learnedEcho || echoCandidates[key] != nil }
+
+    /// Ownship's echo without an ownship address: a target at ownship's position, altitude, track
+    /// and speed. A candidate is never alerted; after `echoLearnAfter` seconds and `echoReports`
+    /// reports its address is learned as ownship's and its reports are dropped like a ghost's,
+    /// until it stays away from ownship (then it is forgotten, with a notice either way).
+    private mutating func learnsEcho(_ key: TargetKey, _ r: TrafficReport, fix: OwnshipFix?, at time: Double) -> Bool {
+        guard let fix, !fix.isHeld, let p = r.position else { return key == learnedEcho }
+        let distance = Geodesy.distanceNM(fix.position, p)
+        if key == learnedEcho {
+            if distance <= limits.echoForgetNM {
+                echoDivergedSince = nil
+                return true
+            }
+            let since = echoDivergedSince ?? time
+            echoDivergedSince = since
+            guard time - since >= limits.twinUnlinkAfter else { return true }
+            notices.append("traffic \(key) no longer rides with ownship: it is traffic again, not ownship's echo")
+            learnedEcho = nil
+            echoDivergedSince = nil
+            return false
+        }
+        // Allow for a second of lag between the echo and the fix.
+        var rides = distance <= limits.echoDistanceNM + fix.groundSpeedKt / 3600
+        if rides, let speed = r.groundSpeedKt { rides = abs(Double(speed) - fix.groundSpeedKt) <= limits.echoSpeedKt }
+        if rides, let track = fix.trackDeg, r.trackType != .invalid { rides = Self.angle(r.trackDeg, track) <= limits.echoTrackDeg }
+        if rides, let alt = r.pressureAltitudeFt, let own = fix.altitudeFt {
+            rides = abs(Double(alt) - own) <= (fix.altitudeIsPressure ? limits.echoAltitudeFt : limits.echoGeometricAltitudeFt)
+        }
+        guard rides else {
+            echoCandidates[key] = nil
+            return false
+        }
+        var candidate = echoCandidates[key] ?? (time, 0)
+        candidate.reports += 1
+        echoCandidates[key] = candidate
+        if learnedEcho == nil, candidate.reports >= limits.echoReports, time - candidate.since >= limits.echoLearnAfter {
+            learnedEcho = key
+            echoCandidates[key] = nil
+            targets[key] = nil
+            relayed.remove(key)
+            notices.append("traffic \(key) rides with ownship (within \(Int((distance * 6076).rounded())) ft, same track and speed for \(Int(time - candidate.since)) s): learned as ownship's echo, never alerted")
+            return true
+        }
+        return false
+    }
+
+    /// Links one aircraft heard under two addresses (ADS-B and a TIS-B/ADS-R track file): the
+    /// relayed copy becomes the direct one's twin (`twinOf`) when position, altitude, speed and
+    /// track agree; a twin that stops matching for `twinUnlinkAfter` seconds is unlinked.
+    private mutating func linkTwins(around key: TargetKey, at time: Double) {
+        guard let target = targets[key], target.twinOf == nil || relayed.contains(key) else { return }
+        if relayed.contains(key) {
+            // A relayed copy: find the aircraft it copies among every target (direct ones first).
+            if let twin = target.twinOf, let other = targets[twin], matches(target, other) {
+                targets[key]?.twinMismatchSince = nil
+                return
+            }
+            if target.twinOf != nil {
+                let since = target.twinMismatchSince ?? time
+                targets[key]?.twinMismatchSince = since
+                if time - since >= limits.twinUnlinkAfter { targets[key]?.twinOf = nil }
+                return
+            }
+            var best: (key: TargetKey, direct: Bool, reports: Int)?
+            for (k, other) in targets where k != key && other.twinOf == nil && matches(target, other) {
+                let direct = !relayed.contains(k)
+                if !direct && other.reports <= target.reports { continue }
+                if best == nil || (direct && !best!.direct) { best = (k, direct, other.reports) }
+            }
+            if let best {
+                targets[key]?.twinOf = best.key
+                targets[key]?.twinMismatchSince = nil
+                targets[best.key]?.mergedSources = true
+            }
+        } else {
+            // A direct report: any relayed copy sitting on it, not yet linked, is its twin.
+            for k in relayed where targets[k]?.twinOf == nil {
+                guard let copy = targets[k], matches(copy, target) else { continue }
+                targets[k]?.twinOf = key
+                targets[key]?.mergedSources = true
+            }
+        }
+    }
+
+    private func matches(_ a: Target, _ b: Target) -> Bool {
+        guard let pa = a.position, let pb = b.position else { return false }
+        // A cheap box first: 0.1 NM is 0.0017° of latitude.
+        guard abs(pa.latitude - pb.latitude) < 0.01, Geodesy.distanceNM(pa, pb) <= limits.twinDistanceNM else { return false }
+        if let x = a.pressureAltitudeFt, let y = b.pressureAltitudeFt, abs(x - y) > limits.twinAltitudeFt { return false }
+        if let x = a.groundSpeedKt, let y = b.groundSpeedKt, abs(x - y) > limits.twinSpeedKt { return false }
+        if let x = a.trackDeg, let y = b.trackDeg, Self.angle(x, y) > limits.twinTrackDeg { return false }
+        return true
+    }
+
+    static func angle(_ a: Double, _ b: Double) -> Double {
+        var d = abs(a - b).truncatingRemainder(dividingBy: 360)
+        if d > 180 { d = 360 - d }
+        return d
     }
 
     /// Drops targets not heard for `dropAfter` seconds (and an old Mode S ring); returns the keys dropped.
@@ -95,7 +244,12 @@ public struct TrafficPicture: Sendable {
         for (key, target) in targets where time - target.lastSeen > limits.dropAfter {
             dropped.append(key)
         }
-        for key in dropped { targets[key] = nil }
+        for key in dropped {
+            targets[key] = nil
+            relayed.remove(key)
+            echoCandidates[key] = nil
+        }
+        if dropped.count > 16, targets.count < targets.capacity / 4 { targets = Dictionary(uniqueKeysWithValues: targets.map { ($0, $1) }) }
         if let ring = modeSRing, time - ring.lastSeen > limits.staleAfter { modeSRing = nil }
         return dropped.sorted()
     }
@@ -117,11 +271,7 @@ public struct TrafficPicture: Sendable {
             return false
         }
         if let speed = report.groundSpeedKt, abs(Double(speed) - fix.groundSpeedKt) > Double(limits.ghostSpeedKt) { return false }
-        if let track = fix.trackDeg, report.trackType != .invalid {
-            var d = abs(report.trackDeg - track).truncatingRemainder(dividingBy: 360)
-            if d > 180 { d = 360 - d }
-            if d > limits.ghostTrackDeg { return false }
-        }
+        if let track = fix.trackDeg, report.trackType != .invalid, Self.angle(report.trackDeg, track) > limits.ghostTrackDeg { return false }
         return true
     }
 }
@@ -130,7 +280,15 @@ extension Target {
     mutating func absorb(_ r: TrafficReport, at time: Double, direct: Bool) {
         addressType = r.addressType
         if !r.callsign.isEmpty { callsign = r.callsign }
-        if let p = r.position { position = p }
+        if let p = r.position {
+            if let old = position, old.latitude == p.latitude, old.longitude == p.longitude {
+                unchangedReports += 1
+            } else {
+                position = p
+                positionTime = time
+                unchangedReports = 0
+            }
+        }
         if let a = r.pressureAltitudeFt { pressureAltitudeFt = a }
         groundSpeedKt = r.groundSpeedKt ?? groundSpeedKt
         trackDeg = r.trackType == .invalid ? nil : r.trackDeg
