@@ -100,9 +100,12 @@ struct Scene {
         #expect(s.target(at: 0, east: 0.1, north: 0.5).isEmpty)
         // Once ownship has a fix, the target alerts.
         #expect(s.ownship(at: 0).map(\.level) == [.warning])
-        // A fix older than 3 s no longer counts: the alert clears and new targets raise nothing.
-        #expect(s.target(at: 5, east: 0.1, north: 0.5).map(\.change) == [.cleared])
-        #expect(s.target(at: 5, address: 0x222222, east: 0.1, north: 0.4).isEmpty)
+        // A fix 3–15 s old is held (dead-reckoned): the alert neither steps down nor clears.
+        #expect(s.target(at: 5, east: 0.1, north: 0.5).isEmpty)
+        #expect(s.core.ownshipFix?.isHeld == true)
+        // A fix older than 15 s no longer counts: the alert clears and new targets raise nothing.
+        #expect(s.target(at: 16, east: 0.1, north: 0.5).map(\.change) == [.cleared])
+        #expect(s.target(at: 16, address: 0x222222, east: 0.1, north: 0.4).isEmpty)
     }
 
     @Test func noAlertOnGroundTargetsWhileOwnshipOnGround() {
@@ -122,19 +125,19 @@ struct Scene {
     @Test func hysteresisHoldsAndThenClears() {
         var s = Scene()
         _ = s.ownship(at: 0)
-        // Advisory at 1.9 NM abeam, not closing.
-        #expect(s.target(at: 0, east: 1.9, north: 0, track: 90).map(\.change) == [.raised])
+        // Advisory at 1.9 NM abeam, not closing (a slow target: a fast one that stays put would be frozen).
+        #expect(s.target(at: 0, east: 1.9, north: 0, speed: 30, track: 90).map(\.change) == [.raised])
         // Just outside 2 NM but inside the 2.3 NM exit margin: held.
         var events: [AlertEvent] = []
         for t in 1...20 {
             events += s.ownship(at: Double(t))
-            events += s.target(at: Double(t), east: 2.1, north: 0, track: 90)
+            events += s.target(at: Double(t), east: 2.1, north: 0, speed: 30, track: 90)
         }
         #expect(events.allSatisfy { $0.change != .cleared })
         // Beyond the margin: clears only after the step-down delay (4 s), once.
         var cleared: [Double] = []
         for t in 21...30 {
-            let events = s.ownship(at: Double(t)) + s.target(at: Double(t), east: 2.5, north: 0, track: 90)
+            let events = s.ownship(at: Double(t)) + s.target(at: Double(t), east: 2.5, north: 0, speed: 30, track: 90)
             cleared += events.filter { $0.change == .cleared }.map(\.time)
         }
         #expect(cleared == [25])

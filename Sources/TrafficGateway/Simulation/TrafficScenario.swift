@@ -267,6 +267,7 @@ extension TrafficScenario {
                                   altitude: 3650, speed: 130, track: 270)
             },
         ],
+        mustNotAlert: ["~000123"],
         sameAircraft: [["a44401", "~000123"]])
 
     /// 5. A Dynon-style stream (traffic and uplinks only) that echoes ownship as ADS-B traffic,
