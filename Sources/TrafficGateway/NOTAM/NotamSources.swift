@@ -12,6 +12,28 @@ public struct NotamQuery: Sendable, Equatable {
         self.locations = locations
         self.near = near
     }
+    /// Whether `n` lies in what this query asked for, so a refresh may take its absence from
+    /// the reply as a cancellation: its location is one asked for, or, for `near`, its area's
+    /// centre (a circle's centre, a polygon's box centre) or, without an area, its location's
+    /// position lies within the radius.
+    public func covers(_ n: Notam) -> Bool {
+        if let l = n.location, locations.contains(l) { return true }
+        guard let near else { return false }
+        let centre = Position(latitude: near.latitude, longitude: near.longitude)
+        let point: Position?
+        if let g = n.geometry {
+            if let c = g.center, c.count == 2 {
+                point = Position(latitude: c[0], longitude: c[1])
+            } else {
+                let b = g.bounds
+                point = Position(latitude: (b.0 + b.1) / 2, longitude: (b.2 + b.3) / 2)
+            }
+        } else {
+            point = n.referencePosition
+        }
+        return point.map { Geodesy.distanceNM($0, centre) <= near.radiusNM } ?? false
+    }
+
     /// Equality.
     public static func == (a: NotamQuery, b: NotamQuery) -> Bool {
         a.locations == b.locations && a.near?.latitude == b.near?.latitude && a.near?.longitude == b.near?.longitude
