@@ -92,7 +92,7 @@ public struct Notam: Sendable, Equatable, Codable {
     public func airspaceArea(levels table: AirspaceLevelTable = AirspaceLevelTable()) -> AirspaceArea? {
         guard let g = geometry, let kind = kind ?? AirspaceClassifier.kind(of: self) else { return nil }
         let levels = table[kind]
-        let label = kind == .tfr ? "TFR " : kind == .moa || kind == .other ? "" : "\(kind.rawValue.capitalized) "
+        let label = kind == .tfr ? "TFR " : kind == .moa ? "MOA " : kind == .gps ? "GPS " : kind == .uas ? "UAS " : kind == .other ? "" : "\(kind.rawValue.capitalized) "
         var area = AirspaceArea(
             id: number.map { "\(issuer ?? "") \($0)".trimmingCharacters(in: .whitespaces) } ?? id,
             name: "\(label)\(number ?? id)\(location.map { " \($0)" } ?? designator.map { " \($0)" } ?? "")",

@@ -33,14 +33,17 @@ public enum NotamTextGeometry {
             let lons = lonDigits == 6 || lonDigits == 4 ? ["0" + lon] : [lon]
             for l in lons { for h in ew.isEmpty ? ["W", "E"] : [ew] { if let p = position(lat: lat, ns: ns1, lon: l, ew: h) { candidates.append(p) } } }
             if let stated, let best = candidates.min(by: { Geodesy.distanceNM($0, stated.point) < Geodesy.distanceNM($1, stated.point) }),
-               Geodesy.distanceNM(best, stated.point) <= max(10, stated.distanceNM * 0.5) {
+               Geodesy.distanceNM(best, stated.point) <= max(10, stated.distanceNM * 0.6) {
                 return Found(range: m.range, position: best, written: written)
             }
             return Found(range: m.range, position: nil, written: written)
         }
     }
 
-    /// The point a "34.75NM NE LAW" reference names, when `reference` is that location's position.
+    /// The point a "34.75NM NE LAW" reference names, when `reference` is that location's
+    /// position. It describes the area as a whole, so a repaired point is accepted within 60 %
+    /// of the stated distance (at least 10 NM) of it; the wrong hemisphere or a dropped digit
+    /// lands hundreds of miles away.
     static func statedReference(_ up: String, reference: Position?) -> (point: Position, distanceNM: Double)? {
         guard let reference else { return nil }
         let ns = up as NSString
