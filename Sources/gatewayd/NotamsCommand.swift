@@ -8,8 +8,8 @@ struct NotamsCommand: ParsableCommand {
         commandName: "notams",
         abstract: "Fetch NOTAMs while a network is there and keep them in the database for flight.",
         discussion: """
-            NOTAMs are kept in the gateway's SQLite database; `run --notams` and `replay --notams` use
-            the active ones for airspace alerts. A failed, empty or malformed reply never replaces what
+            NOTAMs are kept in the gateway's SQLite database; `run` and `replay` watch the stored ones
+            (plus any --notams file) for airspace alerts. A failed, empty or malformed reply never replaces what
             is stored. Credentials for the FAA NOTAM API come from FAA_CLIENT_ID/FAA_CLIENT_SECRET or
             a file readable only by you (--credentials).
 
@@ -29,6 +29,14 @@ struct NotamsCommand: ParsableCommand {
 struct NotamDatabaseOption: ParsableArguments {
     @Option(help: "SQLite database (default: $XDG_DATA_HOME/gatewayd/gateway.sqlite).")
     var database: String?
+
+    /// The database at `path`, else the default one when it exists (replay reads it, as run does;
+    /// nil when there is none yet, so replay never creates one).
+    static func existing(_ path: String?) throws(GatewayError) -> GatewayDatabase? {
+        if let path { return try GatewayDatabase(path: path) }
+        let fallback = GatewayDatabase.defaultPath()
+        return FileManager.default.fileExists(atPath: fallback) ? try GatewayDatabase(path: fallback) : nil
+    }
 
     func store() throws -> NotamStore {
         do {

@@ -62,16 +62,8 @@ struct NotamsFetch: ParsableCommand {
             let kept = (try? store.count()) ?? 0
             throw CommandFailure("\(source): \(error) — kept the \(kept) stored NOTAMs")
         }
-        let locations = Set(location)
-        let area = query.near
         do {
-            let changes = try store.refresh(source: source, notams: notams, at: Date().timeIntervalSince1970) { n in
-                if let l = n.location, locations.contains(l) { return true }
-                if let a = area, let g = n.geometry, case .circle(let c, _) = g.shape {
-                    return Geodesy.distanceNM(c, Position(latitude: a.latitude, longitude: a.longitude)) <= a.radiusNM
-                }
-                return false
-            }
+            let changes = try store.refresh(source: source, notams: notams, at: Date().timeIntervalSince1970) { query.covers($0) }
             reportChanges(changes, source: source, count: notams.count)
         } catch {
             throw CommandFailure("\(error)")
@@ -90,7 +82,7 @@ struct NotamsImport: ParsableCommand {
     @OptionGroup var db: NotamDatabaseOption
 
     func run() throws {
-        let notams = try NotamFile.read(path: file)
+        let notams = try NotamFileCommand.read(path: file)
         let store = try db.store()
         do {
             let changes = try store.refresh(source: "file", notams: notams, at: Date().timeIntervalSince1970) { _ in false }
@@ -101,16 +93,9 @@ struct NotamsImport: ParsableCommand {
     }
 }
 
-/// Reading a canned NOTAM file.
-enum NotamFile {
+/// Reading a canned NOTAM file (streamed, see `TrafficGateway.NotamFile`).
+enum NotamFileCommand {
     static func read(path: String) throws -> [Notam] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read \(path)") }
-        do {
-            let (notams, _) = try FAANotamAPI.parse(Array(data), url: path)
-            guard !notams.isEmpty else { throw CommandFailure("\(path) has no NOTAMs") }
-            return notams.map { var n = $0; n.source = "file"; return n }
-        } catch let e as FetchError {
-            throw CommandFailure("\(path): \(e.reason)")
-        }
+        do { return try NotamFile.read(path: path) } catch { throw CommandFailure("\(error)") }
     }
 }

@@ -57,17 +57,32 @@ struct NotamsShow: ParsableCommand {
 
     func run() throws {
         let store = try db.store()
-        let all = try { () throws -> [Notam] in do { return try store.all() } catch { throw CommandFailure("\(error)") } }()
-        guard let n = all.first(where: { NotamStore.key($0) == number || $0.number == number || $0.id == number }) else {
+        let found = try { () throws -> [Notam] in do { return try store.notams(matching: number) } catch { throw CommandFailure("\(error)") } }()
+        guard !found.isEmpty else {
             throw CommandFailure("no stored NOTAM \(number) (gatewayd notams list shows what is stored)")
         }
-        var lines = ["\(NotamStore.key(n))  \(n.severity.uppercased())  source \(n.source)"]
+        var lines: [String] = []
+        if found.count > 1 { lines += ["\(found.count) stored NOTAMs share \(number):", ""] }
+        for (i, n) in found.enumerated() {
+            if i > 0 { lines += ["", String(repeating: "-", count: 40), ""] }
+            lines += Self.describe(n)
+        }
+        Terminal.out(lines)
+    }
+
+    static func describe(_ n: Notam) -> [String] {
+        var lines = ["\(NotamStore.key(n))  \(n.severity.uppercased())\(n.kind.map { "  \($0.rawValue)" } ?? "")  source \(n.source)"]
         lines.append("valid: \(n.start.map(Timestamp.iso8601) ?? "?") → \(n.permanent ? "PERM" : n.end.map(Timestamp.iso8601) ?? "not given")\(n.endEstimated ? " (estimated)" : "")")
         if let q = n.q { lines.append("Q-line: \([q.fir, q.code, q.traffic, q.purpose, q.scope].map { $0 ?? "" }.joined(separator: "/")) FL\(q.lowerFL ?? 0)-FL\(q.upperFL ?? 999)") }
+        if let l = n.limits {
+            let floor = l.floorFt.map { "\($0) ft \(l.floorAGL ? "AGL" : "MSL")" } ?? "SFC"
+            let ceiling = l.ceilingFt.map { "\(l.ceilingExclusive ? "below " : "")\($0) ft \(l.ceilingAGL ? "AGL" : "MSL")" } ?? "UNL"
+            lines.append("limits: \(floor) – \(ceiling) (from \(l.origin))")
+        }
         lines.append("geometry: \(n.geometry?.json ?? "none")")
         lines += ["", n.raw, "", "In plain English:", NotamTranslator.translate(n.text)]
         if !n.unparsed.isEmpty { lines.append("not understood: " + n.unparsed.joined(separator: "; ")) }
-        Terminal.out(lines)
+        return lines
     }
 }
 

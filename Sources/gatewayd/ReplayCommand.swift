@@ -55,6 +55,12 @@ struct ReplayCommand: ParsableCommand {
                                discussion: "Example: --notams fixtures/notams-demo.json (a TFR on the demo flight's route)."))
     var notams: String?
 
+    @Option(help: "Database whose stored NOTAMs (`notams fetch`/`import`) are watched, as `run` does (default: --database, else $XDG_DATA_HOME/gatewayd/gateway.sqlite when it exists).")
+    var notamDatabase: String?
+
+    @Flag(help: "Ignore the stored NOTAMs (only --notams and --airspace).")
+    var noStore = false
+
     @Flag(help: "Print the summary (messages by type, errors by reason) to stderr.")
     var quiet = false
 
@@ -70,14 +76,12 @@ struct ReplayCommand: ParsableCommand {
         var totals = GatewayCounters()
         var alertCount = 0
         var damaged: [String] = []
-        var areas: [AirspaceArea] = []
-        if let airspace {
-            do { areas = try AirspaceFile.read(path: airspace) } catch { throw CommandFailure("\(error)") }
-        }
-        if let notams {
-            let fromNotams = try NotamFile.read(path: notams).compactMap { $0.airspaceArea() }
-            areas += fromNotams.filter { a in !areas.contains { $0.id == a.id } }
-        }
+        // Airspace as `run` sees it: --airspace, --notams, then the stored NOTAMs (one merge rule).
+        let areas: [AirspaceArea]
+        do {
+            let store = noStore ? nil : try NotamDatabaseOption.existing(notamDatabase ?? database)
+            areas = try AirspaceSet.load(database: store, notamFiles: notams.map { [$0] } ?? [], airspaceFiles: airspace.map { [$0] } ?? [])
+        } catch { throw CommandFailure("\(error)") }
         let fixes: [TimedGPSFix]
         do { fixes = try gps.map { try GPSLog.read(path: $0).fixes } ?? [] } catch { throw CommandFailure("\(error)") }
         var notes: [String] = []

@@ -152,19 +152,15 @@ struct RunCommand: ParsableCommand {
                 return try UDPSender(host: host, port: port)
             }
             try gateway.forward(to: senders, auto: c.forward.contains("auto"))
-            var fixed: [AirspaceArea] = []
-            if let airspace = c.airspaceFile { fixed += try AirspaceFile.read(path: airspace) }
-            if let notams = c.notamsFile { fixed += try NotamFile.read(path: notams).compactMap { $0.airspaceArea() } }
             let store = log.map { NotamStore(database: $0.database) }
-            let watched = fixed
+            // Files, then the stored NOTAMs in force, one merge rule (AirspaceSet); files checked now.
+            let areaSources = (notams: c.notamsFile.map { [$0] } ?? [], airspace: c.airspaceFile.map { [$0] } ?? [], levels: c.airspaceLevels)
             let loadAreas: @Sendable () -> Void = {
-                var areas = watched
-                if let stored = try? store?.activeAreas(at: Date().timeIntervalSince1970) {
-                    areas += stored.filter { a in !areas.contains { $0.id == a.id } }
-                }
-                gateway.setAirspace(areas)
+                if let areas = try? AirspaceSet.load(database: store?.database, notamFiles: areaSources.notams, airspaceFiles: areaSources.airspace,
+                                                     activeAt: Date().timeIntervalSince1970, levels: areaSources.levels) { gateway.setAirspace(areas) }
             }
-            loadAreas()
+            gateway.setAirspace(try AirspaceSet.load(database: store?.database, notamFiles: areaSources.notams, airspaceFiles: areaSources.airspace,
+                                                     activeAt: Date().timeIntervalSince1970, levels: areaSources.levels))
             if let store {
                 // FIS-B NOTAMs heard in flight go into the store too (merged with fetched copies).
                 let writes = DispatchQueue(label: "gatewayd.fisb-notams")

@@ -66,7 +66,7 @@ enum NotamTexts {
         let n = NotamParser.parse(NotamTexts.fdcTFR, source: "test")
         #expect(n.issuer == "FDC" && n.number == "6/2174" && n.id == "FDC:6/2174")
         #expect(n.designator == "ZSE" && n.location == nil)
-        #expect(n.severity == "caution")
+        #expect(n.kind == .tfr && n.severity == "warning")
         guard case .circle(let c, let r)? = n.geometry?.shape else { Issue.record("no circle"); return }
         #expect(r == 3)
         #expect(abs(c.latitude - (47 + 36.0 / 60 + 24.0 / 3600)) < 1e-9 && abs(c.longitude + (122 + 20.0 / 60 + 7.0 / 3600)) < 1e-9)
@@ -314,7 +314,8 @@ final class Delays: Sendable {
         let tfr = try #require(store.all.first { $0.kind == .notam && $0.number == "6/6101" })
         let n = try #require(Notam(fisb: tfr))
         #expect(NotamStore.key(n) == "FDC:6/6101" && n.source == "fisb")
-        #expect(n.severity == "caution", "\(n.severity): \(n.text.prefix(200))")
+        // A TFR's severity follows its kind's levels (warning inside).
+        #expect(n.kind == .tfr && n.severity == "warning", "\(n.severity): \(n.text.prefix(200))")
         #expect(n.geometry?.origin == .fisb && n.geometry?.radiusNM == 3)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fisbnotam-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -16,10 +16,11 @@ public struct AirspaceAlertThresholds: Sendable, Equatable {
     public init() {}
 }
 
-/// Airspace alerts: for every active area near ownship, *inside* (warning), *predicted to enter*
-/// within the look-ahead (caution), *within* the lateral and vertical buffers (advisory); a
-/// critical area (prohibited, FIR closed) raises the level one step, a warning-severity one
-/// raises an advisory to a caution. Raised, updated and cleared with a step-down delay, one
+/// Airspace alerts: for every active area near ownship, *inside*, *predicted to enter* within
+/// the look-ahead, or *within* the lateral and vertical buffers, each at the level the area's
+/// kind calls for (`AirspaceArea.levels`: a restricted area warns inside and cautions on entry,
+/// a MOA cautions, a parachute area advises; `[alerts] level_<kind>` changes them). Every part
+/// of a multi-part area counts; cut-outs count in their altitude band. Raised, updated and cleared with a step-down delay, one
 /// stable id per area. A pure state machine: time comes in with each call.
 public struct AirspaceAlertEngine: Sendable {
     struct Track: Sendable {
@@ -69,7 +70,7 @@ public struct AirspaceAlertEngine: Sendable {
             for i in index.candidates(near: fix.position, radiusNM: reach) {
                 let area = index.areas[i]
                 guard area.isActive(at: time) else { continue }
-                let g = AirspaceGeometry(shape: area.shape, plane: plane, velocity: fix.velocity, lookAheadSec: thresholds.lookAheadSec)
+                let g = AirspaceGeometry(shape: area.shape(atAltitudeFt: fix.altitudeFt), plane: plane, velocity: fix.velocity, lookAheadSec: thresholds.lookAheadSec)
                 guard let level = level(area, geometry: g, altitudeFt: fix.altitudeFt, at: time) else { continue }
                 let numbers = AirspaceAlertNumbers(
                     distanceNM: max(0, g.signedDistanceNM), timeToEntrySec: g.timeToEntrySec, floorFt: area.floorFt,
@@ -134,18 +135,16 @@ public struct AirspaceAlertEngine: Sendable {
             verticallyNear = (floor.map { alt >= $0 - thresholds.verticalBufferFt } ?? true)
                 && (ceiling.map { alt <= $0 + thresholds.verticalBufferFt } ?? true)
         }
-        var base: AlertLevel? = nil
+        var found: AlertLevel? = nil
         if g.signedDistanceNM <= 0 && verticallyInside {
-            base = .warning
+            found = area.levels.inside
         } else if verticallyInside, g.timeToEntrySec != nil {
-            base = .caution
-        } else if verticallyNear && g.signedDistanceNM <= thresholds.lateralBufferNM {
-            base = .advisory
+            found = area.levels.entry
         }
-        guard var level = base else { return nil }
-        if area.severity == .critical || (area.severity == .warning && level == .advisory) {
-            level = AlertLevel(rawValue: min(level.rawValue + 1, AlertLevel.warning.rawValue)) ?? level
+        if found == nil, verticallyNear && g.signedDistanceNM <= thresholds.lateralBufferNM {
+            found = area.levels.near
         }
+        guard var level = found else { return nil }
         if let until = acknowledged[area.id], time < until, level == .warning { level = .caution }
         return level
     }

@@ -9,6 +9,9 @@ public struct AirspaceArea: Sendable, Equatable {
         case circle(center: Position, radiusNM: Double)
         /// A closed polygon (first point not repeated at the end).
         case polygon([Position])
+        /// Several polygons, each with its holes (an official MultiPolygon, a corridor): the
+        /// area is their union.
+        case region([AirspacePart])
     }
 
     /// How bad entering it is, from the NOTAM's content.
@@ -52,11 +55,22 @@ public struct AirspaceArea: Sendable, Equatable {
     public var end: Double?
     /// Severity.
     public var severity: Severity
+    /// Kind (nil: not known, e.g. a GeoJSON file without `kind`).
+    public var kind: AirspaceKind?
+    /// The alert levels it raises (inside, predicted entry, near).
+    public var levels: AirspaceAlertLevels
+    /// Parts cut out of the area within an altitude band (a restricted area's SUBTR polygons):
+    /// ownship inside a cut-out and inside its band is not inside the area.
+    public var cutouts: [AirspaceCutout] = []
 
-    /// Creates an area.
+    /// Creates an area; `levels` default to those of its kind, else of its severity.
     public init(id: String, name: String, shape: Shape, floorFt: Int? = nil, floorIsAGL: Bool = false,
                 ceilingFt: Int? = nil, ceilingIsAGL: Bool = false, start: Double? = nil, end: Double? = nil,
-                severity: Severity = .caution) {
+                severity: Severity = .caution, kind: AirspaceKind? = nil, levels: AirspaceAlertLevels? = nil,
+                cutouts: [AirspaceCutout] = []) {
+        self.kind = kind
+        self.levels = levels ?? kind?.defaultLevels ?? AirspaceAlertLevels(severity: severity)
+        self.cutouts = cutouts
         self.id = id
         self.name = name
         self.shape = shape
@@ -76,14 +90,71 @@ public struct AirspaceArea: Sendable, Equatable {
         return true
     }
 
-    /// The vertices of the outline (a circle as a 64-gon), for maps.
+    /// The shape seen at `altitudeFt`: cut-outs whose band holds the altitude become holes
+    /// (none without an altitude: the whole area counts, conservatively).
+    public func shape(atAltitudeFt altitudeFt: Double?) -> Shape {
+        guard let alt = altitudeFt else { return shape }
+        let holes = cutouts.filter { $0.contains(altitudeFt: alt) }.map(\.ring)
+        guard !holes.isEmpty else { return shape }
+        switch shape {
+        case .circle(let c, let r):
+            let ring = (0..<64).map { Geodesy.destination(from: c, bearingDeg: Double($0) * 360 / 64, distanceNM: r) }
+            return .region([AirspacePart(outer: ring, holes: holes)])
+        case .polygon(let points):
+            return .region([AirspacePart(outer: points, holes: holes)])
+        case .region(let parts):
+            return .region(parts.map { AirspacePart(outer: $0.outer, holes: $0.holes + holes) })
+        }
+    }
+
+    /// The vertices of the outline (a circle as a 64-gon; a region its largest part), for maps.
     public func outline(segments: Int = 64) -> [Position] {
         switch shape {
         case .polygon(let points): return points
+        case .region(let parts): return parts.max { $0.outer.count < $1.outer.count }?.outer ?? []
         case .circle(let center, let radius):
             return (0..<segments).map {
                 Geodesy.destination(from: center, bearingDeg: Double($0) * 360 / Double(segments), distanceNM: radius)
             }
         }
+    }
+}
+
+
+/// One polygon of a region: its outer ring and the holes cut out of it (rings of positions,
+/// the first point not repeated at the end).
+public struct AirspacePart: Sendable, Equatable {
+    /// The outer ring.
+    public var outer: [Position]
+    /// Holes inside the outer ring.
+    public var holes: [[Position]]
+
+    /// A part with optional holes.
+    public init(outer: [Position], holes: [[Position]] = []) {
+        self.outer = outer
+        self.holes = holes
+    }
+}
+
+/// A polygon cut out of an area within an altitude band (nil floor: surface; nil ceiling:
+/// unlimited), as a restricted area's `SUBTR` parts are.
+public struct AirspaceCutout: Sendable, Equatable {
+    /// The ring cut out.
+    public var ring: [Position]
+    /// Band floor, feet MSL.
+    public var floorFt: Int?
+    /// Band ceiling, feet MSL.
+    public var ceilingFt: Int?
+
+    /// A cut-out.
+    public init(ring: [Position], floorFt: Int? = nil, ceilingFt: Int? = nil) {
+        self.ring = ring
+        self.floorFt = floorFt
+        self.ceilingFt = ceilingFt
+    }
+
+    /// Whether `altitudeFt` lies in the band.
+    public func contains(altitudeFt: Double) -> Bool {
+        (floorFt.map { altitudeFt >= Double($0) } ?? true) && (ceilingFt.map { altitudeFt <= Double($0) } ?? true)
     }
 }

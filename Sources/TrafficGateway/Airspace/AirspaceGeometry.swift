@@ -2,8 +2,8 @@ import GDL90
 
 /// Lateral geometry of one area seen from ownship on a local plane centred on ownship: signed
 /// distance to the boundary (negative inside) and the time to cross into it along a straight
-/// track. Circles are solved exactly (ray against circle); polygons by point-in-polygon and
-/// ray-against-edge tests.
+/// track. Circles are solved exactly (ray against circle); polygons and regions (several
+/// parts with holes) by point-in-polygon and ray-against-edge tests on every ring.
 public struct AirspaceGeometry: Sendable, Equatable {
     /// Distance to the boundary, NM; negative when inside.
     public var signedDistanceNM: Double
@@ -38,24 +38,45 @@ public struct AirspaceGeometry: Sendable, Equatable {
                 timeToEntrySec = nil
             }
         case .polygon(let points):
-            let ring = points.map(plane.project)
-            let inside = Self.contains(ring, PlanePoint(east: 0, north: 0))
-            let edge = Self.distanceToEdges(ring, PlanePoint(east: 0, north: 0))
-            signedDistanceNM = inside ? -edge : edge
+            (signedDistanceNM, timeToEntrySec) = Self.region([[points.map(plane.project)]], velocity: velocity, speed: speed, reach: reach)
+        case .region(let parts):
+            let rings = parts.map { p in ([p.outer] + p.holes).map { $0.map(plane.project) } }
+            (signedDistanceNM, timeToEntrySec) = Self.region(rings, velocity: velocity, speed: speed, reach: reach)
+        }
+    }
+
+    /// A union of parts, each an outer ring followed by its holes, on the plane: signed distance
+    /// (negative inside, as deep as the deepest part holding ownship) and time to the first
+    /// crossing into any part. From outside a part (or inside one of its holes) the first edge
+    /// the track crosses, of any of its rings, is where it enters.
+    static func region(_ parts: [[[PlanePoint]]], velocity: PlaneVelocity, speed: Double, reach: Double) -> (Double, Double?) {
+        let origin = PlanePoint(east: 0, north: 0)
+        var depth: Double? = nil
+        var distance = Double.infinity
+        var entry: Double? = nil
+        let end = speed > 0 ? PlanePoint(east: velocity.east / speed * reach, north: velocity.north / speed * reach) : origin
+        for rings in parts {
+            guard let outer = rings.first, outer.count >= 3 else { continue }
+            let inside = contains(outer, origin) && !rings.dropFirst().contains { $0.count >= 3 && contains($0, origin) }
+            let edge = rings.map { distanceToEdges($0, origin) }.min() ?? .infinity
             if inside {
-                timeToEntrySec = 0
-            } else if speed > 0 {
-                let end = PlanePoint(east: velocity.east / speed * reach, north: velocity.north / speed * reach)
-                var best: Double? = nil
-                for i in ring.indices {
-                    let p = ring[i], q = ring[(i + 1) % ring.count]
-                    if let f = Self.intersection(PlanePoint(east: 0, north: 0), end, p, q) { best = min(best ?? f, f) }
-                }
-                timeToEntrySec = best.map { $0 * reach / speed * 3600 }
+                depth = max(depth ?? 0, edge)
             } else {
-                timeToEntrySec = nil
+                distance = min(distance, edge)
+                if speed > 0 {
+                    for ring in rings where ring.count >= 2 {
+                        for i in ring.indices {
+                            if let f = intersection(origin, end, ring[i], ring[(i + 1) % ring.count]) {
+                                let t = f * reach / speed * 3600
+                                entry = min(entry ?? t, t)
+                            }
+                        }
+                    }
+                }
             }
         }
+        if let depth { return (-depth, 0) }
+        return (distance, entry)
     }
 
     /// Even-odd point-in-polygon.
@@ -138,6 +159,10 @@ public struct AirspaceIndex: Sendable {
             let dLat = r / 60, dLon = r / (60 * max(0.05, cosDeg(c.latitude)))
             return (c.latitude - dLat, c.latitude + dLat, c.longitude - dLon, c.longitude + dLon)
         case .polygon(let points):
+            return (points.map(\.latitude).min() ?? 0, points.map(\.latitude).max() ?? 0,
+                    points.map(\.longitude).min() ?? 0, points.map(\.longitude).max() ?? 0)
+        case .region(let parts):
+            let points = parts.flatMap(\.outer)
             return (points.map(\.latitude).min() ?? 0, points.map(\.latitude).max() ?? 0,
                     points.map(\.longitude).min() ?? 0, points.map(\.longitude).max() ?? 0)
         }

@@ -52,6 +52,8 @@ public struct GatewayConfig: Sendable, Equatable {
     public var traffic = TrafficAlertThresholds()
     /// Airspace alert look-ahead and buffers (`[alerts] airspace_*`).
     public var airspace = AirspaceAlertThresholds()
+    /// Alert levels of each airspace kind (`[alerts] level_restricted = "warning,caution,advisory"`).
+    public var airspaceLevels = AirspaceLevelTable()
 
     /// The defaults.
     public init() {}
@@ -89,6 +91,10 @@ public struct GatewayConfig: Sendable, Equatable {
         "notams.refresh_hours": "hours, at least 0.05", "notams.url": "an http:// or https:// URL",
         "notams.credentials_file": "file path", "notams.client_id": "string", "notams.client_secret": "string",
     ].merging(alertKeys.map { ("alerts.\($0.key)", "a number from \(format($0.range.lowerBound)) to \(format($0.range.upperBound))") }) { a, _ in a }
+        .merging(AirspaceKind.allCases.map { ("alerts.\($0.configKey)", levelsHelp) }) { a, _ in a }
+
+    static let levelsHelp = "a level (warning, caution, advisory or none: inside, with entry and near one and two steps lower) or three of them \"inside,entry,near\" like \"warning,caution,advisory\""
+
 
     static func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
@@ -144,6 +150,11 @@ public struct GatewayConfig: Sendable, Equatable {
                 guard alert.range.contains(value) else { throw fail() }
                 c[keyPath: alert.path] = value
                 alertLines[e.key] = e.line
+                continue
+            }
+            if let kind = AirspaceKind.allCases.first(where: { "alerts.\($0.configKey)" == name }) {
+                guard let levels = AirspaceAlertLevels(config: try string()) else { throw fail() }
+                c.airspaceLevels[kind] = levels
                 continue
             }
             switch name {
@@ -243,6 +254,8 @@ public struct GatewayConfig: Sendable, Equatable {
         if clientID != nil { lines.append("client_id = \"****\"") }
         if clientSecret != nil { lines.append("client_secret = \"****\"") }
         lines += ["", "[alerts]"] + Self.alertKeys.map { "\($0.key) = \(Self.format(self[keyPath: $0.path]))" }
+        lines += ["# airspace alert levels by kind: inside, predicted entry, near"]
+        lines += AirspaceKind.allCases.map { "\($0.configKey) = \(q(airspaceLevels[$0].configText))" }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -35,7 +35,10 @@ extension Notam {
             }
         }
         id = NotamParser.identity(self)
-        let content = NotamParser.severity(self)
-        severity = isTFR && content == "info" ? "caution" : content
+        NotamParser.finish(&self, keepGeometryLimits: geometry?.origin == .fisb)
+        if isTFR && kind == nil {
+            kind = .tfr
+            severity = NotamParser.severity(self)
+        }
     }
 }

@@ -14,16 +14,33 @@ public enum NotamParser {
         } else {
             parseDomestic(text, into: &n)
         }
-        if n.geometry == nil { n.geometry = geometry(in: n.text) }
+        if n.geometry == nil { n.geometry = NotamTextGeometry.geometry(in: n.text, reference: n.referencePosition) }
         if n.geometry == nil, let q = n.q, let lat = q.latitude, let lon = q.longitude, let r = q.radiusNM, r > 0, r < 999 {
-            var g = NotamGeometry.circle(Position(latitude: lat, longitude: lon), radiusNM: r, origin: .qLine)
-            g.floorFt = q.lowerFL.flatMap { $0 == 0 ? nil : $0 * 100 }
-            g.ceilingFt = q.upperFL.flatMap { $0 >= 999 ? nil : $0 * 100 }
+            n.geometry = NotamGeometry.circle(Position(latitude: lat, longitude: lon), radiusNM: r, origin: .qLine)
+        }
+        finish(&n)
+        if id == nil || n.id.isEmpty { n.id = identity(n) }
+        return n
+    }
+
+    /// Settles what depends on everything read: the limits (the source's fields, else the F)/G)
+    /// items, else the text, else the Q-line's flight levels when they say more than 000/999),
+    /// copied onto the area unless `keepGeometryLimits` (a FIS-B graphic's own); the kind; the
+    /// severity. Sources call it again after overlaying their fields.
+    public static func finish(_ n: inout Notam, apiLimits: NotamLimits? = nil, keepGeometryLimits: Bool = false) {
+        var limits = apiLimits
+        if limits == nil, let l = n.limits, l.origin == "items" || l.origin == "api" { limits = l }
+        if limits == nil { limits = NotamTextGeometry.limits(in: n.text) }
+        if limits == nil, let q = n.q, q.lowerFL != nil || q.upperFL != nil, (q.lowerFL ?? 0) > 0 || (q.upperFL ?? 999) < 999 {
+            limits = NotamLimits(floorFt: q.lowerFL.flatMap { $0 == 0 ? nil : $0 * 100 }, ceilingFt: q.upperFL.flatMap { $0 >= 999 ? nil : $0 * 100 }, origin: "q-line")
+        }
+        n.limits = limits
+        if var g = n.geometry, let l = limits, !keepGeometryLimits {
+            (g.floorFt, g.floorAGL, g.ceilingFt, g.ceilingAGL) = (l.floorFt, l.floorAGL, l.ceilingFt, l.ceilingAGL)
             n.geometry = g
         }
-        if id == nil || n.id.isEmpty { n.id = identity(n) }
+        n.kind = AirspaceClassifier.kind(of: n)
         n.severity = severity(n)
-        return n
     }
 
     /// issuer + number (`FDC:6/2174`, `SLE:05/012`), or the raw text's hash as a last resort.
@@ -62,10 +79,9 @@ public enum NotamParser {
         }
         n.schedule = items["D"]
         n.text = items["E"] ?? text
-        if var g = geometry(in: n.text) {
-            if let f = items["F"] { (g.floorFt, g.floorAGL) = limit(f) ?? (g.floorFt, g.floorAGL) }
-            if let gg = items["G"] { (g.ceilingFt, g.ceilingAGL) = limit(gg) ?? (g.ceilingFt, g.ceilingAGL) }
-            n.geometry = g
+        let floor = items["F"].flatMap(limit), ceiling = items["G"].flatMap(limit)
+        if floor != nil || ceiling != nil {
+            n.limits = NotamLimits(floorFt: floor?.0, floorAGL: floor?.1 ?? false, ceilingFt: ceiling?.0, ceilingAGL: ceiling?.1 ?? false, origin: "items")
         }
     }
 
@@ -173,79 +189,43 @@ public enum NotamParser {
         return nil
     }
 
-    /// Coordinates like 473624N1222007W (DDMMSS/DDDMMSS), 4736N12220W (DDMM/DDDMM).
+    /// Coordinates like 473624N1222007W (DDMMSS/DDDMMSS), 4736N12220W (DDMM/DDDMM), 334805N/1175517W.
     static func coordinate(_ s: String) -> Position? {
-        let c = Array(s)
-        guard let ns = c.firstIndex(where: { $0 == "N" || $0 == "S" }), ns + 1 < c.count, let ew = c.lastIndex(where: { $0 == "E" || $0 == "W" }) else { return nil }
-        let latDigits = String(c[0..<ns]), lonDigits = String(c[(ns + 1)..<ew])
-        func dms(_ t: String, degreeDigits: Int) -> Double? {
-            let whole = t.split(separator: ".").first.map(String.init) ?? t
-            guard whole.count >= degreeDigits + 2, whole.allSatisfy(\.isNumber) else { return nil }
-            let a = Array(whole)
-            let deg = Double(String(a[0..<degreeDigits]))!
-            let min = Double(String(a[degreeDigits..<(degreeDigits + 2)]))!
-            let sec = a.count >= degreeDigits + 4 ? Double(String(a[(degreeDigits + 2)..<(degreeDigits + 4)]))! : 0
-            return deg + min / 60 + sec / 3600
-        }
-        guard let lat = dms(latDigits, degreeDigits: 2), let lon = dms(lonDigits, degreeDigits: 3), lat <= 90, lon <= 180 else { return nil }
-        return Position(latitude: c[ns] == "S" ? -lat : lat, longitude: c[ew] == "W" ? -lon : lon)
+        NotamTextGeometry.coordinates(s.uppercased(), reference: nil).first?.position
     }
 
-    static let coordinatePattern = #"\d{4,6}(?:\.\d+)?[NS]\d{5,7}(?:\.\d+)?[EW]"#
-
-    /// A circle ("3NM RADIUS OF 473624N1222007W") or a polygon (3+ coordinates in a row), with
-    /// the limits the text gives.
+    /// The area written in `text` (see `NotamTextGeometry`), with the limits the text gives.
     public static func geometry(in text: String) -> NotamGeometry? {
-        let up = text.uppercased()
-        var g: NotamGeometry? = nil
-        let circle = NotamPatterns.circle
-        let ns = up as NSString
-        if let m = circle.firstMatch(in: up, range: NSRange(location: 0, length: ns.length)),
-           let r = Double(ns.substring(with: m.range(at: 1))), let c = coordinate(ns.substring(with: m.range(at: 2))) {
-            g = .circle(c, radiusNM: r, origin: .text)
-        } else {
-            let point = NotamPatterns.point
-            let points = point.matches(in: up, range: NSRange(location: 0, length: ns.length)).compactMap { coordinate(ns.substring(with: $0.range)) }
-            var ring = points
-            if ring.count > 1 && ring.first == ring.last { ring.removeLast() }
-            if ring.count >= 3 { g = .polygon(ring, origin: .text) }
-        }
-        guard var out = g else { return nil }
-        let (floor, ceiling) = limits(up)
-        if let floor { (out.floorFt, out.floorAGL) = floor }
-        if let ceiling { (out.ceilingFt, out.ceilingAGL) = ceiling }
-        return out
-    }
-
-    /// Floor and ceiling from "SFC-3000FT MSL", "FROM THE SURFACE UP TO AND INCLUDING 4000 FEET
-    /// MSL", "1000FT AGL-FL180", "FL180-UNL" (nil floor: surface; nil ceiling: unlimited).
-    static func limits(_ up: String) -> (floor: (Int?, Bool)?, ceiling: (Int?, Bool)?) {
-        let range = NotamPatterns.range
-        let ns = up as NSString
-        if let m = range.firstMatch(in: up, range: NSRange(location: 0, length: ns.length)) {
-            return (limit(ns.substring(with: m.range(at: 1))), limit(ns.substring(with: m.range(at: 2))))
-        }
-        return (nil, nil)
+        guard var g = NotamTextGeometry.geometry(in: text) else { return nil }
+        if let l = NotamTextGeometry.limits(in: text) { (g.floorFt, g.floorAGL, g.ceilingFt, g.ceilingAGL) = (l.floorFt, l.floorAGL, l.ceilingFt, l.ceilingAGL) }
+        return g
     }
 
     /// One limit: (feet or nil for SFC/UNL, AGL?).
-    static func limit(_ s: String) -> (Int?, Bool)? {
+    public static func limit(_ s: String) -> (Int?, Bool)? {
         let t = s.uppercased().trimmingCharacters(in: .whitespaces)
         if t.hasPrefix("SFC") || t.hasPrefix("GND") || t.hasPrefix("SURFACE") { return (nil, false) }
         if t.hasPrefix("UNL") { return (nil, false) }
         if t.hasPrefix("FL") { return Int(t.dropFirst(2).trimmingCharacters(in: .whitespaces).prefix(3)).map { ($0 * 100, false) } }
-        let digits = t.prefix { $0.isNumber }
+        let digits = t.prefix { $0.isNumber || $0 == "," }.filter(\.isNumber)
         guard let v = Int(digits) else { return nil }
-        return (v, t.contains("AGL"))
+        return (v == 0 ? nil : v, t.contains("AGL"))
     }
 
     // MARK: Severity
 
     /// critical (prohibited airspace, FIR closed, no ATS), warning (aerodrome or runway closed,
-    /// restricted areas), caution (TFRs, partial closures), info (the rest).
+    /// restricted areas), caution (partial closures), info (the rest).
+    /// An airspace NOTAM's severity follows its kind's alert levels (a restricted area or TFR:
+    /// warning; a MOA: caution; a parachute area: info), a prohibited area or a closed FIR
+    /// staying critical.
     public static func severity(_ n: Notam) -> String {
         let t = " " + n.text.uppercased() + " "
-        let code = n.q?.code ?? ""
+        let code = n.selectionCode ?? n.q?.code ?? ""
+        if let kind = n.kind {
+            if kind == .prohibited || t.contains("FIR CLSD") || t.contains("AIRSPACE CLSD") { return "critical" }
+            return kind.defaultLevels.severity.description
+        }
         // "Flight operations are prohibited within…" is how every TFR reads: only a prohibited
         // *area* (or its Q-code) is critical; TFRs are cautions below.
         if code.hasPrefix("QRP") || t.contains(" PROHIBITED AREA") || t.contains("FIR CLSD") || t.contains("NO ATS")
@@ -266,9 +246,6 @@ public enum NotamParser {
 
 /// The parser's regular expressions, compiled once (NSRegularExpression is immutable after init).
 enum NotamPatterns {
-    static let point = try! NSRegularExpression(pattern: NotamParser.coordinatePattern)
     static let pattern = try! NSRegularExpression(pattern: #"(?:^|\s|\()([QABCDEFG])\)\s*"#)
     static let validity = try! NSRegularExpression(pattern: #"(\d{10})-(\d{10}|PERM)(EST)?\s*$"#)
-    static let circle = try! NSRegularExpression(pattern: #"(\d+(?:\.\d+)?)\s*(?:NM|NMR|NAUTICAL MILE)S?\s+RADIUS\s+OF\s+(?:[A-Z]{3,4}\s*)?(?:\([A-Z]*\)\s*)?("# + NotamParser.coordinatePattern + ")")
-    static let range = try! NSRegularExpression(pattern: #"(SFC|GND|SURFACE|FL\s?\d{2,3}|\d{1,5}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)\s*(?:-|TO|UP TO AND INCLUDING|UP TO BUT NOT INCLUDING|THRU)\s*(UNL|UNLIMITED|FL\s?\d{2,3}|\d{1,5}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)"#)
 }

@@ -12,6 +12,28 @@ public struct NotamQuery: Sendable, Equatable {
         self.locations = locations
         self.near = near
     }
+    /// Whether `n` lies in what this query asked for, so a refresh may take its absence from
+    /// the reply as a cancellation: its location is one asked for, or, for `near`, its area's
+    /// centre (a circle's centre, a polygon's box centre) or, without an area, its location's
+    /// position lies within the radius.
+    public func covers(_ n: Notam) -> Bool {
+        if let l = n.location, locations.contains(l) { return true }
+        guard let near else { return false }
+        let centre = Position(latitude: near.latitude, longitude: near.longitude)
+        let point: Position?
+        if let g = n.geometry {
+            if let c = g.center, c.count == 2 {
+                point = Position(latitude: c[0], longitude: c[1])
+            } else {
+                let b = g.bounds
+                point = Position(latitude: (b.0 + b.1) / 2, longitude: (b.2 + b.3) / 2)
+            }
+        } else {
+            point = n.referencePosition
+        }
+        return point.map { Geodesy.distanceNM($0, centre) <= near.radiusNM } ?? false
+    }
+
     /// Equality.
     public static func == (a: NotamQuery, b: NotamQuery) -> Bool {
         a.locations == b.locations && a.near?.latitude == b.near?.latitude && a.near?.longitude == b.near?.longitude
@@ -115,39 +137,107 @@ public struct FAANotamAPI: NotamSource {
         if let start = (d["effectiveStart"] as? String).flatMap(Timestamp.parse) { n.start = start }
         if let end = d["effectiveEnd"] as? String {
             if end.uppercased().hasPrefix("PERM") { n.permanent = true; n.end = nil } else if let t = Timestamp.parse(end) { n.end = t }
-            n.endEstimated = end.uppercased().contains("EST")
+            // "…EST" in the field or in the text (the domestic form's validity) is an estimate.
+            n.endEstimated = n.endEstimated || end.uppercased().contains("EST") || (d["estimatedEnd"] as? String)?.uppercased() == "Y"
         }
         if let t = d["text"] as? String { n.text = t }
         if n.id.isEmpty || n.id.hasPrefix("text:") { n.id = NotamParser.identity(n) }
-        // The official geometry beats anything parsed from the text.
-        if let g = officialGeometry(feature["geometry"] as? [String: Any]) {
-            var geometry = g
-            if let old = n.geometry { (geometry.floorFt, geometry.floorAGL, geometry.ceilingFt, geometry.ceilingAGL) = (old.floorFt, old.floorAGL, old.ceilingFt, old.ceilingAGL) }
-            if let lower = d["lowerLimit"] as? String, let l = NotamParser.limit(lower) { (geometry.floorFt, geometry.floorAGL) = l }
-            if let upper = d["upperLimit"] as? String, let u = NotamParser.limit(upper) { (geometry.ceilingFt, geometry.ceilingAGL) = u }
-            n.geometry = geometry
+        if let code = d["selectionCode"] as? String, !code.isEmpty { n.selectionCode = code.uppercased() }
+        if let c = d["coordinates"] as? String, let p = NotamParser.coordinate(c) { n.reference = [p.latitude, p.longitude] }
+        // Text geometry again with the location's position (it confirms repaired coordinates).
+        if n.reference != nil, n.geometry.map({ $0.origin <= .text }) ?? true,
+           let g = NotamTextGeometry.geometry(in: n.text, reference: n.referencePosition) {
+            n.geometry = g
         }
-        n.severity = NotamParser.severity(n)
+        // The official geometry beats anything parsed from the text.
+        if let g = officialGeometry(feature["geometry"] as? [String: Any]) { n.geometry = g }
+        let lower = (d["lowerLimit"] as? String).flatMap(NotamParser.limit), upper = (d["upperLimit"] as? String).flatMap(NotamParser.limit)
+        let api = lower == nil && upper == nil ? nil
+            : NotamLimits(floorFt: lower?.0, floorAGL: lower?.1 ?? false, ceilingFt: upper?.0, ceilingAGL: upper?.1 ?? false, origin: "api")
+        NotamParser.finish(&n, apiLimits: api)
         return n
     }
 
-    /// The first polygon of a GeoJSON geometry (Polygon, MultiPolygon or GeometryCollection).
-    static func officialGeometry(_ g: [String: Any]?) -> NotamGeometry? {
-        guard let g, let type = g["type"] as? String else { return nil }
-        switch type {
-        case "Polygon":
-            guard let rings = g["coordinates"] as? [[[Double]]], var ring = rings.first?.map({ Position(latitude: $0[1], longitude: $0[0]) }) else { return nil }
-            if ring.count > 1 && ring.first == ring.last { ring.removeLast() }
-            return ring.count >= 3 ? .polygon(ring, origin: .official) : nil
-        case "MultiPolygon":
-            guard let polys = g["coordinates"] as? [[[[Double]]]], let first = polys.first else { return nil }
-            return officialGeometry(["type": "Polygon", "coordinates": first])
-        case "GeometryCollection":
-            for sub in g["geometries"] as? [[String: Any]] ?? [] { if let p = officialGeometry(sub) { return p } }
-            return nil
-        default:
-            return nil
+    /// Every part of a GeoJSON geometry: Polygon (with its holes), MultiPolygon, and
+    /// GeometryCollection members of any of these, plus open boundary pieces (LineString,
+    /// MultiLineString) joined end to end into closed rings. A member marked as subtracted
+    /// (`"operation": "SUBTR"`, the AIXM term, or `"subtract": true`) becomes a cut-out, within
+    /// its own `lowerLimit`/`upperLimit` band when it carries one.
+    public static func officialGeometry(_ g: [String: Any]?) -> NotamGeometry? {
+        var parts: [AirspacePart] = []
+        var pieces: [[Position]] = []
+        var cutouts: [NotamCutout] = []
+        collect(g, parts: &parts, pieces: &pieces, cutouts: &cutouts)
+        parts += joinRings(pieces).map { AirspacePart(outer: $0) }
+        guard var out = NotamGeometry.region(parts, origin: .official) else { return nil }
+        if !cutouts.isEmpty { out.cutouts = cutouts }
+        return out
+    }
+
+    static func ring(_ coordinates: Any?) -> [Position] {
+        guard let list = coordinates as? [Any] else { return [] }
+        var ring = list.compactMap { c -> Position? in
+            guard let a = c as? [Any], a.count >= 2, let lon = AirspaceFile.number(a[0]), let lat = AirspaceFile.number(a[1]) else { return nil }
+            return Position(latitude: lat, longitude: lon)
         }
+        if ring.count > 1 && ring.first == ring.last { ring.removeLast() }
+        return ring
+    }
+
+    static func collect(_ g: [String: Any]?, parts: inout [AirspacePart], pieces: inout [[Position]], cutouts: inout [NotamCutout]) {
+        guard let g, let type = g["type"] as? String else { return }
+        let operation = ((g["operation"] as? String) ?? "").uppercased()
+        let subtract = operation.hasPrefix("SUBTR") || (g["subtract"] as? Bool) == true
+        var polygons: [[Any]] = []
+        switch type {
+        case "Polygon": polygons = [(g["coordinates"] as? [Any]) ?? []]
+        case "MultiPolygon": polygons = ((g["coordinates"] as? [Any]) ?? []).compactMap { $0 as? [Any] }
+        case "LineString": pieces.append(ring(g["coordinates"]).isEmpty ? [] : lineString(g["coordinates"]))
+        case "MultiLineString": for l in (g["coordinates"] as? [Any]) ?? [] { pieces.append(lineString(l)) }
+        case "GeometryCollection":
+            for sub in g["geometries"] as? [[String: Any]] ?? [] { collect(sub, parts: &parts, pieces: &pieces, cutouts: &cutouts) }
+        default: break
+        }
+        for rings in polygons {
+            let outer = ring(rings.first)
+            guard outer.count >= 3 else { continue }
+            if subtract {
+                let floor = (g["lowerLimit"] as? String).flatMap(NotamParser.limit)?.0
+                let ceiling = (g["upperLimit"] as? String).flatMap(NotamParser.limit)?.0
+                cutouts.append(NotamCutout(ring: outer.map { [$0.latitude, $0.longitude] }, floorFt: floor, ceilingFt: ceiling))
+            } else {
+                parts.append(AirspacePart(outer: outer, holes: rings.dropFirst().map(ring).filter { $0.count >= 3 }))
+            }
+        }
+        pieces.removeAll { $0.count < 2 }
+    }
+
+    static func lineString(_ coordinates: Any?) -> [Position] {
+        ((coordinates as? [Any]) ?? []).compactMap { c -> Position? in
+            guard let a = c as? [Any], a.count >= 2, let lon = AirspaceFile.number(a[0]), let lat = AirspaceFile.number(a[1]) else { return nil }
+            return Position(latitude: lat, longitude: lon)
+        }
+    }
+
+    /// Open boundary pieces chained end to end (either direction, ends within 0.01°) into
+    /// closed rings; a chain that never closes is closed by its last leg (the pieces were the
+    /// whole boundary).
+    static func joinRings(_ pieces: [[Position]]) -> [[Position]] {
+        var left = pieces.filter { $0.count >= 2 }
+        var rings: [[Position]] = []
+        func near(_ a: Position, _ b: Position) -> Bool { abs(a.latitude - b.latitude) < 0.01 && abs(a.longitude - b.longitude) < 0.01 }
+        while !left.isEmpty {
+            var chain = left.removeFirst()
+            while !near(chain.first!, chain.last!) || chain.count < 3 {
+                guard let i = left.firstIndex(where: { near($0.first!, chain.last!) || near($0.last!, chain.last!) }) else { break }
+                let piece = left.remove(at: i)
+                let next = near(piece.first!, chain.last!) ? piece : Array(piece.reversed())
+                chain += next.dropFirst()
+            }
+            if chain.count > 1, near(chain.first!, chain.last!) { chain.removeLast() }
+            if chain.count >= 3 { rings.append(chain) }
+        }
+        return rings
     }
 }
 
@@ -208,13 +298,13 @@ public struct FAANotamSearch: NotamSource {
             if let s = item["startDate"] as? String, let t = searchTime(s) { n.start = t }
             if let e = item["endDate"] as? String {
                 if e.uppercased().contains("PERM") { n.permanent = true; n.end = nil } else if let t = searchTime(e) { n.end = t }
-                n.endEstimated = e.uppercased().contains("EST")
+                n.endEstimated = n.endEstimated || e.uppercased().contains("EST")
             }
             if n.geometry == nil, let p = item["mapPointer"] as? String, let c = pointer(p), n.restrictsAirspace {
                 n.geometry = .circle(c, radiusNM: 1, origin: .qLine)
             }
             n.id = NotamParser.identity(n)
-            n.severity = NotamParser.severity(n)
+            NotamParser.finish(&n)
             out.append(n)
         }
         return (out, (object["totalNotamCount"] as? Int) ?? out.count)

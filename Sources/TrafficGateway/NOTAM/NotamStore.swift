@@ -57,18 +57,25 @@ public struct NotamStore: Sendable {
             return try database.pool.write { db -> [NotamChange] in
                 var changes: [NotamChange] = []
                 var seen = Set<String>()
-                for n in notams {
+                // Cancellations first, wherever they sit in the reply: a NOTAMC before the NOTAM
+                // it cancels must not let that NOTAM in again (nor log new + cancelled each time).
+                var cancelled: [String: Notam] = [:]
+                for n in notams where n.type == "C" {
+                    seen.insert(Self.key(n))
+                    if let ref = n.refersTo { cancelled["\(n.issuer ?? n.location ?? n.designator ?? "?"):\(ref)"] = n }
+                }
+                for (refKey, n) in cancelled.sorted(by: { $0.key < $1.key }) {
+                    if let row = try Row.fetchOne(db, sql: "SELECT rid FROM notam WHERE key = ?", arguments: [refKey]) {
+                        try Self.delete(db, rid: row["rid"])
+                        changes.append(NotamChange(time: time, kind: "cancelled", key: refKey, number: n.refersTo, location: n.location,
+                                                   summary: "cancelled by \(n.number ?? "?")", read: false))
+                    }
+                    seen.insert(refKey)
+                }
+                for n in notams where n.type != "C" {
                     let key = Self.key(n)
                     seen.insert(key)
-                    if n.type == "C", let ref = n.refersTo {
-                        let refKey = "\(n.issuer ?? n.location ?? n.designator ?? "?"):\(ref)"
-                        if let row = try Row.fetchOne(db, sql: "SELECT rid FROM notam WHERE key = ?", arguments: [refKey]) {
-                            try Self.delete(db, rid: row["rid"])
-                            changes.append(NotamChange(time: time, kind: "cancelled", key: refKey, number: ref, location: n.location,
-                                                       summary: "cancelled by \(n.number ?? "?")", read: false))
-                        }
-                        continue
-                    }
+                    if cancelled[key] != nil { continue }
                     var merged = n
                     var sources = [n.source]
                     let existing = try Row.fetchOne(db, sql: "SELECT rid, hash, json, sources FROM notam WHERE key = ?", arguments: [key])
@@ -178,6 +185,14 @@ public struct NotamStore: Sendable {
 
     /// Airspace areas of NOTAMs active at `time` (near a position when given, via the R*Tree).
     public func activeAreas(at time: Double, near: Position? = nil, radiusNM: Double = 150) throws(GatewayError) -> [AirspaceArea] {
+        try areas(activeAt: time, near: near, radiusNM: radiusNM)
+    }
+
+    /// Airspace areas of the stored NOTAMs: those in force at `activeAt` (nil: every one not
+    /// cancelled or expired for good; each area keeps its activity window), near a position when
+    /// given (R*Tree), at the levels `levels` gives each kind.
+    public func areas(activeAt: Double?, near: Position? = nil, radiusNM: Double = 150,
+                      levels: AirspaceLevelTable = AirspaceLevelTable()) throws(GatewayError) -> [AirspaceArea] {
         let list: [Notam]
         if let p = near {
             let dLat = radiusNM / 60, dLon = radiusNM / (60 * max(0.05, cos(p.latitude * .pi / 180)))
@@ -185,7 +200,13 @@ public struct NotamStore: Sendable {
         } else {
             list = try all()
         }
-        return list.filter { $0.isActive(at: time) }.compactMap { $0.airspaceArea() }
+        return list.filter { n in n.type != "C" && (activeAt.map { n.isActive(at: $0) } ?? true) }.compactMap { $0.airspaceArea(levels: levels) }
+    }
+
+    /// Every stored NOTAM with this number (`6/2174`), key (`FDC:6/2174`) or id: one number can
+    /// be used by several issuers and locations.
+    public func notams(matching number: String) throws(GatewayError) -> [Notam] {
+        try all().filter { Self.key($0) == number || $0.number == number || $0.id == number }
     }
 
     /// Sources' last successful refresh times.

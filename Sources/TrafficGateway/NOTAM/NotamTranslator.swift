@@ -35,10 +35,33 @@ public enum NotamTranslator {
         "UAS": "unmanned aircraft system", "UNMKD": "unmarked", "UNLGTD": "unlighted", "VOLMET": "meteorological information for aircraft in flight",
     ]
 
-    /// `text` with every known contraction spelled out.
+    /// Words after which letters are designators, not directions (`TWY N`, `TWY A, B AND N`).
+    static let designatorWords: Set<String> = ["TWY", "TWYS", "TAXIWAY", "TAXIWAYS", "RWY", "RWYS", "RUNWAY", "APN", "APRON", "STAND", "GATE", "HELIPAD"]
+
+    /// `text` with every known contraction spelled out, reading each word in its context: the
+    /// letters after `TWY` (and the list that follows) stay taxiway names, runway designators
+    /// stay as written, and `NM` not after a number (`ALBUQUERQUE, NM`, `NM..AIRSPACE`) is the
+    /// state, New Mexico.
     public static func translate(_ text: String) -> String {
         var out: [String] = []
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+        var previous = ""  // the previous word's core, upper case
+        var previousTrailing = ""
+        var inDesignatorList = false
+        // FDC texts glue words with "..": "NM..AIRSPACE ALBUQUERQUE, NM..TEMPORARY".
+        var words: [(word: Substring, gluedToNext: Bool)] = []
+        for token in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let pieces = token.components(separatedBy: "..")
+            for (i, piece) in pieces.enumerated() { words.append((Substring(piece), i < pieces.count - 1)) }
+        }
+        var glue = false
+        for (word, gluedToNext) in words {
+            defer { glue = gluedToNext }
+            if glue, let last = out.popLast() {
+                // Translate this piece alone, then glue it back to the previous one.
+                out.append(last + "..")
+            }
+            let mark = out.count
+            defer { if glue && out.count > mark, mark > 0 { let piece = out.removeLast(); out[mark - 1] += piece } }
             var core = Substring(word)
             var trailing = ""
             while let last = core.last, ",.;:()".contains(last) {
@@ -50,7 +73,31 @@ public enum NotamTranslator {
                 leading += String(first)
                 core = core.dropFirst()
             }
-            if let full = abbreviations[String(core).uppercased()], core.uppercased() == core {
+            let upper = core.uppercased()
+            defer {
+                previous = upper
+                previousTrailing = trailing
+            }
+            // Designators: after TWY/RWY, and a list of them joined by commas, AND, OR, "-".
+            if designatorWords.contains(previous) && !upper.isEmpty {
+                inDesignatorList = true
+                out.append(String(word))
+                continue
+            }
+            if inDesignatorList {
+                let isDesignator = upper.count <= 4 && upper.first.map { $0.isLetter || $0.isNumber } == true && abbreviations[upper] == nil
+                    || upper.count == 1
+                if ["AND", "OR", "&", "-", "BTN", "TO"].contains(upper) || isDesignator && (previousTrailing.contains(",") || ["AND", "OR", "&", "-", "BTN", "TO"].contains(previous)) {
+                    out.append(["AND", "OR", "BTN", "TO"].contains(upper) ? (abbreviations[upper] ?? upper.lowercased()) : String(word))
+                    continue
+                }
+                inDesignatorList = false
+            }
+            if upper == "NM" && core.uppercased() == core && !(previous.last?.isNumber ?? false) {
+                out.append(leading + "New Mexico" + trailing)
+                continue
+            }
+            if let full = abbreviations[upper], core.uppercased() == core {
                 out.append(leading + full + trailing)
             } else {
                 out.append(String(word))

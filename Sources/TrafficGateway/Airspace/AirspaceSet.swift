@@ -1,0 +1,155 @@
+import Foundation
+import GDL90
+
+/// The areas the airspace alerts watch, assembled the same way by `run`, `replay` and the
+/// tests: GeoJSON airspace files, then NOTAM files (`--notams`), then the NOTAMs stored in the
+/// database (what `notams fetch`/`import` and FIS-B put there). One merge rule: the first area
+/// with an id wins, so a file given on the command line overrides the stored copy of the same
+/// NOTAM, and a NOTAM in both a file and the store alerts once. NOTAM areas take their kind's
+/// levels from `levels` (`[alerts] level_<kind>`).
+public enum AirspaceSet {
+    /// The merged areas. `activeAt`: only stored NOTAMs in force then (nil: every stored NOTAM
+    /// not cancelled; the alert engine still honours each area's activity window). `near`:
+    /// only stored areas within `radiusNM` of it (the R*Tree).
+    public static func load(database: GatewayDatabase?, notamFiles: [String] = [], airspaceFiles: [String] = [],
+                            activeAt: Double? = nil, near: Position? = nil, radiusNM: Double = 150,
+                            levels: AirspaceLevelTable = AirspaceLevelTable()) throws(GatewayError) -> [AirspaceArea] {
+        var areas: [AirspaceArea] = []
+        for path in airspaceFiles { areas += try AirspaceFile.read(path: path) }
+        for path in notamFiles {
+            var notams: [Notam] = []
+            try NotamFile.read(path: path) { notams.append($0) }
+            areas += notams.compactMap { $0.airspaceArea(levels: levels) }
+        }
+        if let database {
+            let store = NotamStore(database: database)
+            areas += try store.areas(activeAt: activeAt, near: near, radiusNM: radiusNM, levels: levels)
+        }
+        return merge(areas)
+    }
+
+    /// The merge rule: the first area with an id wins; order otherwise kept.
+    public static func merge(_ areas: [AirspaceArea]) -> [AirspaceArea] {
+        var seen = Set<String>()
+        return areas.filter { seen.insert($0.id).inserted }
+    }
+}
+
+/// A NOTAM file in the FAA NOTAM API's JSON shape (`{"items": [Feature…]}`), read as a stream:
+/// one feature at a time is decoded, so a file of tens of thousands of NOTAMs never sits in
+/// memory as one JSON tree.
+public enum NotamFile {
+    /// Calls `body` with each NOTAM of `path` (source `file`); throws when the file cannot be
+    /// read, is not the API's shape, or holds no NOTAM.
+    public static func read(path: String, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw GatewayError.invalidInput("cannot read NOTAM file \(path): no such file or not readable")
+        }
+        defer { try? handle.close() }
+        var splitter = JSONItemSplitter(arrayKey: "items")
+        var count = 0
+        var failure: GatewayError?
+        while failure == nil {
+            let chunk = handle.readData(ofLength: 1 << 20)
+            if chunk.isEmpty { break }
+            do {
+                try splitter.feed(chunk) { bytes throws(GatewayError) in
+                    guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+                        throw GatewayError.invalidInput("\(path): item \(count + 1) of \"items\" is not a JSON object")
+                    }
+                    guard var n = FAANotamAPI.notam(object) else { return }
+                    n.source = "file"
+                    count += 1
+                    try body(n)
+                }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        guard splitter.sawArray else {
+            throw GatewayError.invalidInput("\(path): no \"items\" array (expected the FAA NOTAM API's JSON: {\"items\": [GeoJSON Feature…]})")
+        }
+        guard count > 0 else { throw GatewayError.invalidInput("\(path) has no NOTAMs") }
+    }
+
+    /// Every NOTAM of `path`.
+    public static func read(path: String) throws(GatewayError) -> [Notam] {
+        var out: [Notam] = []
+        try read(path: path) { out.append($0) }
+        return out
+    }
+}
+
+/// Splits the members of one top-level JSON array (`"items": [ … ]`) out of a byte stream fed in
+/// chunks of any size: strings and escapes are honoured, each member is handed over as its bytes.
+public struct JSONItemSplitter: Sendable {
+    /// The key whose array is split.
+    public let arrayKey: [UInt8]
+    /// Whether the array was found.
+    public private(set) var sawArray = false
+    private var state = 0  // 0: looking for the key, 1: inside the array, 2: done
+    private var recent: [UInt8] = []
+    private var item: [UInt8] = []
+    private var depth = 0
+    private var inString = false
+    private var escaped = false
+    private var keyDepth = 0  // object depth while looking for the key
+    private var keyInString = false
+    private var keyEscaped = false
+    private var pendingKey = false
+
+    /// A splitter for `"arrayKey": [ … ]` at the top level of the document.
+    public init(arrayKey: String) { self.arrayKey = Array("\"\(arrayKey)\"".utf8) }
+
+    /// Feeds bytes; `emit` gets each complete member.
+    public mutating func feed<E: Error>(_ data: Data, emit: ([UInt8]) throws(E) -> Void) throws(E) {
+        for byte in data {
+            switch state {
+            case 0:
+                // Only `"arrayKey": [` directly in the top-level object counts.
+                if keyInString {
+                    recent.append(byte)
+                    if keyEscaped { keyEscaped = false } else if byte == UInt8(ascii: "\\") { keyEscaped = true } else if byte == UInt8(ascii: "\"") { keyInString = false }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\""): keyInString = true; recent = [byte]; pendingKey = false
+                case UInt8(ascii: ":"): pendingKey = keyDepth == 1 && recent == arrayKey; recent = []
+                case UInt8(ascii: "["):
+                    if pendingKey { state = 1; sawArray = true; continue }
+                    keyDepth += 1
+                case UInt8(ascii: "{"): keyDepth += 1; pendingKey = false
+                case UInt8(ascii: "}"), UInt8(ascii: "]"): keyDepth -= 1; pendingKey = false
+                case 0x20, 0x0A, 0x0D, 0x09: break
+                default: pendingKey = false; recent = []
+                }
+            case 1:
+                if depth == 0 {
+                    if byte == UInt8(ascii: "]") { state = 2; continue }
+                    if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth = 1; item = [byte] }
+                    continue
+                }
+                item.append(byte)
+                if inString {
+                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 {
+                        let done = item
+                        item = []
+                        try emit(done)
+                    }
+                default: break
+                }
+            default:
+                return
+            }
+        }
+    }
+}

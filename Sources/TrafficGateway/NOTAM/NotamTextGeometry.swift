@@ -1,0 +1,188 @@
+import Foundation
+import GDL90
+
+/// Areas and limits written in NOTAM texts, in the wordings the FAA and ICAO use:
+/// circles ("5NM RADIUS OF 450034N1230011W", "3 NMR OF 334805N/1175517W", "372NM RADIUS
+/// CENTERED AT 330320N1063343W"), point lists (one ring, or several each closed by repeating
+/// its first point), corridors ("0.2NM EITHER SIDE OF A LINE FM p TO p TO p", buffered), and
+/// vertical limits ("SFC-7999FT", "1000FT-FL180", "UP TO BUT NOT INCLUDING FL225", "UP TO AND
+/// INCLUDING 3000FT AGL"). A coordinate missing its hemisphere letter or its leading zero is
+/// repaired only when a stated reference ("34.75NM NE LAW") puts the repaired point there.
+public enum NotamTextGeometry {
+    /// One coordinate in a text: where it is and the position read (nil: unreadable as written).
+    struct Found {
+        var range: NSRange
+        var position: Position?
+        var written: String
+    }
+
+    /// Every coordinate in `up` (upper case), repaired against `reference` where needed.
+    static func coordinates(_ up: String, reference: Position?) -> [Found] {
+        let ns = up as NSString
+        let stated = statedReference(up, reference: reference)
+        return TextPatterns.coordinate.matches(in: up, range: NSRange(location: 0, length: ns.length)).map { m in
+            let lat = ns.substring(with: m.range(at: 1)), ns1 = ns.substring(with: m.range(at: 2))
+            let lon = ns.substring(with: m.range(at: 3))
+            let ew = m.range(at: 4).location != NSNotFound ? ns.substring(with: m.range(at: 4)) : ""
+            let written = ns.substring(with: m.range)
+            if !ew.isEmpty, let p = position(lat: lat, ns: ns1, lon: lon, ew: ew) { return Found(range: m.range, position: p, written: written) }
+            // Repairs: a longitude missing its leading zero (6 digits where DDDMMSS has 7), a
+            // missing E/W letter; kept only when the stated reference confirms.
+            var candidates: [Position] = []
+            let lonDigits = lon.prefix { $0 != "." }.count
+            let lons = lonDigits == 6 || lonDigits == 4 ? ["0" + lon] : [lon]
+            for l in lons { for h in ew.isEmpty ? ["W", "E"] : [ew] { if let p = position(lat: lat, ns: ns1, lon: l, ew: h) { candidates.append(p) } } }
+            if let stated, let best = candidates.min(by: { Geodesy.distanceNM($0, stated.point) < Geodesy.distanceNM($1, stated.point) }),
+               Geodesy.distanceNM(best, stated.point) <= max(10, stated.distanceNM * 0.6) {
+                return Found(range: m.range, position: best, written: written)
+            }
+            return Found(range: m.range, position: nil, written: written)
+        }
+    }
+
+    /// The point a "34.75NM NE LAW" reference names, when `reference` is that location's
+    /// position. It describes the area as a whole, so a repaired point is accepted within 60 %
+    /// of the stated distance (at least 10 NM) of it; the wrong hemisphere or a dropped digit
+    /// lands hundreds of miles away.
+    static func statedReference(_ up: String, reference: Position?) -> (point: Position, distanceNM: Double)? {
+        guard let reference else { return nil }
+        let ns = up as NSString
+        guard let m = TextPatterns.stated.firstMatch(in: up, range: NSRange(location: 0, length: ns.length)),
+              let d = Double(ns.substring(with: m.range(at: 1))) else { return nil }
+        let dirs = ["N": 0.0, "NNE": 22.5, "NE": 45, "ENE": 67.5, "E": 90, "ESE": 112.5, "SE": 135, "SSE": 157.5, "S": 180,
+                    "SSW": 202.5, "SW": 225, "WSW": 247.5, "W": 270, "WNW": 292.5, "NW": 315, "NNW": 337.5]
+        guard let bearing = dirs[ns.substring(with: m.range(at: 2))] else { return nil }
+        return (Geodesy.destination(from: reference, bearingDeg: bearing, distanceNM: d), d)
+    }
+
+    /// DDMM[SS][.s] + N/S, DDDMM[SS][.s] + E/W.
+    static func position(lat: String, ns: String, lon: String, ew: String) -> Position? {
+        func dms(_ t: String, degreeDigits: Int) -> Double? {
+            let parts = t.split(separator: ".", maxSplits: 1)
+            let whole = Array(parts.first ?? "")
+            let fraction = parts.count > 1 ? Double("0." + parts[1]) ?? 0 : 0
+            guard whole.count == degreeDigits + 2 || whole.count == degreeDigits + 4, whole.allSatisfy(\.isNumber) else { return nil }
+            let deg = Double(String(whole[0..<degreeDigits]))!
+            let min = Double(String(whole[degreeDigits..<(degreeDigits + 2)]))!
+            guard min < 60 else { return nil }
+            if whole.count == degreeDigits + 2 { return deg + (min + fraction) / 60 }
+            let sec = Double(String(whole[(degreeDigits + 2)...]))! + fraction
+            guard sec < 60 else { return nil }
+            return deg + min / 60 + sec / 3600
+        }
+        guard let a = dms(lat, degreeDigits: 2), let o = dms(lon, degreeDigits: 3), a <= 90, o <= 180 else { return nil }
+        return Position(latitude: ns == "S" ? -a : a, longitude: ew == "W" ? -o : o)
+    }
+
+    /// The area in `text`: circles, rings and corridors together (several become a region; one
+    /// circle stays an exact circle). `reference` confirms repairs.
+    public static func geometry(in text: String, reference: Position? = nil) -> NotamGeometry? {
+        let up = text.uppercased()
+        let ns = up as NSString
+        let found = coordinates(up, reference: reference)
+        var used = Set<Int>()  // indexes into `found` consumed by circles and corridors
+        var circles: [(Position, Double)] = []
+        var parts: [AirspacePart] = []
+        func index(at location: Int) -> Int? { found.firstIndex { $0.range.location == location } }
+        for m in TextPatterns.circle.matches(in: up, range: NSRange(location: 0, length: ns.length)) {
+            guard let r = Double(ns.substring(with: m.range(at: 1))), r > 0, r < 1000,
+                  let i = index(at: m.range(at: 2).location), let c = found[i].position else { continue }
+            used.insert(i)
+            circles.append((c, r))
+        }
+        for m in TextPatterns.corridor.matches(in: up, range: NSRange(location: 0, length: ns.length)) {
+            guard let half = Double(ns.substring(with: m.range(at: 1))), half > 0 else { continue }
+            // The line: the coordinates after "LINE FM", joined by TO or -, until something else.
+            var line: [Position] = []
+            var cursor = m.range.location + m.range.length
+            for (i, f) in found.enumerated() where f.range.location >= cursor {
+                let gap = ns.substring(with: NSRange(location: cursor, length: f.range.location - cursor)).trimmingCharacters(in: .whitespaces)
+                guard line.isEmpty ? gap.isEmpty || gap == "FM" || gap == "FROM" : ["TO", "-", "THEN", "THEN TO", ","].contains(gap) || gap.isEmpty,
+                      let p = f.position else { break }
+                line.append(p)
+                used.insert(i)
+                cursor = f.range.location + f.range.length
+            }
+            if line.count >= 2 { parts += corridor(line, halfWidthNM: half) }
+        }
+        // Rings: the other coordinates in order; a point equal to its ring's first closes it.
+        var ring: [Position] = []
+        for (i, f) in found.enumerated() where !used.contains(i) {
+            guard let p = f.position else { continue }
+            if ring.count >= 3, let first = ring.first, abs(first.latitude - p.latitude) < 1e-9, abs(first.longitude - p.longitude) < 1e-9 {
+                parts.append(AirspacePart(outer: ring))
+                ring = []
+            } else {
+                ring.append(p)
+            }
+        }
+        if ring.count >= 3 { parts.append(AirspacePart(outer: ring)) }
+        var g: NotamGeometry?
+        if circles.count == 1 && parts.isEmpty {
+            g = .circle(circles[0].0, radiusNM: circles[0].1, origin: .text)
+        } else {
+            let all = circles.map { AirspacePart(outer: polygon(circle: $0.0, radiusNM: $0.1)) } + parts
+            g = NotamGeometry.region(all, origin: .text)
+        }
+        return g
+    }
+
+    /// A circle as a 72-gon (only when it is one part of several).
+    static func polygon(circle c: Position, radiusNM r: Double, segments: Int = 72) -> [Position] {
+        (0..<segments).map { Geodesy.destination(from: c, bearingDeg: Double($0) * 360 / Double(segments), distanceNM: r) }
+    }
+
+    /// A polyline buffered by `halfWidthNM` each side: one rectangle a segment and a disc at each
+    /// inner vertex (so bends have no gaps); their union is the corridor.
+    static func corridor(_ line: [Position], halfWidthNM w: Double) -> [AirspacePart] {
+        var out: [AirspacePart] = []
+        for i in 0..<(line.count - 1) {
+            let a = line[i], b = line[i + 1]
+            let course = Geodesy.bearingDeg(a, b)
+            out.append(AirspacePart(outer: [
+                Geodesy.destination(from: a, bearingDeg: course - 90, distanceNM: w), Geodesy.destination(from: b, bearingDeg: course - 90, distanceNM: w),
+                Geodesy.destination(from: b, bearingDeg: course + 90, distanceNM: w), Geodesy.destination(from: a, bearingDeg: course + 90, distanceNM: w),
+            ]))
+        }
+        for p in line.dropFirst().dropLast() { out.append(AirspacePart(outer: polygon(circle: p, radiusNM: w, segments: 24))) }
+        return out
+    }
+
+    // MARK: Limits
+
+    /// Floor and ceiling in `text`: "SFC-3000FT MSL", "1000FT AGL-FL180", "FL180-UNL", "FROM
+    /// SFC UP TO AND INCLUDING 4000 FEET MSL", "UP TO BUT NOT INCLUDING FL225" (floor the
+    /// surface), "AT OR BELOW 400FT AGL". nil when the text gives none.
+    public static func limits(in text: String) -> NotamLimits? {
+        let up = text.uppercased()
+        let ns = up as NSString
+        let all = NSRange(location: 0, length: ns.length)
+        if let m = TextPatterns.range.firstMatch(in: up, range: all),
+           let floor = NotamParser.limit(ns.substring(with: m.range(at: 1))), let ceiling = NotamParser.limit(ns.substring(with: m.range(at: 3))) {
+            var l = NotamLimits(floorFt: floor.0, floorAGL: floor.1, ceilingFt: ceiling.0, ceilingAGL: ceiling.1, origin: "text")
+            l.ceilingExclusive = ns.substring(with: m.range(at: 2)).contains("NOT")
+            return l
+        }
+        if let m = TextPatterns.upTo.firstMatch(in: up, range: all), let ceiling = NotamParser.limit(ns.substring(with: m.range(at: 2))) {
+            var l = NotamLimits(floorFt: nil, ceilingFt: ceiling.0, ceilingAGL: ceiling.1, origin: "text")
+            l.ceilingExclusive = ns.substring(with: m.range(at: 1)).contains("NOT")
+            return l
+        }
+        return nil
+    }
+}
+
+/// Text patterns, compiled once.
+enum TextPatterns {
+    /// lat digits, N/S, optional "/" or space, lon digits, optional E/W.
+    static let coordinate = try! NSRegularExpression(pattern: #"(?<![\d.])(\d{4}(?:\d{2})?(?:\.\d+)?)([NS])\s?/?\s?(\d{4,7}(?:\.\d+)?)([EW])?(?![\d])"#)
+    static let height = #"(?:SFC|GND|SURFACE|FL\s?\d{2,3}|\d{1,3}(?:,\d{3})|\d{1,6})\s*(?:FT|FEET)?\s*(?:MSL|AGL|AMSL)?"#
+    static let range = try! NSRegularExpression(pattern:
+        #"(?<![\d/])(SFC|GND|SURFACE|FL\s?\d{2,3}|\d{1,6}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)\s*(-|\bTO\b|UP TO AND INCLUDING|UP TO BUT NOT INCLUDING|UP TO|THRU|THROUGH)\s*(UNL|UNLIMITED|FL\s?\d{2,3}|\d{1,6}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)"#)
+    static let upTo = try! NSRegularExpression(pattern:
+        #"(UP TO AND INCLUDING|UP TO BUT NOT INCLUDING|UP TO|AT OR BELOW|AT AND BELOW|BLW)\s+(FL\s?\d{2,3}|\d{1,6}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)"#)
+    static let circle = try! NSRegularExpression(pattern:
+        #"(\d+(?:\.\d+)?)\s*(?:NMR|NM|NAUTICAL MILES?)\s*(?:RADIUS\s*)?(?:OF|CENTERED AT|CENTERED ON|CENTRED ON|AROUND)\s+(?:THE\s+)?(?:[A-Z]{2,5}\s*)?(?:\([A-Z0-9]*\)\s*)?(\d{4})"#)
+    static let corridor = try! NSRegularExpression(pattern: #"(\d+(?:\.\d+)?)\s*NM\s+EITHER\s+SIDE\s+OF\s+(?:A\s+|THE\s+)?LINE\s*"#)
+    static let stated = try! NSRegularExpression(pattern: #"(?<![\d.])(\d+(?:\.\d+)?)\s*NM\s+(N|NNE|NE|ENE|E|ESE|SE|SSE|S|SSW|SW|WSW|W|WNW|NW|NNW)\s+[A-Z][A-Z0-9]{1,4}\b"#)
+}
