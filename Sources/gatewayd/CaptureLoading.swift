@@ -27,3 +27,18 @@ struct CommandFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+/// The date of a raw capture's heartbeat clock: `--date` when given, else the file's day (see
+/// `CaptureDate`); prints a note on stderr when the date was assumed. Captures with timestamps
+/// need none (the midnight returned is then unused).
+func rawCaptureMidnight(_ given: String?, _ capture: LoadedCapture) throws -> Double {
+    guard capture.isRaw else { return 0 }
+    let first = capture.datagrams.lazy.compactMap { RawStreamSegmenter.leadingHeartbeatSeconds($0.bytes) }.first
+    guard let day = CaptureDate.resolve(given: given, path: capture.path, firstHeartbeatSeconds: first) else {
+        throw ValidationError("--date \(given ?? "") is not a date like 2026-05-16")
+    }
+    if day.assumed {
+        Terminal.error("note: \(capture.path): a raw stream carries no date; assumed \(day.day) from \(day.source) (give --date to set it)")
+    }
+    return day.midnight
+}

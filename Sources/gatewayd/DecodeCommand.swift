@@ -8,9 +8,7 @@ struct DecodeCommand: ParsableCommand {
         commandName: "decode",
         abstract: "Print every GDL90 message of captures, one line each (readable, or JSON Lines).",
         discussion: """
-            Rejected frames appear in place as errors (reason crc, tooShort, badEscape, oversized,
-            truncated, unsynced, length) with their byte offset; a summary goes to stderr. Exits 0
-            when the file could be read, even with bad frames.
+            Rejected frames appear in place as errors (reason crc, tooShort, badEscape, oversized, truncated, unsynced, length) with their byte offset; a summary goes to stderr. Exits 0 when the file could be read, even with bad frames.
 
             Examples:
               gatewayd decode fixtures/demo-flight.gdl90 | less
@@ -27,15 +25,16 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: "UDP destination port to extract from pcap/pcapng captures.")
     var port: UInt16 = 4000
 
-    @Option(help: "UTC date (YYYY-MM-DD) for raw streams' heartbeat clock.")
-    var date: String = "1970-01-01"
+    @Option(help: ArgumentHelp("UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day.",
+                               discussion: "Without it the date is taken from the file's modification time (said in a note)."))
+    var date: String?
 
     func run() throws {
-        guard let midnight = Timestamp.parse(date) else { throw ValidationError("--date \(date) is not a date like 2026-05-16") }
         var totals = GatewayCounters()
         var damaged: [String] = []
         for path in files {
             let capture = try loadCapture(path, port: port)
+            let midnight = try rawCaptureMidnight(date, capture)
             var pipeline = GatewayPipeline(timeSource: capture.isRaw ? .heartbeat(midnight: midnight) : .given)
             var lines: [String] = []
             let json = self.json

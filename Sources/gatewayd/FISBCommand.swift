@@ -7,9 +7,7 @@ struct FISBCommand: ParsableCommand {
         commandName: "fisb",
         abstract: "Decode FIS-B uplinks (message 0x07) of captures into products, each printed once complete.",
         discussion: """
-            Reads pcap, pcapng, raw GDL90 and dump978 text (+HEX;…;t=…; lines). Products are printed when
-            complete and again whenever they change (a TFR's areas arriving after its text, a newer METAR).
-            Malformed frames are skipped and counted; a summary goes to stderr.
+            Reads pcap, pcapng, raw GDL90 and dump978 text (+HEX;…;t=…; lines). Products are printed when complete and again whenever they change (a TFR's areas arriving after its text, a newer METAR). Malformed frames are skipped and counted; a summary goes to stderr.
 
             Examples:
               gatewayd fisb fixtures/fisb-sample.978
@@ -27,8 +25,9 @@ struct FISBCommand: ParsableCommand {
     @Option(help: "UDP destination port to extract from pcap/pcapng captures.")
     var port: UInt16 = 4000
 
-    @Option(help: "UTC date (YYYY-MM-DD) for captures without timestamps (raw GDL90).")
-    var date: String = "1970-01-01"
+    @Option(help: ArgumentHelp("UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day.",
+                               discussion: "Without it the date is taken from the file's modification time (said in a note)."))
+    var date: String?
 
     @Flag(help: "Measure decode throughput (uplinks/s) beside a copy+CRC baseline, then exit.")
     var bench = false
@@ -55,9 +54,9 @@ struct FISBCommand: ParsableCommand {
             for r in FISBBenchmark.run(uplinks: uplinks) { print(r.line) }
             return
         }
-        guard let midnight = Timestamp.parse(date) else { throw ValidationError("--date \(date) is not a date like 2026-05-16") }
         for path in files {
             let capture = try loadCapture(path, port: port)
+            let midnight = try rawCaptureMidnight(date, capture)
             let (reports, decoder) = FISBCaptureDecoder.decode(capture.datagrams, fallbackTime: midnight)
             Terminal.out(reports.map { json ? FISBFormatter.json($0) : FISBFormatter.text($0) })
             let counts = "\(decoder.uplinkMessages) uplink messages, \(decoder.rejectedFrames) rejected frames"

@@ -7,9 +7,7 @@ struct Gatewayd: ParsableCommand {
         commandName: "gatewayd",
         abstract: "GDL90 traffic and airspace gateway for Stratux-class ADS-B receivers.",
         discussion: """
-            Listens for GDL90 on UDP 4000 (what a Stratux sends its Wi-Fi clients), decodes it, fuses
-            traffic with ownship GPS, and prints traffic alerts (closest point of approach). Recorded
-            captures go through the very same pipeline.
+            Listens for GDL90 on UDP 4000 (what a Stratux sends its Wi-Fi clients), decodes it, fuses traffic with ownship GPS, and prints traffic alerts (closest point of approach). Recorded captures go through the very same pipeline.
 
             Start here:
               gatewayd replay fixtures/demo-flight.pcap     alerts of the bundled capture

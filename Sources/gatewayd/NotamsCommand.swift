@@ -8,10 +8,7 @@ struct NotamsCommand: ParsableCommand {
         commandName: "notams",
         abstract: "Fetch NOTAMs while a network is there and keep them in the database for flight.",
         discussion: """
-            NOTAMs are kept in the gateway's SQLite database; `run` and `replay` watch the stored ones
-            (plus any --notams file) for airspace alerts. A failed, empty or malformed reply never replaces what
-            is stored. Credentials for the FAA NOTAM API come from FAA_CLIENT_ID/FAA_CLIENT_SECRET or
-            a file readable only by you (--credentials).
+            NOTAMs are kept in the gateway's SQLite database; `run` and `replay` watch the stored ones (plus any --notams file) for airspace alerts. A failed, empty or malformed reply never replaces what is stored. Credentials for the FAA NOTAM API come from FAA_CLIENT_ID/FAA_CLIENT_SECRET or a file readable only by you (--credentials).
 
             Examples:
               gatewayd notams import fixtures/notams-demo.json

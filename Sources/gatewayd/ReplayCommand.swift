@@ -9,16 +9,16 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Run recorded captures through the live pipeline and print the alerts.",
         discussion: """
-            Reads pcap, pcapng (UDP to port 4000), dump978 text lines and raw GDL90 byte streams. Time
-            comes from the capture: packet timestamps, or for raw streams the GDL90 heartbeat clock on
-            the day given by --date. The same capture always gives byte-identical output.
+            Reads pcap, pcapng (UDP to port 4000), dump978 text lines and raw GDL90 byte streams, through the same pipeline and the same once-a-second tick as a live gateway. Time comes from the capture: packet timestamps, or for raw streams the GDL90 heartbeat clock on the day given by --date (else the day the file was last written, said in a note). The same capture always gives byte-identical output.
+
+            Airspace is what 'run' would watch: the NOTAMs stored by 'gatewayd notams fetch/import', plus --notams and --airspace files. A receiver that sends no ownship report (a Dynon-style box) can be replayed with the gpsd fixes recorded beside it (--gps, 'gpspipe -w' output).
 
             Examples:
               gatewayd replay fixtures/demo-flight.pcap
               gatewayd replay fixtures/demo-flight.pcap --notams fixtures/notams-demo.json
-              gatewayd replay fixtures/demo-flight.pcap --airspace fixtures/demo-airspace.geojson
               gatewayd replay --json fixtures/demo-flight.pcap | jq .message
               gatewayd replay --speed 1 fixtures/demo-flight.gdl90      (real time)
+              gatewayd replay fixtures/scenarios/echo.pcap --gps fixtures/scenarios/echo.gps.jsonl
             """
     )
 

@@ -12,9 +12,7 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Listen for GDL90 on UDP and print traffic alerts live.",
         discussion: """
-            Stratux sends GDL90 to UDP port 4000 of each Wi-Fi client that holds a DHCP lease and answers
-            ping with that port open. Alerts go to stdout (and the alert log); a status line goes to
-            stderr every --status-interval seconds. SIGINT/SIGTERM stop it cleanly.
+            Stratux sends GDL90 to UDP port 4000 of each Wi-Fi client that holds a DHCP lease and answers ping with that port open. Alerts go to stdout (and the alert log); a status line goes to stderr every --status-interval seconds. SIGINT/SIGTERM stop it cleanly.
 
             Try it without a receiver, in two terminals:
               gatewayd run --udp-port 4000

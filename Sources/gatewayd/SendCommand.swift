@@ -8,8 +8,7 @@ struct SendCommand: ParsableCommand {
         commandName: "send",
         abstract: "Send a capture's datagrams over UDP, paced by their timestamps (a stand-in Stratux).",
         discussion: """
-            Raw GDL90 streams have no timestamps: they are cut into datagrams at each heartbeat and sent
-            one second apart (divided by --speed).
+            Raw GDL90 streams have no timestamps: they are cut into datagrams at each heartbeat and sent one second apart (divided by --speed).
 
             Example: gatewayd send fixtures/demo-flight.pcap --to 127.0.0.1:4000 --speed 10
             """

@@ -8,9 +8,7 @@ struct TailCommand: ParsableCommand {
         commandName: "tail",
         abstract: "Follow a running gateway's alerts and print them as they change.",
         discussion: """
-            Connects to the gateway's /alerts stream (gatewayd run serves it on port 8090), prints the
-            alerts active now, then every change. When the gateway restarts or the network drops,
-            it reconnects by itself (every 2 s, then less often) and says so on stderr.
+            Connects to the gateway's /alerts stream (gatewayd run serves it on port 8090), prints the alerts active now, then every change. When the gateway restarts or the network drops, it reconnects by itself (every 2 s, then less often) and says so on stderr.
 
             Examples:
               gatewayd tail                                   the gateway on this machine

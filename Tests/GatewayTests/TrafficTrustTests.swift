@@ -241,3 +241,33 @@ private func replay(_ scenario: TrafficScenario) throws -> (lines: [String], eve
         #expect(slow.targets.first?.value.isFrozen(at: 9) == false)
     }
 }
+
+@Suite struct CaptureTimeTests {
+    /// A raw stream's day: --date, else the file's modification day, a day earlier when the first
+    /// heartbeat is later in the day than the file was written; never 1970.
+    @Test func rawStreamDate() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-date-\(getpid()).gdl90").path
+        FileManager.default.createFile(atPath: path, contents: Data([0x7E]))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let written = Timestamp.parse("2026-05-16T00:20:00Z")!
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: written)], ofItemAtPath: path)
+        let given = CaptureDate.resolve(given: "2026-05-10", path: path, firstHeartbeatSeconds: nil)!
+        #expect(given.midnight == Timestamp.parse("2026-05-10")! && !given.assumed)
+        let assumed = CaptureDate.resolve(given: nil, path: path, firstHeartbeatSeconds: 600)!
+        #expect(assumed.day == "2026-05-16" && assumed.assumed)
+        // Recording began at 23:50Z the day before and was last written at 00:20Z.
+        #expect(CaptureDate.resolve(given: nil, path: path, firstHeartbeatSeconds: 85_800)!.day == "2026-05-15")
+        #expect(CaptureDate.resolve(given: "16/05/2026", path: path, firstHeartbeatSeconds: nil) == nil)
+    }
+
+    /// Raw streams are cut at heartbeats, so `--speed` paces them by the heartbeat clock.
+    @Test func rawStreamIsPacedByHeartbeats() throws {
+        let raw = try CaptureFile.read(path: fixtures.appendingPathComponent("demo-flight.gdl90").path)
+        #expect(raw.datagrams.count >= 300)
+        var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: .heartbeat(midnight: DemoFlight.start - 14 * 3600)))
+        let times = raw.datagrams.compactMap { replay.eventTime(of: $0) }
+        #expect(times.first == DemoFlight.start)
+        #expect(times.count >= 299)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 0 && $1 - $0 <= 1 })
+    }
+}
