@@ -1,8 +1,16 @@
+import Foundation
 import ArgumentParser
 
 /// `gatewayd`: the skygate GDL 90 traffic and airspace gateway.
 @main
 struct Gatewayd: ParsableCommand {
+    /// Entry point: SIGPIPE is ignored first, so a closed pipe is an EPIPE that `Terminal`
+    /// handles (a quiet end for commands, a log line for `run`) instead of a silent death.
+    static func main() {
+        signal(SIGPIPE, SIG_IGN)
+        Self.main(nil)
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "gatewayd",
         abstract: "GDL90 traffic and airspace gateway for Stratux-class ADS-B receivers.",

@@ -115,13 +115,16 @@ struct RunCommand: ParsableCommand {
         if !["error", "warning", "info"].contains(c.logLevel) { throw ValidationError("--log-level must be error, warning or info") }
         if let s = c.notamSource, !["faa-api", "faa-nms", "faa-search"].contains(s) { throw ValidationError("--notam-source must be faa-api, faa-nms or faa-search") }
         if c.notamSource != nil && c.notamLocations.isEmpty { throw ValidationError("--notam-source needs --notam-location ICAO (repeatable)") }
-        if c.notamRefreshHours < 0.05 { throw ValidationError("--notam-refresh-hours must be at least 0.05 (production limits allow a pull every few minutes)") }
+        if !(0.05...720).contains(c.notamRefreshHours) {
+            throw ValidationError("--notam-refresh-hours must be from 0.05 (production limits allow a pull every few minutes) to 720 (30 days)")
+        }
         for f in c.forward where f != "auto" && hostPort(f) == nil {
             throw ValidationError("--forward \(f) is not host:port or auto")
         }
     }
 
     func run() throws {
+        Terminal.onStdoutClosed = { Terminal.warning("gatewayd: stdout was closed; alerts go on to the feeds and the alert log") }
         let c = try effective()
         Terminal.level = c.logLevel
         // SIGINT/SIGTERM: a handler installed first thing writes the signal number to a pipe
@@ -214,8 +217,10 @@ struct RunCommand: ParsableCommand {
         // Stop on SIGINT/SIGTERM (one that came during start-up is waiting in the pipe already).
         let nmeaServer = nmea
         let waiter = Thread {
-            let received = stop.wait()
-            Terminal.info("gatewayd: stopping on \(received == SIGINT ? "SIGINT" : "SIGTERM") (\(gateway.status().line))")
+            let received = stop.wait { sig in
+                Terminal.warning("gatewayd: \(StopSignal.name(sig)) ignored\(sig == SIGHUP ? " (a configuration change needs a restart: systemctl restart gatewayd)" : "")")
+            }
+            Terminal.info("gatewayd: stopping on \(StopSignal.name(received)) (\(gateway.status().line))")
             systemd.notify("STOPPING=1")
             gateway.stop()
             http.stop()

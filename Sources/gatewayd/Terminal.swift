@@ -23,14 +23,40 @@ enum Terminal {
         if level != "error" { error(line) }
     }
 
-    /// Writes a line to stderr.
+    /// What happens when stdout's reader has gone (`| head`): by default the command ends quietly,
+    /// as command-line tools do; `run` replaces it so the daemon keeps working. Set once at start-up.
+    nonisolated(unsafe) static var onStdoutClosed: () -> Void = { Foundation.exit(0) }
+    nonisolated(unsafe) private static var stdoutClosed = false
+
+    /// Writes a line to stderr (a closed stderr is ignored).
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        _ = writeAll(STDERR_FILENO, line + "\n")
     }
 
-    /// Writes lines to stdout in one write.
+    /// Writes lines to stdout in one write; a closed stdout calls `onStdoutClosed` once and is not
+    /// written again (never a trap, never SIGPIPE: the handler is ignored at start-up).
     static func out(_ lines: [String]) {
-        guard !lines.isEmpty else { return }
-        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        guard !lines.isEmpty, !stdoutClosed else { return }
+        if !writeAll(STDOUT_FILENO, lines.joined(separator: "\n") + "\n") {
+            stdoutClosed = true
+            onStdoutClosed()
+        }
+    }
+
+    /// Writes the whole of `text` to `fd`; false when the descriptor is closed or broken.
+    private static func writeAll(_ fd: Int32, _ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
     }
 }

@@ -88,7 +88,7 @@ public struct GatewayConfig: Sendable, Equatable {
         "feeds.forward": "array of \"host:port\" or \"auto\"",
         "airspace.file": "GeoJSON file path", "airspace.notams_file": "NOTAM JSON file path",
         "notams.source": "faa-api, faa-nms or faa-search", "notams.locations": "array of ICAO locations",
-        "notams.refresh_hours": "hours, at least 0.05", "notams.url": "an http:// or https:// URL",
+        "notams.refresh_hours": "hours, 0.05 to 720", "notams.url": "an http:// or https:// URL",
         "notams.credentials_file": "file path", "notams.client_id": "string", "notams.client_secret": "string",
     ].merging(alertKeys.map { ("alerts.\($0.key)", "a number from \(format($0.range.lowerBound)) to \(format($0.range.upperBound))") }) { a, _ in a }
         .merging(AirspaceKind.allCases.map { ("alerts.\($0.configKey)", levelsHelp) }) { a, _ in a }
@@ -186,8 +186,8 @@ public struct GatewayConfig: Sendable, Equatable {
                 for l in c.notamLocations where !NotamParser.isICAO(l) { throw fail() }
             case "notams.refresh_hours":
                 switch e.value {
-                case .integer(let i) where i > 0: c.notamRefreshHours = Double(i)
-                case .float(let d) where d >= 0.05: c.notamRefreshHours = d
+                case .integer(let i) where (1...720).contains(i): c.notamRefreshHours = Double(i)
+                case .float(let d) where (0.05...720).contains(d): c.notamRefreshHours = d
                 default: throw fail()
                 }
             case "notams.url":

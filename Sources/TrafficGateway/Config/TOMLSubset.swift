@@ -52,15 +52,17 @@ public enum TOMLSubset {
         var out: [TOMLEntry] = []
         var section = ""
         var seen = Set<String>()
-        for (i, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // A byte-order mark and Windows line ends (an editor's habits) are accepted.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        for (i, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let n = i + 1
-            let line = stripComment(String(rawLine)).trimmingCharacters(in: .whitespaces)
+            let line = stripComment(String(rawLine)).trimmingCharacters(in: .whitespaces.union(.init(charactersIn: "\r")))
             if line.isEmpty { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), !line.hasPrefix("[[") else { throw ConfigError(file: file, line: n, message: "a section is written [name]") }
                 section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
                 guard !section.isEmpty, section.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
-                    throw ConfigError(file: file, line: n, message: "bad section name [\(section)]")
+                    throw ConfigError(file: file, line: n, message: "bad section name [\(quoted(Substring(section)))]")
                 }
                 continue
             }
@@ -69,14 +71,14 @@ public enum TOMLSubset {
             }
             let key = line[..<eq].trimmingCharacters(in: .whitespaces)
             guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
-                throw ConfigError(file: file, line: n, message: "bad key '\(key)'")
+                throw ConfigError(file: file, line: n, message: "bad key '\(quoted(Substring(key)))'")
             }
             let full = section.isEmpty ? key : section + "." + key
             guard seen.insert(full).inserted else { throw ConfigError(file: file, line: n, message: "'\(key)' is set twice in [\(section)]") }
             var rest = Substring(line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces))
             let value = try parseValue(&rest, file: file, line: n)
             guard rest.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw ConfigError(file: file, line: n, message: "unexpected '\(rest.prefix(20))' after the value of '\(key)'")
+                throw ConfigError(file: file, line: n, message: "unexpected '\(quoted(rest.prefix(40)))' after the value of '\(key)'")
             }
             out.append(TOMLEntry(section: section, key: key, value: value, line: n))
         }
@@ -101,7 +103,17 @@ public enum TOMLSubset {
         return out
     }
 
-    static func parseValue(_ s: inout Substring, file: String, line: Int) throws(ConfigError) -> TOMLValue {
+    /// Arrays nest at most this deep (the configuration needs one level; a file nested 50,000 deep
+    /// must be an error, not a stack overflow).
+    static let maximumDepth = 8
+
+    /// At most this much of a bad token is quoted back in an error.
+    static func quoted(_ token: Substring) -> String {
+        token.count <= 40 ? String(token) : String(token.prefix(40)) + "… (\(token.count) characters)"
+    }
+
+    static func parseValue(_ s: inout Substring, file: String, line: Int, depth: Int = 0) throws(ConfigError) -> TOMLValue {
+        guard depth <= maximumDepth else { throw ConfigError(file: file, line: line, message: "arrays nested more than \(maximumDepth) deep") }
         s = s.drop { $0 == " " }
         guard let first = s.first else { throw ConfigError(file: file, line: line, message: "missing value") }
         if first == "\"" {
@@ -132,7 +144,7 @@ public enum TOMLSubset {
             while true {
                 s = s.drop { $0 == " " }
                 if s.first == "]" { s = s.dropFirst(); return .array(items) }
-                items.append(try parseValue(&s, file: file, line: line))
+                items.append(try parseValue(&s, file: file, line: line, depth: depth + 1))
                 s = s.drop { $0 == " " }
                 if s.first == "," { s = s.dropFirst(); continue }
                 if s.first == "]" { s = s.dropFirst(); return .array(items) }
@@ -148,7 +160,7 @@ public enum TOMLSubset {
             let clean = token.replacingOccurrences(of: "_", with: "")
             if let i = Int(clean) { return .integer(i) }
             if let d = Double(clean), d.isFinite { return .float(d) }
-            throw ConfigError(file: file, line: line, message: "'\(token)' is not a value (strings need \"quotes\")")
+            throw ConfigError(file: file, line: line, message: "'\(quoted(token))' is not a value (strings need \"quotes\")")
         }
     }
 }

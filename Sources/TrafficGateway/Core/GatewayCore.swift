@@ -76,7 +76,10 @@ public struct GatewayCore: Sendable {
             counters.errorsByReason[error.reason.rawValue, default: 0] += 1
         case .messageRejected(let error):
             counters.errorsByReason[error.reason.rawValue, default: 0] += 1
-        case .gpsFix(let fix):
+        case .gpsFix(let raw):
+            let (checked, rejected) = raw.validated()
+            counters.gpsValuesRejected += rejected.count
+            guard let fix = checked else { break }
             ownship.gpsdFix = fix
             ownship.gpsdTime = time
             if ownship.fix(at: time)?.source == .gpsd {
@@ -149,7 +152,9 @@ public struct GatewayCore: Sendable {
 
     private mutating func apply(_ report: TrafficReport, at time: Double, into out: inout [AlertEvent]) {
         let fix = ownship.fix(at: time)
-        if case .target(let key) = picture.apply(report, at: time, ownship: ownship, ownshipFix: fix) {
+        let update = picture.apply(report, at: time, ownship: ownship, ownshipFix: fix)
+        counters.targetsEvicted = picture.evicted
+        if case .target(let key) = update {
             evaluate(key, fix: fix, at: time, into: &out)
         }
     }

@@ -45,6 +45,10 @@ public struct GatewayCounters: Sendable, Equatable {
     public internal(set) var errorsByReason: [String: Int] = [:]
     /// Alerts raised.
     public internal(set) var alertsRaised = 0
+    /// gpsd values dropped as physically impossible (a position, altitude, speed, track or climb).
+    public internal(set) var gpsValuesRejected = 0
+    /// Traffic targets evicted because the picture was full (the oldest heard first).
+    public internal(set) var targetsEvicted = 0
     /// Creates zeroed counters.
     public init() {}
     /// Total decoded messages.
@@ -57,6 +61,8 @@ public struct GatewayCounters: Sendable, Equatable {
         datagrams += other.datagrams
         bytes += other.bytes
         alertsRaised += other.alertsRaised
+        gpsValuesRejected += other.gpsValuesRejected
+        targetsEvicted += other.targetsEvicted
         for (i, v) in other.messageCounts.enumerated() { messageCounts[i] += v }
         for (k, v) in other.errorsByReason { errorsByReason[k, default: 0] += v }
     }

@@ -72,7 +72,7 @@ public enum FeedEncoders {
             var p = JSONWriter()
             p.add("kind", "ownship")
             p.add("source", own.source.rawValue)
-            p.add("altitudeFt", own.altitudeFt.map { Int($0.rounded()) })
+            p.add("altitudeFt", own.altitudeFt.map { Int(saturating: $0) })
             p.add("groundSpeedKt", own.groundSpeedKt, decimals: 1)
             p.add("trackDeg", own.trackDeg, decimals: 1)
             features.append(feature(point: own.position, properties: p.result))
@@ -160,6 +160,8 @@ public enum FeedEncoders {
         metric("gatewayd_targets", "gauge", "Traffic targets held.", [("", s.targets.count)])
         metric("gatewayd_alerts_active", "gauge", "Traffic alerts active now.", [("", s.alertLevels.count)])
         metric("gatewayd_alerts_raised_total", "counter", "Alerts raised.", [("", s.counters.alertsRaised)])
+        metric("gatewayd_gps_values_rejected_total", "counter", "gpsd values dropped as physically impossible.", [("", s.counters.gpsValuesRejected)])
+        metric("gatewayd_targets_evicted_total", "counter", "Traffic targets evicted from a full picture.", [("", s.counters.targetsEvicted)])
         metric("gatewayd_sse_clients", "gauge", "Connected /alerts clients.", [("", feeds.sseClients)])
         metric("gatewayd_slow_clients_dropped_total", "counter", "Feed clients dropped for not keeping up, by feed.",
                [("feed=\"sse\"", feeds.sseDropped), ("feed=\"nmea\"", feeds.nmeaDropped)])

@@ -50,8 +50,8 @@ public enum NMEA {
             var bearing = best.rel.bearingDeg - (own.trackDeg ?? 0)
             if bearing > 180 { bearing -= 360 } else if bearing <= -180 { bearing += 360 }
             let fields = [
-                "PFLAU", String(min(count, 99)), "1", String(gps), "1", String(best.level), String(Int(bearing.rounded())), "2",
-                best.dz.map { String(Int($0.rounded())) } ?? "", String(Int((best.rel.length * Geodesy.metersPerNM).rounded())),
+                "PFLAU", String(min(count, 99)), "1", String(gps), "1", String(best.level), String(Int(saturating: bearing)), "2",
+                best.dz.map { String(Int(saturating: $0)) } ?? "", String(Int(saturating: best.rel.length * Geodesy.metersPerNM)),
                 hex(best.target.key.address),
             ]
             out.append(sentence(fields.joined(separator: ",")))
@@ -75,9 +75,9 @@ public enum NMEA {
         let speed = t.groundSpeedKt.map { String(Int((Double($0) * Geodesy.metersPerNM / 3600).rounded())) } ?? ""
         let climb = t.verticalSpeedFpm.map { JSONWriter.format(Double($0) * Geodesy.metersPerFoot / 60, decimals: 1) } ?? ""
         let fields = [
-            "PFLAA", String(level), String(Int((rel.north * Geodesy.metersPerNM).rounded())),
-            String(Int((rel.east * Geodesy.metersPerNM).rounded())), dzMeters.map { String(Int($0.rounded())) } ?? "",
-            idType, hex(t.key.address), t.trackDeg.map { String(Int($0.rounded()) % 360) } ?? "", "", speed, climb,
+            "PFLAA", String(level), String(Int(saturating: rel.north * Geodesy.metersPerNM)),
+            String(Int(saturating: rel.east * Geodesy.metersPerNM)), dzMeters.map { String(Int(saturating: $0)) } ?? "",
+            idType, hex(t.key.address), t.trackDeg.map { String(Int(saturating: $0) % 360) } ?? "", "", speed, climb,
             aircraftType(t.emitterCategory),
         ]
         return sentence(fields.joined(separator: ","))

@@ -127,6 +127,8 @@ public final class GPSDClient: @unchecked Sendable {
         let altMeters = (object["altMSL"] as? Double) ?? (object["alt"] as? Double)
         let speed = (object["speed"] as? Double).map { $0 * 3600 / 1852 }
         let climb = (object["climb"] as? Double).map { $0 * 196.850_394 }
+        // Altitude, speed, track and climb are checked against physical ranges by the core
+        // (`GPSFix.validated`), which counts what it drops.
         return GPSFix(position: .init(latitude: lat, longitude: lon), altitudeFt: mode == 3 ? altMeters.map { $0 / 0.3048 } : nil,
                       groundSpeedKt: speed, trackDeg: object["track"] as? Double, verticalSpeedFpm: climb)
     }

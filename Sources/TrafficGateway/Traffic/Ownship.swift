@@ -32,6 +32,35 @@ public struct GPSFix: Hashable, Sendable {
     }
 }
 
+extension GPSFix {
+    /// Physical ranges a fix is held to where it enters (gpsd is outside our trust boundary).
+    public enum Limits {
+        /// Altitude, feet MSL.
+        public static let altitudeFt: ClosedRange<Double> = -2_000...60_000
+        /// Ground speed, knots.
+        public static let groundSpeedKt: ClosedRange<Double> = 0...1_000
+        /// Vertical speed, feet per minute.
+        public static let verticalSpeedFpm: ClosedRange<Double> = -20_000...20_000
+    }
+
+    /// The fix with every value checked against physical ranges: nil when the position itself is
+    /// not a position; out-of-range or non-finite altitude, speed, track or climb become unknown.
+    /// `rejected` names what was dropped (for a counter and a log line).
+    public func validated() -> (fix: GPSFix?, rejected: [String]) {
+        let p = position
+        guard p.latitude.isFinite, p.longitude.isFinite, (-90...90).contains(p.latitude), (-180...180).contains(p.longitude) else {
+            return (nil, ["position"])
+        }
+        var f = self
+        var rejected: [String] = []
+        if let a = altitudeFt, !(a.isFinite && Limits.altitudeFt.contains(a)) { f.altitudeFt = nil; rejected.append("altitude") }
+        if let v = groundSpeedKt, !(v.isFinite && Limits.groundSpeedKt.contains(v)) { f.groundSpeedKt = nil; f.trackDeg = nil; rejected.append("speed") }
+        if let t = f.trackDeg, !(t.isFinite && (0...360).contains(t)) { f.trackDeg = nil; rejected.append("track") }
+        if let c = verticalSpeedFpm, !(c.isFinite && Limits.verticalSpeedFpm.contains(c)) { f.verticalSpeedFpm = nil; rejected.append("climb") }
+        return (f, rejected)
+    }
+}
+
 /// Ownship as the alert engines see it at one instant: the fused result of GDL 90 ownship
 /// reports (preferred) and gpsd.
 public struct OwnshipFix: Sendable, Equatable {

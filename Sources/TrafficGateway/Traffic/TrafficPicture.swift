@@ -47,6 +47,9 @@ public struct TrafficPicture: Sendable {
         public var echoReports: Int = 3
         /// A learned echo that stays this far from ownship (NM) for `twinUnlinkAfter` is forgotten.
         public var echoForgetNM: Double = 0.5
+        /// Most targets kept: a receiver hears a few hundred; a flood of invented addresses must not
+        /// grow memory without bound. When full, the tenth heard longest ago is evicted (counted).
+        public var maximumTargets: Int = 2_000
         /// Creates the defaults.
         public init() {}
     }
@@ -69,6 +72,8 @@ public struct TrafficPicture: Sendable {
     public private(set) var modeSRing: ModeSRing?
     /// Ownship ghost reports dropped.
     public private(set) var ghostsDropped = 0
+    /// Targets evicted because the picture was full.
+    public private(set) var evicted = 0
     /// The address learned as ownship's echo (a receiver sending ownship as traffic, with ownship
     /// from gpsd or anonymous), if any.
     public private(set) var learnedEcho: TargetKey?
@@ -123,6 +128,7 @@ public struct TrafficPicture: Sendable {
                 existing.absorb(report, at: time, direct: direct)
             }
         } else {
+            if targets.count >= limits.maximumTargets { evictOldest() }
             var target = Target(
                 key: key, addressType: report.addressType, callsign: nil, position: nil, pressureAltitudeFt: nil,
                 groundSpeedKt: nil, trackDeg: nil, verticalSpeedFpm: nil, airborne: report.airborne,
@@ -134,6 +140,18 @@ public struct TrafficPicture: Sendable {
         }
         if !relayed.isEmpty { linkTwins(around: key, at: time) }
         return .target(key)
+    }
+
+    /// Evicts the tenth of the targets heard longest ago (one sort per many insertions).
+    private mutating func evictOldest() {
+        let count = max(1, targets.count / 10)
+        let oldest = targets.sorted { ($0.value.lastSeen, $0.key) < ($1.value.lastSeen, $1.key) }.prefix(count).map(\.key)
+        for key in oldest {
+            targets[key] = nil
+            relayed.remove(key)
+            echoCandidates[key] = nil
+        }
+        evicted += oldest.count
     }
 
     /// True while `key` is riding with ownship (a candidate echo, or the learned one): it must not alert.
