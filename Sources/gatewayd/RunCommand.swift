@@ -150,9 +150,12 @@ struct RunCommand: ParsableCommand {
         do {
             let senders = try c.forward.filter { $0 != "auto" }.map { f throws(GatewayError) in
                 let (host, port) = Self.hostPort(f)!
+                if port == c.udpPort, host == "localhost" || LocalAddresses.ipv4().contains(host) {
+                    throw GatewayError.invalidInput("--forward \(f) names this gateway's own GDL90 port: it would forward the stream to itself, endlessly")
+                }
                 return try UDPSender(host: host, port: port)
             }
-            try gateway.forward(to: senders, auto: c.forward.contains("auto"))
+            try gateway.forward(to: senders, auto: c.forward.contains("auto"), ownPort: UInt16(c.udpPort))
             let store = log.map { NotamStore(database: $0.database) }
             // Files, then the stored NOTAMs in force, one merge rule (AirspaceSet); files checked now.
             let areaSources = (notams: c.notamsFile.map { [$0] } ?? [], airspace: c.airspaceFile.map { [$0] } ?? [], levels: c.airspaceLevels)

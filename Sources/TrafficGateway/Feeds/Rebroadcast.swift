@@ -56,6 +56,16 @@ public struct EFBRegistry: Sendable {
 
     /// Seconds of silence after which an EFB is forgotten (three missed announcements).
     public var forgetAfter: Double = 16
+    /// Most EFBs forwarded to at once: a cockpit has a few tablets; a thousand announcements from
+    /// one neighbour must not open a thousand sockets. Announcements past the cap are ignored (counted).
+    public var maximumEFBs = 16
+    /// Announcements ignored: past the cap, or naming the gateway's own GDL 90 port on one of its
+    /// own addresses (which would forward the stream to itself, endlessly).
+    public private(set) var refused = 0
+    /// The gateway's own GDL 90 listening port and addresses, never a forwarding target.
+    public var ownPort: UInt16 = 0
+    /// See `ownPort`.
+    public var ownAddresses: Set<String> = ["127.0.0.1", "0.0.0.0"]
     private var seen: [EFB: Double] = [:]
 
     /// Creates an empty registry.
@@ -65,6 +75,17 @@ public struct EFBRegistry: Sendable {
     @discardableResult
     public mutating func announce(from host: String, payload: [UInt8], at time: Double) -> EFB? {
         guard let efb = Self.parse(payload, host: host) else { return nil }
+        if efb.port == ownPort, ownAddresses.contains(efb.host) || efb.host.hasPrefix("127.") {
+            refused += 1
+            return nil
+        }
+        if seen[efb] == nil {
+            seen = seen.filter { time - $0.value <= forgetAfter }
+            guard seen.count < maximumEFBs else {
+                refused += 1
+                return nil
+            }
+        }
         seen[efb] = time
         return efb
     }

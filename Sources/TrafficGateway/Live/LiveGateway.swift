@@ -82,11 +82,14 @@ public final class LiveGateway: @unchecked Sendable {
     }
 
     /// Forwards GDL 90 to `targets` ("host:port" senders) and, with `auto`, to EFBs that
-    /// announce themselves on UDP 63093. Call before `start`.
-    public func forward(to targets: [UDPSender], auto: Bool, discoveryPort: UInt16 = 63093) throws(GatewayError) {
+    /// announce themselves on UDP 63093. Call before `start`. An announcement naming `ownPort`
+    /// (the GDL 90 port this gateway listens on) on one of this machine's addresses is refused.
+    public func forward(to targets: [UDPSender], auto: Bool, ownPort: UInt16 = 0, discoveryPort: UInt16 = 63093) throws(GatewayError) {
         forwardTargets = targets
         autoForward = auto
         if auto {
+            efbs.ownPort = ownPort
+            efbs.ownAddresses.formUnion(LocalAddresses.ipv4())
             discovery = try DatagramSocket(port: discoveryPort, queue: queue) { [unowned self] host, bytes in
                 if let efb = self.efbs.announce(from: host, payload: bytes, at: Date().timeIntervalSince1970),
                    self.efbSenders[efb] == nil, let sender = try? UDPSender(host: efb.host, port: efb.port) {
