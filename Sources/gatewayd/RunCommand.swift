@@ -29,6 +29,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: "gpsd as host:port (port 2947 if omitted), used when GDL90 ownship has no fix.")
     var gpsd: String?
 
+    @Option(name: .customLong("accept-from"), help: ArgumentHelp(
+        "Accept GDL90 only from this IPv4 address (repeatable; default: from anyone).",
+        discussion: "On a Stratux Wi-Fi network every passenger's phone can send to UDP 4000: --accept-from 192.168.10.1 takes the Stratux's stream only."))
+    var acceptFrom: [String] = []
+
     @Flag(help: "Print alerts as JSON Lines.")
     var json = false
 
@@ -87,6 +92,7 @@ struct RunCommand: ParsableCommand {
         if let v = udpPort { c.udpPort = Int(v) }
         if let v = bind { c.bind = v }
         if let v = gpsd { c.gpsd = v }
+        if !acceptFrom.isEmpty { c.acceptFrom = acceptFrom }
         if json { c.json = true }
         if let v = database { c.database = v }
         if noDatabase { c.databaseEnabled = false }
@@ -124,6 +130,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        let descriptors = DescriptorLimit.raiseSoftLimit()
         Terminal.onStdoutClosed = { Terminal.warning("gatewayd: stdout was closed; alerts go on to the feeds and the alert log") }
         let c = try effective()
         Terminal.level = c.logLevel
@@ -204,7 +211,7 @@ struct RunCommand: ParsableCommand {
             if let source = c.notamSource, let store {
                 notamTimers.append(Self.scheduleRefresh(source: source, config: c, store: store, then: loadAreas))
             }
-            try gateway.start(bind: c.bind, port: UInt16(c.udpPort), gpsd: c.gpsd.flatMap(GPSDClient.parse))
+            try gateway.start(bind: c.bind, port: UInt16(c.udpPort), gpsd: c.gpsd.flatMap(GPSDClient.parse), acceptFrom: c.acceptFrom)
             if c.httpPort > 0 {
                 try http.start(host: c.httpBind, port: c.httpPort)
                 feeds.append("HTTP http://\(c.httpBind):\(http.port)/")
@@ -238,6 +245,7 @@ struct RunCommand: ParsableCommand {
         waiter.start()
         Terminal.info("gatewayd: listening for GDL90 on UDP \(c.bind):\(gateway.port)\(log.map { ", alert log \($0.database.path)" } ?? "")")
         if !feeds.isEmpty { Terminal.info("gatewayd: feeds: " + feeds.joined(separator: "; ")) }
+        if descriptors < 1_100 { Terminal.warning("gatewayd: only \(descriptors) open files allowed: raise LimitNOFILE (the HTTP and NMEA caps need about 600)") }
         // systemd (Type=notify): started; the watchdog is petted from the core's queue.
         systemd.notify("READY=1\nSTATUS=listening for GDL90 on UDP \(c.bind):\(gateway.port)")
         if let watchdog = systemd.startWatchdog(on: gateway.queue) { sources.append(watchdog) }

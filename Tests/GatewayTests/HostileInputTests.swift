@@ -84,4 +84,27 @@ import Testing
         #expect(error("[notams]\nrefresh_hours = nan\n") != "ok")
         #expect(error("\u{FEFF}[feeds]\r\nhttp_port = 8091\r\n") == "ok")
     }
+
+    /// A redirect to another host gets none of the request's credential headers (libcurl would
+    /// have sent them along); one to the same host keeps them; https → http is refused.
+    @Test func credentialsNeverCrossARedirectToAnotherHost() throws {
+        let other = try TestHTTPServer([.respond(status: 200, body: "{}")])
+        let same = try TestHTTPServer([
+            .respond(status: 302, headers: ["Location": "/v1/next"], body: ""),
+            .respond(status: 302, headers: ["Location": other.base + "/elsewhere"], body: ""),
+        ])
+        var http = HTTPClient()
+        http.retryDelays = []
+        let reply = try http.get(same.base + "/v1/notams", headers: [("client_id", "ID-123"), ("client_secret", "SECRET-456")])
+        #expect(reply.status == 200)
+        let first = same.requests.withLock { $0 }
+        #expect(first.count == 2)
+        #expect(first.allSatisfy { $0.contains("client_secret: SECRET-456") })
+        let crossed = other.requests.withLock { $0 }
+        #expect(crossed.count == 1)
+        #expect(!crossed[0].contains("SECRET-456") && !crossed[0].contains("ID-123"))
+        #expect(HTTPClient.redirect(from: "https://external-api.faa.gov/notamapi/v1/notams", to: "http://evil.example/x") == nil)
+        #expect(HTTPClient.redirect(from: "https://a.example/x", to: "https://a.example/y")?.keepHeaders == true)
+        #expect(HTTPClient.redirect(from: "https://a.example/x", to: "https://b.example/y")?.keepHeaders == false)
+    }
 }

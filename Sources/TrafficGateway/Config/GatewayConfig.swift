@@ -14,6 +14,9 @@ public struct GatewayConfig: Sendable, Equatable {
     public var database: String?
     /// Keep an alert log and NOTAM store.
     public var databaseEnabled = true
+    /// GDL 90 is accepted only from these IPv4 addresses (empty: from anyone on the network; on a
+    /// Stratux Wi-Fi set it to the Stratux, 192.168.10.1, so a passenger's phone cannot inject traffic).
+    public var acceptFrom: [String] = []
     /// JSON Lines on stdout.
     public var json = false
     /// Seconds between status lines.
@@ -82,6 +85,7 @@ public struct GatewayConfig: Sendable, Equatable {
     /// Every key the file may set, as `section.key`, with its type in words.
     public static let keys: [String: String] = [
         "input.udp_port": "integer 0–65535", "input.bind": "IPv4 address", "input.gpsd": "host:port",
+        "input.accept_from": "array of IPv4 addresses",
         "database.path": "file path", "database.enabled": "true or false",
         "output.json": "true or false", "output.status_interval": "seconds, 0 or more", "log.level": "error, warning or info",
         "feeds.http_port": "integer 0–65535", "feeds.http_bind": "IPv4 address", "feeds.nmea_port": "integer 0–65535",
@@ -161,6 +165,10 @@ public struct GatewayConfig: Sendable, Equatable {
             case "input.udp_port": c.udpPort = try int(0...65535)
             case "input.bind": c.bind = try ipv4(try string())
             case "input.gpsd": c.gpsd = try string()
+            case "input.accept_from":
+                var hosts: [String] = []
+                for h in try strings() { hosts.append(try ipv4(h)) }
+                c.acceptFrom = hosts
             case "database.path": c.database = try string()
             case "database.enabled": c.databaseEnabled = try bool()
             case "output.json": c.json = try bool()
@@ -243,6 +251,7 @@ public struct GatewayConfig: Sendable, Equatable {
         func arr(_ a: [String]) -> String { "[" + a.map { q($0) }.joined(separator: ", ") + "]" }
         var lines = ["[input]", "udp_port = \(udpPort)", "bind = \(q(bind))"]
         lines.append(gpsd.map { "gpsd = \(q($0))" } ?? "# gpsd = \"127.0.0.1:2947\"")
+        lines.append(acceptFrom.isEmpty ? "# accept_from = [\"192.168.10.1\"]   (default: GDL90 from anyone)" : "accept_from = [\(acceptFrom.map(q).joined(separator: ", "))]")
         lines += ["", "[database]", database.map { "path = \(q($0))" } ?? "# path = (default) \(GatewayDatabase.defaultPath())", "enabled = \(databaseEnabled)"]
         lines += ["", "[output]", "json = \(json)", "status_interval = \(statusInterval)", "", "[log]", "level = \(q(logLevel))"]
         lines += ["", "[feeds]", "http_port = \(httpPort)", "http_bind = \(q(httpBind))", "nmea_port = \(nmeaPort)", "forward = \(arr(forward))"]

@@ -200,6 +200,8 @@ public struct FeedCounters: Sendable, Equatable {
     public var sseClients = 0
     /// /alerts clients dropped for a full buffer.
     public var sseDropped = 0
+    /// `/alerts` clients refused (over the subscriber cap).
+    public var sseRefused = 0
     /// NMEA clients dropped for not reading.
     public var nmeaDropped = 0
     /// Datagrams forwarded.

@@ -83,6 +83,30 @@ public final class FeedHub: Sendable {
     }
 
     /// A new subscriber: the alerts active now (to send first) and the stream of later changes.
+    /// The line a subscriber receives as a keep-alive: the SSE handler writes it as a comment, so a
+    /// client that went away during a quiet period is found (the write fails) within seconds,
+    /// not at the next alert.
+    public static let keepAliveLine = ""
+
+    /// Sends the keep-alive line to every subscriber (the live gateway does it every 10 s).
+    public func keepAlive() {
+        state.withLock { s in
+            for c in s.subscribers.values { _ = c.yield(Self.keepAliveLine) }
+        }
+    }
+
+    /// Most `/alerts` subscribers at once; `subscribe` returns nil past it (the server answers 503).
+    public static let maximumSubscribers = 256
+
+    /// Subscribes to alert changes, or nil when `maximumSubscribers` are connected.
+    public func subscribeIfRoom() -> (active: [AlertEvent], stream: AsyncStream<String>)? {
+        guard state.withLock({ $0.subscribers.count < Self.maximumSubscribers }) else {
+            state.withLock { $0.counters.sseRefused += 1 }
+            return nil
+        }
+        return subscribe()
+    }
+
     public func subscribe() -> (active: [AlertEvent], stream: AsyncStream<String>) {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(bufferLimit))
         let (id, active) = state.withLock { s -> (Int, [AlertEvent]) in

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Synchronization
 
@@ -20,6 +21,9 @@ public final class FeedServer: Sendable {
     public init(hub: FeedHub) {
         self.hub = hub
     }
+
+    /// Most HTTP connections served at once.
+    public static let maximumConnections = 512
 
     /// The router with every route.
     func router() -> Router<BasicRequestContext> {
@@ -53,7 +57,10 @@ public final class FeedServer: Sendable {
                      body: .init(byteBuffer: ByteBuffer(string: FeedEncoders.metrics(hub.snapshot, feeds: hub.counters))))
         }
         router.get("/alerts") { _, _ in
-            let (active, stream) = hub.subscribe()
+            guard let (active, stream) = hub.subscribeIfRoom() else {
+                return Response(status: .serviceUnavailable, headers: [.contentType: "text/plain", .retryAfter: "10"],
+                                body: .init(byteBuffer: ByteBuffer(string: "too many /alerts clients; retry later\n")))
+            }
             let body = ResponseBody { writer in
                 // A comment first so clients see the stream open even with no alert active.
                 try await writer.write(ByteBuffer(string: ": gatewayd alerts\nretry: 2000\n\n"))
@@ -61,7 +68,7 @@ public final class FeedServer: Sendable {
                     try await writer.write(ByteBuffer(string: "data: \(AlertFormatter.json(alert))\n\n"))
                 }
                 for await line in stream {
-                    try await writer.write(ByteBuffer(string: "data: \(line)\n\n"))
+                    try await writer.write(ByteBuffer(string: line == FeedHub.keepAliveLine ? ": keep-alive\n\n" : "data: \(line)\n\n"))
                 }
                 try await writer.finish(nil)
             }
@@ -81,8 +88,12 @@ public final class FeedServer: Sendable {
         logger.logLevel = .critical  // cancellation on stop logs at error level: noise
         let ready = DispatchSemaphore(value: 0)
         let failure = LockedBox<String?>(nil)
+        // Bounded: at most `maximumConnections` at once (more wait in the backlog), and a connection
+        // idle for 30 s between requests (a slowloris, an unread body) is closed.
         let app = Application(
-            router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "gatewayd"),
+            router: router(), server: .http1(configuration: .init(idleTimeout: .seconds(30))),
+            configuration: .init(address: .hostname(host, port: port), serverName: "gatewayd",
+                                 availableConnectionsDelegate: MaximumAvailableConnections(Self.maximumConnections)),
             onServerRunning: { [self] channel in
                 self.boundPort.withLock { $0 = channel.localAddress?.port ?? port }
                 ready.signal()

@@ -7,8 +7,14 @@ import Glibc
 /// FLARM NMEA over TCP (Stratux serves it on port 2000) for XCSoar-family apps: every second
 /// each client gets the sentences of the latest snapshot. Writes never block: a client whose
 /// socket buffer is full misses that second (skips ahead); one that misses 5 in a row is
-/// dropped and counted.
+/// dropped and counted. Clients are capped (`maximumClients`, `maximumPerAddress`): one past a cap
+/// is accepted and closed at once; when the process is out of descriptors, accepting pauses for a
+/// second instead of spinning.
 public final class NMEAServer: @unchecked Sendable {
+    /// Most clients at once (an XCSoar or two per cockpit).
+    public static let maximumClients = 32
+    /// Most clients from one address.
+    public static let maximumPerAddress = 4
     /// The port bound.
     public let port: UInt16
     private let fd: Int32
@@ -16,6 +22,10 @@ public final class NMEAServer: @unchecked Sendable {
     private let acceptSource: DispatchSourceRead
     private var timer: DispatchSourceTimer?
     private var clients: [Int32: Int] = [:]  // fd → consecutive missed seconds
+    private var peers: [Int32: UInt32] = [:]  // fd → IPv4 address
+    private var paused = false
+    /// Connections refused: over a cap, or while out of descriptors.
+    public private(set) var refused = 0
     private let hub: FeedHub
 
     /// Binds `address:port` and starts serving the hub's snapshots once a second.
@@ -40,14 +50,44 @@ public final class NMEAServer: @unchecked Sendable {
     public var clientCount: Int { queue.sync { clients.count } }
 
     private func acceptAll() {
-        while true {
-            let c = accept(fd, nil, nil)
-            if c < 0 { return }
+        while !paused {
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let c = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(fd, $0, &length) }
+            }
+            if c < 0 {
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                    // Out of descriptors: the listening socket stays readable, so pause instead of spinning.
+                    refused += 1
+                    paused = true
+                    acceptSource.suspend()
+                    queue.asyncAfter(deadline: .now() + 1) { [weak self] in
+                        guard let self, self.paused else { return }
+                        self.paused = false
+                        self.acceptSource.resume()
+                    }
+                }
+                return
+            }
+            let peer = address.sin_addr.s_addr
+            if clients.count >= Self.maximumClients || peers.values.lazy.filter({ $0 == peer }).count >= Self.maximumPerAddress {
+                close(c)
+                refused += 1
+                continue
+            }
             _ = fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK)
             var one: Int32 = 1
             _ = setsockopt(c, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             clients[c] = 0
+            peers[c] = peer
         }
+    }
+
+    private func drop(_ c: Int32) {
+        close(c)
+        clients[c] = nil
+        peers[c] = nil
     }
 
     private func broadcast() {
@@ -59,11 +99,9 @@ public final class NMEAServer: @unchecked Sendable {
             if n == bytes.count {
                 clients[c] = 0
             } else if n < 0 && errno != EAGAIN && errno != EWOULDBLOCK {
-                close(c)  // gone
-                clients[c] = nil
+                drop(c)  // gone
             } else if missed + 1 >= 5 {
-                close(c)
-                clients[c] = nil
+                drop(c)
                 hub.countNMEADrop()
             } else {
                 // A full (or partly written) buffer: this second is skipped; a partial sentence
@@ -77,9 +115,12 @@ public final class NMEAServer: @unchecked Sendable {
     public func stop() {
         queue.sync {
             timer?.cancel()
+            if paused { acceptSource.resume() }
+            paused = false
             acceptSource.cancel()
             for c in clients.keys { close(c) }
             clients = [:]
+            peers = [:]
         }
     }
 }

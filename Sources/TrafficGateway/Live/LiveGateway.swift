@@ -55,8 +55,9 @@ public final class LiveGateway: @unchecked Sendable {
     }
 
     /// Binds the UDP socket and starts the tick (and gpsd when given "host:port").
-    public func start(bind: String, port: UInt16, gpsd: (host: String, port: UInt16)? = nil) throws(GatewayError) {
-        listener = try UDPListener(address: bind, port: port, queue: queue) { [unowned self] bytes, time in
+    /// GDL 90 is accepted only from `acceptFrom` (IPv4 addresses) when it is not empty.
+    public func start(bind: String, port: UInt16, gpsd: (host: String, port: UInt16)? = nil, acceptFrom: [String] = []) throws(GatewayError) {
+        listener = try UDPListener(address: bind, port: port, queue: queue, acceptFrom: acceptFrom) { [unowned self] bytes, time in
             self.receive(bytes, at: time)
         }
         let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -65,6 +66,8 @@ public final class LiveGateway: @unchecked Sendable {
             let now = Date().timeIntervalSince1970
             self.deliver(self.pipeline.advance(to: now))
             for notice in self.pipeline.drainNotices() { self.onNotice?(notice) }
+            // SSE clients gone during a quiet period are found by a keep-alive write.
+            if Int(now) % 10 == 0 { self.hub?.keepAlive() }
             self.publishSnapshot(at: now, force: true)
             self.passFISBNotams()
         }

@@ -16,12 +16,28 @@ public final class UDPListener: @unchecked Sendable {
     private let fd: Int32
     private let source: DispatchSourceRead
     private var buffer = [UInt8](repeating: 0, count: 65_536)
+    private let acceptFrom: Set<UInt32>
+    /// Datagrams dropped because they came from an address not in `acceptFrom`.
+    public private(set) var refused = 0
+    /// Most datagrams read per wake-up: under a saturating flood the queue still gets back to its
+    /// timers (ticks, the systemd watchdog) and to a stop between batches; what the socket cannot
+    /// hold meanwhile the kernel drops.
+    public static let batch = 64
 
     /// Binds `address:port` and starts receiving on `queue`.
     public init(
         address: String = "0.0.0.0", port: UInt16, queue: DispatchQueue, receiveBufferBytes: Int32 = 4 << 20,
-        handler: @escaping @Sendable (UnsafeRawBufferPointer, Double) -> Void
+        acceptFrom: [String] = [], handler: @escaping @Sendable (UnsafeRawBufferPointer, Double) -> Void
     ) throws(GatewayError) {
+        var allowed = Set<UInt32>()
+        for host in acceptFrom {
+            var a = in_addr()
+            guard inet_pton(AF_INET, host, &a) == 1 else {
+                throw GatewayError.invalidInput("accept_from: '\(host)' is not an IPv4 address like 192.168.10.1")
+            }
+            allowed.insert(a.s_addr)
+        }
+        self.acceptFrom = allowed
         let (fd, bound) = try IPv4Socket.bound(
             type: Int32(SOCK_DGRAM.rawValue), address: address, port: port, what: "UDP",
             inUse: "is another gatewayd or Stratux client running? choose another with --udp-port", receiveBuffer: receiveBufferBytes)
@@ -34,9 +50,19 @@ public final class UDPListener: @unchecked Sendable {
     }
 
     private func drain(_ handler: (UnsafeRawBufferPointer, Double) -> Void) {
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        for _ in 0..<Self.batch {
+            var from = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let n = buffer.withUnsafeMutableBytes { b in
+                withUnsafeMutablePointer(to: &from) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(fd, b.baseAddress, b.count, 0, $0, &length) }
+                }
+            }
             if n < 0 { return }  // EAGAIN: drained (or a transient error: the source fires again)
+            if !acceptFrom.isEmpty, !acceptFrom.contains(from.sin_addr.s_addr) {
+                refused += 1
+                continue
+            }
             let now = Date().timeIntervalSince1970
             buffer.withUnsafeBytes { handler(UnsafeRawBufferPointer(rebasing: $0[0..<n]), now) }
         }

@@ -77,10 +77,37 @@ public struct HTTPClient: Sendable {
         try send(url: url, headers: headers, form: form)
     }
 
+    /// Most redirects followed.
+    static let maximumRedirects = 5
+
+    /// Where a redirect from `url` to `location` goes, and whether the request's own headers
+    /// (credentials: `client_id`, `client_secret`, a bearer token) may go with it: only to the same
+    /// scheme, host and port. An https → http downgrade is refused (nil).
+    static func redirect(from url: String, to location: String) -> (url: String, keepHeaders: Bool)? {
+        guard let base = URL(string: url), let target = URL(string: location, relativeTo: base)?.absoluteURL,
+              let scheme = target.scheme?.lowercased(), scheme == "https" || scheme == "http" else { return nil }
+        if base.scheme?.lowercased() == "https" && scheme == "http" { return nil }
+        let same = scheme == base.scheme?.lowercased() && target.host?.lowercased() == base.host?.lowercased() && target.port == base.port
+        return (target.absoluteString, same)
+    }
+
     func send(url: String, headers: [(String, String)], form: [(String, String)]?) throws(FetchError) -> HTTPResponse {
         var attempt = 0
+        var url = url, headers = headers, form = form, redirects = 0
         while true {
             let result = once(url: url, headers: headers, form: form)
+            // Redirects are followed here, not by libcurl, which would send our credential headers
+            // to whatever host a redirect names.
+            if case .success(let r) = result, [301, 302, 303, 307, 308].contains(r.status), let location = r.headers["location"] {
+                guard redirects < Self.maximumRedirects, let next = Self.redirect(from: url, to: location) else {
+                    throw FetchError(.network, url: url, reason: "redirected to \(location.prefix(200)), which is not followed (too many redirects, or https to http)")
+                }
+                redirects += 1
+                url = next.url
+                if !next.keepHeaders { headers = [] }
+                if r.status == 303 || ((r.status == 301 || r.status == 302) && form != nil) { form = nil }
+                continue
+            }
             var retryAfter: Double? = nil
             var reason: String
             switch result {
@@ -158,8 +185,7 @@ public struct HTTPClient: Sendable {
         _ = skygate_setopt_long(curl, CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
         _ = skygate_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(min(timeout, 10) * 1000))
         _ = skygate_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
-        _ = skygate_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 1)
-        _ = skygate_setopt_long(curl, CURLOPT_MAXREDIRS, 5)
+        _ = skygate_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 0)
         _ = skygate_setopt_long(curl, CURLOPT_SSL_VERIFYPEER, 1)
         _ = skygate_setopt_long(curl, CURLOPT_SSL_VERIFYHOST, 2)
         _ = skygate_setopt_string(curl, CURLOPT_ACCEPT_ENCODING, "")
