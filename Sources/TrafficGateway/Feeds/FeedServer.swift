@@ -24,6 +24,8 @@ public final class FeedServer: Sendable {
 
     /// Most HTTP connections served at once.
     public static let maximumConnections = 512
+    /// Connections by client address (at most 32 from one address).
+    public let perAddress = ConnectionsPerAddress(limit: 32)
 
     /// The router with every route.
     func router() -> Router<BasicRequestContext> {
@@ -90,8 +92,10 @@ public final class FeedServer: Sendable {
         let failure = LockedBox<String?>(nil)
         // Bounded: at most `maximumConnections` at once (more wait in the backlog), and a connection
         // idle for 30 s between requests (a slowloris, an unread body) is closed.
+        let perAddress = self.perAddress
         let app = Application(
-            router: router(), server: .http1(configuration: .init(idleTimeout: .seconds(30))),
+            router: router(),
+            server: .http1(configuration: .init(additionalChannelHandlers: [perAddress.handler()], idleTimeout: .seconds(30))),
             configuration: .init(address: .hostname(host, port: port), serverName: "gatewayd",
                                  availableConnectionsDelegate: MaximumAvailableConnections(Self.maximumConnections)),
             onServerRunning: { [self] channel in

@@ -1,0 +1,149 @@
+import Foundation
+import Synchronization
+import GDL90
+import Testing
+@testable import TrafficGateway
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A free TCP/UDP port on loopback (bound, then released).
+private func freePort(_ type: Int32) -> UInt16 {
+    let fd = socket(AF_INET, type, 0)
+    defer { close(fd) }
+    var a = sockaddr_in()
+    a.sin_family = sa_family_t(AF_INET)
+    a.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return UInt16(bigEndian: a.sin_port)
+}
+
+/// A TCP connection to 127.0.0.1:`port` from `source` (another loopback address is another neighbour); -1 on failure.
+private func connectTCP(_ port: UInt16, from source: String = "127.0.0.1") -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return -1 }
+    var src = sockaddr_in()
+    src.sin_family = sa_family_t(AF_INET)
+    src.sin_addr.s_addr = inet_addr(source)
+    _ = withUnsafePointer(to: &src) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    var dst = sockaddr_in()
+    dst.sin_family = sa_family_t(AF_INET)
+    dst.sin_port = port.bigEndian
+    dst.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var timeout = timeval(tv_sec: 2, tv_usec: 0)
+    _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    let ok = withUnsafePointer(to: &dst) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    if ok != 0 { close(fd); return -1 }
+    return fd
+}
+
+/// GET `path` from another loopback address; the status line and the time it took, or nil.
+private func get(_ port: UInt16, _ path: String, from source: String = "127.0.0.2") -> (head: String, body: String, seconds: Double)? {
+    let started = Date()
+    let fd = connectTCP(port, from: source)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    var data = [UInt8]()
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n <= 0 { break }
+        data += buffer[0..<n]
+    }
+    let text = String(decoding: data, as: UTF8.self)
+    guard let split = text.range(of: "\r\n\r\n") else { return nil }
+    return (String(text[..<split.lowerBound].prefix { $0 != "\r" }), String(text[split.upperBound...]), Date().timeIntervalSince(started))
+}
+
+/// The daemon as a hostile neighbour finds it: run with a soft and hard limit of 256 open files,
+/// flooded with connections and datagrams, it keeps decoding and answering /healthz, and stops
+/// on SIGTERM in under 2 s.
+@Suite(.serialized) struct HostileClientTests {
+    @Test func connectionStormsAndFloodsNeverTakeTheGatewayDown() throws {
+        let executable = try #require(gatewaydExecutable(), "build gatewayd first (swift build)")
+        let http = freePort(Int32(SOCK_STREAM.rawValue)), nmea = freePort(Int32(SOCK_STREAM.rawValue)), udp = freePort(Int32(SOCK_DGRAM.rawValue))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-hostile-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -n 256 && exec \"$0\" \"$@\"", executable.path, "run", "--bind", "127.0.0.1", "--udp-port", "\(udp)",
+                             "--http-bind", "127.0.0.1", "--http-port", "\(http)", "--nmea-port", "\(nmea)",
+                             "--database", directory.appendingPathComponent("g.sqlite").path, "--status-interval", "0"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = Pipe()
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var seen = Data()
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !String(decoding: seen, as: UTF8.self).contains("feeds:") { seen.append(stderr.fileHandleForReading.availableData) }
+        #expect(String(decoding: seen, as: UTF8.self).contains("only 256 open files allowed"))
+
+        // GDL90 keeps arriving throughout (the bundled flight, one datagram each 20 ms).
+        let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("demo-flight.pcap").path)
+        let sender = try UDPSender(host: "127.0.0.1", port: udp)
+        for d in capture.datagrams.prefix(20) { sender.send(d.bytes) }
+        usleep(1_200_000)
+        let before = get(http, "/healthz")
+        #expect(before?.head.contains("200") == true, "healthz before the storm: \(String(describing: before))")
+
+        // 1,000 connection attempts from one neighbour (to HTTP and NMEA), held open.
+        var held: [Int32] = []
+        for i in 0..<1_000 {
+            let fd = connectTCP(i % 4 == 0 ? nmea : http)
+            if fd >= 0 { held.append(fd) }
+        }
+        // Another address still gets /healthz, quickly, while the neighbour holds what it could.
+        for d in capture.datagrams.dropFirst(20).prefix(20) { sender.send(d.bytes) }
+        let health = get(http, "/healthz")
+        #expect(health?.head.contains("200") == true, "healthz during the storm: \(String(describing: health))")
+        #expect((health?.seconds ?? 9) < 1)
+        for fd in held { close(fd) }
+
+        // 300 /alerts clients join and leave during a quiet period: found gone by the keep-alive.
+        for _ in 0..<300 {
+            let fd = connectTCP(http, from: "127.0.0.3")
+            guard fd >= 0 else { continue }
+            let request = "GET /alerts HTTP/1.1\r\nHost: x\r\n\r\n"
+            _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+            close(fd)
+        }
+        var clients = -1
+        let settle = Date().addingTimeInterval(25)
+        while Date() < settle {
+            for d in capture.datagrams.dropFirst(40).prefix(2) { sender.send(d.bytes) }
+            if let metrics = get(http, "/metrics")?.body,
+               let line = metrics.split(separator: "\n").first(where: { $0.hasPrefix("gatewayd_sse_clients ") }) {
+                clients = Int(line.split(separator: " ").last ?? "") ?? -1
+                if clients == 0 { break }
+            }
+            usleep(500_000)
+        }
+        #expect(clients == 0, "SSE clients still counted after they left: \(clients)")
+
+        // A flood of garbage datagrams, and SIGTERM in the middle of it: out in under 2 s.
+        let flooding = Mutex(true)
+        let flood = Thread {
+            let junk = [UInt8](repeating: 0x7E, count: 1_400)
+            while flooding.withLock({ $0 }) { for _ in 0..<100 { sender.send(junk) } }
+        }
+        flood.start()
+        usleep(500_000)
+        #expect(process.isRunning)
+        let sent = Date()
+        kill(process.processIdentifier, SIGTERM)
+        while process.isRunning && Date().timeIntervalSince(sent) < 5 { usleep(10_000) }
+        let took = Date().timeIntervalSince(sent)
+        flooding.withLock { $0 = false }
+        #expect(took < 2, "stopped after \(took) s under a flood")
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+    }
+}
