@@ -25,6 +25,9 @@ import Testing
         case .capture: seed = Array(try Data(contentsOf: fixtures.appendingPathComponent("demo-flight.pcapng")).prefix(1500))
         case .airspace: seed = Array(try Data(contentsOf: fixtures.appendingPathComponent("demo-airspace.geojson")))
         case .notam: seed = Array(NotamTexts.icaoRestricted.utf8) + Array(NotamTexts.fdcTFR.utf8)
+        case .gpsd: seed = Array(#"{"class":"TPV","mode":3,"lat":45.0,"lon":-123.0,"alt":1e300,"speed":1e308,"track":90.0,"climb":5e6}"#.utf8)
+        case .config: seed = Array("[input]\nudp_port = 4000\naccept_from = [\"192.168.10.1\"]\n[notams]\nrefresh_hours = 6\n".utf8)
+        case .feeds: seed = (0..<96).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 0x7F) }
         }
         var rng: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> Int {

@@ -14,6 +14,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case airspace
     /// NOTAM texts (ICAO and FAA domestic) and FAA NOTAM API replies.
     case notam
+    /// gpsd JSON lines into the core (with an area and a target to alert on), then every feed.
+    case gpsd
+    /// Configuration files (the TOML subset).
+    case config
+    /// Every feed encoder over a snapshot whose numbers are arbitrary finite doubles.
+    case feeds
 
     /// Runs the target on `data`.
     public func run(_ data: [UInt8]) {
@@ -53,7 +59,47 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = NotamTranslator.translate(n.text)
             _ = try? FAANotamAPI.parse(data, url: "fuzz")
             _ = try? FAANotamSearch.parse(data, url: "fuzz")
+        case .gpsd:
+            var core = GatewayCore()
+            let origin = Position(latitude: 45, longitude: -123)
+            _ = core.handle(.airspace([AirspaceArea(id: "R-1", name: "R-1", shape: .circle(center: origin, radiusNM: 2), severity: .warning)]), at: 1)
+            _ = core.handle(.message(.traffic(TrafficReport(address: 0xABCDEF, position: origin, pressureAltitudeFt: 3000,
+                                                              groundSpeedKt: 100, verticalSpeedFpm: 0, trackDeg: 90))), at: 1)
+            var t = 2.0
+            for line in data.split(separator: 0x0A).prefix(64) {
+                if let fix = GPSDClient.fix(fromJSONLine: Array(line)) { _ = core.handle(.gpsFix(fix), at: t) }
+                t += 0.5
+            }
+            Self.encodeFeeds(core.snapshot(at: t))
+        case .config:
+            _ = try? GatewayConfig.parse(String(decoding: data, as: UTF8.self), file: "fuzz")
+        case .feeds:
+            var numbers = data.withUnsafeBytes { raw in
+                (0..<(raw.count / 8)).map { Double(bitPattern: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }
+                    .filter(\.isFinite)
+            }.makeIterator()
+            func next() -> Double { numbers.next() ?? 0 }
+            let position = Position(latitude: max(-90, min(90, next())), longitude: max(-180, min(180, next())))
+            let fix = OwnshipFix(position: position, altitudeFt: next(), altitudeIsPressure: true, velocity: PlaneVelocity(east: next(), north: next()),
+                                 groundSpeedKt: next(), trackDeg: next(), verticalSpeedFpm: next(), airborne: true, source: .gpsd,
+                                 ageSec: next(), isHeld: true, heightAboveTerrainFt: next())
+            var core = GatewayCore()
+            _ = core.handle(.message(.traffic(TrafficReport(address: 0x123456, position: position, pressureAltitudeFt: 3000,
+                                                              groundSpeedKt: 4000, verticalSpeedFpm: -32000, trackDeg: 359))), at: 1)
+            var snapshot = core.snapshot(at: 1)
+            snapshot.ownship = fix
+            Self.encodeFeeds(snapshot)
         }
+    }
+
+    /// Every feed's encoding of `snapshot` (they must be total over any finite numbers).
+    static func encodeFeeds(_ snapshot: FeedSnapshot) {
+        _ = FeedEncoders.aircraftJSON(snapshot)
+        _ = FeedEncoders.trafficGeoJSON(snapshot)
+        _ = FeedEncoders.airspaceGeoJSON(snapshot)
+        _ = FeedEncoders.health(snapshot)
+        _ = FeedEncoders.metrics(snapshot, feeds: FeedCounters())
+        _ = NMEA.sentences(snapshot)
     }
 
     /// The target named by `FUZZ_TARGET`, default gdl90.
