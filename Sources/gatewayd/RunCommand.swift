@@ -152,7 +152,7 @@ struct RunCommand: ParsableCommand {
         var sources: [any DispatchSourceProtocol] = []
         var feeds: [String] = []
         var notamTimers: [any DispatchSourceProtocol] = []
-        let http = FeedServer(hub: hub)
+        let http = FeedServer(hub: hub, token: c.httpToken)
         var nmea: NMEAServer? = nil
         do {
             let senders = try c.forward.filter { $0 != "auto" }.map { f throws(GatewayError) in

@@ -23,6 +23,9 @@ struct TailCommand: ParsableCommand {
     @Flag(help: "Print the JSON Lines of the alert contract instead of the human lines.")
     var json = false
 
+    @Option(help: "The gateway's HTTP token, when its configuration sets [feeds] token (default: $GATEWAYD_TOKEN).")
+    var token: String?
+
     @Option(help: "Stop after this many alert lines (0: never; for scripts and tests).")
     var count = 0
 
@@ -36,7 +39,12 @@ struct TailCommand: ParsableCommand {
     var alertsURL: String {
         var base = url
         while base.hasSuffix("/") { base.removeLast() }
-        return base.hasSuffix("/alerts") ? base : base + "/alerts"
+        let alerts = base.hasSuffix("/alerts") ? base : base + "/alerts"
+        let token = self.token ?? ProcessInfo.processInfo.environment["GATEWAYD_TOKEN"]
+        guard let token, !token.isEmpty else { return alerts }
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return alerts + "?token=" + (token.addingPercentEncoding(withAllowedCharacters: allowed) ?? token)
     }
 
     func run() throws {
@@ -50,9 +58,9 @@ struct TailCommand: ParsableCommand {
                 var connection = try HTTPConnection(target, timeout: 5)
                 defer { connection.close() }
                 guard connection.status == 200 else {
-                    throw HTTPConnection.Failure(description: "\(alertsURL) answered HTTP \(connection.status)")
+                    throw HTTPConnection.Failure(description: "\(SecretMasking.url(alertsURL)) answered HTTP \(connection.status)")
                 }
-                Terminal.error(connectedOnce ? "tail: reconnected to \(alertsURL)" : "tail: following \(alertsURL)")
+                Terminal.error(connectedOnce ? "tail: reconnected to \(SecretMasking.url(alertsURL))" : "tail: following \(SecretMasking.url(alertsURL))")
                 connectedOnce = true
                 delay = 2
                 var parser = SSEParser()

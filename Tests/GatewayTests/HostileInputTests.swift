@@ -1,5 +1,6 @@
 import Foundation
 import GDL90
+import Hummingbird
 import Testing
 @testable import TrafficGateway
 
@@ -106,5 +107,28 @@ import Testing
         #expect(HTTPClient.redirect(from: "https://external-api.faa.gov/notamapi/v1/notams", to: "http://evil.example/x") == nil)
         #expect(HTTPClient.redirect(from: "https://a.example/x", to: "https://a.example/y")?.keepHeaders == true)
         #expect(HTTPClient.redirect(from: "https://a.example/x", to: "https://b.example/y")?.keepHeaders == false)
+    }
+
+    @Test func secretsAreMaskedInEveryPrintedURL() {
+        #expect(SecretMasking.url("https://user:hunter2@api.example/v1?a=1&client_secret=XYZ&api_key=K#f")
+                == "https://user:****@api.example/v1?a=1&client_secret=****&api_key=****#f")
+        #expect(SecretMasking.url("https://external-api.faa.gov/notamapi/v1/notams?icaoLocation=KSLE") == "https://external-api.faa.gov/notamapi/v1/notams?icaoLocation=KSLE")
+        #expect(FetchError(.network, url: "https://u:pw@h/x", reason: "down").description == "https://u:****@h/x: down")
+    }
+
+    /// With a token configured, every endpoint refuses a request without it.
+    @Test func tokenGuardsEveryEndpoint() throws {
+        let hub = FeedHub(now: Date().timeIntervalSince1970)
+        let server = FeedServer(hub: hub, token: "s3cret-token")
+        try server.start(host: "127.0.0.1", port: 0)
+        defer { server.stop() }
+        let base = "http://127.0.0.1:\(server.port)"
+        for path in ["/", "/healthz", "/data/aircraft.json", "/traffic.geojson", "/metrics", "/alerts/active"] {
+            #expect(try HTTPConnection.get(base + path).status == 401, "\(path) without a token")
+            #expect(try HTTPConnection.get(base + path + "?token=wrong-token!").status == 401)
+            #expect(try HTTPConnection.get(base + path + "?token=s3cret-token").status != 401, "\(path) with the token")
+        }
+        #expect(TokenMiddleware<BasicRequestContext>.same("abc", "abc") && !TokenMiddleware<BasicRequestContext>.same("abc", "abd")
+                && !TokenMiddleware<BasicRequestContext>.same("abc", "abcd"))
     }
 }

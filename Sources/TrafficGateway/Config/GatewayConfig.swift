@@ -27,6 +27,8 @@ public struct GatewayConfig: Sendable, Equatable {
     public var httpPort = 8090
     /// Address for HTTP and NMEA.
     public var httpBind = "0.0.0.0"
+    /// When set, every HTTP request must carry this token (see `FeedServer.token`).
+    public var httpToken: String?
     /// FLARM NMEA port (0: off).
     public var nmeaPort = 2000
     /// GDL90 forwarding targets ("host:port" or "auto").
@@ -88,7 +90,7 @@ public struct GatewayConfig: Sendable, Equatable {
         "input.accept_from": "array of IPv4 addresses",
         "database.path": "file path", "database.enabled": "true or false",
         "output.json": "true or false", "output.status_interval": "seconds, 0 or more", "log.level": "error, warning or info",
-        "feeds.http_port": "integer 0–65535", "feeds.http_bind": "IPv4 address", "feeds.nmea_port": "integer 0–65535",
+        "feeds.http_port": "integer 0–65535", "feeds.http_bind": "IPv4 address", "feeds.token": "string (every HTTP request must carry it)", "feeds.nmea_port": "integer 0–65535",
         "feeds.forward": "array of \"host:port\" or \"auto\"",
         "airspace.file": "GeoJSON file path", "airspace.notams_file": "NOTAM JSON file path",
         "notams.source": "faa-api, faa-nms or faa-search", "notams.locations": "array of ICAO locations",
@@ -179,6 +181,7 @@ public struct GatewayConfig: Sendable, Equatable {
                 c.logLevel = l
             case "feeds.http_port": c.httpPort = try int(0...65535)
             case "feeds.http_bind": c.httpBind = try ipv4(try string())
+            case "feeds.token": c.httpToken = try string()
             case "feeds.nmea_port": c.nmeaPort = try int(0...65535)
             case "feeds.forward":
                 c.forward = try strings()
@@ -255,10 +258,11 @@ public struct GatewayConfig: Sendable, Equatable {
         lines += ["", "[database]", database.map { "path = \(q($0))" } ?? "# path = (default) \(GatewayDatabase.defaultPath())", "enabled = \(databaseEnabled)"]
         lines += ["", "[output]", "json = \(json)", "status_interval = \(statusInterval)", "", "[log]", "level = \(q(logLevel))"]
         lines += ["", "[feeds]", "http_port = \(httpPort)", "http_bind = \(q(httpBind))", "nmea_port = \(nmeaPort)", "forward = \(arr(forward))"]
+        lines.append(httpToken == nil ? "# token = \"…\"   (default: no token; anyone on the network reads the feeds)" : "token = \"****\"")
         lines += ["", "[airspace]", airspaceFile.map { "file = \(q($0))" } ?? "# file = \"\"", notamsFile.map { "notams_file = \(q($0))" } ?? "# notams_file = \"\""]
         lines += ["", "[notams]", notamSource.map { "source = \(q($0))" } ?? "# source = \"faa-api\"", "locations = \(arr(notamLocations))",
                   "refresh_hours = \(notamRefreshHours)"]
-        if let notamURL { lines.append("url = \(q(notamURL))") }
+        if let notamURL { lines.append("url = \(q(SecretMasking.url(notamURL)))") }
         if let credentialsFile { lines.append("credentials_file = \(q(credentialsFile))") }
         if clientID != nil { lines.append("client_id = \"****\"") }
         if clientSecret != nil { lines.append("client_secret = \"****\"") }

@@ -17,9 +17,14 @@ public final class FeedServer: Sendable {
     /// The TCP port bound (useful with port 0).
     public var port: Int { boundPort.withLock { $0 } }
 
+    /// When set, every request must carry it (`Authorization: Bearer TOKEN`, or `?token=TOKEN` for
+    /// clients that cannot set headers): a shared Wi-Fi then cannot read ownship's position.
+    public let token: String?
+
     /// Creates a server over `hub`; nothing listens until `start`.
-    public init(hub: FeedHub) {
+    public init(hub: FeedHub, token: String? = nil) {
         self.hub = hub
+        self.token = token.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Most HTTP connections served at once.
@@ -31,6 +36,7 @@ public final class FeedServer: Sendable {
     func router() -> Router<BasicRequestContext> {
         let hub = self.hub
         let router = Router()
+        if let token { router.add(middleware: TokenMiddleware(token: token)) }
         router.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: """
                 gatewayd feeds (read-only):
@@ -147,5 +153,27 @@ final class HTTPTaskExecutor: TaskExecutor, @unchecked Sendable {
         let unowned = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         queue.async { unowned.runSynchronously(on: executor) }
+    }
+}
+
+/// Refuses (401) any request without the configured token, compared in constant time.
+struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
+    let token: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        let given = bearer ?? request.uri.queryParameters["token"].map(String.init)
+        guard let given, Self.same(given, token) else {
+            return Response(status: .unauthorized, headers: [.contentType: "text/plain", .wwwAuthenticate: "Bearer"],
+                            body: .init(byteBuffer: ByteBuffer(string: "a token is required (Authorization: Bearer …, or ?token=…)\n")))
+        }
+        return try await next(request, context)
+    }
+
+    static func same(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        var diff = UInt8(x.count == y.count ? 0 : 1)
+        for i in 0..<max(x.count, y.count) { diff |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0) }
+        return diff == 0
     }
 }

@@ -30,7 +30,7 @@ public struct FetchError: Error, CustomStringConvertible, Equatable {
         self.reason = reason
     }
     /// One sentence.
-    public var description: String { "\(url): \(status.map { "HTTP \($0): " } ?? "")\(reason)" }
+    public var description: String { "\(SecretMasking.url(url)): \(status.map { "HTTP \($0): " } ?? "")\(reason)" }
 }
 
 /// An HTTP response.
