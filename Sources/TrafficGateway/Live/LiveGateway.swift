@@ -1,5 +1,8 @@
 import Dispatch
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import GDL90
 import Synchronization
 
@@ -24,6 +27,7 @@ public final class LiveGateway: @unchecked Sendable {
     /// Feeds: the hub the HTTP and NMEA servers read (nil: no feeds).
     public let hub: FeedHub?
     private var lastSnapshot = -Double.infinity
+    private var heldTargets = 0
     private var forwardTargets: [UDPSender] = []
     private var autoForward = false
     private var discovery: DatagramSocket?
@@ -66,6 +70,11 @@ public final class LiveGateway: @unchecked Sendable {
             let now = Date().timeIntervalSince1970
             self.deliver(self.pipeline.advance(to: now))
             for notice in self.pipeline.drainNotices() { self.onNotice?(notice) }
+            // After a mass expiry (a flood of invented addresses gone quiet), and every 30 s, give
+            // the freed heap back to the system: glibc keeps it otherwise, and MemoryMax counts it.
+            let held = self.pipeline.core.picture.targets.count
+            if self.heldTargets - held > 200 || Int(now) % 30 == 0 { HeapTrim.trim() }
+            self.heldTargets = held
             // SSE clients gone during a quiet period are found by a keep-alive write.
             if Int(now) % 10 == 0 { self.hub?.keepAlive() }
             self.publishSnapshot(at: now, force: true)
@@ -256,4 +265,16 @@ public final class LatencyProbe: Sendable {
     public func add(_ ms: Double) { values.withLock { $0.append(ms) } }
     /// The latencies so far, sorted.
     public var sorted: [Double] { values.withLock { $0.sorted() } }
+}
+
+/// glibc's `malloc_trim`, found at run time (absent from other C libraries, where it does nothing):
+/// returns freed heap pages to the system.
+enum HeapTrim {
+    private typealias Trim = @convention(c) (Int) -> Int32
+    private static let function: Trim? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: Trim.self)
+    }()
+
+    static func trim() { _ = function?(0) }
 }
