@@ -88,6 +88,8 @@ public struct JSONItemSplitter: Sendable {
     public let arrayKey: [UInt8]
     /// Whether the array was found.
     public private(set) var sawArray = false
+    /// Whether the array's closing bracket was seen.
+    public var finished: Bool { state == 2 }
     private var state = 0  // 0: looking for the key, 1: inside the array, 2: done
     private var recent: [UInt8] = []
     private var item: [UInt8] = []

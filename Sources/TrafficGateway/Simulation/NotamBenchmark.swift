@@ -178,7 +178,11 @@ extension Benchmarks {
         let streamed = try run("streamed") { () throws(GatewayError) in try NotamFile.read(path: path) }
         let whole = try run("whole") { () throws(GatewayError) in
             guard let data = FileManager.default.contents(atPath: path) else { throw GatewayError.invalidInput("cannot read \(path)") }
-            do { return try FAANotamAPI.parse(Array(data), url: path).0 } catch { throw GatewayError.invalidInput("\(error)") }
+            // What import did before: the whole file as one JSON tree, then each feature.
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let items = object["items"] as? [Any] else {
+                throw GatewayError.invalidInput("\(path): not the NOTAM API's JSON")
+            }
+            return items.compactMap { ($0 as? [String: Any]).flatMap { FAANotamAPI.notam($0) } }
         }
         let cov = NotamCorpus.coverage(streamed.notams)
         let mb = Double(size) / 1_048_576
