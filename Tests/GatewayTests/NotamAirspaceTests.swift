@@ -247,6 +247,31 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
     }
 }
 
+@Suite struct AirspaceFileRegionTests {
+    /// GeoJSON files take MultiPolygons with holes and a `kind` (its levels instead of severity's).
+    @Test func multiPolygonWithHoleAndKind() throws {
+        let json = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"MOA-X","kind":"moa","ceilingFt":18000},"geometry":{"type":"MultiPolygon","coordinates":[[[[-123,45],[-122,45],[-122,46],[-123,46],[-123,45]],[[-122.6,45.4],[-122.4,45.4],[-122.4,45.6],[-122.6,45.6],[-122.6,45.4]]],[[[-121,45],[-120.5,45],[-120.5,45.5],[-121,45.5],[-121,45]]]]}}]}"#
+        let areas = try AirspaceFile.parse(Data(json.utf8), name: "x.geojson")
+        let a = try #require(areas.first)
+        guard case .region(let parts) = a.shape else { Issue.record("not a region"); return }
+        #expect(parts.count == 2 && parts[0].holes.count == 1 && a.kind == .moa && a.levels.inside == .caution)
+        var engine = AirspaceAlertEngine()
+        engine.setAreas(areas)
+        #expect(engine.evaluate(fix: fix(Position(latitude: 45.2, longitude: -120.7), altitude: 5000), at: 0).map(\.level) == [.caution])
+        var hole = AirspaceAlertEngine()
+        hole.setAreas(areas)
+        // In the middle of the hole, 4.2 NM from its nearest edge (beyond the 3 NM buffer): nothing.
+        #expect(hole.evaluate(fix: fix(Position(latitude: 45.5, longitude: -122.5), altitude: 5000, speed: 0), at: 0).isEmpty)
+        var edge = AirspaceAlertEngine()
+        edge.setAreas(areas)
+        // 1.2 NM inside the hole from its east edge: near (advisory), not inside.
+        #expect(edge.evaluate(fix: fix(Position(latitude: 45.5, longitude: -122.428), altitude: 5000, speed: 0), at: 0).map(\.level) == [.advisory])
+        #expect(throws: GatewayError.self) {
+            try AirspaceFile.parse(Data(json.replacingOccurrences(of: "\"moa\"", with: "\"blimp\"").utf8), name: "x.geojson")
+        }
+    }
+}
+
 @Suite struct NotamTranslatorContextTests {
     @Test func tokensInContext() {
         #expect(NotamTranslator.translate("TWY N CLSD") == "taxiway N closed")

@@ -15,7 +15,13 @@ public enum AirspaceSet {
                             activeAt: Double? = nil, near: Position? = nil, radiusNM: Double = 150,
                             levels: AirspaceLevelTable = AirspaceLevelTable()) throws(GatewayError) -> [AirspaceArea] {
         var areas: [AirspaceArea] = []
-        for path in airspaceFiles { areas += try AirspaceFile.read(path: path) }
+        for path in airspaceFiles {
+            areas += try AirspaceFile.read(path: path).map { a in
+                var area = a
+                if let kind = a.kind { area.levels = levels[kind] }
+                return area
+            }
+        }
         for path in notamFiles {
             var notams: [Notam] = []
             try NotamFile.read(path: path) { notams.append($0) }

@@ -112,14 +112,16 @@ public struct NotamStore: Sendable {
                 }
                 // NOTAMs this source held in the same scope that it no longer lists: cancelled
                 // (or expired, if their end has passed).
-                let rows = try Row.fetchAll(db, sql: "SELECT rid, key, number, location, sources, \"end\", json FROM notam")
+                // Keys first; a row's JSON is read only for the few not listed (memory stays flat).
+                let rows = try Row.fetchAll(db, sql: "SELECT rid, key, number, location, sources, \"end\" FROM notam")
                 for row in rows {
                     let key: String = row["key"]
                     guard !seen.contains(key) else { continue }
                     let end: Double? = row["end"]
                     let expired = end.map { $0 <= time } ?? false
                     let mine = (row["sources"] as String).split(separator: "+").contains { $0 == source }
-                    guard let old = try? JSONDecoder().decode(Notam.self, from: Data((row["json"] as String).utf8)) else { continue }
+                    guard expired || mine, let json = try String.fetchOne(db, sql: "SELECT json FROM notam WHERE rid = ?", arguments: [row["rid"] as Int64]),
+                          let old = try? JSONDecoder().decode(Notam.self, from: Data(json.utf8)) else { continue }
                     if expired || (mine && inScope(old)) {
                         try Self.delete(db, rid: row["rid"])
                         changes.append(NotamChange(time: time, kind: expired ? "expired" : "cancelled", key: key, number: row["number"],
