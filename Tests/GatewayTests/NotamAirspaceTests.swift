@@ -162,6 +162,16 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
         #expect(!inside(g, Position(latitude: 38.25, longitude: -121.95)))
     }
 
+    /// A boundary with an arc: the arc bulges out as far as its radius, not as a straight chord.
+    @Test func arcsInPointLists() throws {
+        let text = "!ZLA 05/230 ZLA AIRSPACE UAS WI AN AREA DEFINED AS 340000N1174800W TO 341000N1173000W THEN CLOCKWISE ON A 10NM ARC CENTERED ON 340000N1173000W TO 335000N1173000W TO POINT OF ORIGIN SFC-1000FT 2605161500-2605162300"
+        let g = try #require(NotamParser.parse(text, source: "t").geometry)
+        let centre = Position(latitude: 34, longitude: -117.5)
+        #expect(inside(g, Geodesy.destination(from: centre, bearingDeg: 90, distanceNM: 9)))
+        #expect(!inside(g, Geodesy.destination(from: centre, bearingDeg: 90, distanceNM: 11)))
+        #expect((g.polygon?.count ?? 0) > 30)
+    }
+
     /// "344142N975104W" (leading zero missing) is repaired only when "34.75NM NE LAW" and LAW's
     /// position (the API's coordinates) put it there.
     @Test func missingLeadingZeroRepairedOnlyWithAConfirmingReference() throws {

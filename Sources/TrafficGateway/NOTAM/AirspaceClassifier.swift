@@ -59,7 +59,7 @@ public enum AirspaceClassifier {
         if has(up, "RESTRICTED AREA") || airspace && matches(up, ClassifierPatterns.restricted) { return .restricted }
         if has(up, "WARNING AREA") || airspace && matches(up, ClassifierPatterns.warning) { return .warning }
         if has(up, "ALERT AREA") || airspace && matches(up, ClassifierPatterns.alert) { return .alert }
-        if matches(up, ClassifierPatterns.moa) { return .moa }
+        if has(up, "MOA", "ATCAA", "MILITARY OPERATIONS"), matches(up, ClassifierPatterns.moa) { return .moa }
         if has(up, "DANGER AREA") { return .danger }
         if has(up, " PJE ", "PARACHUTE JUMP", " PARACHUTING ") { return .parachute }
         if has(up, "AEROBATIC") { return .aerobatic }
