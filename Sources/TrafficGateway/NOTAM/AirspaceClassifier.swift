@@ -11,7 +11,7 @@ import Foundation
 public enum AirspaceClassifier {
     /// The kind of `n`, or nil.
     public static func kind(of n: Notam) -> AirspaceKind? {
-        let up = " " + n.text.uppercased().replacingOccurrences(of: "\n", with: " ") + " "
+        let up = " " + String(decoding: n.text.uppercased().utf8.map { $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self) + " "
         if let code = n.selectionCode ?? n.q?.code, let k = kind(qCode: code, text: up) { return k }
         if let k = kind(text: up, issuer: n.issuer, classification: n.classification) { return k }
         if n.geometry?.origin == .official, isAirspaceKeyword(up) { return .other }
@@ -36,7 +36,7 @@ public enum AirspaceClassifier {
         }
     }
 
-    static func has(_ up: String, _ words: String...) -> Bool { words.contains { up.contains($0) } }
+    static func has(_ up: String, _ words: String...) -> Bool { words.contains { up.has($0) } }
 
     static func matches(_ up: String, _ pattern: NSRegularExpression) -> Bool {
         pattern.firstMatch(in: up, range: NSRange(location: 0, length: (up as NSString).length)) != nil

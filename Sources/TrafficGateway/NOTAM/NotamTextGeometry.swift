@@ -58,7 +58,7 @@ public enum NotamTextGeometry {
     /// of the stated distance (at least 10 NM) of it; the wrong hemisphere or a dropped digit
     /// lands hundreds of miles away.
     static func statedReference(_ up: String, reference: Position?) -> (point: Position, distanceNM: Double)? {
-        guard let reference, up.contains("NM ") else { return nil }
+        guard let reference, up.has("NM ") else { return nil }
         let ns = up as NSString
         guard let m = TextPatterns.stated.firstMatch(in: up, range: NSRange(location: 0, length: ns.length)),
               let d = Double(ns.substring(with: m.range(at: 1))) else { return nil }
@@ -98,13 +98,13 @@ public enum NotamTextGeometry {
         var circles: [(Position, Double)] = []
         var parts: [AirspacePart] = []
         func index(at location: Int) -> Int? { found.firstIndex { $0.range.location == location } }
-        for m in up.contains("NM") ? TextPatterns.circle.matches(in: up, range: NSRange(location: 0, length: ns.length)) : [] {
+        for m in up.has("NM") ? TextPatterns.circle.matches(in: up, range: NSRange(location: 0, length: ns.length)) : [] {
             guard let r = Double(ns.substring(with: m.range(at: 1))), r > 0, r < 1000,
                   let i = index(at: m.range(at: 2).location), let c = found[i].position else { continue }
             used.insert(i)
             circles.append((c, r))
         }
-        for m in up.contains("EITHER SIDE") ? TextPatterns.corridor.matches(in: up, range: NSRange(location: 0, length: ns.length)) : [] {
+        for m in up.has("EITHER SIDE") ? TextPatterns.corridor.matches(in: up, range: NSRange(location: 0, length: ns.length)) : [] {
             guard let half = Double(ns.substring(with: m.range(at: 1))), half > 0 else { continue }
             // The line: the coordinates after "LINE FM", joined by TO or -, until something else.
             var line: [Position] = []
@@ -121,7 +121,7 @@ public enum NotamTextGeometry {
         }
         // Arcs: "CLOCKWISE ON A 10NM ARC CENTERED ON c TO p": from the ring's last point to p.
         var arcs: [Int: (clockwise: Bool, radiusNM: Double)] = [:]
-        for m in up.contains(" ARC ") ? TextPatterns.arc.matches(in: up, range: NSRange(location: 0, length: ns.length)) : [] {
+        for m in up.has(" ARC ") ? TextPatterns.arc.matches(in: up, range: NSRange(location: 0, length: ns.length)) : [] {
             guard let r = Double(ns.substring(with: m.range(at: 2))), r > 0, let i = index(at: m.range(at: 3).location) else { continue }
             arcs[i] = (!ns.substring(with: m.range(at: 1)).hasPrefix("COUNTER"), r)
             used.insert(i)
@@ -200,7 +200,7 @@ public enum NotamTextGeometry {
     /// surface), "AT OR BELOW 400FT AGL". nil when the text gives none.
     public static func limits(in text: String) -> NotamLimits? {
         let up = text.uppercased()
-        guard up.contains("FT") || up.contains("FL") || up.contains("FEET") else { return nil }
+        guard up.has("FT") || up.has("FL") || up.has("FEET") else { return nil }
         let ns = up as NSString
         let all = NSRange(location: 0, length: ns.length)
         if let m = TextPatterns.range.firstMatch(in: up, range: all),
@@ -233,4 +233,25 @@ enum TextPatterns {
         #"(CLOCKWISE|COUNTERCLOCKWISE|COUNTER-CLOCKWISE)\s+(?:ON|ALONG)\s+(?:AN?|THE)\s+(\d+(?:\.\d+)?)\s*NM\s+(?:RADIUS\s+)?ARC\s+(?:CENTERED\s+(?:ON|AT)|CENTRED\s+ON|OF|AROUND)\s+(?:[A-Z]{2,5}\s*)?(?:\([A-Z0-9]*\)\s*)?(\d{4})"#)
     static let corridor = try! NSRegularExpression(pattern: #"(\d+(?:\.\d+)?)\s*NM\s+EITHER\s+SIDE\s+OF\s+(?:A\s+|THE\s+)?LINE\s*"#)
     static let stated = try! NSRegularExpression(pattern: #"(?<![\d.])(\d+(?:\.\d+)?)\s*NM\s+(N|NNE|NE|ENE|E|ESE|SE|SSE|S|SSW|SW|WSW|W|WNW|NW|NNW)\s+[A-Z][A-Z0-9]{1,4}\b"#)
+}
+
+extension String {
+    /// Whether `needle` occurs in the string, byte for byte (on UTF-8): Foundation's
+    /// `contains` goes through NSString and dominated parsing time.
+    func has(_ needle: String) -> Bool {
+        var hay = self, n = needle
+        return hay.withUTF8 { h in
+            n.withUTF8 { nb in
+                guard nb.count > 0 else { return true }
+                guard h.count >= nb.count, let hp = h.baseAddress, let np = nb.baseAddress else { return false }
+                let first = np[0], last = h.count - nb.count
+                var i = 0
+                while i <= last {
+                    if hp[i] == first && memcmp(hp + i, np, nb.count) == 0 { return true }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
 }
