@@ -66,7 +66,7 @@ public enum NotamCorpus {
         case 0:  // FDC TFR, circle in the text and as the official polygon
             fdc = true; selection = "QRTCA"
             text = "OR..AIRSPACE SALEM, OR..TEMPORARY FLIGHT RESTRICTIONS WI AN AREA DEFINED AS 3NM RADIUS OF \(coordinate(c)) (SLE) SFC-3000FT MSL. PURSUANT TO 14 CFR SECTION 91.137(A)(1)"
-            geometry = #"{"type":"Polygon","coordinates":["# + ring((0..<36).map { Geodesy.destination(from: c, bearingDeg: Double($0) * 10, distanceNM: 3) }) + "]}"
+            geometry = #"{"type":"Polygon","coordinates":["# + ring((0..<120).map { Geodesy.destination(from: c, bearingDeg: Double($0) * 3, distanceNM: 3) }) + "]}"
         case 1:  // restricted area activation, two official parts, limits only in the text
             account = "Z" + loc.prefix(2); selection = "QRRCA"
             text = "AIRSPACE R\(2500 + i % 400)A ACT SFC-7999FT"
@@ -117,8 +117,9 @@ public enum NotamCorpus {
         let num = fdc ? "6/\(1000 + i)" : number
         let domestic = classification == "INTL" ? nil : "!\(account) \(num) \(loc) \(text) \(validity)"
         func esc(_ s: String) -> String { s.replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") }
-        let translation = domestic.map { #"{"type":"LOCAL_FORMAT","simpleText":"\#(esc($0))"}"# }
-            ?? #"{"type":"ICAO","formattedText":"A\#(1000 + i % 9000)/26 NOTAMN\n\#(esc(text))"}"#
+        // The API sends the ICAO form beside the domestic one (as HTML-ish formatted text).
+        let icaoForm = #"{"type":"ICAO","formattedText":"A\#(1000 + i % 9000)/26 NOTAMN\nQ) KZSE/\#(selection.isEmpty ? "QXXXX" : selection)/IV/NBO/A/000/999/\#(dms(c.latitude, degreeDigits: 2).prefix(4))N\#(dms(c.longitude, degreeDigits: 3).prefix(5))W005\nA) \#(icao)\nB) 2605161300\nC) 2605172300\nE) \#(esc(text))"}"#
+        let translation = domestic.map { #"{"type":"LOCAL_FORMAT","simpleText":"\#(esc($0))"},"# + icaoForm } ?? icaoForm
         return """
             {"type":"Feature","properties":{"coreNOTAMData":{"notamEvent":{"scenario":"6000"},"notam":{"id":"NOTAM_1_\(80_000_000 + i)",\
             "series":"","number":"\(num)","type":"N","issued":"2026-05-15T18:00:00Z","affectedFIR":"KZSE","location":"\(loc)",\
