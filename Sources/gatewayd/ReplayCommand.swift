@@ -37,7 +37,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day.")
     var date: String = "1970-01-01"
 
-    @Option(help: "Also append the alerts to this SQLite alert log.")
+    @Option(help: "SQLite database: its stored NOTAMs are watched, as run does, and the alerts are appended to its log.")
     var database: String?
 
     @Option(help: ArgumentHelp("Airspace to watch: a GeoJSON file of areas (what /airspace.geojson serves).",

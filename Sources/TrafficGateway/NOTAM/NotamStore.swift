@@ -195,12 +195,20 @@ public struct NotamStore: Sendable {
     /// given (R*Tree), at the levels `levels` gives each kind.
     public func areas(activeAt: Double?, near: Position? = nil, radiusNM: Double = 150,
                       levels: AirspaceLevelTable = AirspaceLevelTable()) throws(GatewayError) -> [AirspaceArea] {
-        let list: [Notam]
+        // Only rows with an area (an R*Tree entry), in force when asked, are decoded: run reloads
+        // every minute and most stored NOTAMs are aerodrome ones without an area.
+        var box = (-90.0, 90.0, -180.0, 180.0)
         if let p = near {
             let dLat = radiusNM / 60, dLon = radiusNM / (60 * max(0.05, cos(p.latitude * .pi / 180)))
-            list = try notams(minLat: p.latitude - dLat, maxLat: p.latitude + dLat, minLon: p.longitude - dLon, maxLon: p.longitude + dLon)
-        } else {
-            list = try all()
+            box = (p.latitude - dLat, p.latitude + dLat, p.longitude - dLon, p.longitude + dLon)
+        }
+        let list: [Notam] = try read { db in
+            try String.fetchAll(db, sql: """
+                SELECT n.json FROM notam n JOIN notam_rtree r ON r.rid = n.rid
+                WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ?
+                AND (? IS NULL OR ((n.start IS NULL OR n.start <= ?) AND (n."end" IS NULL OR n."end" > ?))) ORDER BY n.key
+                """, arguments: [box.0, box.1, box.2, box.3, activeAt, activeAt, activeAt])
+                .compactMap { try? JSONDecoder().decode(Notam.self, from: Data($0.utf8)) }
         }
         return list.filter { n in n.type != "C" && (activeAt.map { n.isActive(at: $0) } ?? true) }.compactMap { $0.airspaceArea(levels: levels) }
     }
