@@ -175,7 +175,7 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
     /// "344142N975104W" (leading zero missing) is repaired only when "34.75NM NE LAW" and LAW's
     /// position (the API's coordinates) put it there.
     @Test func missingLeadingZeroRepairedOnlyWithAConfirmingReference() throws {
-        let law = #","coordinates":"3434N09825W""#
+        let law = #","coordinates":"3434N09825W","icaoLocation":"KLAW""#
         let confirmed = try parseFeature(apiFeature(
             number: "05/088", text: "AIRSPACE UAS WI AN AREA DEFINED AS 1NM RADIUS OF 344142N975104W (34.75NM NE LAW) UP TO AND INCLUDING 3000FT AGL",
             simple: AirspaceTexts.missingZero, extra: law))
@@ -187,6 +187,10 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
         // Without a position for LAW nothing confirms it: no circle from a guessed coordinate.
         let unconfirmed = NotamParser.parse(AirspaceTexts.missingZero, source: "t")
         #expect(unconfirmed.geometry == nil)
+        // A reference to another place than the one whose position is known confirms nothing.
+        let elsewhere = try parseFeature(apiFeature(
+            number: "05/090", text: "AIRSPACE UAS WI AN AREA DEFINED AS 1NM RADIUS OF 344142N975104W (34.75NM NE OKC) SFC-400FT AGL", extra: law))
+        #expect(elsewhere.geometry == nil)
         // A missing hemisphere letter likewise: W is chosen because LAW lies west.
         let noLetter = try parseFeature(apiFeature(number: "05/089", text: "AIRSPACE UAS WI AN AREA DEFINED AS 1NM RADIUS OF 344142N0975104 (34.75NM NE LAW) SFC-400FT AGL", extra: law))
         #expect(noLetter.geometry?.center?[1] ?? 0 < -97.8)

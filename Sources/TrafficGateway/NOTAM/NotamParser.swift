@@ -14,7 +14,7 @@ public enum NotamParser {
         } else {
             parseDomestic(text, into: &n)
         }
-        if n.geometry == nil { n.geometry = NotamTextGeometry.geometry(in: n.text, reference: n.referencePosition) }
+        if n.geometry == nil { n.geometry = NotamTextGeometry.geometry(in: n.text, reference: n.referencePosition, referenceNames: n.referenceNames) }
         if n.geometry == nil, let q = n.q, let lat = q.latitude, let lon = q.longitude, let r = q.radiusNM, r > 0, r < 999 {
             n.geometry = NotamGeometry.circle(Position(latitude: lat, longitude: lon), radiusNM: r, origin: .qLine)
         }

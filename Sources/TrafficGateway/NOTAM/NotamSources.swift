@@ -167,10 +167,10 @@ public struct FAANotamAPI: NotamSource {
         if let t = d["text"] as? String { n.text = t }
         if n.id.isEmpty || n.id.hasPrefix("text:") { n.id = NotamParser.identity(n) }
         if let code = d["selectionCode"] as? String, !code.isEmpty { n.selectionCode = code.uppercased() }
-        if let c = d["coordinates"] as? String, let p = NotamParser.coordinate(c) { n.reference = [p.latitude, p.longitude] }
+        if let c = d["coordinates"] as? String, let p = NotamParser.coordinate(c) ?? decimalPosition(c) { n.reference = [p.latitude, p.longitude] }
         // Text geometry again with the location's position (it confirms repaired coordinates).
         if n.reference != nil, n.geometry.map({ $0.origin <= .text }) ?? true,
-           let g = NotamTextGeometry.geometry(in: n.text, reference: n.referencePosition) {
+           let g = NotamTextGeometry.geometry(in: n.text, reference: n.referencePosition, referenceNames: n.referenceNames) {
             n.geometry = g
         }
         // The official geometry beats anything parsed from the text.
@@ -180,6 +180,13 @@ public struct FAANotamAPI: NotamSource {
             : NotamLimits(floorFt: lower?.0, floorAGL: lower?.1 ?? false, ceilingFt: upper?.0, ceilingAGL: upper?.1 ?? false, origin: "api")
         NotamParser.finish(&n, apiLimits: api)
         return n
+    }
+
+    /// "34.5677,-98.4166" or "34.5677 -98.4166" (the form some API versions use for `coordinates`).
+    static func decimalPosition(_ s: String) -> Position? {
+        let v = s.split(whereSeparator: { $0 == "," || $0 == " " }).compactMap { Double($0) }
+        guard v.count == 2, (-90...90).contains(v[0]), (-180...180).contains(v[1]) else { return nil }
+        return Position(latitude: v[0], longitude: v[1])
     }
 
     /// Every part of a GeoJSON geometry: Polygon (with its holes), MultiPolygon, and

@@ -17,11 +17,11 @@ public enum NotamTextGeometry {
     }
 
     /// Every coordinate in `up` (upper case), repaired against `reference` where needed.
-    static func coordinates(_ up: String, reference: Position?) -> [Found] {
+    static func coordinates(_ up: String, reference: Position?, referenceNames: Set<String> = []) -> [Found] {
         // Cheap test first: a coordinate has 4+ digits then N or S.
         guard hasCoordinate(up) else { return [] }
         let ns = up as NSString
-        let stated = statedReference(up, reference: reference)
+        let stated = statedReference(up, reference: reference, names: referenceNames)
         return TextPatterns.coordinate.matches(in: up, range: NSRange(location: 0, length: ns.length)).map { m in
             let lat = ns.substring(with: m.range(at: 1)), ns1 = ns.substring(with: m.range(at: 2))
             let lon = ns.substring(with: m.range(at: 3))
@@ -57,7 +57,7 @@ public enum NotamTextGeometry {
     /// position. It describes the area as a whole, so a repaired point is accepted within 60 %
     /// of the stated distance (at least 10 NM) of it; the wrong hemisphere or a dropped digit
     /// lands hundreds of miles away.
-    static func statedReference(_ up: String, reference: Position?) -> (point: Position, distanceNM: Double)? {
+    static func statedReference(_ up: String, reference: Position?, names: Set<String>) -> (point: Position, distanceNM: Double)? {
         guard let reference, up.has("NM ") else { return nil }
         let ns = up as NSString
         guard let m = TextPatterns.stated.firstMatch(in: up, range: NSRange(location: 0, length: ns.length)),
@@ -65,6 +65,8 @@ public enum NotamTextGeometry {
         let dirs = ["N": 0.0, "NNE": 22.5, "NE": 45, "ENE": 67.5, "E": 90, "ESE": 112.5, "SE": 135, "SSE": 157.5, "S": 180,
                     "SSW": 202.5, "SW": 225, "WSW": 247.5, "W": 270, "WNW": 292.5, "NW": 315, "NNW": 337.5]
         guard let bearing = dirs[ns.substring(with: m.range(at: 2))] else { return nil }
+        // The place named must be the one whose position we have (LAW for KLAW).
+        guard names.contains(ns.substring(with: m.range(at: 3))) else { return nil }
         return (Geodesy.destination(from: reference, bearingDeg: bearing, distanceNM: d), d)
     }
 
@@ -89,10 +91,12 @@ public enum NotamTextGeometry {
 
     /// The area in `text`: circles, rings and corridors together (several become a region; one
     /// circle stays an exact circle). `reference` confirms repairs.
-    public static func geometry(in text: String, reference: Position? = nil) -> NotamGeometry? {
+    /// `referenceNames`: the names that position goes by (`KLAW`, `LAW`); a stated reference
+    /// to another place confirms nothing.
+    public static func geometry(in text: String, reference: Position? = nil, referenceNames: Set<String> = []) -> NotamGeometry? {
         let up = text.uppercased()
         let ns = up as NSString
-        let found = coordinates(up, reference: reference)
+        let found = coordinates(up, reference: reference, referenceNames: referenceNames)
         guard !found.isEmpty else { return nil }
         var used = Set<Int>()  // indexes into `found` consumed by circles and corridors
         var circles: [(Position, Double)] = []
@@ -232,7 +236,7 @@ enum TextPatterns {
     static let arc = try! NSRegularExpression(pattern:
         #"(CLOCKWISE|COUNTERCLOCKWISE|COUNTER-CLOCKWISE)\s+(?:ON|ALONG)\s+(?:AN?|THE)\s+(\d+(?:\.\d+)?)\s*NM\s+(?:RADIUS\s+)?ARC\s+(?:CENTERED\s+(?:ON|AT)|CENTRED\s+ON|OF|AROUND)\s+(?:[A-Z]{2,5}\s*)?(?:\([A-Z0-9]*\)\s*)?(\d{4})"#)
     static let corridor = try! NSRegularExpression(pattern: #"(\d+(?:\.\d+)?)\s*NM\s+EITHER\s+SIDE\s+OF\s+(?:A\s+|THE\s+)?LINE\s*"#)
-    static let stated = try! NSRegularExpression(pattern: #"(?<![\d.])(\d+(?:\.\d+)?)\s*NM\s+(N|NNE|NE|ENE|E|ESE|SE|SSE|S|SSW|SW|WSW|W|WNW|NW|NNW)\s+[A-Z][A-Z0-9]{1,4}\b"#)
+    static let stated = try! NSRegularExpression(pattern: #"(?<![\d.])(\d+(?:\.\d+)?)\s*NM\s+(N|NNE|NE|ENE|E|ESE|SE|SSE|S|SSW|SW|WSW|W|WNW|NW|NNW)\s+([A-Z][A-Z0-9]{1,4})\b"#)
 }
 
 extension String {
