@@ -187,6 +187,8 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
         // Without a position for LAW nothing confirms it: no circle from a guessed coordinate.
         let unconfirmed = NotamParser.parse(AirspaceTexts.missingZero, source: "t")
         #expect(unconfirmed.geometry == nil)
+        #expect(unconfirmed.unparsed.contains { $0.hasPrefix("coordinate 344142N975104W:") })
+        #expect(!confirmed.unparsed.contains { $0.hasPrefix("coordinate") })
         // A reference to another place than the one whose position is known confirms nothing.
         let elsewhere = try parseFeature(apiFeature(
             number: "05/090", text: "AIRSPACE UAS WI AN AREA DEFINED AS 1NM RADIUS OF 344142N975104W (34.75NM NE OKC) SFC-400FT AGL", extra: law))

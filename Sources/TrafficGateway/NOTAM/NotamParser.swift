@@ -35,6 +35,12 @@ public enum NotamParser {
             limits = NotamLimits(floorFt: q.lowerFL.flatMap { $0 == 0 ? nil : $0 * 100 }, ceilingFt: q.upperFL.flatMap { $0 >= 999 ? nil : $0 * 100 }, origin: "q-line")
         }
         n.limits = limits
+        n.unparsed.removeAll { $0.hasPrefix("coordinate ") }
+        if n.geometry.map({ $0.origin <= .text }) ?? true {
+            for c in NotamTextGeometry.unreadableCoordinates(in: n.text, reference: n.referencePosition, referenceNames: n.referenceNames) {
+                n.unparsed.append("coordinate \(c): a hemisphere letter or a digit is missing and no stated reference confirms a repair")
+            }
+        }
         if var g = n.geometry, let l = limits, !keepGeometryLimits {
             (g.floorFt, g.floorAGL, g.ceilingFt, g.ceilingAGL) = (l.floorFt, l.floorAGL, l.ceilingFt, l.ceilingAGL)
             n.geometry = g

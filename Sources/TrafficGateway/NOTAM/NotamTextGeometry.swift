@@ -42,6 +42,12 @@ public enum NotamTextGeometry {
         }
     }
 
+    /// The coordinates of `text` that could not be read as written nor repaired with a
+    /// confirming reference (for the NOTAM's "not understood" list).
+    public static func unreadableCoordinates(in text: String, reference: Position? = nil, referenceNames: Set<String> = []) -> [String] {
+        coordinates(text.uppercased(), reference: reference, referenceNames: referenceNames).filter { $0.position == nil }.map(\.written)
+    }
+
     /// Whether `up` may hold a coordinate (four digits then N or S), without a regex.
     static func hasCoordinate(_ up: String) -> Bool {
         var digits = 0
