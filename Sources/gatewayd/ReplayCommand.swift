@@ -71,7 +71,9 @@ struct ReplayCommand: ParsableCommand {
         let areas: [AirspaceArea]
         do {
             let store = noStore ? nil : try NotamDatabaseOption.existing(notamDatabase ?? database)
-            areas = try AirspaceSet.load(database: store, notamFiles: notams.map { [$0] } ?? [], airspaceFiles: airspace.map { [$0] } ?? [])
+            // The alert levels by kind that run would use ([alerts] level_* of the service's config).
+            let levels = (try? GatewayConfig.load(path: GatewayConfig.defaultPath, required: false))?.airspaceLevels ?? AirspaceLevelTable()
+            areas = try AirspaceSet.load(database: store, notamFiles: notams.map { [$0] } ?? [], airspaceFiles: airspace.map { [$0] } ?? [], levels: levels)
         } catch { throw CommandFailure("\(error)") }
         for path in files {
             let capture = try loadCapture(path, port: port)
