@@ -132,6 +132,9 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
         guard case .circle(let g, let gr)? = gps.geometry?.shape else { Issue.record("RADIUS CENTERED AT not read"); return }
         #expect(gr == 372 && abs(g.latitude - (33 + 3.0 / 60 + 20.0 / 3600)) < 1e-9)
         #expect(gps.limits?.floorFt == 40_000 && gps.limits?.ceilingFt == nil)
+        // The AIM's GPS-test wording, spelled out ("MAY NOT BE AVAILABLE WITHIN A … CENTERED AT").
+        let aim = NotamParser.parse("!GPS 06/001 ZAB NAV GPS (INCLUDING WAAS, GBAS, AND ADS-B) MAY NOT BE AVAILABLE WITHIN A 468NM RADIUS CENTERED AT 330702N1062540W (TCS 093044) FL400-UNL DECREASING IN AREA WITH A DECREASE IN ALTITUDE 2606010000-2606020000", source: "t")
+        #expect(aim.kind == .gps && aim.geometry?.radiusNM == 468 && aim.limits?.floorFt == 40_000)
         let pje = NotamParser.parse(AirspaceTexts.pje, source: "t")
         #expect(pje.geometry?.radiusNM == 3 && pje.limits?.ceilingFt == 17_999 && pje.limits?.floorFt == nil)
     }

@@ -64,7 +64,9 @@ public enum AirspaceClassifier {
         if has(up, " PJE ", "PARACHUTE JUMP", " PARACHUTING ") { return .parachute }
         if has(up, "AEROBATIC") { return .aerobatic }
         if airspace && has(up, " UAS ", "UNMANNED AIRCRAFT", " UA ") { return .uas }
-        if has(up, " GPS ", " GNSS ") && has(up, "UNREL", "MAY NOT BE AVBL", "INTERFERENCE", " JAMMING", "TESTING") { return .gps }
+        if has(up, " GPS ", " GNSS ", " WAAS ") && has(up, "UNREL", "NOT BE AVBL", "NOT BE AVAILABLE", " NOT AVBL", " NOT AVAILABLE", "INTERFERENCE", " JAMMING", "TESTING") {
+            return .gps
+        }
         if has(up, "AIRSPACE CLSD", "FIR CLSD") { return .other }
         return nil
     }
