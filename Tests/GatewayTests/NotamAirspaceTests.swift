@@ -132,6 +132,11 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
         guard case .circle(let g, let gr)? = gps.geometry?.shape else { Issue.record("RADIUS CENTERED AT not read"); return }
         #expect(gr == 372 && abs(g.latitude - (33 + 3.0 / 60 + 20.0 / 3600)) < 1e-9)
         #expect(gps.limits?.floorFt == 40_000 && gps.limits?.ceilingFt == nil)
+        // A radius without its leading zero (".5NM") is half a mile, not five.
+        #expect(NotamParser.parse("!SLE 05/210 SLE AIRSPACE UAS WI AN AREA DEFINED AS .5NM RADIUS OF 445500N1230000W SFC-400FT AGL 2605161500-2605162300", source: "t").geometry?.radiusNM == 0.5)
+        // Several MOAs in one activation (the FAA order's example): a MOA with its limits.
+        let moas = NotamParser.parse("!ZLC 05/500 ZLC AIRSPACE CRYPT NORTH MOA AND REVEILLE MOA ACT 5000FT-16000FT 2605161500-2605162300", source: "t")
+        #expect(moas.kind == .moa && moas.limits == NotamLimits(floorFt: 5000, ceilingFt: 16_000, origin: "text"))
         // The AIM's GPS-test wording, spelled out ("MAY NOT BE AVAILABLE WITHIN A … CENTERED AT").
         let aim = NotamParser.parse("!GPS 06/001 ZAB NAV GPS (INCLUDING WAAS, GBAS, AND ADS-B) MAY NOT BE AVAILABLE WITHIN A 468NM RADIUS CENTERED AT 330702N1062540W (TCS 093044) FL400-UNL DECREASING IN AREA WITH A DECREASE IN ALTITUDE 2606010000-2606020000", source: "t")
         #expect(aim.kind == .gps && aim.geometry?.radiusNM == 468 && aim.limits?.floorFt == 40_000)

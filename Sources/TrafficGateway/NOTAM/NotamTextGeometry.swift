@@ -238,10 +238,10 @@ enum TextPatterns {
     static let upTo = try! NSRegularExpression(pattern:
         #"(UP TO AND INCLUDING|UP TO BUT NOT INCLUDING|UP TO|AT OR BELOW|AT AND BELOW|BLW)\s+(FL\s?\d{2,3}|\d{1,6}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)"#)
     static let circle = try! NSRegularExpression(pattern:
-        #"(\d+(?:\.\d+)?)\s*(?:NMR|NM|NAUTICAL MILES?)\s*(?:RADIUS\s*)?(?:OF|CENTERED AT|CENTERED ON|CENTRED ON|AROUND)\s+(?:THE\s+)?(?:[A-Z]{2,5}\s*)?(?:\([A-Z0-9]*\)\s*)?(\d{4})"#)
+        #"(?<![\d.])(\d*\.\d+|\d+)\s*(?:NMR|NM|NAUTICAL MILES?)\s*(?:RADIUS\s*)?(?:OF|CENTERED AT|CENTERED ON|CENTRED ON|AROUND)\s+(?:THE\s+)?(?:[A-Z]{2,5}\s*)?(?:\([A-Z0-9]*\)\s*)?(\d{4})"#)
     static let arc = try! NSRegularExpression(pattern:
         #"(CLOCKWISE|COUNTERCLOCKWISE|COUNTER-CLOCKWISE)\s+(?:ON|ALONG)\s+(?:AN?|THE)\s+(\d+(?:\.\d+)?)\s*NM\s+(?:RADIUS\s+)?ARC\s+(?:CENTERED\s+(?:ON|AT)|CENTRED\s+ON|OF|AROUND)\s+(?:[A-Z]{2,5}\s*)?(?:\([A-Z0-9]*\)\s*)?(\d{4})"#)
-    static let corridor = try! NSRegularExpression(pattern: #"(\d+(?:\.\d+)?)\s*NM\s+EITHER\s+SIDE\s+OF\s+(?:A\s+|THE\s+)?LINE\s*"#)
+    static let corridor = try! NSRegularExpression(pattern: #"(?<![\d.])(\d*\.\d+|\d+)\s*NM\s+EITHER\s+SIDE\s+OF\s+(?:A\s+|THE\s+)?LINE\s*"#)
     static let stated = try! NSRegularExpression(pattern: #"(?<![\d.])(\d+(?:\.\d+)?)\s*NM\s+(N|NNE|NE|ENE|E|ESE|SE|SSE|S|SSW|SW|WSW|W|WNW|NW|NNW)\s+([A-Z][A-Z0-9]{1,4})\b"#)
 }
 
