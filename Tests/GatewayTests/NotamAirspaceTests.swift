@@ -218,6 +218,7 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
         #expect(NotamTextGeometry.limits(in: "AIRSPACE FOO MOA ACT 1000FT-FL180")?.floorFt == 1000)
         #expect(NotamTextGeometry.limits(in: "FROM SFC UP TO AND INCLUDING 4000 FEET MSL")?.ceilingFt == 4000)
         #expect(NotamTextGeometry.limits(in: "OBST CRANE 350FT (150FT AGL) LGTD") == nil)
+        #expect(NotamTextGeometry.limits(in: "AIRSPACE P-40 ACT SFC-UNL") == NotamLimits(floorFt: nil, ceilingFt: nil, origin: "text"))
     }
 
     /// The API's limits beat the text; "…EST" in the text's validity stays an estimate even when

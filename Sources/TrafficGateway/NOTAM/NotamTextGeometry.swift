@@ -210,7 +210,7 @@ public enum NotamTextGeometry {
     /// surface), "AT OR BELOW 400FT AGL". nil when the text gives none.
     public static func limits(in text: String) -> NotamLimits? {
         let up = text.uppercased()
-        guard up.has("FT") || up.has("FL") || up.has("FEET") else { return nil }
+        guard up.has("FT") || up.has("FL") || up.has("FEET") || up.has("UNL") else { return nil }
         let ns = up as NSString
         let all = NSRange(location: 0, length: ns.length)
         if let m = TextPatterns.range.firstMatch(in: up, range: all),
