@@ -24,11 +24,17 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Seconds of flood for --only flood.")
     var floodSeconds: Int = 30
 
-    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, flood, hostile (the last two are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s).")
+    @Option(help: "NOTAMs in the real-shaped set for --only notams (import rate, memory and coverage).")
+    var notams: Int = 10_000
+
+    @Option(help: "Keep the NOTAM set --only notams writes at this path (to import it with other builds).")
+    var notamCorpus: String?
+
+    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile (the last two are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s).")
     var only: [String] = []
 
     func run() throws {
-        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "flood", "hostile"]
+        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile"]
         if let bad = only.first(where: { !known.contains($0) }) {
             throw ValidationError("unknown benchmark '\(bad)'; choose from: \(known.joined(separator: ", "))")
         }
@@ -42,6 +48,9 @@ struct BenchCommand: ParsableCommand {
         if wanted("loopback") { for r in Benchmarks.loopback(targets: targets) { print(r.line) } }
         if wanted("feeds") { for r in Benchmarks.feeds(targets: targets) { print(r.line) } }
         if wanted("airspace") { for r in Benchmarks.airspace() { print(r.line) } }
+        if wanted("notams") {
+            do { for r in try Benchmarks.notamImport(count: notams, corpus: notamCorpus) { print(r.line) } } catch { throw CommandFailure("\(error)") }
+        }
         if wanted("flood") {
             let report = try Benchmarks.flood(rate: floodRate, seconds: Double(floodSeconds))
             for line in report.lines { print(line) }

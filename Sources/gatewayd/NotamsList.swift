@@ -18,7 +18,7 @@ struct NotamsList: ParsableCommand {
     @Option(help: "Only those whose text contains this (case-insensitive).")
     var search: String?
 
-    @Flag(help: "JSON Lines: number, location, severity, start, end, text, translation, stale, source, geometry.")
+    @Flag(help: "JSON Lines: number, location, severity, kind, start, end (estimated?), limits, text, translation, stale, source, geometry.")
     var json = false
 
     @OptionGroup var db: NotamDatabaseOption
@@ -131,8 +131,16 @@ enum NotamOutput {
         w.add("key", NotamStore.key(n))
         w.add("location", n.location ?? n.designator)
         w.add("severity", n.severity)
+        w.add("kind", n.kind?.rawValue)
         w.add("start", n.start.map(Timestamp.iso8601))
         w.add("end", n.permanent ? "PERM" : n.end.map(Timestamp.iso8601))
+        w.add("endEstimated", n.endEstimated)
+        if let l = n.limits {
+            w.add("floorFt", l.floorFt)
+            w.add("floorRef", l.floorFt == nil ? "SFC" : (l.floorAGL ? "AGL" : "MSL"))
+            w.add("ceilingFt", l.ceilingFt)
+            w.add("ceilingRef", l.ceilingFt == nil ? "UNL" : (l.ceilingAGL ? "AGL" : "MSL"))
+        }
         w.add("text", n.text)
         w.add("translation", NotamTranslator.translate(n.text))
         w.add("stale", stale)

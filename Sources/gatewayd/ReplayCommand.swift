@@ -44,7 +44,7 @@ struct ReplayCommand: ParsableCommand {
         discussion: "For receivers that send no ownship report: ownship then comes from these fixes, as from gpsd in 'run'."))
     var gps: String?
 
-    @Option(help: "Also append the alerts to this SQLite alert log.")
+    @Option(help: "SQLite database: its stored NOTAMs are watched, as run does, and the alerts are appended to its log.")
     var database: String?
 
     @Option(help: ArgumentHelp("Airspace to watch: a GeoJSON file of areas (what /airspace.geojson serves).",
@@ -80,7 +80,9 @@ struct ReplayCommand: ParsableCommand {
         let areas: [AirspaceArea]
         do {
             let store = noStore ? nil : try NotamDatabaseOption.existing(notamDatabase ?? database)
-            areas = try AirspaceSet.load(database: store, notamFiles: notams.map { [$0] } ?? [], airspaceFiles: airspace.map { [$0] } ?? [])
+            // The alert levels by kind that run would use ([alerts] level_* of the service's config).
+            let levels = (try? GatewayConfig.load(path: GatewayConfig.defaultPath, required: false))?.airspaceLevels ?? AirspaceLevelTable()
+            areas = try AirspaceSet.load(database: store, notamFiles: notams.map { [$0] } ?? [], airspaceFiles: airspace.map { [$0] } ?? [], levels: levels)
         } catch { throw CommandFailure("\(error)") }
         let fixes: [TimedGPSFix]
         do { fixes = try gps.map { try GPSLog.read(path: $0).fixes } ?? [] } catch { throw CommandFailure("\(error)") }

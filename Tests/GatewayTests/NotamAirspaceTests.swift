@@ -132,6 +132,14 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
         guard case .circle(let g, let gr)? = gps.geometry?.shape else { Issue.record("RADIUS CENTERED AT not read"); return }
         #expect(gr == 372 && abs(g.latitude - (33 + 3.0 / 60 + 20.0 / 3600)) < 1e-9)
         #expect(gps.limits?.floorFt == 40_000 && gps.limits?.ceilingFt == nil)
+        // A radius without its leading zero (".5NM") is half a mile, not five.
+        #expect(NotamParser.parse("!SLE 05/210 SLE AIRSPACE UAS WI AN AREA DEFINED AS .5NM RADIUS OF 445500N1230000W SFC-400FT AGL 2605161500-2605162300", source: "t").geometry?.radiusNM == 0.5)
+        // Several MOAs in one activation (the FAA order's example): a MOA with its limits.
+        let moas = NotamParser.parse("!ZLC 05/500 ZLC AIRSPACE CRYPT NORTH MOA AND REVEILLE MOA ACT 5000FT-16000FT 2605161500-2605162300", source: "t")
+        #expect(moas.kind == .moa && moas.limits == NotamLimits(floorFt: 5000, ceilingFt: 16_000, origin: "text"))
+        // The AIM's GPS-test wording, spelled out ("MAY NOT BE AVAILABLE WITHIN A … CENTERED AT").
+        let aim = NotamParser.parse("!GPS 06/001 ZAB NAV GPS (INCLUDING WAAS, GBAS, AND ADS-B) MAY NOT BE AVAILABLE WITHIN A 468NM RADIUS CENTERED AT 330702N1062540W (TCS 093044) FL400-UNL DECREASING IN AREA WITH A DECREASE IN ALTITUDE 2606010000-2606020000", source: "t")
+        #expect(aim.kind == .gps && aim.geometry?.radiusNM == 468 && aim.limits?.floorFt == 40_000)
         let pje = NotamParser.parse(AirspaceTexts.pje, source: "t")
         #expect(pje.geometry?.radiusNM == 3 && pje.limits?.ceilingFt == 17_999 && pje.limits?.floorFt == nil)
     }
@@ -162,10 +170,20 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
         #expect(!inside(g, Position(latitude: 38.25, longitude: -121.95)))
     }
 
+    /// A boundary with an arc: the arc bulges out as far as its radius, not as a straight chord.
+    @Test func arcsInPointLists() throws {
+        let text = "!ZLA 05/230 ZLA AIRSPACE UAS WI AN AREA DEFINED AS 340000N1174800W TO 341000N1173000W THEN CLOCKWISE ON A 10NM ARC CENTERED ON 340000N1173000W TO 335000N1173000W TO POINT OF ORIGIN SFC-1000FT 2605161500-2605162300"
+        let g = try #require(NotamParser.parse(text, source: "t").geometry)
+        let centre = Position(latitude: 34, longitude: -117.5)
+        #expect(inside(g, Geodesy.destination(from: centre, bearingDeg: 90, distanceNM: 9)))
+        #expect(!inside(g, Geodesy.destination(from: centre, bearingDeg: 90, distanceNM: 11)))
+        #expect((g.polygon?.count ?? 0) > 30)
+    }
+
     /// "344142N975104W" (leading zero missing) is repaired only when "34.75NM NE LAW" and LAW's
     /// position (the API's coordinates) put it there.
     @Test func missingLeadingZeroRepairedOnlyWithAConfirmingReference() throws {
-        let law = #","coordinates":"3434N09825W""#
+        let law = #","coordinates":"3434N09825W","icaoLocation":"KLAW""#
         let confirmed = try parseFeature(apiFeature(
             number: "05/088", text: "AIRSPACE UAS WI AN AREA DEFINED AS 1NM RADIUS OF 344142N975104W (34.75NM NE LAW) UP TO AND INCLUDING 3000FT AGL",
             simple: AirspaceTexts.missingZero, extra: law))
@@ -177,6 +195,12 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
         // Without a position for LAW nothing confirms it: no circle from a guessed coordinate.
         let unconfirmed = NotamParser.parse(AirspaceTexts.missingZero, source: "t")
         #expect(unconfirmed.geometry == nil)
+        #expect(unconfirmed.unparsed.contains { $0.hasPrefix("coordinate 344142N975104W:") })
+        #expect(!confirmed.unparsed.contains { $0.hasPrefix("coordinate") })
+        // A reference to another place than the one whose position is known confirms nothing.
+        let elsewhere = try parseFeature(apiFeature(
+            number: "05/090", text: "AIRSPACE UAS WI AN AREA DEFINED AS 1NM RADIUS OF 344142N975104W (34.75NM NE OKC) SFC-400FT AGL", extra: law))
+        #expect(elsewhere.geometry == nil)
         // A missing hemisphere letter likewise: W is chosen because LAW lies west.
         let noLetter = try parseFeature(apiFeature(number: "05/089", text: "AIRSPACE UAS WI AN AREA DEFINED AS 1NM RADIUS OF 344142N0975104 (34.75NM NE LAW) SFC-400FT AGL", extra: law))
         #expect(noLetter.geometry?.center?[1] ?? 0 < -97.8)
@@ -194,6 +218,7 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
         #expect(NotamTextGeometry.limits(in: "AIRSPACE FOO MOA ACT 1000FT-FL180")?.floorFt == 1000)
         #expect(NotamTextGeometry.limits(in: "FROM SFC UP TO AND INCLUDING 4000 FEET MSL")?.ceilingFt == 4000)
         #expect(NotamTextGeometry.limits(in: "OBST CRANE 350FT (150FT AGL) LGTD") == nil)
+        #expect(NotamTextGeometry.limits(in: "AIRSPACE P-40 ACT SFC-UNL") == NotamLimits(floorFt: nil, ceilingFt: nil, origin: "text"))
     }
 
     /// The API's limits beat the text; "…EST" in the text's validity stays an estimate even when
@@ -244,6 +269,31 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
         #expect(inside(g, cut, altitude: nil, cutouts: g.airspaceCutouts))  // no altitude: conservative
         let area = try #require(n.airspaceArea())
         #expect(area.cutouts.count == 1)
+    }
+}
+
+@Suite struct AirspaceFileRegionTests {
+    /// GeoJSON files take MultiPolygons with holes and a `kind` (its levels instead of severity's).
+    @Test func multiPolygonWithHoleAndKind() throws {
+        let json = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"MOA-X","kind":"moa","ceilingFt":18000},"geometry":{"type":"MultiPolygon","coordinates":[[[[-123,45],[-122,45],[-122,46],[-123,46],[-123,45]],[[-122.6,45.4],[-122.4,45.4],[-122.4,45.6],[-122.6,45.6],[-122.6,45.4]]],[[[-121,45],[-120.5,45],[-120.5,45.5],[-121,45.5],[-121,45]]]]}}]}"#
+        let areas = try AirspaceFile.parse(Data(json.utf8), name: "x.geojson")
+        let a = try #require(areas.first)
+        guard case .region(let parts) = a.shape else { Issue.record("not a region"); return }
+        #expect(parts.count == 2 && parts[0].holes.count == 1 && a.kind == .moa && a.levels.inside == .caution)
+        var engine = AirspaceAlertEngine()
+        engine.setAreas(areas)
+        #expect(engine.evaluate(fix: fix(Position(latitude: 45.2, longitude: -120.7), altitude: 5000), at: 0).map(\.level) == [.caution])
+        var hole = AirspaceAlertEngine()
+        hole.setAreas(areas)
+        // In the middle of the hole, 4.2 NM from its nearest edge (beyond the 3 NM buffer): nothing.
+        #expect(hole.evaluate(fix: fix(Position(latitude: 45.5, longitude: -122.5), altitude: 5000, speed: 0), at: 0).isEmpty)
+        var edge = AirspaceAlertEngine()
+        edge.setAreas(areas)
+        // 1.2 NM inside the hole from its east edge: near (advisory), not inside.
+        #expect(edge.evaluate(fix: fix(Position(latitude: 45.5, longitude: -122.428), altitude: 5000, speed: 0), at: 0).map(\.level) == [.advisory])
+        #expect(throws: GatewayError.self) {
+            try AirspaceFile.parse(Data(json.replacingOccurrences(of: "\"moa\"", with: "\"blimp\"").utf8), name: "x.geojson")
+        }
     }
 }
 

@@ -316,7 +316,9 @@ final class Delays: Sendable {
         #expect(NotamStore.key(n) == "FDC:6/6101" && n.source == "fisb")
         // A TFR's severity follows its kind's levels (warning inside).
         #expect(n.kind == .tfr && n.severity == "warning", "\(n.severity): \(n.text.prefix(200))")
-        #expect(n.geometry?.origin == .fisb && n.geometry?.radiusNM == 3)
+        // Both graphics (the 3 NM circle and the box) make the area; the limits span both.
+        #expect(n.geometry?.origin == .fisb && n.geometry?.parts?.count == 2)
+        #expect(n.geometry?.floorFt == nil && n.geometry?.ceilingFt == 5000)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fisbnotam-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = NotamStore(database: try GatewayDatabase(path: dir.appendingPathComponent("g.sqlite").path))

@@ -3,11 +3,12 @@ import GDL90
 
 /// Reads airspace areas from GeoJSON, the format `/airspace.geojson` writes (so a saved feed
 /// reads back) and that QGIS and friends export: a FeatureCollection whose features are
-/// Polygons (exterior ring used) or Points with a `radiusNM` property (circles); a Polygon with
+/// Polygons and MultiPolygons (holes kept) or Points with a `radiusNM` property (circles); a Polygon with
 /// `center` and `radiusNM` properties is read back as the exact circle it was drawn from.
 /// Properties: `id` (required), `name`, `floorFt`/`floorRef` (MSL, AGL, SFC), `ceilingFt`/
 /// `ceilingRef` (MSL, AGL, UNL), `start`/`end` (ISO-8601 UTC), `severity` (info, caution,
-/// warning, critical).
+/// warning, critical), `kind` (tfr, restricted, moa…: the kind's alert levels instead of the
+/// severity's).
 public enum AirspaceFile {
     /// Reads `path`; errors name the file and the feature.
     public static func read(path: String) throws(GatewayError) -> [AirspaceArea] {
@@ -42,14 +43,26 @@ public enum AirspaceFile {
                 shape = .circle(center: center, radiusNM: r)
             } else if type == "Point", let c = geometry["coordinates"] as? [Any], let center = position(c), let r = number(p["radiusNM"]) {
                 shape = .circle(center: center, radiusNM: r)
-            } else if type == "Polygon", let rings = geometry["coordinates"] as? [Any], let ring = rings.first as? [Any] {
-                var points = ring.compactMap { ($0 as? [Any]).flatMap(position) }
-                guard points.count == ring.count else { throw GatewayError.invalidInput("\(place): a polygon position is not [lon, lat]") }
-                if points.count > 1 && points.first == points.last { points.removeLast() }
-                guard points.count >= 3 else { throw GatewayError.invalidInput("\(place): a polygon needs 3 or more points") }
-                shape = .polygon(points)
+            } else if type == "Polygon" || type == "MultiPolygon", let coordinates = geometry["coordinates"] as? [Any] {
+                func ring(_ value: Any) throws(GatewayError) -> [Position] {
+                    let list = value as? [Any] ?? []
+                    var points = list.compactMap { ($0 as? [Any]).flatMap(position) }
+                    guard points.count == list.count else { throw GatewayError.invalidInput("\(place): a polygon position is not [lon, lat]") }
+                    if points.count > 1 && points.first == points.last { points.removeLast() }
+                    guard points.count >= 3 else { throw GatewayError.invalidInput("\(place): a polygon needs 3 or more points") }
+                    return points
+                }
+                var parts: [AirspacePart] = []
+                for polygon in type == "Polygon" ? [coordinates] : coordinates.compactMap({ $0 as? [Any] }) {
+                    guard let outer = polygon.first else { continue }
+                    var holes: [[Position]] = []
+                    for h in polygon.dropFirst() { holes.append(try ring(h)) }
+                    parts.append(AirspacePart(outer: try ring(outer), holes: holes))
+                }
+                guard !parts.isEmpty else { throw GatewayError.invalidInput("\(place): a polygon needs 3 or more points") }
+                shape = parts.count == 1 && parts[0].holes.isEmpty ? .polygon(parts[0].outer) : .region(parts)
             } else {
-                throw GatewayError.invalidInput("\(place): geometry \(type) is not a Polygon or a Point with radiusNM")
+                throw GatewayError.invalidInput("\(place): geometry \(type) is not a Polygon, a MultiPolygon or a Point with radiusNM")
             }
             func time(_ key: String) throws(GatewayError) -> Double? {
                 guard let text = p[key] as? String else { return nil }
@@ -66,11 +79,18 @@ public enum AirspaceFile {
                 guard let v = AirspaceArea.Severity(name: s) else { throw GatewayError.invalidInput("\(place): severity \(s) is not info, caution, warning or critical") }
                 severity = v
             }
+            var kind: AirspaceKind? = nil
+            if let k = p["kind"] as? String {
+                guard let v = AirspaceKind(rawValue: k.lowercased()) else {
+                    throw GatewayError.invalidInput("\(place): kind \(k) is not one of \(AirspaceKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                kind = v
+            }
             out.append(AirspaceArea(
                 id: id, name: p["name"] as? String ?? id, shape: shape,
                 floorFt: try feet("floorFt"), floorIsAGL: (p["floorRef"] as? String)?.uppercased() == "AGL",
                 ceilingFt: try feet("ceilingFt"), ceilingIsAGL: (p["ceilingRef"] as? String)?.uppercased() == "AGL",
-                start: try time("start"), end: try time("end"), severity: severity))
+                start: try time("start"), end: try time("end"), severity: severity, kind: kind))
         }
         return out
     }

@@ -15,7 +15,13 @@ public enum AirspaceSet {
                             activeAt: Double? = nil, near: Position? = nil, radiusNM: Double = 150,
                             levels: AirspaceLevelTable = AirspaceLevelTable()) throws(GatewayError) -> [AirspaceArea] {
         var areas: [AirspaceArea] = []
-        for path in airspaceFiles { areas += try AirspaceFile.read(path: path) }
+        for path in airspaceFiles {
+            areas += try AirspaceFile.read(path: path).map { a in
+                var area = a
+                if let kind = a.kind { area.levels = levels[kind] }
+                return area
+            }
+        }
         for path in notamFiles {
             var notams: [Notam] = []
             try NotamFile.read(path: path) { notams.append($0) }
@@ -88,6 +94,8 @@ public struct JSONItemSplitter: Sendable {
     public let arrayKey: [UInt8]
     /// Whether the array was found.
     public private(set) var sawArray = false
+    /// Whether the array's closing bracket was seen.
+    public var finished: Bool { state == 2 }
     private var state = 0  // 0: looking for the key, 1: inside the array, 2: done
     private var recent: [UInt8] = []
     private var item: [UInt8] = []

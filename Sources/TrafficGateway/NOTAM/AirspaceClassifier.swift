@@ -11,7 +11,7 @@ import Foundation
 public enum AirspaceClassifier {
     /// The kind of `n`, or nil.
     public static func kind(of n: Notam) -> AirspaceKind? {
-        let up = " " + n.text.uppercased().replacingOccurrences(of: "\n", with: " ") + " "
+        let up = " " + String(decoding: n.text.uppercased().utf8.map { $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self) + " "
         if let code = n.selectionCode ?? n.q?.code, let k = kind(qCode: code, text: up) { return k }
         if let k = kind(text: up, issuer: n.issuer, classification: n.classification) { return k }
         if n.geometry?.origin == .official, isAirspaceKeyword(up) { return .other }
@@ -36,7 +36,7 @@ public enum AirspaceClassifier {
         }
     }
 
-    static func has(_ up: String, _ words: String...) -> Bool { words.contains { up.contains($0) } }
+    static func has(_ up: String, _ words: String...) -> Bool { words.contains { up.has($0) } }
 
     static func matches(_ up: String, _ pattern: NSRegularExpression) -> Bool {
         pattern.firstMatch(in: up, range: NSRange(location: 0, length: (up as NSString).length)) != nil
@@ -59,12 +59,14 @@ public enum AirspaceClassifier {
         if has(up, "RESTRICTED AREA") || airspace && matches(up, ClassifierPatterns.restricted) { return .restricted }
         if has(up, "WARNING AREA") || airspace && matches(up, ClassifierPatterns.warning) { return .warning }
         if has(up, "ALERT AREA") || airspace && matches(up, ClassifierPatterns.alert) { return .alert }
-        if matches(up, ClassifierPatterns.moa) { return .moa }
+        if has(up, "MOA", "ATCAA", "MILITARY OPERATIONS"), matches(up, ClassifierPatterns.moa) { return .moa }
         if has(up, "DANGER AREA") { return .danger }
         if has(up, " PJE ", "PARACHUTE JUMP", " PARACHUTING ") { return .parachute }
         if has(up, "AEROBATIC") { return .aerobatic }
         if airspace && has(up, " UAS ", "UNMANNED AIRCRAFT", " UA ") { return .uas }
-        if has(up, " GPS ", " GNSS ") && has(up, "UNREL", "MAY NOT BE AVBL", "INTERFERENCE", " JAMMING", "TESTING") { return .gps }
+        if has(up, " GPS ", " GNSS ", " WAAS ") && has(up, "UNREL", "NOT BE AVBL", "NOT BE AVAILABLE", " NOT AVBL", " NOT AVAILABLE", "INTERFERENCE", " JAMMING", "TESTING") {
+            return .gps
+        }
         if has(up, "AIRSPACE CLSD", "FIR CLSD") { return .other }
         return nil
     }

@@ -80,6 +80,17 @@ public struct Notam: Sendable, Equatable, Codable {
         return nil
     }
 
+    /// The names the reference position goes by: the location (`KLAW` and `LAW`), the
+    /// designator, the Q-line's FIR.
+    public var referenceNames: Set<String> {
+        var names = Set<String>()
+        for name in [location, designator, q?.fir].compactMap({ $0 }) {
+            names.insert(name)
+            if name.count == 4, name.hasPrefix("K") || name.hasPrefix("P") { names.insert(String(name.dropFirst())) }
+        }
+        return names
+    }
+
     /// Whether it is in force at `time`.
     public func isActive(at time: Double) -> Bool {
         if let start, time < start { return false }

@@ -9,12 +9,12 @@ public enum NotamParser {
     public static func parse(_ raw: String, source: String, id: String? = nil) -> Notam {
         let text = raw.replacingOccurrences(of: "\r", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
         var n = Notam(id: id ?? "", raw: text, source: source)
-        if text.contains("Q)") || text.range(of: #"(^|\s)E\)"#, options: .regularExpression) != nil {
+        if text.has("Q)") || text.hasPrefix("E)") || text.has(" E)") || text.has("\nE)") || text.has("\tE)") {
             parseICAO(text, into: &n)
         } else {
             parseDomestic(text, into: &n)
         }
-        if n.geometry == nil { n.geometry = NotamTextGeometry.geometry(in: n.text, reference: n.referencePosition) }
+        if n.geometry == nil { n.geometry = NotamTextGeometry.geometry(in: n.text, reference: n.referencePosition, referenceNames: n.referenceNames) }
         if n.geometry == nil, let q = n.q, let lat = q.latitude, let lon = q.longitude, let r = q.radiusNM, r > 0, r < 999 {
             n.geometry = NotamGeometry.circle(Position(latitude: lat, longitude: lon), radiusNM: r, origin: .qLine)
         }
@@ -35,6 +35,12 @@ public enum NotamParser {
             limits = NotamLimits(floorFt: q.lowerFL.flatMap { $0 == 0 ? nil : $0 * 100 }, ceilingFt: q.upperFL.flatMap { $0 >= 999 ? nil : $0 * 100 }, origin: "q-line")
         }
         n.limits = limits
+        n.unparsed.removeAll { $0.hasPrefix("coordinate ") }
+        if n.geometry.map({ $0.origin <= .text }) ?? true {
+            for c in NotamTextGeometry.unreadableCoordinates(in: n.text, reference: n.referencePosition, referenceNames: n.referenceNames) {
+                n.unparsed.append("coordinate \(c): a hemisphere letter or a digit is missing and no stated reference confirms a repair")
+            }
+        }
         if var g = n.geometry, let l = limits, !keepGeometryLimits {
             (g.floorFt, g.floorAGL, g.ceilingFt, g.ceilingAGL) = (l.floorFt, l.floorAGL, l.ceilingFt, l.ceilingAGL)
             n.geometry = g
@@ -73,7 +79,7 @@ public enum NotamParser {
         if let c = items["C"] {
             let up = c.uppercased()
             if up.hasPrefix("PERM") { n.permanent = true } else {
-                n.endEstimated = up.contains("EST")
+                n.endEstimated = up.has("EST")
                 n.end = time(String(up.prefix(10))) ?? note(&n, "C) \(c)")
             }
         }
@@ -209,7 +215,7 @@ public enum NotamParser {
         if t.hasPrefix("FL") { return Int(t.dropFirst(2).trimmingCharacters(in: .whitespaces).prefix(3)).map { ($0 * 100, false) } }
         let digits = t.prefix { $0.isNumber || $0 == "," }.filter(\.isNumber)
         guard let v = Int(digits) else { return nil }
-        return (v == 0 ? nil : v, t.contains("AGL"))
+        return (v == 0 ? nil : v, t.has("AGL"))
     }
 
     // MARK: Severity
@@ -223,21 +229,21 @@ public enum NotamParser {
         let t = " " + n.text.uppercased() + " "
         let code = n.selectionCode ?? n.q?.code ?? ""
         if let kind = n.kind {
-            if kind == .prohibited || t.contains("FIR CLSD") || t.contains("AIRSPACE CLSD") { return "critical" }
+            if kind == .prohibited || t.has("FIR CLSD") || t.has("AIRSPACE CLSD") { return "critical" }
             return kind.defaultLevels.severity.description
         }
         // "Flight operations are prohibited within…" is how every TFR reads: only a prohibited
         // *area* (or its Q-code) is critical; TFRs are cautions below.
-        if code.hasPrefix("QRP") || t.contains(" PROHIBITED AREA") || t.contains("FIR CLSD") || t.contains("NO ATS")
-            || t.contains("AIRSPACE CLSD") {
+        if code.hasPrefix("QRP") || t.has(" PROHIBITED AREA") || t.has("FIR CLSD") || t.has("NO ATS")
+            || t.has("AIRSPACE CLSD") {
             return "critical"
         }
-        if code.hasPrefix("QRR") || t.contains("RESTRICTED AREA") || (t.contains(" AD ") && t.contains(" CLSD ") && !t.contains(" EXC "))
-            || code.hasPrefix("QFALC") || code.hasPrefix("QMRLC") || (t.contains(" RWY ") && t.contains(" CLSD") && !t.contains(" EXC ")) {
+        if code.hasPrefix("QRR") || t.has("RESTRICTED AREA") || (t.has(" AD ") && t.has(" CLSD ") && !t.has(" EXC "))
+            || code.hasPrefix("QFALC") || code.hasPrefix("QMRLC") || (t.has(" RWY ") && t.has(" CLSD") && !t.has(" EXC ")) {
             return "warning"
         }
-        if code.hasPrefix("QRT") || t.contains("TEMPORARY FLIGHT RESTRICTION") || t.contains(" TFR ") || t.contains(" CLSD ") || t.contains(" CLSD")
-            || n.issuer == "FDC" && t.contains("AIRSPACE") {
+        if code.hasPrefix("QRT") || t.has("TEMPORARY FLIGHT RESTRICTION") || t.has(" TFR ") || t.has(" CLSD ") || t.has(" CLSD")
+            || n.issuer == "FDC" && t.has("AIRSPACE") {
             return "caution"
         }
         return "info"

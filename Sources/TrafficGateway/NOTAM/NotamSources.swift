@@ -96,21 +96,45 @@ public struct FAANotamAPI: NotamSource {
     }
 
     /// One reply: its NOTAMs and the page count. Throws on HTML, bad JSON or a missing `items`.
+    /// The reply is split item by item (`JSONItemSplitter`): only one feature at a time is a
+    /// JSON tree, so a 1000-item page costs little more than its bytes.
     public static func parse(_ body: [UInt8], url: String) throws(FetchError) -> ([Notam], Int) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
-            let start = String(decoding: body.prefix(100), as: UTF8.self).lowercased()
-            throw FetchError(.content, url: url, reason: start.contains("<html") || start.contains("<!doctype")
-                ? "an HTML page instead of JSON (a login or bot-protection page?)" : "the reply is not valid JSON (\(body.count) bytes)")
-        }
-        guard let items = object["items"] as? [Any] else {
-            throw FetchError(.content, url: url, reason: "the JSON has no \"items\" array (an error reply or a changed API?)")
-        }
+        var splitter = JSONItemSplitter(arrayKey: "items")
         var out: [Notam] = []
-        for item in items {
-            guard let feature = item as? [String: Any] else { continue }
+        var bad = false
+        splitter.feed(Data(body)) { bytes in
+            guard let feature = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else { bad = true; return }
             if let n = notam(feature) { out.append(n) }
         }
-        return (out, (object["totalPages"] as? Int) ?? 1)
+        if !splitter.sawArray || bad || !splitter.finished {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+                let start = String(decoding: body.prefix(100), as: UTF8.self).lowercased()
+                throw FetchError(.content, url: url, reason: start.contains("<html") || start.contains("<!doctype")
+                    ? "an HTML page instead of JSON (a login or bot-protection page?)" : "the reply is not valid JSON (\(body.count) bytes)")
+            }
+            guard object["items"] is [Any] else {
+                throw FetchError(.content, url: url, reason: "the JSON has no \"items\" array (an error reply or a changed API?)")
+            }
+        }
+        return (out, topLevelInt(body, key: "totalPages") ?? 1)
+    }
+
+    /// The integer after `"key":` (an unescaped quote cannot sit inside a JSON string).
+    static func topLevelInt(_ body: [UInt8], key: String) -> Int? {
+        let needle = Array("\"\(key)\"".utf8)
+        guard body.count > needle.count else { return nil }
+        var i = 0
+        while i + needle.count <= body.count {
+            if body[i] == needle[0] && Array(body[i..<(i + needle.count)]) == needle {
+                var j = i + needle.count
+                while j < body.count, body[j] == UInt8(ascii: " ") || body[j] == UInt8(ascii: ":") || body[j] == 0x0A { j += 1 }
+                var value = 0, digits = 0
+                while j < body.count, body[j] >= 0x30, body[j] <= 0x39 { value = value * 10 + Int(body[j] - 0x30); j += 1; digits += 1 }
+                return digits > 0 ? value : nil
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// One GeoJSON feature of the API (`properties.coreNOTAMData.notam`, `notamTranslation`,
@@ -143,10 +167,10 @@ public struct FAANotamAPI: NotamSource {
         if let t = d["text"] as? String { n.text = t }
         if n.id.isEmpty || n.id.hasPrefix("text:") { n.id = NotamParser.identity(n) }
         if let code = d["selectionCode"] as? String, !code.isEmpty { n.selectionCode = code.uppercased() }
-        if let c = d["coordinates"] as? String, let p = NotamParser.coordinate(c) { n.reference = [p.latitude, p.longitude] }
+        if let c = d["coordinates"] as? String, let p = NotamParser.coordinate(c) ?? decimalPosition(c) { n.reference = [p.latitude, p.longitude] }
         // Text geometry again with the location's position (it confirms repaired coordinates).
         if n.reference != nil, n.geometry.map({ $0.origin <= .text }) ?? true,
-           let g = NotamTextGeometry.geometry(in: n.text, reference: n.referencePosition) {
+           let g = NotamTextGeometry.geometry(in: n.text, reference: n.referencePosition, referenceNames: n.referenceNames) {
             n.geometry = g
         }
         // The official geometry beats anything parsed from the text.
@@ -156,6 +180,13 @@ public struct FAANotamAPI: NotamSource {
             : NotamLimits(floorFt: lower?.0, floorAGL: lower?.1 ?? false, ceilingFt: upper?.0, ceilingAGL: upper?.1 ?? false, origin: "api")
         NotamParser.finish(&n, apiLimits: api)
         return n
+    }
+
+    /// "34.5677,-98.4166" or "34.5677 -98.4166" (the form some API versions use for `coordinates`).
+    static func decimalPosition(_ s: String) -> Position? {
+        let v = s.split(whereSeparator: { $0 == "," || $0 == " " }).compactMap { Double($0) }
+        guard v.count == 2, (-90...90).contains(v[0]), (-180...180).contains(v[1]) else { return nil }
+        return Position(latitude: v[0], longitude: v[1])
     }
 
     /// Every part of a GeoJSON geometry: Polygon (with its holes), MultiPolygon, and

@@ -112,14 +112,16 @@ public struct NotamStore: Sendable {
                 }
                 // NOTAMs this source held in the same scope that it no longer lists: cancelled
                 // (or expired, if their end has passed).
-                let rows = try Row.fetchAll(db, sql: "SELECT rid, key, number, location, sources, \"end\", json FROM notam")
+                // Keys first; a row's JSON is read only for the few not listed (memory stays flat).
+                let rows = try Row.fetchAll(db, sql: "SELECT rid, key, number, location, sources, \"end\" FROM notam")
                 for row in rows {
                     let key: String = row["key"]
                     guard !seen.contains(key) else { continue }
                     let end: Double? = row["end"]
                     let expired = end.map { $0 <= time } ?? false
                     let mine = (row["sources"] as String).split(separator: "+").contains { $0 == source }
-                    guard let old = try? JSONDecoder().decode(Notam.self, from: Data((row["json"] as String).utf8)) else { continue }
+                    guard expired || mine, let json = try String.fetchOne(db, sql: "SELECT json FROM notam WHERE rid = ?", arguments: [row["rid"] as Int64]),
+                          let old = try? JSONDecoder().decode(Notam.self, from: Data(json.utf8)) else { continue }
                     if expired || (mine && inScope(old)) {
                         try Self.delete(db, rid: row["rid"])
                         changes.append(NotamChange(time: time, kind: expired ? "expired" : "cancelled", key: key, number: row["number"],
@@ -193,12 +195,20 @@ public struct NotamStore: Sendable {
     /// given (R*Tree), at the levels `levels` gives each kind.
     public func areas(activeAt: Double?, near: Position? = nil, radiusNM: Double = 150,
                       levels: AirspaceLevelTable = AirspaceLevelTable()) throws(GatewayError) -> [AirspaceArea] {
-        let list: [Notam]
+        // Only rows with an area (an R*Tree entry), in force when asked, are decoded: run reloads
+        // every minute and most stored NOTAMs are aerodrome ones without an area.
+        var box = (-90.0, 90.0, -180.0, 180.0)
         if let p = near {
             let dLat = radiusNM / 60, dLon = radiusNM / (60 * max(0.05, cos(p.latitude * .pi / 180)))
-            list = try notams(minLat: p.latitude - dLat, maxLat: p.latitude + dLat, minLon: p.longitude - dLon, maxLon: p.longitude + dLon)
-        } else {
-            list = try all()
+            box = (p.latitude - dLat, p.latitude + dLat, p.longitude - dLon, p.longitude + dLon)
+        }
+        let list: [Notam] = try read { db in
+            try String.fetchAll(db, sql: """
+                SELECT n.json FROM notam n JOIN notam_rtree r ON r.rid = n.rid
+                WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ?
+                AND (? IS NULL OR ((n.start IS NULL OR n.start <= ?) AND (n."end" IS NULL OR n."end" > ?))) ORDER BY n.key
+                """, arguments: [box.0, box.1, box.2, box.3, activeAt, activeAt, activeAt])
+                .compactMap { try? JSONDecoder().decode(Notam.self, from: Data($0.utf8)) }
         }
         return list.filter { n in n.type != "C" && (activeAt.map { n.isActive(at: $0) } ?? true) }.compactMap { $0.airspaceArea(levels: levels) }
     }

@@ -4,7 +4,7 @@ import GDL90
 /// Areas and limits written in NOTAM texts, in the wordings the FAA and ICAO use:
 /// circles ("5NM RADIUS OF 450034N1230011W", "3 NMR OF 334805N/1175517W", "372NM RADIUS
 /// CENTERED AT 330320N1063343W"), point lists (one ring, or several each closed by repeating
-/// its first point), corridors ("0.2NM EITHER SIDE OF A LINE FM p TO p TO p", buffered), and
+/// its first point; "CLOCKWISE ON A 10NM ARC CENTERED ON c TO p" arcs), corridors ("0.2NM EITHER SIDE OF A LINE FM p TO p TO p", buffered), and
 /// vertical limits ("SFC-7999FT", "1000FT-FL180", "UP TO BUT NOT INCLUDING FL225", "UP TO AND
 /// INCLUDING 3000FT AGL"). A coordinate missing its hemisphere letter or its leading zero is
 /// repaired only when a stated reference ("34.75NM NE LAW") puts the repaired point there.
@@ -17,9 +17,11 @@ public enum NotamTextGeometry {
     }
 
     /// Every coordinate in `up` (upper case), repaired against `reference` where needed.
-    static func coordinates(_ up: String, reference: Position?) -> [Found] {
+    static func coordinates(_ up: String, reference: Position?, referenceNames: Set<String> = []) -> [Found] {
+        // Cheap test first: a coordinate has 4+ digits then N or S.
+        guard hasCoordinate(up) else { return [] }
         let ns = up as NSString
-        let stated = statedReference(up, reference: reference)
+        let stated = statedReference(up, reference: reference, names: referenceNames)
         return TextPatterns.coordinate.matches(in: up, range: NSRange(location: 0, length: ns.length)).map { m in
             let lat = ns.substring(with: m.range(at: 1)), ns1 = ns.substring(with: m.range(at: 2))
             let lon = ns.substring(with: m.range(at: 3))
@@ -40,18 +42,37 @@ public enum NotamTextGeometry {
         }
     }
 
+    /// The coordinates of `text` that could not be read as written nor repaired with a
+    /// confirming reference (for the NOTAM's "not understood" list).
+    public static func unreadableCoordinates(in text: String, reference: Position? = nil, referenceNames: Set<String> = []) -> [String] {
+        coordinates(text.uppercased(), reference: reference, referenceNames: referenceNames).filter { $0.position == nil }.map(\.written)
+    }
+
+    /// Whether `up` may hold a coordinate (four digits then N or S), without a regex.
+    static func hasCoordinate(_ up: String) -> Bool {
+        var digits = 0
+        for b in up.utf8 {
+            if b >= 0x30 && b <= 0x39 { digits += 1; continue }
+            if digits >= 4 && (b == UInt8(ascii: "N") || b == UInt8(ascii: "S")) { return true }
+            if b != UInt8(ascii: ".") { digits = 0 }
+        }
+        return false
+    }
+
     /// The point a "34.75NM NE LAW" reference names, when `reference` is that location's
     /// position. It describes the area as a whole, so a repaired point is accepted within 60 %
     /// of the stated distance (at least 10 NM) of it; the wrong hemisphere or a dropped digit
     /// lands hundreds of miles away.
-    static func statedReference(_ up: String, reference: Position?) -> (point: Position, distanceNM: Double)? {
-        guard let reference else { return nil }
+    static func statedReference(_ up: String, reference: Position?, names: Set<String>) -> (point: Position, distanceNM: Double)? {
+        guard let reference, up.has("NM ") else { return nil }
         let ns = up as NSString
         guard let m = TextPatterns.stated.firstMatch(in: up, range: NSRange(location: 0, length: ns.length)),
               let d = Double(ns.substring(with: m.range(at: 1))) else { return nil }
         let dirs = ["N": 0.0, "NNE": 22.5, "NE": 45, "ENE": 67.5, "E": 90, "ESE": 112.5, "SE": 135, "SSE": 157.5, "S": 180,
                     "SSW": 202.5, "SW": 225, "WSW": 247.5, "W": 270, "WNW": 292.5, "NW": 315, "NNW": 337.5]
         guard let bearing = dirs[ns.substring(with: m.range(at: 2))] else { return nil }
+        // The place named must be the one whose position we have (LAW for KLAW).
+        guard names.contains(ns.substring(with: m.range(at: 3))) else { return nil }
         return (Geodesy.destination(from: reference, bearingDeg: bearing, distanceNM: d), d)
     }
 
@@ -76,21 +97,24 @@ public enum NotamTextGeometry {
 
     /// The area in `text`: circles, rings and corridors together (several become a region; one
     /// circle stays an exact circle). `reference` confirms repairs.
-    public static func geometry(in text: String, reference: Position? = nil) -> NotamGeometry? {
+    /// `referenceNames`: the names that position goes by (`KLAW`, `LAW`); a stated reference
+    /// to another place confirms nothing.
+    public static func geometry(in text: String, reference: Position? = nil, referenceNames: Set<String> = []) -> NotamGeometry? {
         let up = text.uppercased()
         let ns = up as NSString
-        let found = coordinates(up, reference: reference)
+        let found = coordinates(up, reference: reference, referenceNames: referenceNames)
+        guard !found.isEmpty else { return nil }
         var used = Set<Int>()  // indexes into `found` consumed by circles and corridors
         var circles: [(Position, Double)] = []
         var parts: [AirspacePart] = []
         func index(at location: Int) -> Int? { found.firstIndex { $0.range.location == location } }
-        for m in TextPatterns.circle.matches(in: up, range: NSRange(location: 0, length: ns.length)) {
+        for m in up.has("NM") ? TextPatterns.circle.matches(in: up, range: NSRange(location: 0, length: ns.length)) : [] {
             guard let r = Double(ns.substring(with: m.range(at: 1))), r > 0, r < 1000,
                   let i = index(at: m.range(at: 2).location), let c = found[i].position else { continue }
             used.insert(i)
             circles.append((c, r))
         }
-        for m in TextPatterns.corridor.matches(in: up, range: NSRange(location: 0, length: ns.length)) {
+        for m in up.has("EITHER SIDE") ? TextPatterns.corridor.matches(in: up, range: NSRange(location: 0, length: ns.length)) : [] {
             guard let half = Double(ns.substring(with: m.range(at: 1))), half > 0 else { continue }
             // The line: the coordinates after "LINE FM", joined by TO or -, until something else.
             var line: [Position] = []
@@ -105,16 +129,33 @@ public enum NotamTextGeometry {
             }
             if line.count >= 2 { parts += corridor(line, halfWidthNM: half) }
         }
+        // Arcs: "CLOCKWISE ON A 10NM ARC CENTERED ON c TO p": from the ring's last point to p.
+        var arcs: [Int: (clockwise: Bool, radiusNM: Double)] = [:]
+        for m in up.has(" ARC ") ? TextPatterns.arc.matches(in: up, range: NSRange(location: 0, length: ns.length)) : [] {
+            guard let r = Double(ns.substring(with: m.range(at: 2))), r > 0, let i = index(at: m.range(at: 3).location) else { continue }
+            arcs[i] = (!ns.substring(with: m.range(at: 1)).hasPrefix("COUNTER"), r)
+            used.insert(i)
+        }
         // Rings: the other coordinates in order; a point equal to its ring's first closes it.
         var ring: [Position] = []
-        for (i, f) in found.enumerated() where !used.contains(i) {
-            guard let p = f.position else { continue }
+        var pendingArc: (centre: Position, clockwise: Bool, radiusNM: Double)? = nil
+        for (i, f) in found.enumerated() {
+            if let arc = arcs[i], let c = f.position { pendingArc = (c, arc.clockwise, arc.radiusNM) }
+            guard !used.contains(i), let p = f.position else { continue }
+            if let arc = pendingArc, let from = ring.last {
+                ring += arcPoints(centre: arc.centre, radiusNM: arc.radiusNM, from: from, to: p, clockwise: arc.clockwise)
+                pendingArc = nil
+            }
             if ring.count >= 3, let first = ring.first, abs(first.latitude - p.latitude) < 1e-9, abs(first.longitude - p.longitude) < 1e-9 {
                 parts.append(AirspacePart(outer: ring))
                 ring = []
             } else {
                 ring.append(p)
             }
+        }
+        if let arc = pendingArc, let from = ring.last, let first = ring.first {
+            // "…ARC CENTERED ON c TO POINT OF ORIGIN": back to the first point.
+            ring += arcPoints(centre: arc.centre, radiusNM: arc.radiusNM, from: from, to: first, clockwise: arc.clockwise)
         }
         if ring.count >= 3 { parts.append(AirspacePart(outer: ring)) }
         var g: NotamGeometry?
@@ -125,6 +166,20 @@ public enum NotamTextGeometry {
             g = NotamGeometry.region(all, origin: .text)
         }
         return g
+    }
+
+    /// The points strictly between `from` and `to` along an arc of `radiusNM` around `centre`,
+    /// every 5°, clockwise (bearing increasing) or counter-clockwise.
+    static func arcPoints(centre: Position, radiusNM: Double, from: Position, to: Position, clockwise: Bool) -> [Position] {
+        let b0 = Geodesy.bearingDeg(centre, from), b1 = Geodesy.bearingDeg(centre, to)
+        var sweep = clockwise ? b1 - b0 : b0 - b1
+        while sweep <= 0 { sweep += 360 }
+        while sweep > 360 { sweep -= 360 }
+        let steps = Int((sweep / 5).rounded(.up))
+        guard steps > 1 else { return [] }
+        return (1..<steps).map { k in
+            Geodesy.destination(from: centre, bearingDeg: b0 + (clockwise ? 1 : -1) * sweep * Double(k) / Double(steps), distanceNM: radiusNM)
+        }
     }
 
     /// A circle as a 72-gon (only when it is one part of several).
@@ -155,6 +210,7 @@ public enum NotamTextGeometry {
     /// surface), "AT OR BELOW 400FT AGL". nil when the text gives none.
     public static func limits(in text: String) -> NotamLimits? {
         let up = text.uppercased()
+        guard up.has("FT") || up.has("FL") || up.has("FEET") || up.has("UNL") else { return nil }
         let ns = up as NSString
         let all = NSRange(location: 0, length: ns.length)
         if let m = TextPatterns.range.firstMatch(in: up, range: all),
@@ -182,7 +238,30 @@ enum TextPatterns {
     static let upTo = try! NSRegularExpression(pattern:
         #"(UP TO AND INCLUDING|UP TO BUT NOT INCLUDING|UP TO|AT OR BELOW|AT AND BELOW|BLW)\s+(FL\s?\d{2,3}|\d{1,6}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)"#)
     static let circle = try! NSRegularExpression(pattern:
-        #"(\d+(?:\.\d+)?)\s*(?:NMR|NM|NAUTICAL MILES?)\s*(?:RADIUS\s*)?(?:OF|CENTERED AT|CENTERED ON|CENTRED ON|AROUND)\s+(?:THE\s+)?(?:[A-Z]{2,5}\s*)?(?:\([A-Z0-9]*\)\s*)?(\d{4})"#)
-    static let corridor = try! NSRegularExpression(pattern: #"(\d+(?:\.\d+)?)\s*NM\s+EITHER\s+SIDE\s+OF\s+(?:A\s+|THE\s+)?LINE\s*"#)
-    static let stated = try! NSRegularExpression(pattern: #"(?<![\d.])(\d+(?:\.\d+)?)\s*NM\s+(N|NNE|NE|ENE|E|ESE|SE|SSE|S|SSW|SW|WSW|W|WNW|NW|NNW)\s+[A-Z][A-Z0-9]{1,4}\b"#)
+        #"(?<![\d.])(\d*\.\d+|\d+)\s*(?:NMR|NM|NAUTICAL MILES?)\s*(?:RADIUS\s*)?(?:OF|CENTERED AT|CENTERED ON|CENTRED ON|AROUND)\s+(?:THE\s+)?(?:[A-Z]{2,5}\s*)?(?:\([A-Z0-9]*\)\s*)?(\d{4})"#)
+    static let arc = try! NSRegularExpression(pattern:
+        #"(CLOCKWISE|COUNTERCLOCKWISE|COUNTER-CLOCKWISE)\s+(?:ON|ALONG)\s+(?:AN?|THE)\s+(\d+(?:\.\d+)?)\s*NM\s+(?:RADIUS\s+)?ARC\s+(?:CENTERED\s+(?:ON|AT)|CENTRED\s+ON|OF|AROUND)\s+(?:[A-Z]{2,5}\s*)?(?:\([A-Z0-9]*\)\s*)?(\d{4})"#)
+    static let corridor = try! NSRegularExpression(pattern: #"(?<![\d.])(\d*\.\d+|\d+)\s*NM\s+EITHER\s+SIDE\s+OF\s+(?:A\s+|THE\s+)?LINE\s*"#)
+    static let stated = try! NSRegularExpression(pattern: #"(?<![\d.])(\d+(?:\.\d+)?)\s*NM\s+(N|NNE|NE|ENE|E|ESE|SE|SSE|S|SSW|SW|WSW|W|WNW|NW|NNW)\s+([A-Z][A-Z0-9]{1,4})\b"#)
+}
+
+extension String {
+    /// Whether `needle` occurs in the string, byte for byte (on UTF-8): Foundation's
+    /// `contains` goes through NSString and dominated parsing time.
+    func has(_ needle: String) -> Bool {
+        var hay = self, n = needle
+        return hay.withUTF8 { h in
+            n.withUTF8 { nb in
+                guard nb.count > 0 else { return true }
+                guard h.count >= nb.count, let hp = h.baseAddress, let np = nb.baseAddress else { return false }
+                let first = np[0], last = h.count - nb.count
+                var i = 0
+                while i <= last {
+                    if hp[i] == first && memcmp(hp + i, np, nb.count) == 0 { return true }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
 }

@@ -43,33 +43,36 @@ public enum NotamTranslator {
     /// stay as written, and `NM` not after a number (`ALBUQUERQUE, NM`, `NM..AIRSPACE`) is the
     /// state, New Mexico.
     public static func translate(_ text: String) -> String {
+        var context = WordContext()
         var out: [String] = []
-        var previous = ""  // the previous word's core, upper case
-        var previousTrailing = ""
-        var inDesignatorList = false
-        // FDC texts glue words with "..": "NM..AIRSPACE ALBUQUERQUE, NM..TEMPORARY".
-        var words: [(word: Substring, gluedToNext: Bool)] = []
         for token in text.split(separator: " ", omittingEmptySubsequences: true) {
-            let pieces = token.components(separatedBy: "..")
-            for (i, piece) in pieces.enumerated() { words.append((Substring(piece), i < pieces.count - 1)) }
+            // FDC texts glue words with "..": "NM..AIRSPACE ALBUQUERQUE, NM..TEMPORARY".
+            var pieces: [String] = []
+            for piece in token.components(separatedBy: "..") { pieces.append(context.translate(Substring(piece))) }
+            out.append(pieces.joined(separator: ".."))
         }
-        var glue = false
-        for (word, gluedToNext) in words {
-            defer { glue = gluedToNext }
-            if glue, let last = out.popLast() {
-                // Translate this piece alone, then glue it back to the previous one.
-                out.append(last + "..")
-            }
-            let mark = out.count
-            defer { if glue && out.count > mark, mark > 0 { let piece = out.removeLast(); out[mark - 1] += piece } }
-            var core = Substring(word)
+        return out.joined(separator: " ")
+    }
+
+    /// What the previous words say about the next one.
+    struct WordContext {
+        static let joiners: Set<String> = ["AND", "OR", "&", "-", "BTN", "TO"]
+        /// The previous word's core, upper case.
+        var previous = ""
+        /// Its trailing punctuation.
+        var previousTrailing = ""
+        /// Inside a list of taxiway or runway designators.
+        var inDesignatorList = false
+
+        mutating func translate(_ word: Substring) -> String {
+            var core = word
             var trailing = ""
             while let last = core.last, ",.;:()".contains(last) {
                 trailing = String(last) + trailing
                 core = core.dropLast()
             }
             var leading = ""
-            while let first = core.first, "(".contains(first) {
+            while let first = core.first, first == "(" {
                 leading += String(first)
                 core = core.dropFirst()
             }
@@ -81,28 +84,21 @@ public enum NotamTranslator {
             // Designators: after TWY/RWY, and a list of them joined by commas, AND, OR, "-".
             if designatorWords.contains(previous) && !upper.isEmpty {
                 inDesignatorList = true
-                out.append(String(word))
-                continue
+                return String(word)
             }
             if inDesignatorList {
-                let isDesignator = upper.count <= 4 && upper.first.map { $0.isLetter || $0.isNumber } == true && abbreviations[upper] == nil
-                    || upper.count == 1
-                if ["AND", "OR", "&", "-", "BTN", "TO"].contains(upper) || isDesignator && (previousTrailing.contains(",") || ["AND", "OR", "&", "-", "BTN", "TO"].contains(previous)) {
-                    out.append(["AND", "OR", "BTN", "TO"].contains(upper) ? (abbreviations[upper] ?? upper.lowercased()) : String(word))
-                    continue
+                let isDesignator = upper.count == 1
+                    || upper.count <= 4 && upper.first.map { $0.isLetter || $0.isNumber } == true && abbreviations[upper] == nil
+                if Self.joiners.contains(upper) {
+                    return abbreviations[upper] ?? (upper.count > 1 ? upper.lowercased() : String(word))
                 }
+                if isDesignator && (previousTrailing.contains(",") || Self.joiners.contains(previous)) { return String(word) }
                 inDesignatorList = false
             }
-            if upper == "NM" && core.uppercased() == core && !(previous.last?.isNumber ?? false) {
-                out.append(leading + "New Mexico" + trailing)
-                continue
-            }
-            if let full = abbreviations[upper], core.uppercased() == core {
-                out.append(leading + full + trailing)
-            } else {
-                out.append(String(word))
-            }
+            // NM after a number is nautical miles; otherwise the state (after a city, before "..").
+            if upper == "NM" && core.uppercased() == core && !(previous.last?.isNumber ?? false) { return leading + "New Mexico" + trailing }
+            if let full = abbreviations[upper], core.uppercased() == core { return leading + full + trailing }
+            return String(word)
         }
-        return out.joined(separator: " ")
     }
 }
