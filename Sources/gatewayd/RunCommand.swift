@@ -29,6 +29,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: "gpsd as host:port (port 2947 if omitted), used when GDL90 ownship has no fix.")
     var gpsd: String?
 
+    @Option(help: ArgumentHelp(
+        "Flight recorder: keep every datagram and gpsd fix received in this folder (pcapng and gpspipe JSON, one pair an hour).",
+        discussion: "Replay a recording with: gatewayd replay DIR/gdl90-….pcapng --gps DIR/gdl90-….gps.jsonl. The folder is capped by [recorder] max_mb (200 MB by default): the oldest hour goes first."))
+    var record: String?
+
     @Option(name: .customLong("accept-from"), help: ArgumentHelp(
         "Accept GDL90 only from this IPv4 address (repeatable; default: from anyone).",
         discussion: "On a Stratux Wi-Fi network every passenger's phone can send to UDP 4000: --accept-from 192.168.10.1 takes the Stratux's stream only."))
@@ -93,6 +98,7 @@ struct RunCommand: ParsableCommand {
         if let v = bind { c.bind = v }
         if let v = gpsd { c.gpsd = v }
         if !acceptFrom.isEmpty { c.acceptFrom = acceptFrom }
+        if let record { c.recordDirectory = record }
         if json { c.json = true }
         if let v = database { c.database = v }
         if noDatabase { c.databaseEnabled = false }
@@ -148,6 +154,11 @@ struct RunCommand: ParsableCommand {
             Terminal.warning("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")
         })
         gateway.onNotice = { Terminal.warning("note: \($0)") }
+        if let dir = c.recordDirectory {
+            do {
+                gateway.recorder = try FlightRecorder(directory: dir, maximumBytes: Int64(c.recordMaxMB) << 20) { Terminal.warning("warning: \($0)") }
+            } catch { throw CommandFailure("\(error)") }
+        }
         let signalQueue = DispatchQueue(label: "gatewayd.signals")
         var sources: [any DispatchSourceProtocol] = []
         var feeds: [String] = []
@@ -245,6 +256,7 @@ struct RunCommand: ParsableCommand {
         waiter.start()
         Terminal.info("gatewayd: listening for GDL90 on UDP \(c.bind):\(gateway.port)\(log.map { ", alert log \($0.database.path)" } ?? "")")
         if !feeds.isEmpty { Terminal.info("gatewayd: feeds: " + feeds.joined(separator: "; ")) }
+        if let dir = c.recordDirectory { Terminal.info("gatewayd: recording to \(dir) (at most \(c.recordMaxMB) MB)") }
         if descriptors < 1_100 { Terminal.warning("gatewayd: only \(descriptors) open files allowed: raise LimitNOFILE (the HTTP and NMEA caps need about 600)") }
         // systemd (Type=notify): started; the watchdog is petted from the core's queue.
         systemd.notify("READY=1\nSTATUS=listening for GDL90 on UDP \(c.bind):\(gateway.port)")

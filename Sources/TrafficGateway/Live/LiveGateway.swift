@@ -38,6 +38,8 @@ public final class LiveGateway: @unchecked Sendable {
     /// changed (to keep them in the NOTAM store for later flights).
     public var onFISBNotams: (@Sendable ([FISBReport]) -> Void)?
     private var lastFISBDigest = 0
+    /// When set (before `start`), every datagram and gpsd fix is recorded (`run --record DIR`).
+    public var recorder: FlightRecorder?
     /// Called on the core's queue with each notice the core has (an echo of ownship learned or
     /// forgotten): one log line each.
     public var onNotice: (@Sendable (String) -> Void)?
@@ -62,7 +64,8 @@ public final class LiveGateway: @unchecked Sendable {
     /// GDL 90 is accepted only from `acceptFrom` (IPv4 addresses) when it is not empty.
     public func start(bind: String, port: UInt16, gpsd: (host: String, port: UInt16)? = nil, acceptFrom: [String] = []) throws(GatewayError) {
         listener = try UDPListener(address: bind, port: port, queue: queue, acceptFrom: acceptFrom) { [unowned self] bytes, time in
-            self.receive(bytes, at: time)
+            // Times to the microsecond, as the flight recorder keeps them: its replay is identical.
+            self.receive(bytes, at: CaptureTime.quantized(time))
         }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + 1, repeating: 1)
@@ -84,7 +87,11 @@ public final class LiveGateway: @unchecked Sendable {
         self.timer = timer
         if let gpsd {
             let client = GPSDClient(host: gpsd.host, port: gpsd.port, onFix: { [unowned self] fix in
-                self.queue.async { self.deliver(self.pipeline.gpsFix(fix, at: Date().timeIntervalSince1970)) }
+                self.queue.async {
+                    let time = CaptureTime.quantized(Date().timeIntervalSince1970)
+                    self.recorder?.record(fix, at: time)
+                    self.deliver(self.pipeline.gpsFix(fix, at: time))
+                }
             }, onStatus: { [unowned self] status in
                 self.queue.async { self.gpsdStatus = status }
             })
@@ -134,6 +141,7 @@ public final class LiveGateway: @unchecked Sendable {
     }
 
     private func receive(_ bytes: UnsafeRawBufferPointer, at time: Double) {
+        recorder?.record(bytes, at: time)
         let started = latencyProbe == nil ? 0 : DispatchTime.now().uptimeNanoseconds
         defer {
             if let probe = latencyProbe { probe.add(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6) }
@@ -222,6 +230,7 @@ public final class LiveGateway: @unchecked Sendable {
             discovery?.cancel()
             gpsd?.stop()
         }
+        recorder?.close()
         logQueue.sync {}
     }
 }

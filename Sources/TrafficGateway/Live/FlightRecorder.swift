@@ -1,0 +1,208 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Capture times as a recording holds them: microseconds. The live gateway stamps each datagram
+/// with a quantized time, so the recording's time reads back as the very same `Double`, and the
+/// replay of a recording gives byte-identical alerts.
+public enum CaptureTime {
+    /// Ticks a second in recordings (pcapng `if_tsresol` 6).
+    public static let ticksPerSecond: UInt64 = 1_000_000
+
+    /// The ticks `PcapWriter` writes for `time`.
+    public static func ticks(_ time: Double) -> UInt64 {
+        let whole = time.rounded(.down)
+        return UInt64(whole) * ticksPerSecond + UInt64(((time - whole) * Double(ticksPerSecond)).rounded())
+    }
+
+    /// `time` as it reads back from a recording (the pcapng reader's own arithmetic).
+    public static func quantized(_ time: Double) -> Double {
+        guard time.isFinite, time > 0, time < 1e11 else { return time }
+        let t = ticks(time)
+        return Double(t / ticksPerSecond) + Double(t % ticksPerSecond) / Double(ticksPerSecond)
+    }
+}
+
+/// The flight recorder of `gatewayd run --record DIR`: every GDL 90 datagram as it arrived (pcapng,
+/// UDP to port 4000, microsecond arrival times) and every gpsd fix (gpspipe JSON lines beside it,
+/// for `replay --gps`), one pair of files an hour, the oldest removed first when the folder
+/// passes `maximumBytes`. Writes happen on the recorder's own queue, off the receive path; a full
+/// disk or a removed folder stops the recording with one message and never the gateway.
+public final class FlightRecorder: @unchecked Sendable {
+    /// The folder.
+    public let directory: String
+    /// Most bytes kept in the folder (recordings only); the oldest hour goes first.
+    public let maximumBytes: Int64
+    private let queue = DispatchQueue(label: "gatewayd.recorder")
+    private let onError: @Sendable (String) -> Void
+    private var capture: FileHandle?
+    private var gps: FileHandle?
+    private var hour: Int64 = -1
+    private var failed = false
+    private var written: Int64 = 0
+    private var pending: [UInt8] = []
+    private var pendingGPS = ""
+    private var flushTimer: DispatchSourceTimer?
+
+    /// Opens (creating) `directory`; throws when it cannot be created or written.
+    public init(directory: String, maximumBytes: Int64 = 200 << 20, onError: @escaping @Sendable (String) -> Void) throws(GatewayError) {
+        self.directory = directory
+        self.maximumBytes = max(1 << 20, maximumBytes)
+        self.onError = onError
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw GatewayError.file(path: directory, reason: "cannot create the recording folder (\(error.localizedDescription))")
+        }
+        guard access(directory, W_OK) == 0 else { throw GatewayError.file(path: directory, reason: "the recording folder is not writable") }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [weak self] in self?.flush() }
+        timer.resume()
+        flushTimer = timer
+    }
+
+    /// Records one datagram received at `time` (a quantized `CaptureTime`).
+    public func record(_ bytes: UnsafeRawBufferPointer, at time: Double) {
+        let copy = Array(bytes)
+        queue.async { self.append(copy, at: time) }
+    }
+
+    /// Records one gpsd fix received at `time`.
+    public func record(_ fix: GPSFix, at time: Double) {
+        queue.async { self.appendFix(fix, at: time) }
+    }
+
+    /// Writes what is buffered and closes the files.
+    public func close() {
+        queue.sync {
+            flushTimer?.cancel()
+            flush()
+            try? capture?.close()
+            try? gps?.close()
+            capture = nil
+            gps = nil
+        }
+    }
+
+    /// The recordings in the folder, oldest first.
+    public func recordings() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasPrefix("gdl90-") && ($0.hasSuffix(".pcapng") || $0.hasSuffix(".gps.jsonl")) }.sorted()
+    }
+
+    private func append(_ bytes: [UInt8], at time: Double) {
+        guard !failed, rotate(for: time) else { return }
+        let packet = PcapWriter.wrap(bytes, link: .rawIPv4, port: 4000)
+        let padded = (packet.count + 3) / 4 * 4
+        let length = UInt32(32 + padded)
+        let ticks = CaptureTime.ticks(time)
+        let w = PcapWriter.Writer(bigEndian: false)
+        w.u32(6, &pending)
+        w.u32(length, &pending)
+        w.u32(0, &pending)
+        w.u32(UInt32(ticks >> 32), &pending)
+        w.u32(UInt32(ticks & 0xFFFF_FFFF), &pending)
+        w.u32(UInt32(packet.count), &pending)
+        w.u32(UInt32(packet.count), &pending)
+        pending += packet
+        pending += [UInt8](repeating: 0, count: padded - packet.count)
+        w.u32(length, &pending)
+        if pending.count >= 64 << 10 { flush() }
+    }
+
+    private func appendFix(_ fix: GPSFix, at time: Double) {
+        guard !failed, rotate(for: time) else { return }
+        var line = "{\"class\":\"TPV\",\"mode\":\(fix.altitudeFt == nil ? 2 : 3),\"time\":\"\(Self.microsecondTime(time))\""
+        line += ",\"lat\":\(JSONWriter.format(fix.position.latitude, decimals: 8)),\"lon\":\(JSONWriter.format(fix.position.longitude, decimals: 8))"
+        if let a = fix.altitudeFt { line += ",\"altMSL\":\(JSONWriter.format(a * 0.3048, decimals: 3))" }
+        if let s = fix.groundSpeedKt { line += ",\"speed\":\(JSONWriter.format(s * 1852 / 3600, decimals: 4))" }
+        if let t = fix.trackDeg { line += ",\"track\":\(JSONWriter.format(t, decimals: 2))" }
+        if let c = fix.verticalSpeedFpm { line += ",\"climb\":\(JSONWriter.format(c * 0.3048 / 60, decimals: 4))" }
+        pendingGPS += line + "}\n"
+    }
+
+    /// Opens the hour's files when `time` starts a new hour; false once recording has failed.
+    private func rotate(for time: Double) -> Bool {
+        let h = Int64(time / 3600)
+        if h == hour, capture != nil { return true }
+        flush()
+        try? capture?.close()
+        try? gps?.close()
+        hour = h
+        let stem = directory + "/gdl90-" + Timestamp.iso8601(Double(h) * 3600).prefix(13).replacingOccurrences(of: "T", with: "-").replacingOccurrences(of: ":", with: "")
+        let path = stem + ".pcapng"
+        let fresh = !FileManager.default.fileExists(atPath: path)
+        guard (fresh ? FileManager.default.createFile(atPath: path, contents: nil) : true), let handle = FileHandle(forWritingAtPath: path) else {
+            return fail("cannot write \(path)")
+        }
+        handle.seekToEndOfFile()
+        capture = handle
+        if fresh { pending = Self.header() + pending }
+        let gpsPath = stem + ".gps.jsonl"
+        if !FileManager.default.fileExists(atPath: gpsPath) { _ = FileManager.default.createFile(atPath: gpsPath, contents: nil) }
+        gps = FileHandle(forWritingAtPath: gpsPath)
+        gps?.seekToEndOfFile()
+        enforceCap()
+        return true
+    }
+
+    private func flush() {
+        guard !failed else { return }
+        do {
+            if !pending.isEmpty, let capture {
+                try capture.write(contentsOf: pending)
+                written += Int64(pending.count)
+                pending.removeAll(keepingCapacity: true)
+            }
+            if !pendingGPS.isEmpty, let gps {
+                try gps.write(contentsOf: Data(pendingGPS.utf8))
+                pendingGPS = ""
+            }
+            if written > maximumBytes / 8 {
+                written = 0
+                enforceCap()
+            }
+        } catch {
+            _ = fail("\(error.localizedDescription) (disk full?)")
+        }
+    }
+
+    /// Removes the oldest recordings while the folder holds more than `maximumBytes`.
+    private func enforceCap() {
+        var files = recordings().map { name -> (String, Int64) in
+            let path = directory + "/" + name
+            return (path, (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0)
+        }
+        var total = files.reduce(0) { $0 + $1.1 }
+        let current = hour >= 0 ? Timestamp.iso8601(Double(hour) * 3600).prefix(13).replacingOccurrences(of: "T", with: "-").replacingOccurrences(of: ":", with: "") : ""
+        while total > maximumBytes, let oldest = files.first, !oldest.0.contains(current) {
+            try? FileManager.default.removeItem(atPath: oldest.0)
+            total -= oldest.1
+            files.removeFirst()
+        }
+    }
+
+    private func fail(_ reason: String) -> Bool {
+        failed = true
+        pending = []
+        pendingGPS = ""
+        onError("recorder: \(reason); recording stopped, the gateway goes on")
+        return false
+    }
+
+    /// `2026-05-16T14:00:03.250000Z`: the time to the microsecond, as recordings keep it.
+    static func microsecondTime(_ time: Double) -> String {
+        let ticks = CaptureTime.ticks(time)
+        let whole = Timestamp.iso8601(Double(ticks / CaptureTime.ticksPerSecond))
+        let micros = String(ticks % CaptureTime.ticksPerSecond)
+        return whole.dropLast() + "." + String(repeating: "0", count: 6 - micros.count) + micros + "Z"
+    }
+
+    /// pcapng section header and one raw-IPv4 interface with microsecond timestamps.
+    static func header() -> [UInt8] {
+        PcapWriter.pcapng([], link: .rawIPv4, nanoseconds: false)
+    }
+}
