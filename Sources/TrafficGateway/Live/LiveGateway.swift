@@ -28,6 +28,8 @@ public final class LiveGateway: @unchecked Sendable {
     public let hub: FeedHub?
     private var lastSnapshot = -Double.infinity
     private var heldTargets = 0
+    private var gpsRejectedLogged = 0
+    private var gpsRejectedLoggedAt = -Double.infinity
     private var forwardTargets: [UDPSender] = []
     private var autoForward = false
     private var discovery: DatagramSocket?
@@ -73,6 +75,13 @@ public final class LiveGateway: @unchecked Sendable {
             let now = Date().timeIntervalSince1970
             self.deliver(self.pipeline.advance(to: now))
             for notice in self.pipeline.drainNotices() { self.onNotice?(notice) }
+            // Impossible gpsd values are dropped by the core and counted; say so, at most once a minute.
+            let rejected = self.pipeline.core.counters.gpsValuesRejected
+            if rejected > self.gpsRejectedLogged, now - self.gpsRejectedLoggedAt >= 60 {
+                self.onNotice?("gpsd sent \(rejected - self.gpsRejectedLogged) physically impossible value(s) (altitude, speed, track or climb out of range, or no valid position): dropped, counted in gatewayd_gps_values_rejected_total")
+                self.gpsRejectedLogged = rejected
+                self.gpsRejectedLoggedAt = now
+            }
             // After a mass expiry (a flood of invented addresses gone quiet), and every 30 s, give
             // the freed heap back to the system: glibc keeps it otherwise, and MemoryMax counts it.
             let held = self.pipeline.core.picture.targets.count
