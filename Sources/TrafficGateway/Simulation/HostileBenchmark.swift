@@ -66,6 +66,7 @@ public enum HostileBenchmark {
         prober.start()
         Thread.sleep(forTimeInterval: 2)
         let rssStart = residentMB(pid) ?? 0
+        let anonStart = (statusKB(pid, "RssAnon:") ?? 0) / 1024, fileStart = (statusKB(pid, "RssFile:") ?? 0) / 1024
 
         // 5,000 connection attempts from one neighbour, HTTP and NMEA, held, then dropped.
         var held: [Int32] = []
@@ -107,6 +108,7 @@ public enum HostileBenchmark {
         // Every invented target expires after 60 s of silence; the departed SSE clients are found.
         Thread.sleep(forTimeInterval: 65)
         let rssAfter = residentMB(pid) ?? 0
+        let anonAfter = (statusKB(pid, "RssAnon:") ?? 0) / 1024, fileAfter = (statusKB(pid, "RssFile:") ?? 0) / 1024
         let after = httpGet(http, "/metrics", from: "127.0.0.2") ?? ""
         let sseAfter = Int(after.split(separator: "\n").first { $0.hasPrefix("gatewayd_sse_clients ") }?.split(separator: " ").last ?? "") ?? -1
         running.withLock { $0 = false }
@@ -135,6 +137,7 @@ public enum HostileBenchmark {
         check(h.failures == 0 && h.worst < 1, "/healthz from another address: \(h.polls) polls, \(h.failures) failed, slowest \(format(h.worst * 1000)) ms (target: all answered, < 1 s)")
         check(peak < 100, "resident memory: \(format(rssStart)) MB before, \(format(rssLoaded)) MB under load, peak \(format(peak)) MB (target < 100 MB)")
         check(rssAfter <= rssStart * 1.1, "resident memory 65 s after the storm: \(format(rssAfter)) MB (target: within 10 % of \(format(rssStart)) MB)")
+        report.lines.append("      of which anonymous (heap, stacks): \(format(anonStart)) MB before, \(format(anonAfter)) MB after; file-backed (code and libraries paged in): \(format(fileStart)) MB before, \(format(fileAfter)) MB after")
         check(metric("gatewayd_targets") <= 2_000, "traffic picture under 300,000 invented addresses: \(metric("gatewayd_targets")) targets, \(metric("gatewayd_targets_evicted_total")) evicted (cap 2,000)")
         check(sseAfter == 0, "/alerts clients counted after 1,000 joined and left: \(sseAfter) (target 0)")
         report.lines.append("      connection attempts: 5,000 (\(opened) accepted by the kernel; the gateway keeps at most 512 HTTP, 32 a client address, 32 NMEA)")
