@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the decoders with libFuzzer for a bounded time each, from a seed corpus made of the
 # bundled fixtures. Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET…]
-#   targets: gdl90 fisb capture airspace notam gpsd config feeds (default: all); SECONDS default 60.
+#   targets: gdl90 fisb capture airspace notam gpsd config feeds http (default: all); SECONDS default 60.
 #   FUZZ_SEED=N makes a run repeatable (CI uses it).
 # A crash leaves its input in fixtures/fuzz-regressions/TARGET/ (commit it: `swift test` replays
 # every file there through the same target, so a fixed bug stays fixed).
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(gdl90 fisb capture airspace notam gpsd config feeds)
+[ ${#targets[@]} -gt 0 ] || targets=(gdl90 fisb capture airspace notam gpsd config feeds http)
 
 scratch=.build-fuzz
 echo "fuzz: building gatewayd-fuzz with -sanitize=fuzzer,address (first build takes several minutes)" >&2
@@ -35,6 +35,8 @@ seed() {  # seed TARGET: a few small inputs from the fixtures
     gpsd)     printf '%s\n' '{"class":"TPV","mode":3,"time":"2026-05-16T14:00:00.000Z","lat":45.0,"lon":-123.0,"altMSL":1000.0,"speed":50.0,"track":90.0,"climb":2.0}' \
                 '{"class":"TPV","mode":3,"lat":45.0,"lon":-123.0,"alt":1e300,"speed":1e308,"track":"x","climb":5e6}' > "$dir/tpv" ;;
     config)   cp deploy/gatewayd.toml "$dir/shipped" 2>/dev/null || printf '[feeds]\nhttp_port = 8090\n' > "$dir/shipped" ;;
+    http)     printf 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n' > "$dir/get"
+              printf 'POST /alerts HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nabcdGET / HTTP/1.0\r\n\r\n' > "$dir/pipelined" ;;
     feeds)    head -c 256 /dev/zero | tr '\0' '\177' > "$dir/sevens"; head -c 128 fixtures/demo-flight.pcap > "$dir/bytes" ;;
   esac
   cp fixtures/fuzz-regressions/"$1"/* "$dir/" 2>/dev/null || true

@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// `gatewayd bench --only hostile`: the release daemon at the usual soft limit of 1,024 open
-/// files, as a hostile neighbour and a careless operator find it (issue 17): 5,000 connection
+/// files and with the unit's environment (`MALLOC_ARENA_MAX=2`), as a hostile neighbour and a
+/// careless operator find it (issue 17): 5,000 connection
 /// attempts, 1,000 `/alerts` clients joining and leaving, 1,000 EFB announcements and 300,000
 /// traffic reports from invented addresses, while the bundled flight keeps arriving and another
 /// address polls `/healthz`; then SIGTERM under a saturating flood. Loopback only; bounded in count
@@ -29,6 +30,9 @@ public enum HostileBenchmark {
         process.arguments = ["-c", "ulimit -S -n 1024 && exec \"$0\" \"$@\"", executable, "run", "--bind", "127.0.0.1", "--udp-port", "\(udp)",
                              "--http-bind", "127.0.0.1", "--http-port", "\(http)", "--nmea-port", "\(nmea)", "--no-database",
                              "--status-interval", "0", "--forward", "auto", "--log-level", "error"]
+        // As the systemd unit runs it: two malloc arenas (glibc otherwise keeps one a thread, each
+        // holding freed memory).
+        process.environment = ProcessInfo.processInfo.environment.merging(["MALLOC_ARENA_MAX": "2"]) { _, new in new }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -20,6 +20,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case config
     /// Every feed encoder over a snapshot whose numbers are arbitrary finite doubles.
     case feeds
+    /// Raw bytes as a request to the real HTTP server on loopback; it must answer /healthz after.
+    case http
 
     /// Runs the target on `data`.
     public func run(_ data: [UInt8]) {
@@ -89,6 +91,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             var snapshot = core.snapshot(at: 1)
             snapshot.ownship = fix
             Self.encodeFeeds(snapshot)
+        case .http:
+            HTTPFuzzServer.run(Array(data.prefix(65_536)))
         }
     }
 

@@ -1,0 +1,56 @@
+import Foundation
+import GDL90
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real feeds server on loopback for the `http` fuzz target: raw bytes go to it as a request
+/// over TCP (the write side then closed), the reply is read, and the server must still answer
+/// `/healthz` afterwards. One server per process, started on first use.
+enum HTTPFuzzServer {
+    static let shared: (server: FeedServer, port: UInt16)? = {
+        let hub = FeedHub(now: Date().timeIntervalSince1970)
+        var core = GatewayCore()
+        _ = core.handle(.message(.traffic(TrafficReport(address: 0xABCDEF, position: Position(latitude: 45, longitude: -123),
+                                                          pressureAltitudeFt: 3000, groundSpeedKt: 100, verticalSpeedFpm: 0, trackDeg: 90))), at: 1)
+        hub.publish(core.snapshot(at: 1))
+        let server = FeedServer(hub: hub)
+        do { try server.start(host: "127.0.0.1", port: 0) } catch { return nil }
+        return (server, UInt16(server.port))
+    }()
+
+    /// Sends `bytes` as one connection's whole input; returns the reply (at most 1 s of waiting).
+    @discardableResult
+    static func exchange(_ bytes: [UInt8], port: UInt16) -> [UInt8] {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_port = port.bigEndian
+        a.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let ok = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard ok == 0 else { return [] }
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = shutdown(fd, Int32(SHUT_WR))
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while reply.count < 1 << 20 {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            reply += buffer[0..<n]
+        }
+        return reply
+    }
+
+    /// Runs one fuzz input: the request, then a health check that must succeed.
+    static func run(_ data: [UInt8]) {
+        guard let (_, port) = shared else { preconditionFailure("the fuzz server did not start") }
+        exchange(data, port: port)
+        let health = exchange(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8), port: port)
+        precondition(health.starts(with: Array("HTTP/1.1 ".utf8)), "the server stopped answering after a fuzz input")
+    }
+}
