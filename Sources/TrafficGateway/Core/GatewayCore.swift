@@ -84,7 +84,7 @@ public struct GatewayCore: Sendable {
             ownship.gpsdTime = time
             if ownship.fix(at: time)?.source == .gpsd {
                 ownship.flight.update(groundSpeedKt: fix.groundSpeedKt ?? 0, verticalSpeedFpm: fix.verticalSpeedFpm ?? 0,
-                                      heightAboveTerrainFt: ownship.fix(at: time)?.heightAboveTerrainFt, at: time)
+                                      heightAboveTerrainFt: ownship.hat(at: time), at: time)
             }
             if ownship.fix(at: time)?.source == .gpsd {
                 evaluateAll(at: time, into: &out)
@@ -123,7 +123,7 @@ public struct GatewayCore: Sendable {
             ownship.addressType = report.addressType
             if report.position != nil {
                 ownship.flight.update(groundSpeedKt: Double(report.groundSpeedKt ?? 0), verticalSpeedFpm: Double(report.verticalSpeedFpm ?? 0),
-                                      heightAboveTerrainFt: ownship.fix(at: time)?.heightAboveTerrainFt, at: time)
+                                      heightAboveTerrainFt: ownship.hat(at: time), at: time)
             }
             evaluateAll(at: time, into: &out)
             if airspaceAlerts.activeCount > 0 || !airspaceAlerts.areas.isEmpty {

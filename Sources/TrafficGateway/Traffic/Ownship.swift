@@ -134,10 +134,10 @@ public struct OwnshipState: Sendable {
     /// The fused fix at `time`: a recent GDL 90 ownship report, else a recent gpsd fix, else either
     /// held (dead-reckoned) up to `holdFixAge`; nil when no source has had a valid position for that long.
     public func fix(at time: Double) -> OwnshipFix? {
-        let gdl = gdl90Fix(at: time), gps = gpsdFix(at: time)
-        if let gdl, gdl.ageSec <= maximumFixAge { return gdl }
-        if let gps, gps.ageSec <= maximumFixAge { return gps }
-        return gdl ?? gps
+        // The common case first (a recent ownship report), building one fix only.
+        if let reportTime, time - reportTime <= maximumFixAge, let gdl = gdl90Fix(at: time) { return gdl }
+        if let gpsdTime, time - gpsdTime <= maximumFixAge, let gps = gpsdFix(at: time) { return gps }
+        return gdl90Fix(at: time) ?? gpsdFix(at: time)
     }
 
     private func gdl90Fix(at time: Double) -> OwnshipFix? {
@@ -179,7 +179,7 @@ public struct OwnshipState: Sendable {
             source: .gpsd, ageSec: max(0, age), heightAboveTerrainFt: hat(at: time)))
     }
 
-    private func hat(at time: Double) -> Double? {
+    func hat(at time: Double) -> Double? {
         guard let t = heightAboveTerrainTime, time - t <= maximumFixAge else { return nil }
         return heightAboveTerrainFt.map(Double.init)
     }
