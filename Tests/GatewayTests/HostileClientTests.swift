@@ -8,38 +8,8 @@ import Testing
 import Glibc
 #endif
 
-/// A free TCP/UDP port on loopback (bound, then released).
-private func freePort(_ type: Int32) -> UInt16 {
-    let fd = socket(AF_INET, type, 0)
-    defer { close(fd) }
-    var a = sockaddr_in()
-    a.sin_family = sa_family_t(AF_INET)
-    a.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-    _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-    return UInt16(bigEndian: a.sin_port)
-}
-
-/// A TCP connection to 127.0.0.1:`port` from `source` (another loopback address is another neighbour); -1 on failure.
-private func connectTCP(_ port: UInt16, from source: String = "127.0.0.1") -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return -1 }
-    var src = sockaddr_in()
-    src.sin_family = sa_family_t(AF_INET)
-    src.sin_addr.s_addr = inet_addr(source)
-    _ = withUnsafePointer(to: &src) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-    var dst = sockaddr_in()
-    dst.sin_family = sa_family_t(AF_INET)
-    dst.sin_port = port.bigEndian
-    dst.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var timeout = timeval(tv_sec: 2, tv_usec: 0)
-    _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    let ok = withUnsafePointer(to: &dst) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-    if ok != 0 { close(fd); return -1 }
-    return fd
-}
+private func freePort(_ type: Int32) -> UInt16 { HostileBenchmark.freePort(type) }
+private func connectTCP(_ port: UInt16, from source: String = "127.0.0.1") -> Int32 { HostileBenchmark.connectTCP(port, from: source) }
 
 /// GET `path` from another loopback address; the status line and the time it took, or nil.
 private func get(_ port: UInt16, _ path: String, from source: String = "127.0.0.2") -> (head: String, body: String, seconds: Double)? {

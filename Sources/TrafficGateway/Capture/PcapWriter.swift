@@ -78,24 +78,28 @@ public enum PcapWriter {
         w.u16(0, &out)
         w.u32(32, &out)
         for d in datagrams {
-            let packet = wrap(d.bytes, link: link, port: port)
-            let padded = (packet.count + 3) / 4 * 4
-            let length = UInt32(32 + padded)
             let perSecond: UInt64 = nanoseconds ? 1_000_000_000 : 1_000_000
             let whole = d.time.rounded(.down)
             let ticks = UInt64(whole) * perSecond + UInt64(((d.time - whole) * Double(perSecond)).rounded())
-            w.u32(6, &out)
-            w.u32(length, &out)
-            w.u32(0, &out)
-            w.u32(UInt32(ticks >> 32), &out)
-            w.u32(UInt32(ticks & 0xFFFF_FFFF), &out)
-            w.u32(UInt32(packet.count), &out)
-            w.u32(UInt32(packet.count), &out)
-            out += packet
-            out += [UInt8](repeating: 0, count: padded - packet.count)
-            w.u32(length, &out)
+            enhancedPacketBlock(wrap(d.bytes, link: link, port: port), ticks: ticks, writer: w, into: &out)
         }
         return out
+    }
+
+    /// One pcapng enhanced packet block (interface 0) holding `packet`, stamped `ticks`.
+    static func enhancedPacketBlock(_ packet: [UInt8], ticks: UInt64, writer w: Writer, into out: inout [UInt8]) {
+        let padded = (packet.count + 3) / 4 * 4
+        let length = UInt32(32 + padded)
+        w.u32(6, &out)
+        w.u32(length, &out)
+        w.u32(0, &out)
+        w.u32(UInt32(ticks >> 32), &out)
+        w.u32(UInt32(ticks & 0xFFFF_FFFF), &out)
+        w.u32(UInt32(packet.count), &out)
+        w.u32(UInt32(packet.count), &out)
+        out += packet
+        out += [UInt8](repeating: 0, count: padded - packet.count)
+        w.u32(length, &out)
     }
 
     /// The link, IP and UDP headers around `payload`.

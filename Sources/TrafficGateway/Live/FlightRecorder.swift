@@ -95,21 +95,8 @@ public final class FlightRecorder: @unchecked Sendable {
 
     private func append(_ bytes: [UInt8], at time: Double) {
         guard !failed, rotate(for: time) else { return }
-        let packet = PcapWriter.wrap(bytes, link: .rawIPv4, port: 4000)
-        let padded = (packet.count + 3) / 4 * 4
-        let length = UInt32(32 + padded)
-        let ticks = CaptureTime.ticks(time)
-        let w = PcapWriter.Writer(bigEndian: false)
-        w.u32(6, &pending)
-        w.u32(length, &pending)
-        w.u32(0, &pending)
-        w.u32(UInt32(ticks >> 32), &pending)
-        w.u32(UInt32(ticks & 0xFFFF_FFFF), &pending)
-        w.u32(UInt32(packet.count), &pending)
-        w.u32(UInt32(packet.count), &pending)
-        pending += packet
-        pending += [UInt8](repeating: 0, count: padded - packet.count)
-        w.u32(length, &pending)
+        PcapWriter.enhancedPacketBlock(PcapWriter.wrap(bytes, link: .rawIPv4, port: 4000), ticks: CaptureTime.ticks(time),
+                                       writer: PcapWriter.Writer(bigEndian: false), into: &pending)
         if pending.count >= 64 << 10 { flush() }
     }
 
