@@ -19,10 +19,11 @@ public final class UDPListener: @unchecked Sendable {
     private let acceptFrom: Set<UInt32>
     /// Datagrams dropped because they came from an address not in `acceptFrom`.
     public private(set) var refused = 0
-    /// Most datagrams read per wake-up: under a saturating flood the queue still gets back to its
-    /// timers (ticks, the systemd watchdog) and to a stop between batches; what the socket cannot
-    /// hold meanwhile the kernel drops.
-    public static let batch = 64
+    /// Most datagrams read per wake-up (about 50 ms of work at most): under a saturating flood the
+    /// queue still gets back to its timers (ticks, the systemd watchdog) and to a stop between
+    /// batches; what the socket cannot hold meanwhile the kernel drops. 64 cost a third of the
+    /// loopback ingest rate (20,000 against 30,000 datagrams/s without loss).
+    public static let batch = 1024
 
     /// Binds `address:port` and starts receiving on `queue`.
     public init(
