@@ -29,16 +29,21 @@ struct CommandFailure: Error, CustomStringConvertible {
 }
 
 /// The date of a raw capture's heartbeat clock: `--date` when given, else the file's day (see
-/// `CaptureDate`); prints a note on stderr when the date was assumed. Captures with timestamps
+/// `CaptureDate`), with the note to print when the date was assumed. Captures with timestamps
 /// need none (the midnight returned is then unused).
-func rawCaptureMidnight(_ given: String?, _ capture: LoadedCapture) throws -> Double {
-    guard capture.isRaw else { return 0 }
+func rawCaptureDate(_ given: String?, _ capture: LoadedCapture) throws -> (midnight: Double, note: String?) {
+    guard capture.isRaw else { return (0, nil) }
     let first = capture.datagrams.lazy.compactMap { RawStreamSegmenter.leadingHeartbeatSeconds($0.bytes) }.first
     guard let day = CaptureDate.resolve(given: given, path: capture.path, firstHeartbeatSeconds: first) else {
         throw ValidationError("--date \(given ?? "") is not a date like 2026-05-16")
     }
-    if day.assumed {
-        Terminal.error("note: \(capture.path): a raw stream carries no date; assumed \(day.day) from \(day.source) (give --date to set it)")
-    }
-    return day.midnight
+    let note = day.assumed ? "\(capture.path): a raw stream carries no date; assumed \(day.day) from \(day.source) (give --date to set it)" : nil
+    return (day.midnight, note)
+}
+
+/// `rawCaptureDate`, its note printed at once (for commands that stream their output).
+func rawCaptureMidnight(_ given: String?, _ capture: LoadedCapture) throws -> Double {
+    let (midnight, note) = try rawCaptureDate(given, capture)
+    if let note { Terminal.error("note: " + note) }
+    return midnight
 }

@@ -89,14 +89,9 @@ struct ReplayCommand: ParsableCommand {
         var notes: [String] = []
         for path in files {
             let capture = try loadCapture(path, port: port)
-            var timeSource = GatewayPipeline.TimeSource.given
-            if capture.isRaw {
-                let first = capture.datagrams.lazy.compactMap { RawStreamSegmenter.leadingHeartbeatSeconds($0.bytes) }.first
-                let day = CaptureDate.resolve(given: date, path: path, firstHeartbeatSeconds: first)!
-                if day.assumed { notes.append("\(path): a raw stream carries no date; assumed \(day.day) from \(day.source) (give --date to set it)") }
-                timeSource = .heartbeat(midnight: day.midnight)
-            }
-            var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: timeSource), gpsFixes: fixes)
+            let day = try rawCaptureDate(date, capture)
+            if let note = day.note { notes.append(note) }
+            var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.isRaw ? .heartbeat(midnight: day.midnight) : .given), gpsFixes: fixes)
             let pace = Pacer(speed: speed)
             var emit: ([AlertEvent]) throws -> Void = { alerts in
                 guard !alerts.isEmpty else { return }

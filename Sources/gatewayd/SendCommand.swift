@@ -34,7 +34,8 @@ struct SendCommand: ParsableCommand {
         let sender: UDPSender
         do { sender = try UDPSender(host: String(parts[0]), port: destinationPort) } catch { throw CommandFailure("\(error)") }
         let capture = try loadCapture(file, port: port)
-        let datagrams = capture.isRaw ? RawStreamSplitter.split(capture.datagrams.flatMap(\.bytes)) : capture.datagrams
+        // Raw streams arrive cut at heartbeats (a second of traffic each), timed by their order.
+        let datagrams = capture.datagrams
         let started = Date()
         var first: Double?
         var sent = 0, bytes = 0, refused = 0
@@ -49,25 +50,5 @@ struct SendCommand: ParsableCommand {
         }
         Terminal.error("sent \(sent) datagrams (\(bytes) bytes) to \(to)\(refused > 0 ? ", \(refused) refused by the kernel" : "")")
         if let damage = capture.damage { Terminal.error("warning: \(damage)") }
-    }
-}
-
-/// Cuts a raw GDL90 stream into one datagram per heartbeat (a second of traffic), with times
-/// counted in seconds from the first.
-enum RawStreamSplitter {
-    static func split(_ bytes: [UInt8]) -> [(time: Double?, bytes: [UInt8])] {
-        var out: [(time: Double?, bytes: [UInt8])] = []
-        var start = 0
-        var i = 0
-        // A heartbeat frame starts with 7E 00 (flag, message ID 0).
-        while i + 1 < bytes.count {
-            if bytes[i] == 0x7E, bytes[i + 1] == 0x00, i > start, bytes[i - 1] == 0x7E || i == 0 {
-                out.append((Double(out.count), Array(bytes[start..<i])))
-                start = i
-            }
-            i += 1
-        }
-        if start < bytes.count { out.append((Double(out.count), Array(bytes[start...]))) }
-        return out
     }
 }

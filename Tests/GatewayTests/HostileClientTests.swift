@@ -11,23 +11,10 @@ import Glibc
 private func freePort(_ type: Int32) -> UInt16 { HostileBenchmark.freePort(type) }
 private func connectTCP(_ port: UInt16, from source: String = "127.0.0.1") -> Int32 { HostileBenchmark.connectTCP(port, from: source) }
 
-/// GET `path` from another loopback address; the status line and the time it took, or nil.
+/// GET `path` from another loopback address; the status line, the body and the time it took, or nil.
 private func get(_ port: UInt16, _ path: String, from source: String = "127.0.0.2") -> (head: String, body: String, seconds: Double)? {
     let started = Date()
-    let fd = connectTCP(port, from: source)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-    _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-    var data = [UInt8]()
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n <= 0 { break }
-        data += buffer[0..<n]
-    }
-    let text = String(decoding: data, as: UTF8.self)
-    guard let split = text.range(of: "\r\n\r\n") else { return nil }
+    guard let text = HostileBenchmark.httpGet(port, path, from: source), let split = text.range(of: "\r\n\r\n") else { return nil }
     return (String(text[..<split.lowerBound].prefix { $0 != "\r" }), String(text[split.upperBound...]), Date().timeIntervalSince(started))
 }
 

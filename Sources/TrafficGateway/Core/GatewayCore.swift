@@ -85,8 +85,6 @@ public struct GatewayCore: Sendable {
             if ownship.fix(at: time)?.source == .gpsd {
                 ownship.flight.update(groundSpeedKt: fix.groundSpeedKt ?? 0, verticalSpeedFpm: fix.verticalSpeedFpm ?? 0,
                                       heightAboveTerrainFt: ownship.hat(at: time), at: time)
-            }
-            if ownship.fix(at: time)?.source == .gpsd {
                 evaluateAll(at: time, into: &out)
                 out += airspaceAlerts.evaluate(fix: ownship.fix(at: time), at: time)
             }

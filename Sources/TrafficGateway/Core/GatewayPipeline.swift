@@ -23,7 +23,8 @@ public struct GatewayPipeline: Sendable {
     /// The core.
     public private(set) var core: GatewayCore
     private var deframer = Deframer()
-    private let timeSourceValue: TimeSource
+    /// Where event times come from.
+    public let timeSource: TimeSource
     private var heartbeatClock: Double?
     private var dayOffset = 0.0
     /// The last whole second of event time ticked (or seen).
@@ -36,11 +37,8 @@ public struct GatewayPipeline: Sendable {
     /// Creates a pipeline around `core`.
     public init(core: GatewayCore = GatewayCore(), timeSource: TimeSource = .given) {
         self.core = core
-        self.timeSourceValue = timeSource
+        self.timeSource = timeSource
     }
-
-    /// Where event times come from.
-    public var timeSource: TimeSource { timeSourceValue }
 
     /// The time of the latest event.
     public var now: Double? { core.now }
@@ -56,7 +54,7 @@ public struct GatewayPipeline: Sendable {
         Self.advance(core: &core, ticked: &tickedSecond, to: start, alerts: &alerts)
         alerts += core.handle(.datagram(bytes: bytes.count), at: start)
         Self.feed(bytes, deframer: &deframer, core: &core, clock: &heartbeatClock, dayOffset: &dayOffset,
-                  ticked: &tickedSecond, source: timeSourceValue, given: time, alerts: &alerts, observe: observe)
+                  ticked: &tickedSecond, source: timeSource, given: time, alerts: &alerts, observe: observe)
         return alerts
     }
 
@@ -139,7 +137,7 @@ public struct GatewayPipeline: Sendable {
     }
 
     private func currentTime(given: Double?) -> Double {
-        switch timeSourceValue {
+        switch timeSource {
         case .given: return given ?? core.now ?? 0
         case .heartbeat(let midnight): return (heartbeatClock ?? core.now.map { $0 - midnight } ?? 0) + midnight + dayOffset
         }
