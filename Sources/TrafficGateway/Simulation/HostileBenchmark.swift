@@ -180,11 +180,13 @@ public enum HostileBenchmark {
         return a
     }
 
-    static func connectTCP(_ port: UInt16, from source: String) -> Int32 {
+    /// A TCP connection from `source` to loopback `port`, reads and writes timing out after
+    /// `timeout` seconds; -1 when it could not connect.
+    static func connectTCP(_ port: UInt16, from source: String, timeout seconds: Int = 2) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return -1 }
         var src = address(source, 0), dst = address("127.0.0.1", port)
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = withUnsafePointer(to: &src) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
@@ -207,8 +209,8 @@ public enum HostileBenchmark {
     }
 
     /// A whole HTTP/1.1 GET, `Connection: close`; nil when it could not connect.
-    static func httpGet(_ port: UInt16, _ path: String, from source: String) -> String? {
-        let fd = connectTCP(port, from: source)
+    static func httpGet(_ port: UInt16, _ path: String, from source: String, timeout: Int = 2) -> String? {
+        let fd = connectTCP(port, from: source, timeout: timeout)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         _ = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
