@@ -30,15 +30,33 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Keep the NOTAM set --only notams writes at this path (to import it with other builds).")
     var notamCorpus: String?
 
-    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile (the last two are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s).")
+    @Option(help: "For --only commands: an earlier gatewayd build to run the same commands with, as the same-run baseline.")
+    var baseline: String?
+
+    @Option(help: "For --only commands: size of the generated traffic stream (--targets targets), MB.")
+    var streamMegabytes: Int = 20
+
+    @Option(help: "For --only commands: keep the generated stream at this path, or use the one already there (to run other builds on the same bytes).")
+    var stream: String?
+
+    @Option(help: "For --only commands: FIS-B captures (dump978 text or GDL90) to repeat for fisb --json (repeatable; default fixtures/fisb-sample.978).")
+    var fisb: [String] = []
+
+    @Option(help: "For --only commands: how many times the FIS-B captures are repeated.")
+    var fisbCopies: Int = 2_000
+
+    @Option(help: "For --only commands: also decode and replay a capture of this many GB and report peak memory (0: skip).")
+    var gigabytes: Int = 0
+
+    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile, commands (the last three are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s; decode, replay and fisb as child processes on a --stream-megabytes stream, a few minutes).")
     var only: [String] = []
 
     func run() throws {
-        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile"]
+        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile", "commands"]
         if let bad = only.first(where: { !known.contains($0) }) {
             throw ValidationError("unknown benchmark '\(bad)'; choose from: \(known.joined(separator: ", "))")
         }
-        func wanted(_ name: String) -> Bool { (only.isEmpty && name != "flood" && name != "hostile") || only.contains(name) }
+        func wanted(_ name: String) -> Bool { (only.isEmpty && !["flood", "hostile", "commands"].contains(name)) || only.contains(name) }
         #if DEBUG
         Terminal.error("warning: this is a debug build; measure with: swift run -c release gatewayd bench")
         #endif
@@ -60,6 +78,15 @@ struct BenchCommand: ParsableCommand {
             let report = try HostileBenchmark.run(executable: CommandLine.arguments[0])
             for line in report.lines { print("hostile: " + line) }
             if !report.passed { throw ExitCode(1) }
+        }
+        if wanted("commands") {
+            let fisbFiles = fisb.isEmpty ? ["fixtures/fisb-sample.978"] : fisb
+            do {
+                let results = try CommandBenchmark.run(executable: CommandLine.arguments[0], baseline: baseline, megabytes: streamMegabytes,
+                                                       targets: targets, fisb: fisbFiles, fisbCopies: fisbCopies, gigabytes: gigabytes, keepStream: stream,
+                                                       progress: { Terminal.error("commands: \($0)…") })
+                for r in results { print("commands: " + r.line) }
+            } catch { throw CommandFailure("\(error)") }
         }
         if let rss = Benchmarks.residentMB() {
             var what: [String] = []

@@ -35,29 +35,35 @@ struct DecodeCommand: ParsableCommand {
         for path in files {
             let capture = try loadCapture(path, port: port)
             let midnight = try rawCaptureMidnight(date, capture)
-            var pipeline = GatewayPipeline(timeSource: capture.isRaw ? .heartbeat(midnight: midnight) : .given)
-            var lines: [String] = []
+            var counting = GatewayCore.Configuration()
+            counting.countsOnly = true
+            var pipeline = GatewayPipeline(core: GatewayCore(configuration: counting), timeSource: capture.isRaw ? .heartbeat(midnight: midnight) : .given)
+            // One buffer, written out every 256 kB: no String per line, no join.
+            var out = OutputBuffer(capacity: 1 << 19)
+            var clock = ISO8601Writer()
             let json = self.json
             let observe: (PipelineItem, Double) -> Void = { item, t in
                 let time: Double? = t
                 switch item {
                 case .message(let m, let offset):
-                    lines.append(json ? MessageFormatter.json(m, time: time, offset: offset) : MessageFormatter.text(m, time: time))
+                    if json {
+                        MessageFormatter.appendJSON(m, time: time, offset: offset, to: &out, clock: &clock)
+                    } else {
+                        MessageFormatter.appendText(m, time: time, to: &out, clock: &clock)
+                    }
                 case .invalid(let e, let offset):
-                    lines.append(json ? MessageFormatter.json(e, offset: offset, time: time) : "\(Timestamp.iso8601(t))  error      \(e) at byte \(offset)")
+                    out.append(json ? MessageFormatter.json(e, offset: offset, time: time) : "\(Timestamp.iso8601(t))  error      \(e) at byte \(offset)")
                 case .rejected(let e):
-                    lines.append(json ? MessageFormatter.json(e, time: time) : "\(Timestamp.iso8601(t))  error      \(e)")
+                    out.append(json ? MessageFormatter.json(e, time: time) : "\(Timestamp.iso8601(t))  error      \(e)")
                 }
+                out.append(byte: 0x0A)
             }
             for datagram in capture.datagrams {
                 _ = pipeline.ingest(datagram.bytes, at: datagram.time, observe: observe)
-                if lines.count > 512 {
-                    Terminal.out(lines)
-                    lines.removeAll(keepingCapacity: true)
-                }
+                if out.count >= 1 << 18 { Terminal.out(&out) }
             }
             _ = pipeline.finish(observe: observe)
-            Terminal.out(lines)
+            Terminal.out(&out)
             totals.merge(pipeline.core.counters)
             if let damage = capture.damage { damaged.append(damage) }
         }

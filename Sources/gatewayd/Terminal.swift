@@ -1,4 +1,5 @@
 import Foundation
+import TrafficGateway
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,20 +44,35 @@ enum Terminal {
         }
     }
 
+    /// Writes `buffer`'s bytes to stdout and empties it (keeping its storage): the commands that
+    /// print a line a message fill one buffer and hand it here every few hundred kilobytes.
+    static func out(_ buffer: inout OutputBuffer) {
+        guard buffer.count > 0 else { return }
+        defer { buffer.removeAll() }
+        guard !stdoutClosed else { return }
+        if !buffer.withBytes({ writeAll(STDOUT_FILENO, $0) }) {
+            stdoutClosed = true
+            onStdoutClosed()
+        }
+    }
+
     /// Writes the whole of `text` to `fd`; false when the descriptor is closed or broken.
     private static func writeAll(_ fd: Int32, _ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    return false
-                }
-                offset += n
+        return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes all of `buffer` to `fd`; false when the descriptor is closed or broken.
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return false
             }
-            return true
+            offset += n
         }
+        return true
     }
 }

@@ -18,6 +18,9 @@ public struct GatewayCore: Sendable {
         public var sweepInterval: Double = 1
         /// A fix older than this is not used (seconds).
         public var maximumFixAge: Double = 3
+        /// Only count what arrives (datagrams, messages by type, rejections): no picture, no
+        /// alerts. For `gatewayd decode`, which prints every message and needs neither.
+        public var countsOnly = false
         /// Creates the defaults.
         public init() {}
     }
@@ -63,19 +66,15 @@ public struct GatewayCore: Sendable {
     /// Handles one event at `time` and returns the alert changes it caused, in a stable order.
     public mutating func handle(_ event: GatewayEvent, at time: Double) -> [AlertEvent] {
         now = time
+        count(event)
+        if configuration.countsOnly { return [] }
         var out: [AlertEvent] = []
         switch event {
-        case .datagram(let bytes):
-            counters.datagrams += 1
-            counters.bytes += bytes
+        case .datagram, .frameRejected, .messageRejected:
+            break
         case .message(let message):
-            counters.messageCounts[message.typeIndex] += 1
             health.lastMessage = time
             handle(message, at: time, into: &out)
-        case .frameRejected(let error):
-            counters.errorsByReason[error.reason.rawValue, default: 0] += 1
-        case .messageRejected(let error):
-            counters.errorsByReason[error.reason.rawValue, default: 0] += 1
         case .gpsFix(let raw):
             let (checked, rejected) = raw.validated()
             counters.gpsValuesRejected += rejected.count
@@ -102,6 +101,23 @@ public struct GatewayCore: Sendable {
         }
         counters.alertsRaised += out.lazy.filter { $0.change == .raised }.count
         return out
+    }
+
+    /// Counts what arrived (datagrams, bytes, messages by type, rejections by reason).
+    private mutating func count(_ event: GatewayEvent) {
+        switch event {
+        case .datagram(let bytes):
+            counters.datagrams += 1
+            counters.bytes += bytes
+        case .message(let message):
+            counters.messageCounts[message.typeIndex] += 1
+        case .frameRejected(let error):
+            counters.errorsByReason[error.reason.rawValue, default: 0] += 1
+        case .messageRejected(let error):
+            counters.errorsByReason[error.reason.rawValue, default: 0] += 1
+        case .gpsFix, .tick, .airspace, .acknowledge:
+            break
+        }
     }
 
     private mutating func handle(_ message: Message, at time: Double, into out: inout [AlertEvent]) {

@@ -28,7 +28,7 @@ public enum FISBFormatter {
         }
         if let number = r.reportNumber { w.add("reportNumber", number) }
         if r.kind.isNOTAM || !r.geometry.isEmpty { w.addRaw("geometry", JSONWriter.array(r.geometry.map(json))) }
-        for (k, v) in r.extra { w.addRaw(k, v) }
+        for (k, v) in r.extra { w.addRaw(key: k, v) }
         return w.result
     }
 

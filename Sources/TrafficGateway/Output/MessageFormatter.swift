@@ -11,9 +11,20 @@ public enum MessageFormatter {
 
     /// The JSON object for `message` at `time` (nil: unknown time).
     public static func json(_ message: Message, time: Double?, offset: Int? = nil) -> String {
-        var w = JSONWriter()
+        var out = OutputBuffer(capacity: 512)
+        var clock = ISO8601Writer()
+        appendJSON(message, time: time, offset: offset, to: &out, clock: &clock)
+        return out.text
+    }
+
+    /// Appends the JSON object for `message` (the text of `json`) to `out`, with no `String`
+    /// built on the way for the frequent messages; `clock` caches the date part of `time`.
+    public static func appendJSON(_ message: Message, time: Double?, offset: Int? = nil,
+                                  to out: inout OutputBuffer, clock: inout ISO8601Writer) {
+        var w = JSONWriter(continuing: &out)
+        defer { w.finish(into: &out) }
         w.add("type", message.typeName)
-        w.add("time", time.map(Timestamp.iso8601))
+        w.add("time", time: time, clock: &clock)
         if let offset { w.add("offset", offset) }
         switch message {
         case .heartbeat(let h):
@@ -52,7 +63,7 @@ public enum MessageFormatter {
             let a = r.adsb
             w.add("payloadType", Int(a.payloadType))
             w.add("addressQualifier", Int(a.addressQualifier))
-            w.add("address", hex6(a.address))
+            w.add("address", hex6: a.address)
             w.add("latitude", a.position?.latitude, decimals: 6)
             w.add("longitude", a.position?.longitude, decimals: 6)
             w.add("altitudeFt", a.altitudeFt)
@@ -112,11 +123,10 @@ public enum MessageFormatter {
             w.add("length", payload.count + 1)
             w.add("payload", payload.prefix(64).map { b in (b < 16 ? "0" : "") + String(b, radix: 16) }.joined())
         }
-        return w.result
     }
 
     static func addReport(_ r: TrafficReport, to w: inout JSONWriter) {
-        w.add("address", hex6(r.address))
+        w.add("address", hex6: r.address)
         w.add("addressType", r.addressType.description)
         w.add("trafficAlert", r.trafficAlert)
         w.add("latitude", r.position?.latitude, decimals: 6)
@@ -161,7 +171,34 @@ public enum MessageFormatter {
 
     /// A readable line for `message`.
     public static func text(_ message: Message, time: Double?) -> String {
-        let when = time.map(Timestamp.iso8601) ?? "-"
+        var out = OutputBuffer(capacity: 160)
+        var clock = ISO8601Writer()
+        appendText(message, time: time, to: &out, clock: &clock)
+        return out.text
+    }
+
+    /// Appends the readable line for `message` (the text of `text`, no newline) to `out`: traffic,
+    /// ownship and uplinks, nearly every line of a capture, with no `String` built on the way.
+    public static func appendText(_ message: Message, time: Double?, to out: inout OutputBuffer, clock: inout ISO8601Writer) {
+        if let time { clock.append(time, to: &out) } else { out.append(byte: 0x2D) }
+        out.append("  " as StaticString)
+        switch message {
+        case .ownship(let r):
+            out.append("ownship    " as StaticString)
+            appendReportText(r, to: &out)
+        case .traffic(let r):
+            out.append("traffic    " as StaticString)
+            appendReportText(r, to: &out)
+        case .uplink(let u):
+            out.append("uplink     " as StaticString)
+            out.append(u.payload.count)
+            out.append(" bytes FIS-B" as StaticString)
+        default:
+            out.append(textBody(message))
+        }
+    }
+
+    static func textBody(_ message: Message) -> String {
         let body: String
         switch message {
         case .heartbeat(let h):
@@ -185,22 +222,39 @@ public enum MessageFormatter {
         case .initialization: body = "initialization"
         case .unknown(let id, let payload): body = "unknown    id 0x\(String(id, radix: 16)), \(payload.count + 1) bytes"
         }
-        return "\(when)  \(body)"
+        return body
+    }
+
+    static func appendReportText(_ r: TrafficReport, to out: inout OutputBuffer) {
+        out.appendHex(r.address, width: 6)
+        out.append(byte: 0x20)
+        let callsign = r.callsign
+        if callsign.isEmpty { out.append(byte: 0x2D) } else { out.append(callsign) }
+        out.append(byte: 0x20)
+        if let p = r.position {
+            out.append(p.latitude, decimals: 5)
+            out.append(byte: 0x2C)
+            out.append(p.longitude, decimals: 5)
+        } else {
+            out.append("no position" as StaticString)
+        }
+        out.append(byte: 0x20)
+        if let v = r.pressureAltitudeFt { out.append(v); out.append(" ft" as StaticString) } else { out.append("alt n/a" as StaticString) }
+        out.append(byte: 0x20)
+        if let v = r.groundSpeedKt { out.append(v); out.append(" kt" as StaticString) } else { out.append("gs n/a" as StaticString) }
+        out.append(byte: 0x20)
+        out.append(r.trackDeg, decimals: 0)
+        out.append("° " as StaticString)
+        if let v = r.verticalSpeedFpm { out.append(v); out.append(" fpm" as StaticString) } else { out.append("vs n/a" as StaticString) }
+        if !r.airborne { out.append(" ground" as StaticString) }
+        if r.extrapolated { out.append(" extrapolated" as StaticString) }
+        if r.addressType.isTISB { out.append(" tis-b" as StaticString) }
     }
 
     static func reportText(_ r: TrafficReport) -> String {
-        var s = "\(hex6(r.address)) \(r.callsign.isEmpty ? "-" : r.callsign) "
-        if let p = r.position {
-            s += "\(JSONWriter.format(p.latitude, decimals: 5)),\(JSONWriter.format(p.longitude, decimals: 5))"
-        } else {
-            s += "no position"
-        }
-        s += " \(r.pressureAltitudeFt.map { "\($0) ft" } ?? "alt n/a")"
-        s += " \(r.groundSpeedKt.map { "\($0) kt" } ?? "gs n/a") \(JSONWriter.format(r.trackDeg, decimals: 0))°"
-        s += " \(r.verticalSpeedFpm.map { "\($0) fpm" } ?? "vs n/a")"
-        if !r.airborne { s += " ground" }
-        if r.extrapolated { s += " extrapolated" }
-        if r.addressType.isTISB { s += " tis-b" }
-        return s
+        var out = OutputBuffer(capacity: 96)
+        appendReportText(r, to: &out)
+        return out.text
     }
+
 }

@@ -1,0 +1,158 @@
+import Foundation
+import GDL90
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a user runs, measured as a user runs it: `gatewayd decode`, `decode --json`,
+/// `replay --json --speed max` and `fisb --json` as child processes on real-sized files, output to
+/// /dev/null, wall time (best of three) and peak resident memory from the kernel (`wait4`). Each
+/// figure stands beside the same command run by a baseline executable in the same run (an earlier
+/// build, `--baseline`), and beside the codec alone (deframe + CRC + decode, in this process).
+public enum CommandBenchmark {
+    /// One child run: seconds of wall time and peak resident memory, MB.
+    public struct Run: Sendable {
+        /// Wall time, seconds.
+        public var seconds: Double
+        /// Peak resident set size, MB (`ru_maxrss`).
+        public var peakMB: Double
+        /// Exit status.
+        public var status: Int32
+    }
+
+    /// A raw GDL 90 stream of about `megabytes` MB: `targets` targets and ownship, once a second,
+    /// heartbeat first (as Stratux sends them), in ~1 kB datagrams; written to `path`.
+    public static func writeTrafficStream(path: String, megabytes: Int, targets: Int) throws {
+        let field = TargetField(count: targets)
+        guard let out = FileHandle(forWritingAtPath: path) ?? {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            return FileHandle(forWritingAtPath: path)
+        }() else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
+        defer { try? out.close() }
+        try out.truncate(atOffset: 0)
+        var written = 0
+        var second = 0
+        while written < megabytes << 20 {
+            var chunk: [UInt8] = []
+            for d in field.datagrams(second: 36_000 + second % 43_200) { chunk += d.bytes }
+            try out.write(contentsOf: Data(chunk))
+            written += chunk.count
+            second += 1
+        }
+    }
+
+    /// Writes `path` as `copies` copies of `source` back to back (a long capture of the same shape).
+    public static func writeRepeated(source: String, path: String, copies: Int) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        guard let out = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
+        defer { try? out.close() }
+        for _ in 0..<copies { try out.write(contentsOf: bytes) }
+    }
+
+    /// Runs `executable arguments…` with stdout and stderr to /dev/null.
+    public static func run(_ executable: String, _ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let start = DispatchTime.now().uptimeNanoseconds
+        try process.run()
+        var status: Int32 = 0
+        var usage = rusage()
+        _ = wait4(process.processIdentifier, &status, 0, &usage)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return Run(seconds: seconds, peakMB: Double(usage.ru_maxrss) / 1024, status: (status >> 8) & 0xFF)
+    }
+
+    /// The best of `rounds` runs (least wall time; the largest peak memory seen).
+    public static func best(_ executable: String, _ arguments: [String], rounds: Int = 3) throws -> Run {
+        var best = Run(seconds: .infinity, peakMB: 0, status: 0)
+        for _ in 0..<rounds {
+            let r = try run(executable, arguments)
+            if r.status != 0 { return r }
+            best.seconds = min(best.seconds, r.seconds)
+            best.peakMB = max(best.peakMB, r.peakMB)
+        }
+        return best
+    }
+
+    /// The benchmark: a `megabytes` MB stream of `targets` targets for decode and replay, the
+    /// `fisb` captures repeated `fisbCopies` times for fisb, and (when `gigabytes` > 0) a capture
+    /// of that size for peak memory. Files go to a temporary folder removed afterwards.
+    public static func run(executable: String, baseline: String?, megabytes: Int = 20, targets: Int = 500,
+                           fisb: [String], fisbCopies: Int = 2_000, gigabytes: Int = 0, keepStream: String? = nil,
+                           progress: (String) -> Void) throws -> [Benchmarks.Result] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stream = keepStream ?? folder.appendingPathComponent("traffic.gdl90").path
+        if keepStream == nil || !FileManager.default.fileExists(atPath: stream) {
+            progress("writing a \(megabytes) MB stream of \(targets) targets to \(stream)")
+            try writeTrafficStream(path: stream, megabytes: megabytes, targets: targets)
+        }
+        let size = Double((try FileManager.default.attributesOfItem(atPath: stream)[.size] as? Int) ?? 0)
+        var results: [Benchmarks.Result] = []
+
+        // The codec alone over the same bytes, in this process: the ceiling for decode.
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: stream)))
+        var codecBest = Double.infinity
+        for _ in 0..<3 {
+            var deframer = Deframer()
+            var sink = 0
+            let start = DispatchTime.now().uptimeNanoseconds
+            deframer.feed(bytes) { event in
+                if case .frame(let f) = event, let m = try? Message.decode(f.message) { sink &+= m.typeName.utf8.count }
+            }
+            codecBest = min(codecBest, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            if sink == 42 { print("") }
+        }
+        let codecRate = size / 1e6 / codecBest
+        results.append(.init(name: "codec alone (deframe + CRC + decode), \(megabytes) MB, \(targets) targets", value: codecRate, unit: "MB/s"))
+
+        func measure(_ name: String, _ arguments: [String], inputBytes: Double, perSecond unit: String, count: Double? = nil) throws {
+            progress(name)
+            let now = try best(executable, arguments)
+            guard now.status == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(name) exited with status \(now.status)"]) }
+            let before = try baseline.map { try best($0, arguments) }
+            let amount = count ?? inputBytes / 1e6
+            var result = Benchmarks.Result(name: name, value: amount / now.seconds, unit: unit, baseline: before.map { amount / $0.seconds })
+            result.note = "\(JSONWriter.format(now.seconds, decimals: 2)) s, peak \(JSONWriter.format(now.peakMB, decimals: 0)) MB"
+                + (before.map { "; baseline \(JSONWriter.format($0.seconds, decimals: 2)) s, peak \(JSONWriter.format($0.peakMB, decimals: 0)) MB" } ?? "")
+            results.append(result)
+        }
+        let date = ["--date", "2026-05-16"]
+        try measure("decode --json", ["decode", "--json"] + date + [stream], inputBytes: size, perSecond: "MB/s")
+        try measure("decode (readable)", ["decode"] + date + [stream], inputBytes: size, perSecond: "MB/s")
+        try measure("replay --json --speed max", ["replay", "--json", "--speed", "max", "--no-store"] + date + [stream], inputBytes: size, perSecond: "MB/s")
+        if !fisb.isEmpty {
+            var uplinks = 0
+            for path in fisb {
+                let capture = try CaptureFile.read(path: path)
+                for d in capture.datagrams { uplinks += d.bytes.count > 400 ? 1 : 0 }
+            }
+            let repeated = folder.appendingPathComponent("fisb.978").path
+            let joined = folder.appendingPathComponent("fisb-one.978").path
+            _ = FileManager.default.createFile(atPath: joined, contents: try fisb.reduce(into: Data()) { $0 += try Data(contentsOf: URL(fileURLWithPath: $1)) })
+            try writeRepeated(source: joined, path: repeated, copies: fisbCopies)
+            try measure("fisb --json (\(uplinks) uplinks × \(fisbCopies))", ["fisb", "--json", repeated], inputBytes: 0, perSecond: "uplinks/s",
+                        count: Double(uplinks * fisbCopies))
+        }
+        if gigabytes > 0 {
+            let big = folder.appendingPathComponent("big.gdl90").path
+            let copies = max(1, Int((Double(gigabytes) * 1_073_741_824 / size).rounded(.up)))
+            progress("writing a \(JSONWriter.format(size * Double(copies) / 1_073_741_824, decimals: 1)) GB capture")
+            try writeRepeated(source: stream, path: big, copies: copies)
+            for (name, args) in [("decode --json", ["decode", "--json"]), ("replay --json --speed max", ["replay", "--json", "--speed", "max", "--no-store"])] {
+                progress("\(name), \(gigabytes) GB")
+                let r = try run(executable, args + date + [big])
+                let b = try baseline.map { try run($0, args + date + [big]) }
+                results.append(.init(name: "peak resident memory, \(name) of \(gigabytes) GB", value: r.peakMB, unit: "MB", baseline: b?.peakMB,
+                                     note: "\(JSONWriter.format(r.seconds, decimals: 1)) s" + (b.map { "; baseline \(JSONWriter.format($0.seconds, decimals: 1)) s" } ?? "")))
+            }
+        }
+        return results
+    }
+}

@@ -1,0 +1,295 @@
+/// Output bytes built without `String`: integers, fixed-point numbers, hex, JSON strings and
+/// ISO-8601 times written straight into a reusable byte array, so that a command printing a
+/// line a message (`decode`, `fisb`) costs little more than the decoding. Each append reserves
+/// its largest size once and writes through a `ByteCursor` (no check per byte); written out with
+/// large writes, and `removeAll` keeps the storage for the next batch.
+public struct OutputBuffer: Sendable {
+    /// Storage: `count` bytes written, the rest room to grow into. (`Array.append(contentsOf:)`
+    /// per piece cost a third of `decode --json`.)
+    private var storage: [UInt8]
+    /// Bytes held.
+    public private(set) var count = 0
+
+    /// An empty buffer with room for `capacity` bytes.
+    public init(capacity: Int = 1 << 16) {
+        storage = capacity > 0 ? [UInt8](repeating: 0, count: capacity) : []
+    }
+
+    /// Empties the buffer, keeping its storage.
+    public mutating func removeAll() { count = 0 }
+
+    /// The bytes held.
+    public var bytes: [UInt8] { Array(storage[0..<count]) }
+
+    /// The bytes as text (UTF-8).
+    public var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+
+    /// Calls `body` with the bytes held.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    }
+
+    /// Reserves `maximum` bytes and lets `body` write at most that many through a cursor.
+    @inline(__always)
+    public mutating func write(upTo maximum: Int, _ body: (inout ByteCursor) -> Void) {
+        if count + maximum > storage.count { grow(count + maximum) }
+        let at = count
+        count = storage.withUnsafeMutableBufferPointer { buffer in
+            var cursor = ByteCursor(buffer.baseAddress! + at, end: buffer.baseAddress! + buffer.count)
+            body(&cursor)
+            return cursor.position - buffer.baseAddress!
+        }
+    }
+
+    @inline(never)
+    private mutating func grow(_ needed: Int) {
+        var bigger = [UInt8](repeating: 0, count: max(needed, storage.count * 2, 64))
+        let n = count
+        bigger.withUnsafeMutableBytes { to in storage.withUnsafeBytes { from in to.copyMemory(from: UnsafeRawBufferPointer(rebasing: from[0..<n])) } }
+        storage = bigger
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    public mutating func append(byte: UInt8) { write(upTo: 1) { $0.put(byte) } }
+
+    /// Appends raw bytes.
+    @inline(__always)
+    public mutating func append(raw: UnsafeRawBufferPointer) { write(upTo: raw.count) { $0.put(raw) } }
+
+    /// Appends the UTF-8 of `s`.
+    @inline(__always)
+    public mutating func append(_ s: String) {
+        var s = s
+        s.withUTF8 { append(raw: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends the UTF-8 of a literal.
+    @inline(__always)
+    public mutating func append(_ s: StaticString) { write(upTo: s.utf8CodeUnitCount) { $0.put(s) } }
+
+    /// Appends other bytes.
+    public mutating func append(contentsOf other: [UInt8]) { other.withUnsafeBytes { append(raw: $0) } }
+
+    /// Appends `v` in decimal.
+    public mutating func append(_ v: Int) { write(upTo: 20) { $0.put(decimal: Int64(v)) } }
+
+    /// Appends the decimal digits of `v`, at least `width` (at most 20) of them.
+    public mutating func appendDigits(_ v: UInt64, width: Int) { write(upTo: 20) { $0.putDigits(v, width: width) } }
+
+    /// Appends `v` with at most `decimals` decimals (half away from zero), trailing zeros
+    /// trimmed, `-0` written `0`: the same text as `JSONWriter.format`.
+    public mutating func append(_ v: Double, decimals: Int) {
+        if ByteCursor.fitsFixed(v, decimals: decimals) {
+            write(upTo: 42) { $0.put(v, decimals: decimals) }
+        } else {
+            append(String(v))
+        }
+    }
+
+    /// Appends `v` as lowercase hex, zero-padded to `width` digits.
+    public mutating func appendHex(_ v: UInt32, width: Int) { write(upTo: 8) { $0.putHex(v, width: width) } }
+
+    /// Appends a byte as two lowercase hex digits.
+    public mutating func appendHex(byte b: UInt8) { write(upTo: 2) { $0.putHex(byte: b) } }
+
+    /// Appends `s` quoted as a JSON string (RFC 8259: `"`, `\` and control characters escaped;
+    /// everything else, non-ASCII included, as its UTF-8).
+    public mutating func appendJSONQuoted(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in write(upTo: utf8.count * 6 + 2) { $0.putJSONQuoted(UnsafeRawBufferPointer(utf8)) } }
+    }
+}
+
+/// A write position in memory an `OutputBuffer` reserved: every `put` writes without a check,
+/// so a caller reserves the most it can write first (`OutputBuffer.write(upTo:_:)`).
+public struct ByteCursor {
+    /// Where the next byte goes.
+    public private(set) var position: UnsafeMutablePointer<UInt8>
+    private let end: UnsafeMutablePointer<UInt8>
+
+    init(_ position: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>) {
+        self.position = position
+        self.end = end
+    }
+
+    /// Writes one byte.
+    @inline(__always)
+    public mutating func put(_ b: UInt8) {
+        assert(position < end)
+        position.pointee = b
+        position += 1
+    }
+
+    /// Writes raw bytes.
+    @inline(__always)
+    public mutating func put(_ raw: UnsafeRawBufferPointer) {
+        guard let base = raw.baseAddress, raw.count > 0 else { return }
+        assert(position + raw.count <= end)
+        UnsafeMutableRawPointer(position).copyMemory(from: base, byteCount: raw.count)
+        position += raw.count
+    }
+
+    /// Writes a literal's UTF-8.
+    @inline(__always)
+    public mutating func put(_ s: StaticString) {
+        put(UnsafeRawBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// Writes `v` in decimal (at most 20 bytes).
+    @inline(__always)
+    public mutating func put(decimal v: Int64) {
+        if v < 0 {
+            put(0x2D)
+            putDigits(v.magnitude, width: 1)
+        } else {
+            putDigits(UInt64(v), width: 1)
+        }
+    }
+
+    /// Writes the decimal digits of `v`, zero-padded to at least `width` (at most 20) of them.
+    @inline(__always)
+    public mutating func putDigits(_ v: UInt64, width: Int) {
+        var n = 1
+        var probe = v / 10
+        while probe != 0 {
+            n += 1
+            probe /= 10
+        }
+        n = max(n, min(width, 20))
+        var v = v
+        var at = position + n
+        position = at
+        while at > position - n {
+            at -= 1
+            at.pointee = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+            v /= 10
+        }
+    }
+
+    /// True when `put(_:decimals:)` can write `v` (finite, and within Int64 once scaled);
+    /// otherwise `String(v)` is written, as `JSONWriter.format` does.
+    @inline(__always)
+    public static func fitsFixed(_ v: Double, decimals: Int) -> Bool {
+        (abs(v) * scale(decimals)).rounded() < 9e15
+    }
+
+    @inline(__always)
+    static func scale(_ decimals: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        return scale
+    }
+
+    /// Writes `v` with at most `decimals` decimals (half away from zero), trailing zeros trimmed,
+    /// `-0` written `0` (at most 42 bytes); `fitsFixed` must be true.
+    @inline(__always)
+    public mutating func put(_ v: Double, decimals: Int) {
+        let scale = Self.scale(decimals)
+        let n = Int64((abs(v) * scale).rounded())
+        let p = Int64(scale)
+        if v < 0 && n != 0 { put(0x2D) }
+        putDigits(UInt64(n / p), width: 1)
+        var frac = n % p
+        guard decimals > 0 && frac != 0 else { return }
+        var width = decimals
+        while frac % 10 == 0 {
+            frac /= 10
+            width -= 1
+        }
+        put(0x2E)
+        putDigits(UInt64(frac), width: width)
+    }
+
+    /// Writes `v` as lowercase hex, zero-padded to `width` digits (at most 8 bytes).
+    @inline(__always)
+    public mutating func putHex(_ v: UInt32, width: Int) {
+        var shift = 28
+        var started = false
+        while shift >= 0 {
+            let nibble = Int(v >> UInt32(shift) & 0xF)
+            started = started || nibble != 0 || shift < width * 4 || shift == 0
+            if started { put(Self.hex(nibble)) }
+            shift -= 4
+        }
+    }
+
+    /// Writes a byte as two lowercase hex digits.
+    @inline(__always)
+    public mutating func putHex(byte b: UInt8) {
+        put(Self.hex(Int(b >> 4)))
+        put(Self.hex(Int(b & 0xF)))
+    }
+
+    @inline(__always)
+    static func hex(_ nibble: Int) -> UInt8 { UInt8(truncatingIfNeeded: nibble < 10 ? 0x30 + nibble : 0x57 + nibble) }
+
+    /// Writes UTF-8 `text` quoted as a JSON string (at most 6 × its length + 2 bytes).
+    public mutating func putJSONQuoted(_ text: UnsafeRawBufferPointer) {
+        put(0x22)
+        var clean = 0  // start of the run of bytes that need no escape
+        for i in 0..<text.count {
+            let c = text[i]
+            guard c < 0x20 || c == 0x22 || c == 0x5C else { continue }
+            if clean < i { put(UnsafeRawBufferPointer(rebasing: text[clean..<i])) }
+            clean = i + 1
+            switch c {
+            case 0x22: put("\\\"" as StaticString)
+            case 0x5C: put("\\\\" as StaticString)
+            case 0x0A: put("\\n" as StaticString)
+            case 0x0D: put("\\r" as StaticString)
+            case 0x09: put("\\t" as StaticString)
+            default:
+                put("\\u00" as StaticString)
+                putHex(byte: c)
+            }
+        }
+        if clean < text.count { put(UnsafeRawBufferPointer(rebasing: text[clean...])) }
+        put(0x22)
+    }
+}
+
+/// ISO-8601 UTC times appended to an `OutputBuffer`, the text of `Timestamp.iso8601`: the
+/// `YYYY-MM-DDTHH:MM:SS` part is computed once a second and copied for every line in it.
+public struct ISO8601Writer: Sendable {
+    private var second = Int64.min
+    private var prefix: [UInt8] = []
+    private var millis: Int64 = 0
+
+    /// The longest text written (a year of up to nine digits).
+    public static let maximumLength = 32
+
+    /// A writer with nothing cached.
+    public init() {}
+
+    /// Makes `t` (epoch seconds) the time `put(into:)` writes.
+    public mutating func prepare(_ t: Double) {
+        let total = Int64((t * 1000).rounded())
+        var seconds = total / 1000
+        millis = total % 1000
+        if millis < 0 {
+            millis += 1000
+            seconds -= 1
+        }
+        if seconds != second {
+            second = seconds
+            prefix = Array(Timestamp.iso8601(Double(seconds)).utf8.dropLast())
+        }
+    }
+
+    /// Writes the prepared time, `2026-05-16T14:00:03Z` or `…03.250Z` (at most `maximumLength`).
+    public func put(into c: inout ByteCursor) {
+        prefix.withUnsafeBytes { c.put($0) }
+        if millis != 0 {
+            c.put(0x2E)
+            c.putDigits(UInt64(millis), width: 3)
+        }
+        c.put(0x5A)
+    }
+
+    /// Appends `t` (epoch seconds) as `2026-05-16T14:00:03Z` or `…03.250Z`.
+    public mutating func append(_ t: Double, to out: inout OutputBuffer) {
+        prepare(t)
+        out.write(upTo: Self.maximumLength) { put(into: &$0) }
+    }
+}
