@@ -1,25 +1,10 @@
 import ArgumentParser
 import TrafficGateway
 
-/// A capture loaded for a command: its datagrams and, if the file was damaged, why reading stopped.
-struct LoadedCapture {
-    var path: String
-    var isRaw: Bool
-    var datagrams: [(time: Double?, bytes: [UInt8])]
-    var damage: String?
-}
-
-/// Reads `path` (pcap, pcapng, dump978 text or raw GDL90) or fails with a message naming the file.
-func loadCapture(_ path: String, port: UInt16) throws -> LoadedCapture {
-    do {
-        let capture = try CaptureFile.read(path: path, port: port)
-        return LoadedCapture(
-            path: path, isRaw: capture.format == .raw,
-            datagrams: capture.datagrams.map { ($0.timestamp, $0.bytes) },
-            damage: capture.error.map { "\($0)" })
-    } catch {
-        throw CommandFailure("\(error)")
-    }
+/// Opens `path` (pcap, pcapng, dump978 text or raw GDL90) as a stream, read a window at a time
+/// in constant memory, or fails with a message naming the file.
+func openCapture(_ path: String, port: UInt16) throws -> CaptureStream {
+    do { return try CaptureStream(path: path, port: port) } catch { throw CommandFailure("\(error)") }
 }
 
 /// A failure that is not a usage mistake: printed as one sentence, exit status 1, no usage text.
@@ -31,9 +16,15 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// The date of a raw capture's heartbeat clock: `--date` when given, else the file's day (see
 /// `CaptureDate`), with the note to print when the date was assumed. Captures with timestamps
 /// need none (the midnight returned is then unused).
-func rawCaptureDate(_ given: String?, _ capture: LoadedCapture) throws -> (midnight: Double, note: String?) {
-    guard capture.isRaw else { return (0, nil) }
-    let first = capture.datagrams.lazy.compactMap { RawStreamSegmenter.leadingHeartbeatSeconds($0.bytes) }.first
+func rawCaptureDate(_ given: String?, _ capture: CaptureStream) throws -> (midnight: Double, note: String?) {
+    guard capture.format == .raw else { return (0, nil) }
+    // The first heartbeat, from a second look at the file's start (the stream itself is not read).
+    var probe = try openCapture(capture.path, port: 4000)
+    var first: Double?
+    for _ in 0..<10_000 {
+        guard let d = probe.next() else { break }
+        if let s = RawStreamSegmenter.leadingHeartbeatSeconds(d.bytes) { first = s; break }
+    }
     guard let day = CaptureDate.resolve(given: given, path: capture.path, firstHeartbeatSeconds: first) else {
         throw ValidationError("--date \(given ?? "") is not a date like 2026-05-16")
     }
@@ -42,7 +33,7 @@ func rawCaptureDate(_ given: String?, _ capture: LoadedCapture) throws -> (midni
 }
 
 /// `rawCaptureDate`, its note printed at once (for commands that stream their output).
-func rawCaptureMidnight(_ given: String?, _ capture: LoadedCapture) throws -> Double {
+func rawCaptureMidnight(_ given: String?, _ capture: CaptureStream) throws -> Double {
     let (midnight, note) = try rawCaptureDate(given, capture)
     if let note { Terminal.error("note: " + note) }
     return midnight

@@ -33,11 +33,11 @@ struct DecodeCommand: ParsableCommand {
         var totals = GatewayCounters()
         var damaged: [String] = []
         for path in files {
-            let capture = try loadCapture(path, port: port)
+            var capture = try openCapture(path, port: port)
             let midnight = try rawCaptureMidnight(date, capture)
             var counting = GatewayCore.Configuration()
             counting.countsOnly = true
-            var pipeline = GatewayPipeline(core: GatewayCore(configuration: counting), timeSource: capture.isRaw ? .heartbeat(midnight: midnight) : .given)
+            var pipeline = GatewayPipeline(core: GatewayCore(configuration: counting), timeSource: capture.format == .raw ? .heartbeat(midnight: midnight) : .given)
             // One buffer, written out every 256 kB: no String per line, no join.
             var out = OutputBuffer(capacity: 1 << 19)
             var clock = ISO8601Writer()
@@ -58,14 +58,14 @@ struct DecodeCommand: ParsableCommand {
                 }
                 out.append(byte: 0x0A)
             }
-            for datagram in capture.datagrams {
-                _ = pipeline.ingest(datagram.bytes, at: datagram.time, observe: observe)
+            while let datagram = capture.next() {
+                _ = pipeline.ingest(datagram.bytes, at: datagram.timestamp, observe: observe)
                 if out.count >= 1 << 18 { Terminal.out(&out) }
             }
             _ = pipeline.finish(observe: observe)
             Terminal.out(&out)
             totals.merge(pipeline.core.counters)
-            if let damage = capture.damage { damaged.append(damage) }
+            if let damage = capture.error { damaged.append("\(damage)") }
         }
         Terminal.error(Summary.text(totals, alerts: 0).replacingOccurrences(of: "; 0 alert changes", with: ""))
         for d in damaged { Terminal.error("warning: \(d)") }

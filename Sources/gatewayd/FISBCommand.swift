@@ -55,14 +55,25 @@ struct FISBCommand: ParsableCommand {
             return
         }
         for path in files {
-            let capture = try loadCapture(path, port: port)
+            var capture = try openCapture(path, port: port)
             let midnight = try rawCaptureMidnight(date, capture)
-            let (reports, decoder) = FISBCaptureDecoder.decode(capture.datagrams, fallbackTime: midnight)
-            Terminal.out(reports.map { json ? FISBFormatter.json($0) : FISBFormatter.text($0) })
+            var decoder = FISBCaptureDecoder(fallbackTime: midnight)
+            var out = OutputBuffer(capacity: 1 << 19)
+            let json = self.json
+            func print(_ reports: [FISBReport]) {
+                for r in reports {
+                    out.append(json ? FISBFormatter.json(r) : FISBFormatter.text(r))
+                    out.append(byte: 0x0A)
+                }
+                if out.count >= 1 << 18 { Terminal.out(&out) }
+            }
+            while let d = capture.next() { print(decoder.ingest(d.bytes, at: d.timestamp)) }
+            print(decoder.finish())
+            Terminal.out(&out)
             let counts = "\(decoder.uplinkMessages) uplink messages, \(decoder.rejectedFrames) rejected frames"
             Terminal.error("\(path): \(counts); \(decoder.store.counters.summary)")
             for e in decoder.store.lastErrors.suffix(5) { Terminal.error("  skipped: \(e)") }
-            if let damage = capture.damage { Terminal.error("warning: \(damage)") }
+            if let damage = capture.error { Terminal.error("warning: \(damage)") }
         }
     }
 }

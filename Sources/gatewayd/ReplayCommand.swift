@@ -88,10 +88,10 @@ struct ReplayCommand: ParsableCommand {
         do { fixes = try gps.map { try GPSLog.read(path: $0).fixes } ?? [] } catch { throw CommandFailure("\(error)") }
         var notes: [String] = []
         for path in files {
-            let capture = try loadCapture(path, port: port)
+            var capture = try openCapture(path, port: port)
             let day = try rawCaptureDate(date, capture)
             if let note = day.note { notes.append(note) }
-            var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.isRaw ? .heartbeat(midnight: day.midnight) : .given), gpsFixes: fixes)
+            var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.format == .raw ? .heartbeat(midnight: day.midnight) : .given), gpsFixes: fixes)
             let pace = Pacer(speed: speed)
             var emit: ([AlertEvent]) throws -> Void = { alerts in
                 guard !alerts.isEmpty else { return }
@@ -99,20 +99,22 @@ struct ReplayCommand: ParsableCommand {
                 try log?.append(alerts)
                 alertCount += alerts.count
             }
+            var next = capture.next()
             if !areas.isEmpty {
-                let first = capture.datagrams.first.map { replay.eventTime(of: CapturedDatagram(timestamp: $0.time, bytes: $0.bytes, fileOffset: 0)) } ?? nil
+                var probe = replay  // the first datagram's time, without moving the real pacing clock
+                let first = next.flatMap { probe.eventTime(of: $0) }
                 try emit(replay.setAirspace(areas, at: first ?? replay.pipeline.now ?? 0))
             }
-            for datagram in capture.datagrams {
-                let d = CapturedDatagram(timestamp: datagram.time, bytes: datagram.bytes, fileOffset: 0)
+            while let d = next {
                 if pace.isPaced, let t = replay.eventTime(of: d) { pace.wait(until: t) }
                 try emit(replay.feed(d))
+                next = capture.next()
             }
             try emit(replay.finish())
             notes += replay.drainNotices().map { "\(path): \($0)" }
             emit = { _ in }
             totals.merge(replay.pipeline.core.counters)
-            if let damage = capture.damage { damaged.append(damage) }
+            if let damage = capture.error { damaged.append("\(damage)") }
         }
         if !quiet {
             Terminal.error(Summary.text(totals, alerts: alertCount))

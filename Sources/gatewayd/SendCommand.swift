@@ -33,15 +33,16 @@ struct SendCommand: ParsableCommand {
         }
         let sender: UDPSender
         do { sender = try UDPSender(host: String(parts[0]), port: destinationPort) } catch { throw CommandFailure("\(error)") }
-        let capture = try loadCapture(file, port: port)
+        var capture = try openCapture(file, port: port)
         // Raw streams arrive cut at heartbeats (a second of traffic each), timed by their order.
-        let datagrams = capture.datagrams
         let started = Date()
         var first: Double?
         var sent = 0, bytes = 0, refused = 0
-        for (i, d) in datagrams.enumerated() {
+        var i = -1
+        while let d = capture.next() {
+            i += 1
             if let factor = speed.factor {
-                let t = d.time ?? Double(i)
+                let t = d.timestamp ?? Double(i)
                 if first == nil { first = t }
                 let wait = (t - first!) / factor - Date().timeIntervalSince(started)
                 if wait > 0 { Thread.sleep(forTimeInterval: wait) }
@@ -49,6 +50,6 @@ struct SendCommand: ParsableCommand {
             if sender.send(d.bytes) { sent += 1; bytes += d.bytes.count } else { refused += 1 }
         }
         Terminal.error("sent \(sent) datagrams (\(bytes) bytes) to \(to)\(refused > 0 ? ", \(refused) refused by the kernel" : "")")
-        if let damage = capture.damage { Terminal.error("warning: \(damage)") }
+        if let damage = capture.error { Terminal.error("warning: \(damage)") }
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import GDL90
 
 /// One UDP payload (or raw chunk) from a capture.
@@ -66,18 +65,15 @@ public struct CaptureContents: Sendable {
 
 /// Reads captures of every supported format.
 public enum CaptureFile {
-    /// Reads the file at `path`, keeping UDP payloads sent to `port` (pcap/pcapng).
+    /// Reads the whole file at `path`, keeping UDP payloads sent to `port` (pcap/pcapng): a
+    /// `CaptureStream` collected (commands stream instead, in constant memory).
     public static func read(path: String, port: UInt16 = 4000) throws(CaptureError) -> CaptureContents {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CaptureError(path: path, offset: nil, reason: "no such file")
-        }
-        guard !isDirectory.boolValue else { throw CaptureError(path: path, offset: nil, reason: "is a folder, not a capture file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CaptureError(path: path, offset: nil, reason: "cannot read the file (permissions?)")
-        }
-        guard !data.isEmpty else { throw CaptureError(path: path, offset: nil, reason: "the file is empty") }
-        return parse([UInt8](data), name: path, port: port)
+        var stream = try CaptureStream(path: path, port: port)
+        var out = CaptureContents(format: stream.format, datagrams: [], error: nil, skipped: 0)
+        while let d = stream.next() { out.datagrams.append(d) }
+        out.error = stream.error
+        out.skipped = stream.skipped
+        return out
     }
 
     /// Parses capture bytes already in memory; never traps on any input.

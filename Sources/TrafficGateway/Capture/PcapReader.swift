@@ -1,69 +1,113 @@
-/// Classic libpcap files: both byte orders, micro- and nanosecond timestamps.
-enum PcapReader {
+/// Classic libpcap files: both byte orders, micro- and nanosecond timestamps. Reads whole
+/// records from a window of the file at a time (`scan`), so a capture of any size streams.
+struct PcapReader {
     /// Largest record accepted; larger claims mean a damaged file.
     static let maximumRecord = 262_144
 
+    private var header: (bigEndian: Bool, nanoseconds: Bool, linkType: UInt32)?
+    /// Set once the file is found damaged: nothing more is read.
+    private(set) var stopped = false
+
     static func read(_ bytes: [UInt8], name: String, port: UInt16) -> CaptureContents {
         var out = CaptureContents(format: .pcap, datagrams: [], error: nil, skipped: 0)
-        guard bytes.count >= 24 else {
-            out.error = CaptureError(path: name, offset: 0, reason: "pcap header truncated (\(bytes.count) of 24 bytes)")
-            return out
+        var reader = PcapReader()
+        _ = reader.scan(bytes, base: 0, atEnd: true, name: name, port: port, into: &out)
+        return out
+    }
+
+    /// Reads the whole records at the start of `bytes` (file offset `base`) into `out`; returns
+    /// the bytes consumed. A record cut by the window's end waits for more, unless `atEnd`.
+    mutating func scan(_ bytes: [UInt8], base: Int, atEnd: Bool, name: String, port: UInt16, into out: inout CaptureContents) -> Int {
+        var offset = 0
+        if header == nil {
+            guard bytes.count >= 24 else {
+                if atEnd {
+                    out.error = CaptureError(path: name, offset: 0, reason: "pcap header truncated (\(bytes.count) of 24 bytes)")
+                    stopped = true
+                }
+                return 0
+            }
+            let magic = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
+            let bigEndian = magic == 0xA1B2_C3D4 || magic == 0xA1B2_3C4D
+            header = (bigEndian, magic == 0xA1B2_3C4D || magic == 0x4D3C_B2A1, EndianBytes(bytes: bytes, bigEndian: bigEndian).u32(20)! & 0x0FFF_FFFF)
+            offset = 24
         }
-        let magic = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
-        let bigEndian = magic == 0xA1B2_C3D4 || magic == 0xA1B2_3C4D
-        let nanoseconds = magic == 0xA1B2_3C4D || magic == 0x4D3C_B2A1
+        guard let (bigEndian, nanoseconds, linkType) = header else { return 0 }
         let r = EndianBytes(bytes: bytes, bigEndian: bigEndian)
-        let linkType = r.u32(20)! & 0x0FFF_FFFF
-        var offset = 24
         while offset < bytes.count {
             guard offset + 16 <= bytes.count else {
-                out.error = CaptureError(path: name, offset: offset, reason: "record header truncated (\(bytes.count - offset) of 16 bytes): the capture was cut short")
+                if atEnd {
+                    out.error = CaptureError(path: name, offset: base + offset, reason: "record header truncated (\(bytes.count - offset) of 16 bytes): the capture was cut short")
+                    stopped = true
+                }
                 break
             }
             let seconds = Double(r.u32(offset)!), fraction = Double(r.u32(offset + 4)!)
             let length = Int(r.u32(offset + 8)!)
-            guard length <= maximumRecord else {
-                out.error = CaptureError(path: name, offset: offset, reason: "record claims \(length) bytes, more than any packet: the file is damaged")
+            guard length <= Self.maximumRecord else {
+                out.error = CaptureError(path: name, offset: base + offset, reason: "record claims \(length) bytes, more than any packet: the file is damaged")
+                stopped = true
                 break
             }
             guard offset + 16 + length <= bytes.count else {
-                out.error = CaptureError(path: name, offset: offset, reason: "record claims \(length) bytes but only \(bytes.count - offset - 16) remain: the capture was cut short")
+                if atEnd {
+                    out.error = CaptureError(path: name, offset: base + offset, reason: "record claims \(length) bytes but only \(bytes.count - offset - 16) remain: the capture was cut short")
+                    stopped = true
+                }
                 break
             }
             let packet = bytes[(offset + 16)..<(offset + 16 + length)]
             switch PacketDecoder.udpPayload(packet, linkType: linkType, port: port) {
             case .success(let payload):
                 let time = seconds + fraction / (nanoseconds ? 1e9 : 1e6)
-                out.datagrams.append(CapturedDatagram(timestamp: time, bytes: Array(payload), fileOffset: offset))
+                out.datagrams.append(CapturedDatagram(timestamp: time, bytes: Array(payload), fileOffset: base + offset))
             case .failure(let skip):
                 if case .unsupportedLinkType(let t) = skip.skip {
                     out.error = CaptureError(path: name, offset: 20, reason: "link type \(t) is not supported (Ethernet, raw IP, Linux SLL/SLL2 are)")
-                    return out
+                    stopped = true
+                    return offset
                 }
                 out.skipped += 1
             }
             offset += 16 + length
         }
-        return out
+        return offset
     }
 }
 
 /// pcapng files: sections of either byte order, interfaces with their own link type and
-/// timestamp resolution, enhanced and simple packet blocks; other blocks are skipped.
-enum PcapNGReader {
+/// timestamp resolution, enhanced and simple packet blocks; other blocks are skipped. Reads
+/// whole blocks from a window of the file at a time (`scan`), so a capture of any size streams.
+struct PcapNGReader {
     struct Interface {
         var linkType: UInt32
         var ticksPerSecond: UInt64
     }
 
+    private var bigEndian = false
+    private var interfaces: [Interface] = []
+    /// Set once the file is found damaged: nothing more is read.
+    private(set) var stopped = false
+
     static func read(_ bytes: [UInt8], name: String, port: UInt16) -> CaptureContents {
         var out = CaptureContents(format: .pcapng, datagrams: [], error: nil, skipped: 0)
-        var r = EndianBytes(bytes: bytes, bigEndian: false)
-        var interfaces: [Interface] = []
+        var reader = PcapNGReader()
+        _ = reader.scan(bytes, base: 0, atEnd: true, name: name, port: port, into: &out)
+        return out
+    }
+
+    /// Reads the whole blocks at the start of `bytes` (file offset `base`) into `out`; returns
+    /// the bytes consumed. A block cut by the window's end waits for more, unless `atEnd`.
+    mutating func scan(_ bytes: [UInt8], base: Int, atEnd: Bool, name: String, port: UInt16, into out: inout CaptureContents) -> Int {
+        var r = EndianBytes(bytes: bytes, bigEndian: bigEndian)
+        defer { bigEndian = r.bigEndian }
         var offset = 0
         while offset < bytes.count {
             guard offset + 12 <= bytes.count else {
-                out.error = CaptureError(path: name, offset: offset, reason: "block header truncated: the capture was cut short")
+                if atEnd {
+                    out.error = CaptureError(path: name, offset: base + offset, reason: "block header truncated: the capture was cut short")
+                    stopped = true
+                }
                 break
             }
             var type = r.u32(offset)!
@@ -75,7 +119,8 @@ enum PcapNGReader {
                 } else if bom == 0x4D3C_2B1A {
                     r.bigEndian = false
                 } else {
-                    out.error = CaptureError(path: name, offset: offset + 8, reason: "section header has no valid byte-order magic: the file is damaged")
+                    out.error = CaptureError(path: name, offset: base + offset + 8, reason: "section header has no valid byte-order magic: the file is damaged")
+                    stopped = true
                     break
                 }
                 interfaces = []
@@ -83,11 +128,15 @@ enum PcapNGReader {
             }
             let length = Int(r.u32(offset + 4)!)
             guard length >= 12, length % 4 == 0, length <= 16 << 20 else {
-                out.error = CaptureError(path: name, offset: offset, reason: "block claims \(length) bytes, which is not a valid block length: the file is damaged")
+                out.error = CaptureError(path: name, offset: base + offset, reason: "block claims \(length) bytes, which is not a valid block length: the file is damaged")
+                stopped = true
                 break
             }
             guard offset + length <= bytes.count else {
-                out.error = CaptureError(path: name, offset: offset, reason: "block claims \(length) bytes but only \(bytes.count - offset) remain: the capture was cut short")
+                if atEnd {
+                    out.error = CaptureError(path: name, offset: base + offset, reason: "block claims \(length) bytes but only \(bytes.count - offset) remain: the capture was cut short")
+                    stopped = true
+                }
                 break
             }
             let body = offset + 8
@@ -103,7 +152,7 @@ enum PcapNGReader {
                     if code == 9, len >= 1, o + 5 <= bodyEnd {
                         let v = bytes[o + 4]
                         let exponent = min(Int(v & 0x7F), v & 0x80 == 0 ? 18 : 63)
-                        iface.ticksPerSecond = v & 0x80 == 0 ? pow10(exponent) : pow2(exponent)
+                        iface.ticksPerSecond = v & 0x80 == 0 ? Self.pow10(exponent) : Self.pow2(exponent)
                     }
                     o += 4 + (len + 3) / 4 * 4
                 }
@@ -112,28 +161,30 @@ enum PcapNGReader {
                 guard bodyEnd >= body + 20 else { break }
                 let id = Int(r.u32(body)!)
                 guard id < interfaces.count else {
-                    out.error = CaptureError(path: name, offset: offset, reason: "packet refers to interface \(id), which was never described: the file is damaged")
-                    return out
+                    out.error = CaptureError(path: name, offset: base + offset, reason: "packet refers to interface \(id), which was never described: the file is damaged")
+                    stopped = true
+                    return offset
                 }
                 let ticks = UInt64(r.u32(body + 4)!) << 32 | UInt64(r.u32(body + 8)!)
                 let captured = Int(r.u32(body + 12)!)
                 guard body + 20 + captured <= bodyEnd else {
-                    out.error = CaptureError(path: name, offset: offset, reason: "packet claims \(captured) bytes, more than its block holds: the file is damaged")
-                    return out
+                    out.error = CaptureError(path: name, offset: base + offset, reason: "packet claims \(captured) bytes, more than its block holds: the file is damaged")
+                    stopped = true
+                    return offset
                 }
                 let iface = interfaces[id]
-                collect(bytes[(body + 20)..<(body + 20 + captured)], iface: iface, time: Double(ticks / iface.ticksPerSecond) + Double(ticks % iface.ticksPerSecond) / Double(iface.ticksPerSecond), offset: offset, port: port, into: &out, name: name)
+                Self.collect(bytes[(body + 20)..<(body + 20 + captured)], iface: iface, time: Double(ticks / iface.ticksPerSecond) + Double(ticks % iface.ticksPerSecond) / Double(iface.ticksPerSecond), offset: base + offset, port: port, into: &out, name: name)
             case 3:  // Simple packet: no timestamp, interface 0
                 guard let iface = interfaces.first, bodyEnd >= body + 4 else { break }
                 let original = Int(r.u32(body)!)
                 let captured = min(original, bodyEnd - body - 4)
-                collect(bytes[(body + 4)..<(body + 4 + captured)], iface: iface, time: nil, offset: offset, port: port, into: &out, name: name)
+                Self.collect(bytes[(body + 4)..<(body + 4 + captured)], iface: iface, time: nil, offset: base + offset, port: port, into: &out, name: name)
             default:
                 break
             }
             offset += length
         }
-        return out
+        return offset
     }
 
     static func collect(_ packet: ArraySlice<UInt8>, iface: Interface, time: Double?, offset: Int, port: UInt16, into out: inout CaptureContents, name: String) {

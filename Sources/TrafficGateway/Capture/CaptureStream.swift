@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A capture read as it is used: a megabyte window of the file at a time, whole records handed
+/// on one datagram after another, so that resident memory does not depend on the capture's size
+/// (a few hours of flight-recorder pcapng replay on a 512 MB Pi). Every format streams: pcap,
+/// pcapng, dump978 text and raw GDL 90 (cut at heartbeats). `CaptureFile.read` is this, collected.
+public struct CaptureStream {
+    /// The file.
+    public let path: String
+    /// Detected format (from the first window).
+    public private(set) var format: CaptureFormat
+    /// Set when the file is damaged or truncated (after the datagrams before the damage).
+    public private(set) var error: CaptureError?
+    /// Records skipped (not UDP to the port, not a GDL 90 carrier).
+    public private(set) var skipped = 0
+
+    private let file: OpenFile
+    private let port: UInt16
+    private var window: [UInt8] = []
+    private var base = 0
+    private var atEnd = false
+    private var finished = false
+    private var pending: [CapturedDatagram] = []
+    private var nextPending = 0
+    private var scanner: Scanner
+
+    /// Bytes read at a time.
+    public static let windowSize = 1 << 20
+
+    private enum Scanner {
+        case pcap(PcapReader)
+        case pcapng(PcapNGReader)
+        case dump978(Dump978Reader)
+        case raw
+    }
+
+    /// The file's descriptor, closed when the last copy of the stream goes.
+    private final class OpenFile {
+        let fd: Int32
+        init(fd: Int32) { self.fd = fd }
+        deinit { close(fd) }
+    }
+
+    /// Opens `path`, keeping UDP payloads sent to `port` (pcap/pcapng); fails with the reason
+    /// (no such file, a folder, unreadable, empty).
+    public init(path: String, port: UInt16 = 4000) throws(CaptureError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw CaptureError(path: path, offset: nil, reason: errno == ENOENT ? "no such file" : "cannot read the file: \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT != S_IFDIR else { throw CaptureError(path: path, offset: nil, reason: "is a folder, not a capture file") }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CaptureError(path: path, offset: nil, reason: "cannot read the file (permissions?)") }
+        file = OpenFile(fd: fd)
+        self.path = path
+        self.port = port
+        scanner = .raw
+        format = .raw
+        try fill()
+        guard !window.isEmpty else { throw CaptureError(path: path, offset: nil, reason: "the file is empty") }
+        format = CaptureFile.detect(window)
+        switch format {
+        case .pcap: scanner = .pcap(PcapReader())
+        case .pcapng: scanner = .pcapng(PcapNGReader())
+        case .dump978: scanner = .dump978(Dump978Reader())
+        case .raw: scanner = .raw
+        }
+    }
+
+    /// The next datagram, or nil at the end of the file or where it is damaged (see `error`).
+    public mutating func next() -> CapturedDatagram? {
+        while nextPending == pending.count {
+            guard !finished else { return nil }
+            scan()
+            if nextPending == pending.count && !finished {
+                do throws(CaptureError) { try fill() } catch {
+                    self.error = error
+                    finished = true
+                }
+            }
+        }
+        nextPending += 1
+        return pending[nextPending - 1]
+    }
+
+    /// Reads the next window's worth of bytes onto what is left of the last one.
+    private mutating func fill() throws(CaptureError) {
+        guard !atEnd else { return }
+        let old = window.count
+        let want = max(Self.windowSize, old)  // a record larger than the window doubles it
+        window.reserveCapacity(old + want)
+        var got = 0
+        window.append(contentsOf: repeatElement(0, count: want))
+        let fd = file.fd
+        let n = window.withUnsafeMutableBytes { buffer in
+            var total = 0
+            while total < want {
+                let r = read(fd, buffer.baseAddress! + old + total, want - total)
+                if r < 0 {
+                    if errno == EINTR { continue }
+                    return -1
+                }
+                if r == 0 { break }
+                total += r
+            }
+            return total
+        }
+        if n < 0 {
+            window.removeLast(want)
+            throw CaptureError(path: path, offset: base + old, reason: "reading failed: \(String(cString: strerror(errno)))")
+        }
+        got = n
+        window.removeLast(want - got)
+        if got < want { atEnd = true }
+    }
+
+    /// Turns the whole records of the window into datagrams and drops their bytes.
+    private mutating func scan() {
+        var out = CaptureContents(format: format, datagrams: [], error: nil, skipped: 0)
+        out.datagrams.reserveCapacity(pending.count)
+        let consumed: Int
+        switch scanner {
+        case .pcap(var r):
+            consumed = r.scan(window, base: base, atEnd: atEnd, name: path, port: port, into: &out)
+            if r.stopped { finished = true }
+            scanner = .pcap(r)
+        case .pcapng(var r):
+            consumed = r.scan(window, base: base, atEnd: atEnd, name: path, port: port, into: &out)
+            if r.stopped { finished = true }
+            scanner = .pcapng(r)
+        case .dump978(var r):
+            consumed = r.scan(window, base: base, atEnd: atEnd, name: path, into: &out)
+            scanner = .dump978(r)
+        case .raw:
+            consumed = RawStreamSegmenter.scan(window, base: base, atEnd: atEnd, into: &out)
+        }
+        if atEnd { finished = true }
+        if let e = out.error { error = e }
+        skipped += out.skipped
+        pending = out.datagrams
+        nextPending = 0
+        window.removeFirst(consumed)
+        base += consumed
+    }
+}
+
+extension RawStreamSegmenter {
+    /// Cuts the whole segments at the start of `bytes` (file offset `base`) into `out`; returns
+    /// the bytes consumed. The last segment waits for more, unless `atEnd`: the cuts are those
+    /// `segments` makes on the whole stream.
+    static func scan(_ bytes: [UInt8], base: Int, atEnd: Bool, into out: inout CaptureContents) -> Int {
+        var start = 0
+        var i = 1
+        let limit = atEnd ? bytes.count : bytes.count - 1  // a cut needs the byte after the 7E
+        while i < limit {
+            if (bytes[i] == 0x7E && i + 1 < bytes.count && bytes[i + 1] == 0x00) || i - start >= maximumLength {
+                out.datagrams.append(CapturedDatagram(timestamp: nil, bytes: Array(bytes[start..<i]), fileOffset: base + start))
+                start = i
+            }
+            i += 1
+        }
+        guard atEnd else { return start }
+        if start < bytes.count {
+            out.datagrams.append(CapturedDatagram(timestamp: nil, bytes: Array(bytes[start...]), fileOffset: base + start))
+        }
+        return bytes.count
+    }
+}
