@@ -1,4 +1,5 @@
 import Foundation
+import GDL90
 
 /// The JSON documents the cockpit page reads under `/api/…`, built from what the hub and the
 /// NOTAM store hold. Pure functions of their inputs (the time comes in with them, from the

@@ -1,5 +1,7 @@
 import Foundation
+import GDL90
 import Hummingbird
+import HTTPTypes
 import HummingbirdCore
 
 /// The cockpit page's routes: the page and its two assets (`/`, `/cockpit.css`, `/cockpit.js`,
@@ -88,7 +90,7 @@ extension FeedServer {
         router.post("/api/alerts/ack") { request, _ in
             let verdict = gate.check(authorization: request.headers[.authorization], origin: request.headers[.origin],
                                      host: request.head.authority, now: Date().timeIntervalSince1970)
-            let refusal: (HTTPResponse.Status, String)?
+            let refusal: (HTTPTypes.HTTPResponse.Status, String)?
             switch verdict {
             case .allowed: refusal = nil
             case .off: refusal = (.forbidden, "acknowledging from the page is off: set [feeds] ack_token in the configuration")
@@ -133,7 +135,7 @@ extension FeedServer {
             .contentType: type,
             .contentSecurityPolicy: CockpitPage.contentSecurityPolicy,
             .xContentTypeOptions: "nosniff",
-            .referrerPolicy: "no-referrer",
+            HTTPField.Name("Referrer-Policy")!: "no-referrer",
             .cacheControl: "no-cache",
         ], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
