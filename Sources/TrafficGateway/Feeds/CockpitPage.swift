@@ -130,6 +130,7 @@ public enum CockpitPage {
         nav a.on{background:var(--accent);color:var(--bg);border-color:var(--accent)}
         nav .spacer{flex:1}
         .clock{font-variant-numeric:tabular-nums;font-weight:700;font-size:1.1rem;padding:0 8px}
+        .count:not(:empty){margin-left:6px;background:var(--warn);color:#fff;border-radius:999px;padding:0 8px;font-size:.85rem}
         .link{font-size:.8rem;padding:4px 8px;border-radius:6px;border:1px solid var(--line)}
         .link.up{color:var(--vfr)}.link.down{color:var(--warn)}
         button,select,input{font:inherit;color:var(--fg);background:var(--card);border:1px solid var(--line);border-radius:8px;min-height:48px;padding:0 14px}
@@ -165,7 +166,7 @@ public enum CockpitPage {
         .muted{color:var(--muted);font-weight:400}
         table.list{width:100%;border-collapse:collapse;font-variant-numeric:tabular-nums}
         table.list th{text-align:left;font-size:.8rem;color:var(--muted);font-weight:600;border-bottom:1px solid var(--line);padding:2px 4px}
-        table.list td{padding:6px 4px;border-bottom:1px solid var(--line)}
+        table.list td{padding:6px 4px;border-bottom:1px solid var(--line);white-space:nowrap}
         tr.warning td:first-child{border-left:6px solid var(--warn)}tr.caution td:first-child{border-left:6px solid var(--caut)}tr.advisory td:first-child{border-left:6px solid var(--adv)}
         tr.stale{opacity:.5}
         tr.pick{background:color-mix(in srgb,var(--accent) 15%,transparent)}
@@ -269,10 +270,10 @@ public enum CockpitPage {
           function schedule() {
             for (const name in loaders) {
               clearTimeout(state.timers[name]);
-              const period = name === state.panel ? periods[name] : Math.max(60000, periods[name]);
+              const period = name === state.panel || (name === 'alerts' && state.polling) ? periods[name] : Math.max(60000, periods[name]);
               const run = () => {
                 loaders[name]().catch((e) => { if (String(e.message) !== 'token') linkDown(); })
-                  .finally(() => { state.timers[name] = setTimeout(run, name === state.panel ? periods[name] : Math.max(60000, periods[name])); });
+                  .finally(() => { state.timers[name] = setTimeout(run, name === state.panel || (name === 'alerts' && state.polling) ? periods[name] : Math.max(60000, periods[name])); });
               };
               state.timers[name] = setTimeout(run, name === state.panel ? 0 : period);
             }
@@ -551,8 +552,10 @@ public enum CockpitPage {
             state.history = doc.history;
             renderBanner(); renderHistory();
           }
+          // Live alert changes over Server-Sent Events; without EventSource (or under automation,
+          // whose virtual clock waits for an endless stream) /api/alerts is read once a second.
           function stream() {
-            if (!window.EventSource) return;
+            if (!window.EventSource || navigator.webdriver) { periods.alerts = 1000; state.polling = true; return; }
             const es = new EventSource(url('/alerts'));
             es.onmessage = (m) => {
               let a; try { a = JSON.parse(m.data); } catch (e) { return; }
@@ -686,8 +689,8 @@ public enum CockpitPage {
           setTheme(savedTheme || (window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 'night' : 'day'));
           window.addEventListener('hashchange', showPanel);
           for (const name of ['alerts', 'notams', 'weather', 'status']) loaders[name]().catch(() => {});
-          showPanel();
           stream();
+          showPanel();
         })();
 
         """#
