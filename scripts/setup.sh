@@ -7,6 +7,8 @@ need_apt=()
 have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/$(uname -m)-linux-gnu/$1" ]; }
 have_header sqlite3.h || need_apt+=(libsqlite3-dev)
 have_header curl/curl.h || need_apt+=(libcurl4-openssl-dev)
+# The cockpit page's test drives a real headless browser (Debian's chromium).
+command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]} (apt-get)" >&2

@@ -163,8 +163,8 @@ struct RunCommand: ParsableCommand {
         var sources: [any DispatchSourceProtocol] = []
         var feeds: [String] = []
         var notamTimers: [any DispatchSourceProtocol] = []
-        let http = FeedServer(hub: hub, token: c.httpToken)
         var nmea: NMEAServer? = nil
+        var http = FeedServer(hub: hub, token: c.httpToken)
         do {
             let senders = try c.forward.filter { $0 != "auto" }.map { f throws(GatewayError) in
                 let (host, port) = Self.hostPort(f)!
@@ -175,6 +175,14 @@ struct RunCommand: ParsableCommand {
             }
             try gateway.forward(to: senders, auto: c.forward.contains("auto"), ownPort: UInt16(c.udpPort))
             let store = log.map { NotamStore(database: $0.database) }
+            // The cockpit page: the stored NOTAMs and those of --notams files, and the one write it may do.
+            var fileNotams: [Notam] = []
+            for path in c.notamsFile.map({ [$0] }) ?? [] { try NotamFile.read(path: path) { fileNotams.append($0) } }
+            http = FeedServer(hub: hub, token: c.httpToken, cockpit: CockpitSources(
+                notams: store, fileNotams: fileNotams, acknowledge: { id in
+                    gateway.acknowledge(id)
+                    Terminal.info("gatewayd: \(id) acknowledged from the cockpit page")
+                }, ackToken: c.ackToken))
             // Files, then the stored NOTAMs in force, one merge rule (AirspaceSet); files checked now.
             let areaSources = (notams: c.notamsFile.map { [$0] } ?? [], airspace: c.airspaceFile.map { [$0] } ?? [], levels: c.airspaceLevels)
             let loadAreas: @Sendable () -> Void = {
@@ -237,6 +245,7 @@ struct RunCommand: ParsableCommand {
         }
         // Stop on SIGINT/SIGTERM (one that came during start-up is waiting in the pipe already).
         let nmeaServer = nmea
+        let httpServer = http
         let waiter = Thread {
             let received = stop.wait { sig in
                 Terminal.warning("gatewayd: \(StopSignal.name(sig)) ignored\(sig == SIGHUP ? " (a configuration change needs a restart: systemctl restart gatewayd)" : "")")
@@ -244,7 +253,7 @@ struct RunCommand: ParsableCommand {
             Terminal.info("gatewayd: stopping on \(StopSignal.name(received)) (\(gateway.status().line))")
             systemd.notify("STOPPING=1")
             gateway.stop()
-            http.stop()
+            httpServer.stop()
             nmeaServer?.stop()
             do {
                 try log?.database.close()

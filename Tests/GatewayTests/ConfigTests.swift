@@ -34,7 +34,7 @@ import Testing
         func error(_ text: String) -> String {
             do { _ = try GatewayConfig.parse(text, file: "g.toml"); return "no error" } catch { return error.description }
         }
-        #expect(error("[feeds]\nhttp_port = 8090\nhttpport = 1\n") == "g.toml:3: unknown key 'httpport' in [feeds] (known: forward, http_bind, http_port, nmea_port, token)")
+        #expect(error("[feeds]\nhttp_port = 8090\nhttpport = 1\n") == "g.toml:3: unknown key 'httpport' in [feeds] (known: ack_token, forward, http_bind, http_port, nmea_port, token)")
         #expect(error("[input]\nudp_port = \"4000\"\n") == "g.toml:2: 'udp_port' in [input] must be integer 0–65535")
         #expect(error("[input]\nudp_port = 70000\n") == "g.toml:2: 'udp_port' in [input] must be integer 0–65535")
         #expect(error("[input]\nbind = \"0.0.0\"\n") == "g.toml:2: 'bind' in [input] must be IPv4 address")

@@ -116,14 +116,16 @@ import Testing
         #expect(FetchError(.network, url: "https://u:pw@h/x", reason: "down").description == "https://u:****@h/x: down")
     }
 
-    /// With a token configured, every endpoint refuses a request without it.
+    /// With a token configured, every data endpoint refuses a request without it; the cockpit
+    /// page and its assets (no data in them) load, then ask for it.
     @Test func tokenGuardsEveryEndpoint() throws {
         let hub = FeedHub(now: Date().timeIntervalSince1970)
         let server = FeedServer(hub: hub, token: "s3cret-token")
         try server.start(host: "127.0.0.1", port: 0)
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
-        for path in ["/", "/healthz", "/data/aircraft.json", "/traffic.geojson", "/metrics", "/alerts/active"] {
+        for path in ["/" , "/cockpit.js", "/cockpit.css"] { #expect(try HTTPConnection.get(base + path).status == 200, "\(path) holds no data") }
+        for path in ["/api", "/api/traffic", "/api/notams", "/healthz", "/data/aircraft.json", "/traffic.geojson", "/metrics", "/alerts/active"] {
             #expect(try HTTPConnection.get(base + path).status == 401, "\(path) without a token")
             #expect(try HTTPConnection.get(base + path + "?token=wrong-token!").status == 401)
             #expect(try HTTPConnection.get(base + path + "?token=s3cret-token").status != 401, "\(path) with the token")

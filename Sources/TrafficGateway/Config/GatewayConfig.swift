@@ -33,6 +33,9 @@ public struct GatewayConfig: Sendable, Equatable {
     public var recordMaxMB = 200
     /// When set, every HTTP request must carry this token (see `FeedServer.token`).
     public var httpToken: String?
+    /// The token the cockpit page's one write (acknowledging an airspace alert) must carry; nil:
+    /// acknowledgements over HTTP are refused (`[feeds] ack_token`).
+    public var ackToken: String?
     /// FLARM NMEA port (0: off).
     public var nmeaPort = 2000
     /// GDL90 forwarding targets ("host:port" or "auto").
@@ -95,6 +98,7 @@ public struct GatewayConfig: Sendable, Equatable {
         "database.path": "file path", "database.enabled": "true or false",
         "output.json": "true or false", "output.status_interval": "seconds, 0 or more", "log.level": "error, warning or info",
         "feeds.http_port": "integer 0–65535", "feeds.http_bind": "IPv4 address", "feeds.token": "string (every HTTP request must carry it)",
+        "feeds.ack_token": "string (acknowledging an alert from the cockpit page must carry it; unset: refused)",
         "recorder.dir": "folder path", "recorder.max_mb": "megabytes, 1 or more", "feeds.nmea_port": "integer 0–65535",
         "feeds.forward": "array of \"host:port\" or \"auto\"",
         "airspace.file": "GeoJSON file path", "airspace.notams_file": "NOTAM JSON file path",
@@ -187,6 +191,7 @@ public struct GatewayConfig: Sendable, Equatable {
             case "feeds.http_port": c.httpPort = try int(0...65535)
             case "feeds.http_bind": c.httpBind = try ipv4(try string())
             case "feeds.token": c.httpToken = try string()
+            case "feeds.ack_token": c.ackToken = try string()
             case "recorder.dir": c.recordDirectory = try string()
             case "recorder.max_mb": c.recordMaxMB = try int(1...1_000_000)
             case "feeds.nmea_port": c.nmeaPort = try int(0...65535)
@@ -266,6 +271,7 @@ public struct GatewayConfig: Sendable, Equatable {
         lines += ["", "[output]", "json = \(json)", "status_interval = \(statusInterval)", "", "[log]", "level = \(q(logLevel))"]
         lines += ["", "[feeds]", "http_port = \(httpPort)", "http_bind = \(q(httpBind))", "nmea_port = \(nmeaPort)", "forward = \(arr(forward))"]
         lines.append(httpToken == nil ? "# token = \"…\"   (default: no token; anyone on the network reads the feeds)" : "token = \"****\"")
+        lines.append(ackToken == nil ? "# ack_token = \"…\"   (default: none; the cockpit page cannot acknowledge alerts)" : "ack_token = \"****\"")
         lines += ["", "[recorder]", recordDirectory.map { "dir = \(q($0))" } ?? "# dir = \"/var/lib/gatewayd/recordings\"   (default: no recording)", "max_mb = \(recordMaxMB)"]
         lines += ["", "[airspace]", airspaceFile.map { "file = \(q($0))" } ?? "# file = \"\"", notamsFile.map { "notams_file = \(q($0))" } ?? "# notams_file = \"\""]
         lines += ["", "[notams]", notamSource.map { "source = \(q($0))" } ?? "# source = \"faa-api\"", "locations = \(arr(notamLocations))",

@@ -12,6 +12,9 @@ public final class FeedHub: Sendable {
         var subscribers: [Int: AsyncStream<String>.Continuation] = [:]
         var nextID = 0
         var counters = FeedCounters()
+        var history: [AlertEvent] = []
+        var weather: [FISBReport] = []
+        var rateSamples: [(time: Double, messages: Int, uplinks: Int)] = []
     }
 
     private let state: Mutex<State>
@@ -30,9 +33,40 @@ public final class FeedHub: Sendable {
     /// Feed counters (SSE clients, drops, forwarding).
     public var counters: FeedCounters { state.withLock { $0.counters } }
 
-    /// Replaces the snapshot.
+    /// Replaces the snapshot (and keeps the message counts of the last 10 s for the rates).
     public func publish(_ snapshot: FeedSnapshot) {
-        state.withLock { $0.snapshot = snapshot }
+        let uplinks = snapshot.counters.messagesByType["uplink"] ?? 0
+        state.withLock { s in
+            s.snapshot = snapshot
+            s.rateSamples.append((snapshot.time, snapshot.counters.messages, uplinks))
+            if let first = s.rateSamples.first, snapshot.time < first.time { s.rateSamples = [s.rateSamples.last!] }
+            while s.rateSamples.count > 2, snapshot.time - s.rateSamples[1].time >= 10 { s.rateSamples.removeFirst() }
+        }
+    }
+
+    /// Messages and uplinks a second over the last 10 s or so (0 before two snapshots).
+    public var rates: (messagesPerSec: Double, uplinksPerSec: Double) {
+        state.withLock { s in
+            guard let a = s.rateSamples.first, let b = s.rateSamples.last, b.time - a.time >= 0.5 else { return (0, 0) }
+            let dt = b.time - a.time
+            return (Double(b.messages - a.messages) / dt, Double(b.uplinks - a.uplinks) / dt)
+        }
+    }
+
+    /// How long alert changes stay in `history`, seconds.
+    public static let historySeconds = 3600.0
+    /// Most alert changes kept in `history`.
+    public static let historyLimit = 2_000
+
+    /// Alert changes of the last hour (at most `historyLimit`), oldest first.
+    public var history: [AlertEvent] { state.withLock { $0.history } }
+
+    /// The FIS-B products held (METAR, TAF, NOTAMs…), as the core's product store has them.
+    public var weather: [FISBReport] { state.withLock { $0.weather } }
+
+    /// Replaces the FIS-B products the cockpit page reads (the live gateway does it every second).
+    public func publish(weather reports: [FISBReport]) {
+        state.withLock { $0.weather = reports }
     }
 
     /// Updates the forwarding counters.
@@ -56,6 +90,10 @@ public final class FeedHub: Sendable {
         guard !alerts.isEmpty else { return }
         let lines = alerts.map(AlertFormatter.json)
         let dropped: [AsyncStream<String>.Continuation] = state.withLock { s in
+            s.history += alerts
+            let horizon = (alerts.last?.time ?? 0) - Self.historySeconds
+            if let keep = s.history.firstIndex(where: { $0.time >= horizon }), keep > 0 { s.history.removeFirst(keep) }
+            if s.history.count > Self.historyLimit { s.history.removeFirst(s.history.count - Self.historyLimit) }
             for e in alerts {
                 if e.change == .cleared {
                     s.active[e.id] = nil

@@ -5,8 +5,10 @@ import HummingbirdCore
 import Logging
 import Synchronization
 
-/// The read-only HTTP feeds (Hummingbird): `/data/aircraft.json`, `/traffic.geojson`,
-/// `/airspace.geojson`, `/alerts` (Server-Sent Events), `/alerts/active`, `/healthz`, `/metrics`.
+/// The HTTP feeds (Hummingbird): the cockpit page at `/` with its JSON under `/api/…`
+/// (`FeedServer+Cockpit.swift`), `/data/aircraft.json`, `/traffic.geojson`, `/airspace.geojson`,
+/// `/alerts` (Server-Sent Events), `/alerts/active`, `/healthz`, `/metrics`. Read-only but for
+/// acknowledging an airspace alert, which needs its own token.
 /// Handlers read the `FeedHub`'s latest snapshot; they never touch the core.
 public final class FeedServer: Sendable {
     /// The hub the handlers read.
@@ -21,10 +23,17 @@ public final class FeedServer: Sendable {
     /// clients that cannot set headers): a shared Wi-Fi then cannot read ownship's position.
     public let token: String?
 
-    /// Creates a server over `hub`; nothing listens until `start`.
-    public init(hub: FeedHub, token: String? = nil) {
+    /// What the cockpit page reads besides the hub (NOTAMs, acknowledgement, version).
+    public let cockpit: CockpitSources
+    /// Guards the page's one write (token, Origin, rate limit).
+    let acknowledgementGate: AcknowledgementGate
+
+    /// Creates a server over `hub` (and `cockpit` for the page); nothing listens until `start`.
+    public init(hub: FeedHub, token: String? = nil, cockpit: CockpitSources = CockpitSources()) {
         self.hub = hub
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
+        self.cockpit = cockpit
+        self.acknowledgementGate = AcknowledgementGate(token: cockpit.ackToken, perMinute: cockpit.ackAttemptsPerMinute)
     }
 
     /// Most HTTP connections served at once.
@@ -37,19 +46,7 @@ public final class FeedServer: Sendable {
         let hub = self.hub
         let router = Router()
         if let token { router.add(middleware: TokenMiddleware(token: token)) }
-        router.get("/") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: """
-                gatewayd feeds (read-only):
-                  /data/aircraft.json   traffic in the dump1090/readsb shape (tar1090 and friends)
-                  /traffic.geojson      traffic and ownship as GeoJSON points
-                  /airspace.geojson     active TFR/restricted areas as GeoJSON polygons
-                  /alerts               alert changes as Server-Sent Events (active alerts first)
-                  /alerts/active        active alerts as a JSON array
-                  /healthz              200 while GDL90 arrives, 503 with the reason otherwise
-                  /metrics              Prometheus text format
-
-                """)))
-        }
+        addCockpitRoutes(to: router)
         router.get("/data/aircraft.json") { _, _ in Self.json(FeedEncoders.aircraftJSON(hub.snapshot)) }
         router.get("/traffic.geojson") { _, _ in Self.json(FeedEncoders.trafficGeoJSON(hub.snapshot), type: "application/geo+json") }
         router.get("/airspace.geojson") { _, _ in Self.json(FeedEncoders.airspaceGeoJSON(hub.snapshot), type: "application/geo+json") }
@@ -156,11 +153,13 @@ final class HTTPTaskExecutor: TaskExecutor, @unchecked Sendable {
     }
 }
 
-/// Refuses (401) any request without the configured token, compared in constant time.
+/// Refuses (401) any request without the configured token, compared in constant time; the page
+/// and its assets (`FeedServer.publicPaths`, no data in them) load without it and ask for it.
 struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: String
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.method == .get, FeedServer.publicPaths.contains(request.uri.path) { return try await next(request, context) }
         let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
         let given = bearer ?? request.uri.queryParameters["token"].map(String.init)
         guard let given, Self.same(given, token) else {

@@ -21,6 +21,12 @@ public struct FeedSnapshot: Sendable {
     public var staleAfter: Double
     /// Airspace areas active now (empty until NOTAMs are loaded).
     public var airspace: [AirspaceArea]
+    /// Time of the last GDL 90 heartbeat.
+    public var lastHeartbeat: Double? = nil
+    /// Device name from a ForeFlight ID message, if any.
+    public var deviceName: String? = nil
+    /// True once a Stratux heartbeat or status message was seen.
+    public var isStratux = false
 
     /// Creates a snapshot.
     public init(time: Double, targets: [Target], alertLevels: [TargetKey: AlertLevel], ownship: OwnshipFix?,
@@ -50,9 +56,13 @@ extension GatewayCore {
         let targets = picture.targets.values.sorted { $0.key < $1.key }
         var levels: [TargetKey: AlertLevel] = [:]
         for key in trafficAlerts.activeKeys { if let l = trafficAlerts.level(of: key) { levels[key] = l } }
-        return FeedSnapshot(
+        var s = FeedSnapshot(
             time: time, targets: targets, alertLevels: levels, ownship: ownship.fix(at: time), counters: counters,
             problem: health.problem(at: time), gpsValid: health.gpsValid, staleAfter: configuration.picture.staleAfter,
             airspace: airspaceAlerts.areas.filter { $0.isActive(at: time) })
+        s.lastHeartbeat = health.lastHeartbeat
+        s.deviceName = health.deviceName
+        s.isStratux = health.isStratux
+        return s
     }
 }

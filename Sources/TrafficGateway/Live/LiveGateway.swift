@@ -90,6 +90,8 @@ public final class LiveGateway: @unchecked Sendable {
             // SSE clients gone during a quiet period are found by a keep-alive write.
             if Int(now) % 10 == 0 { self.hub?.keepAlive() }
             self.publishSnapshot(at: now, force: true)
+            // The cockpit page's weather: the product store as it is (a copy-on-write dictionary).
+            self.hub?.publish(weather: Array(self.pipeline.core.fisb.reports.values))
             self.passFISBNotams()
         }
         timer.resume()

@@ -1,0 +1,51 @@
+import Hummingbird
+import Synchronization
+
+/// Decides whether an acknowledgement request may pass: the page's one write. Off unless a
+/// token is configured; the request must carry it (`Authorization: Bearer …`), come from this
+/// server's own page when a browser sends it (its `Origin` must name the `Host` it was sent
+/// to), and fit the rate limit (attempts, good or bad, a sliding minute, all clients together:
+/// guessing a token is as slow as acknowledging).
+public final class AcknowledgementGate: Sendable {
+    /// Why a request was refused, or that it passed.
+    public enum Verdict: Equatable, Sendable {
+        /// Passed.
+        case allowed
+        /// No token configured: acknowledgement over HTTP is off (403).
+        case off
+        /// Token missing or wrong (401).
+        case unauthorized
+        /// A browser sent it from another site (403).
+        case foreignOrigin
+        /// Too many attempts this minute (429).
+        case tooMany
+    }
+
+    private let token: String?
+    private let perMinute: Int
+    private let attempts = Mutex<[Double]>([])
+
+    /// A gate for `token` (nil: everything refused) with at most `perMinute` attempts a minute.
+    public init(token: String?, perMinute: Int = 10) {
+        self.token = token.flatMap { $0.isEmpty ? nil : $0 }
+        self.perMinute = max(1, perMinute)
+    }
+
+    /// Checks one request at `now` (seconds, any monotonic origin).
+    public func check(authorization: String?, origin: String?, host: String?, now: Double) -> Verdict {
+        guard let token else { return .off }
+        let admitted = attempts.withLock { a -> Bool in
+            a.removeAll { now - $0 >= 60 || $0 > now }
+            guard a.count < perMinute else { return false }
+            a.append(now)
+            return true
+        }
+        guard admitted else { return .tooMany }
+        if let origin {
+            guard let host, origin == "http://" + host || origin == "https://" + host else { return .foreignOrigin }
+        }
+        let given = authorization.flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        guard let given, TokenMiddleware<BasicRequestContext>.same(given, token) else { return .unauthorized }
+        return .allowed
+    }
+}

@@ -1,0 +1,418 @@
+import Foundation
+import GDL90
+
+/// The JSON documents the cockpit page reads under `/api/…`, built from what the hub and the
+/// NOTAM store hold. Pure functions of their inputs (the time comes in with them, from the
+/// gateway's snapshot, never from this machine's clock): the same inputs give the same bytes.
+/// README.md ("The cockpit page") documents each with an example.
+public enum CockpitAPI {
+    // MARK: /api/traffic
+
+    /// `/api/traffic`: ownship, every target (nearest first, with range, bearing and altitude
+    /// relative to ownship when ownship has a fix) and the airspace areas active now with their
+    /// outlines (as [lat, lon]) and limits.
+    public static func traffic(_ s: FeedSnapshot) -> String {
+        var w = header(s.time)
+        w.add("staleAfterSec", s.staleAfter, decimals: 0)
+        let own = s.ownship
+        if let own {
+            var o = JSONWriter()
+            o.add("lat", own.position.latitude, decimals: 6)
+            o.add("lon", own.position.longitude, decimals: 6)
+            o.add("altitudeFt", own.altitudeFt.map { Int(saturating: $0) })
+            o.add("groundSpeedKt", own.groundSpeedKt, decimals: 0)
+            o.add("trackDeg", own.trackDeg, decimals: 0)
+            o.add("verticalSpeedFpm", Int(saturating: own.verticalSpeedFpm))
+            o.add("airborne", own.airborne)
+            o.add("source", own.source.rawValue)
+            o.add("gpsValid", s.gpsValid)
+            o.add("ageSec", own.ageSec, decimals: 1)
+            o.add("deadReckoned", own.isHeld)
+            w.addRaw("ownship", o.result)
+        } else {
+            w.addRaw("ownship", "null")
+        }
+        struct Row {
+            var range: Double?
+            var json: String
+        }
+        var rows: [Row] = []
+        rows.reserveCapacity(s.targets.count)
+        for t in s.targets {
+            var o = JSONWriter()
+            o.add("address", t.key.description)
+            o.add("callsign", t.callsign.flatMap { $0.isEmpty ? nil : $0 })
+            var range: Double?
+            if let p = t.position {
+                o.add("lat", p.latitude, decimals: 5)
+                o.add("lon", p.longitude, decimals: 5)
+                if let own {
+                    range = Geodesy.distanceNM(own.position, p)
+                    o.add("rangeNM", range, decimals: 2)
+                    o.add("bearingDeg", Geodesy.bearingDeg(own.position, p), decimals: 0)
+                }
+            }
+            o.add("altitudeFt", t.pressureAltitudeFt)
+            if let a = t.pressureAltitudeFt, let oa = own?.altitudeFt { o.add("relativeAltitudeFt", a - Int(saturating: oa)) }
+            o.add("verticalSpeedFpm", t.verticalSpeedFpm)
+            o.add("groundSpeedKt", t.groundSpeedKt)
+            o.add("trackDeg", t.trackDeg, decimals: 0)
+            o.add("airborne", t.airborne)
+            o.add("category", FeedEncoders.category(t.emitterCategory))
+            o.add("ageSec", max(0, s.time - t.lastSeen), decimals: 1)
+            o.add("stale", s.time - t.lastSeen > s.staleAfter)
+            o.add("extrapolated", t.extrapolated)
+            o.add("alert", s.alertLevels[t.key]?.description)
+            rows.append(Row(range: range, json: o.result))
+        }
+        rows.sort { ($0.range ?? .infinity) < ($1.range ?? .infinity) }
+        w.addRaw("targets", JSONWriter.array(rows.map(\.json)))
+        w.addRaw("airspace", JSONWriter.array(s.airspace.map { area($0) }))
+        return w.result
+    }
+
+    /// One airspace area: id, name, kind, severity, limits (numbers and words), times, outline.
+    static func area(_ a: AirspaceArea) -> String {
+        var o = JSONWriter()
+        o.add("id", a.id)
+        o.add("name", a.name)
+        o.add("kind", a.kind?.rawValue)
+        o.add("severity", a.severity.description)
+        o.add("floorFt", a.floorFt)
+        o.add("floorRef", a.floorFt == nil ? "SFC" : (a.floorIsAGL ? "AGL" : "MSL"))
+        o.add("ceilingFt", a.ceilingFt)
+        o.add("ceilingRef", a.ceilingFt == nil ? "UNL" : (a.ceilingIsAGL ? "AGL" : "MSL"))
+        o.add("limits", limits(floor: a.floorFt, floorAGL: a.floorIsAGL, ceiling: a.ceilingFt, ceilingAGL: a.ceilingIsAGL))
+        o.add("start", a.start.map(Timestamp.iso8601))
+        o.add("end", a.end.map(Timestamp.iso8601))
+        let ring = a.outline(segments: 48)
+        o.addRaw("outline", JSONWriter.array(ring.map { "[" + JSONWriter.format($0.latitude, decimals: 5) + "," + JSONWriter.format($0.longitude, decimals: 5) + "]" }))
+        return o.result
+    }
+
+    /// Vertical limits in words: `SFC–4000 MSL`, `1500 MSL–FL180`, `500 AGL–UNL`.
+    public static func limits(floor: Int?, floorAGL: Bool, ceiling: Int?, ceilingAGL: Bool) -> String {
+        func level(_ ft: Int?, agl: Bool, none: String) -> String {
+            guard let ft else { return none }
+            if ft == 0 { return "SFC" }
+            if !agl && ft >= 18_000 { return "FL" + String(ft / 100) }
+            return "\(ft) \(agl ? "AGL" : "MSL")"
+        }
+        return level(floor, agl: floorAGL, none: "SFC") + "–" + level(ceiling, agl: ceilingAGL, none: "UNL")
+    }
+
+    // MARK: /api/alerts
+
+    /// `/api/alerts`: the active alerts (each as the alert output contract's JSON, in the order
+    /// they were raised), the last hour of changes (newest first) and whether the page may
+    /// acknowledge (a token is configured).
+    public static func alerts(active: [AlertEvent], history: [AlertEvent], time: Double, acknowledge: Bool) -> String {
+        var w = header(time)
+        w.add("acknowledge", acknowledge)
+        let sorted = active.sorted { ($0.level.rawValue, $1.time) > ($1.level.rawValue, $0.time) }
+        w.addRaw("active", JSONWriter.array(sorted.map(AlertFormatter.json)))
+        let recent = history.filter { $0.time >= time - FeedHub.historySeconds }.reversed()
+        w.addRaw("history", JSONWriter.array(recent.map(AlertFormatter.json)))
+        return w.result
+    }
+
+    // MARK: /api/notams
+
+    /// Where the NOTAM list is centred: a position and the name it goes by.
+    public struct Center: Sendable, Equatable {
+        /// Latitude, degrees.
+        public var latitude: Double
+        /// Longitude, degrees.
+        public var longitude: Double
+        /// "ownship", or the airport asked for.
+        public var name: String
+        /// Creates a centre.
+        public init(latitude: Double, longitude: Double, name: String) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.name = name
+        }
+    }
+
+    /// The state of a NOTAM at `time`: `active`, `future`, `expired` or `cancelled`.
+    public static func state(_ n: Notam, at time: Double) -> String {
+        if n.type == "C" { return "cancelled" }
+        if let end = n.end, end < time, !n.permanent { return "expired" }
+        if let start = n.start, start > time { return "future" }
+        return "active"
+    }
+
+    /// A NOTAM's position for "near": its reference (source coordinates or Q-line centre), else
+    /// its area's centre or first vertex.
+    static func position(_ n: Notam) -> Position? {
+        if let p = n.referencePosition { return p }
+        if let c = n.geometry?.center, c.count == 2 { return Position(latitude: c[0], longitude: c[1]) }
+        if let v = n.geometry?.polygon?.first, v.count == 2 { return Position(latitude: v[0], longitude: v[1]) }
+        return nil
+    }
+
+    /// `/api/notams`: the NOTAMs within `radiusNM` of `center` (all when there is no centre; those
+    /// without a position always), nearest first, each with raw text and translation, state,
+    /// validity, source and its latest change (new, modified, cancelled, expired); the recent
+    /// changes; whether the set is stale (no refresh for 24 h) and when each source refreshed.
+    /// `airport` keeps NOTAMs of that location too, wherever they are.
+    public static func notams(_ all: [Notam], changes: [NotamChange], refreshes: [String: Double], stale: Bool,
+                              center: Center?, airport: String?, radiusNM: Double, severity: String?, kind: String?,
+                              time: Double) -> String {
+        var latest: [String: NotamChange] = [:]
+        for c in changes where latest[c.key] == nil { latest[c.key] = c }
+        struct Row {
+            var distance: Double?
+            var number: String
+            var json: String
+        }
+        var rows: [Row] = []
+        let airportNames: Set<String> = airport.map { a in [a, a.count == 4 && a.hasPrefix("K") ? String(a.dropFirst()) : a] } ?? []
+        for n in all {
+            if let severity, !severity.isEmpty, n.severity != severity { continue }
+            if let kind, !kind.isEmpty {
+                if kind == "airspace" ? n.kind == nil : (n.kind?.rawValue ?? "other") != kind { continue }
+            }
+            let p = position(n)
+            let d = center.flatMap { c in p.map { Geodesy.distanceNM(Position(latitude: c.latitude, longitude: c.longitude), $0) } }
+            let named = !airportNames.isDisjoint(with: n.referenceNames)
+            if let d, d > radiusNM, !named { continue }
+            var o = JSONWriter()
+            let key = NotamStore.key(n)
+            o.add("key", key)
+            o.add("number", n.number)
+            o.add("location", n.location ?? n.designator)
+            o.add("issuer", n.issuer)
+            o.add("source", n.source)
+            o.add("heardOn", n.source == "fisb" ? "FIS-B" : "fetched")
+            o.add("severity", n.severity)
+            o.add("kind", n.kind?.rawValue)
+            o.add("type", n.type)
+            o.add("classification", n.classification)
+            o.add("state", state(n, at: time))
+            o.add("start", n.start.map(Timestamp.iso8601))
+            o.add("end", n.end.map(Timestamp.iso8601))
+            o.add("endEstimated", n.endEstimated)
+            o.add("permanent", n.permanent)
+            o.add("schedule", n.schedule)
+            if let l = n.limits {
+                o.add("limits", limits(floor: l.floorFt, floorAGL: l.floorAGL, ceiling: l.ceilingFt, ceilingAGL: l.ceilingAGL))
+            } else if let g = n.geometry, g.floorFt != nil || g.ceilingFt != nil {
+                o.add("limits", limits(floor: g.floorFt, floorAGL: g.floorAGL, ceiling: g.ceilingFt, ceilingAGL: g.ceilingAGL))
+            }
+            o.add("distanceNM", d, decimals: 1)
+            o.add("text", n.text)
+            o.add("translation", NotamTranslator.translate(n.text))
+            o.add("raw", n.raw)
+            if let c = latest[key] {
+                var cw = JSONWriter()
+                cw.add("kind", c.kind)
+                cw.add("time", Timestamp.iso8601(c.time))
+                cw.add("read", c.read)
+                o.addRaw("change", cw.result)
+            } else {
+                o.addRaw("change", "null")
+            }
+            rows.append(Row(distance: d, number: n.number ?? key, json: o.result))
+        }
+        rows.sort { ($0.distance ?? .infinity, $0.number) < ($1.distance ?? .infinity, $1.number) }
+        var w = header(time)
+        if let center {
+            var c = JSONWriter()
+            c.add("lat", center.latitude, decimals: 5)
+            c.add("lon", center.longitude, decimals: 5)
+            c.add("name", center.name)
+            w.addRaw("center", c.result)
+        } else {
+            w.addRaw("center", "null")
+        }
+        w.add("airport", airport)
+        w.add("radiusNM", radiusNM, decimals: 0)
+        w.add("stale", stale)
+        var r = JSONWriter()
+        for (source, t) in refreshes.sorted(by: { $0.key < $1.key }) { r.add(source, Timestamp.iso8601(t)) }
+        w.addRaw("refreshed", r.result)
+        w.addRaw("notams", JSONWriter.array(rows.map(\.json)))
+        w.addRaw("changes", JSONWriter.array(changes.prefix(100).map { c in
+            var cw = JSONWriter()
+            cw.add("kind", c.kind)
+            cw.add("key", c.key)
+            cw.add("number", c.number)
+            cw.add("location", c.location)
+            cw.add("summary", c.summary)
+            cw.add("time", Timestamp.iso8601(c.time))
+            cw.add("read", c.read)
+            return cw.result
+        }))
+        return w.result
+    }
+
+    // MARK: /api/weather
+
+    /// Minutes after which a product is marked old.
+    static func oldAfterMinutes(_ kind: FISBReport.Kind) -> Double {
+        switch kind {
+        case .metar, .speci: 75
+        case .pirep: 60
+        case .taf: 6 * 60
+        case .winds: 12 * 60
+        default: 2 * 60
+        }
+    }
+
+    /// Kinds shown by station.
+    static let stationKinds: [FISBReport.Kind] = [.metar, .speci, .taf, .pirep, .winds]
+    /// Kinds shown as area advisories.
+    static let advisoryKinds: Set<FISBReport.Kind> = [.airmet, .sigmet, .gAirmet, .cwa, .sua]
+
+    /// `/api/weather`: the FIS-B products held and not expired at `time`, by station (nearest to
+    /// `near` first; a station's distance is that of the ground station its products were heard
+    /// from, for lack of an airport database), each with its age and an `old` marker, the
+    /// station's flight category from its latest METAR or SPECI; then the area advisories
+    /// (AIRMET, SIGMET, G-AIRMET, CWA, SUA).
+    public static func weather(_ reports: [FISBReport], near: Position?, time: Double) -> String {
+        var byStation: [String: [FISBReport]] = [:]
+        var advisories: [FISBReport] = []
+        for r in reports where r.expires >= time {
+            if stationKinds.contains(r.kind) {
+                byStation[r.location ?? "?", default: []].append(r)
+            } else if advisoryKinds.contains(r.kind) {
+                advisories.append(r)
+            }
+        }
+        func distance(_ r: FISBReport) -> Double? {
+            near.flatMap { r.distanceNM(latitude: $0.latitude, longitude: $0.longitude) }
+        }
+        func product(_ r: FISBReport) -> String {
+            var o = JSONWriter()
+            o.add("kind", r.kind.rawValue)
+            o.add("subtype", r.subtype)
+            o.add("location", r.location)
+            o.add("text", r.text)
+            let t = r.time ?? r.received
+            o.add("time", Timestamp.iso8601(t))
+            o.add("ageMin", max(0, (time - t) / 60), decimals: 0)
+            o.add("old", (time - t) / 60 > oldAfterMinutes(r.kind))
+            o.add("received", Timestamp.iso8601(r.received))
+            o.add("expires", Timestamp.iso8601(r.expires))
+            if r.kind == .metar || r.kind == .speci { o.add("category", FlightCategory(metar: r.text)?.rawValue) }
+            if advisoryKinds.contains(r.kind) {
+                o.add("start", r.start.map(Timestamp.iso8601))
+                o.add("end", r.end.map(Timestamp.iso8601))
+                o.add("distanceNM", distance(r), decimals: 0)
+            }
+            return o.result
+        }
+        struct Station {
+            var id: String
+            var distance: Double?
+            var json: String
+        }
+        var stations: [Station] = []
+        for (id, products) in byStation {
+            let ordered = products.sorted {
+                (stationKinds.firstIndex(of: $0.kind) ?? 9, -($0.time ?? $0.received)) < (stationKinds.firstIndex(of: $1.kind) ?? 9, -($1.time ?? $1.received))
+            }
+            let d = products.compactMap(distance).min()
+            let observation = products.filter { $0.kind == .metar || $0.kind == .speci }.max { ($0.time ?? 0) < ($1.time ?? 0) }
+            var o = JSONWriter()
+            o.add("id", id)
+            o.add("distanceNM", d, decimals: 0)
+            o.add("category", observation.flatMap { FlightCategory(metar: $0.text)?.rawValue })
+            o.addRaw("products", JSONWriter.array(ordered.map(product)))
+            stations.append(Station(id: id, distance: d, json: o.result))
+        }
+        stations.sort { ($0.distance ?? .infinity, $0.id) < ($1.distance ?? .infinity, $1.id) }
+        advisories.sort { (distance($0) ?? .infinity, $0.key) < (distance($1) ?? .infinity, $1.key) }
+        var w = header(time)
+        w.addRaw("stations", JSONWriter.array(stations.map(\.json)))
+        w.addRaw("advisories", JSONWriter.array(advisories.map(product)))
+        return w.result
+    }
+
+    // MARK: /api/status
+
+    /// What the status panel shows about the database and the NOTAMs in it.
+    public struct DatabaseStatus: Sendable {
+        /// The database file.
+        public var path: String
+        /// NOTAMs stored (nil when it could not be read).
+        public var notams: Int?
+        /// Each source's last refresh.
+        public var refreshes: [String: Double]
+        /// No refresh for 24 h.
+        public var stale: Bool
+        /// What went wrong reading it.
+        public var error: String?
+        /// Creates the status.
+        public init(path: String, notams: Int?, refreshes: [String: Double], stale: Bool, error: String? = nil) {
+            self.path = path
+            self.notams = notams
+            self.refreshes = refreshes
+            self.stale = stale
+            self.error = error
+        }
+    }
+
+    /// `/api/status`: receiver health (messages by type, rates, last heartbeat, GPS source),
+    /// the feeds' clients and drops, the database and NOTAM refreshes, the version.
+    public static func status(_ s: FeedSnapshot, feeds: FeedCounters, messagesPerSec: Double, uplinksPerSec: Double,
+                              database: DatabaseStatus?, fileNotams: Int, version: String) -> String {
+        var w = header(s.time)
+        w.add("version", version)
+        var r = JSONWriter()
+        r.add("healthy", s.problem == nil)
+        r.add("problem", s.problem)
+        r.add("lastHeartbeat", s.lastHeartbeat.map(Timestamp.iso8601))
+        r.add("heartbeatAgeSec", s.lastHeartbeat.map { max(0, s.time - $0) }, decimals: 1)
+        r.add("gpsValid", s.gpsValid)
+        r.add("positionSource", s.ownship?.source.rawValue ?? "none")
+        r.add("device", s.deviceName ?? (s.isStratux ? "Stratux" : nil))
+        r.add("datagrams", s.counters.datagrams)
+        r.add("messages", s.counters.messages)
+        r.add("rejected", s.counters.errors)
+        r.add("messagesPerSec", messagesPerSec, decimals: 1)
+        r.add("uplinksPerSec", uplinksPerSec, decimals: 1)
+        r.add("targets", s.targets.count)
+        r.add("alertsRaised", s.counters.alertsRaised)
+        var m = JSONWriter()
+        for (k, v) in s.counters.messagesByType.sorted(by: { $0.key < $1.key }) { m.add(k, v) }
+        r.addRaw("messagesByType", m.result)
+        var e = JSONWriter()
+        for (k, v) in s.counters.errorsByReason.sorted(by: { $0.key < $1.key }) { e.add(k, v) }
+        r.addRaw("rejectedByReason", e.result)
+        w.addRaw("receiver", r.result)
+        var f = JSONWriter()
+        f.add("sseClients", feeds.sseClients)
+        f.add("sseDropped", feeds.sseDropped)
+        f.add("sseRefused", feeds.sseRefused)
+        f.add("nmeaDropped", feeds.nmeaDropped)
+        f.add("forwarded", feeds.forwarded)
+        f.add("forwardFailures", feeds.forwardFailures)
+        w.addRaw("feeds", f.result)
+        if let database {
+            var d = JSONWriter()
+            d.add("path", database.path)
+            d.add("notams", database.notams)
+            d.add("notamsStale", database.stale)
+            var rr = JSONWriter()
+            for (source, t) in database.refreshes.sorted(by: { $0.key < $1.key }) { rr.add(source, Timestamp.iso8601(t)) }
+            d.addRaw("notamRefreshes", rr.result)
+            d.add("error", database.error)
+            w.addRaw("database", d.result)
+        } else {
+            w.addRaw("database", "null")
+        }
+        w.add("fileNotams", fileNotams)
+        return w.result
+    }
+
+    /// `time` (ISO 8601) and `epoch` (seconds) first in every document: the page ages everything
+    /// by the gateway's clock, not the tablet's.
+    static func header(_ time: Double) -> JSONWriter {
+        var w = JSONWriter()
+        w.add("time", Timestamp.iso8601(time))
+        w.add("epoch", time, decimals: 1)
+        return w
+    }
+}

@@ -1,0 +1,697 @@
+/// The cockpit page: one HTML document, one style sheet, one script, hand-written and compiled
+/// into the binary (no framework, no CDN, no web font, no map tile: it works on a Stratux Wi-Fi
+/// with no internet). Panels by URL fragment: `#traffic` (default), `#alerts`, `#notams`,
+/// `#weather`, `#status`. Everything a person reads (callsigns, NOTAM texts, station ids,
+/// METARs) is DOM text; only the scope's rings, areas and symbols are canvas pixels.
+///
+/// Data: `/api/traffic` once a second while the traffic panel shows, the other panels at 2–60 s,
+/// alert changes live over the `/alerts` Server-Sent Events stream.
+public enum CockpitPage {
+    /// Served with every asset: only this server may be reached, nothing inline, no framing.
+    public static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    /// Bytes of the three assets together (the page weight).
+    public static var weight: Int { html.utf8.count + css.utf8.count + javascript.utf8.count }
+
+    /// The document (`/`).
+    public static let html = #"""
+        <!doctype html>
+        <html lang="en" data-theme="day">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+        <meta name="color-scheme" content="light dark">
+        <title>skygate cockpit</title>
+        <link rel="icon" href="data:,">
+        <link rel="stylesheet" href="/cockpit.css">
+        <script src="/cockpit.js" defer></script>
+        </head>
+        <body>
+        <header>
+          <div id="banner" class="banner quiet" role="status" aria-live="assertive"><span id="banner-text">No active alerts</span></div>
+          <nav>
+            <a href="#traffic" data-panel="traffic">Traffic</a>
+            <a href="#alerts" data-panel="alerts">Alerts <span id="alert-count" class="count"></span></a>
+            <a href="#notams" data-panel="notams">NOTAMs</a>
+            <a href="#weather" data-panel="weather">Weather</a>
+            <a href="#status" data-panel="status">Status</a>
+            <span class="spacer"></span>
+            <span id="clock" class="clock">--:--:--Z</span>
+            <span id="link" class="link down" title="connection to the gateway">offline</span>
+            <button id="theme" type="button" aria-label="day or night colours">Night</button>
+          </nav>
+          <div id="need-token" class="need-token" hidden>
+            <label>This gateway needs its feeds token: <input id="token-input" type="password" autocomplete="off"></label>
+            <button id="token-save" type="button">Use token</button>
+          </div>
+        </header>
+        <main>
+        <section id="panel-traffic" class="panel" aria-label="Traffic">
+          <div class="scope-box">
+            <div id="scope-wrap" class="scope-wrap">
+              <canvas id="scope" aria-label="traffic scope"></canvas>
+              <div id="labels" class="labels"></div>
+              <div id="scope-note" class="scope-note"></div>
+            </div>
+            <div class="controls">
+              <span class="group" role="group" aria-label="range">
+                <button type="button" data-range="2">2</button><button type="button" data-range="5">5</button><button type="button" data-range="10" class="on">10</button><button type="button" data-range="20">20 NM</button>
+              </span>
+              <button type="button" id="orient">Track up</button>
+            </div>
+          </div>
+          <div class="side">
+            <div id="ownship" class="card ownship"><h2>Ownship</h2><div id="ownship-body">No position yet</div></div>
+            <div id="selected" class="card selected" hidden></div>
+            <div class="card"><h2>Traffic <span id="traffic-count" class="muted"></span></h2>
+              <table class="list"><thead><tr><th>Aircraft</th><th>Alt</th><th>Range</th><th>Clock</th><th>GS</th></tr></thead><tbody id="traffic-list"></tbody></table>
+            </div>
+            <div class="card"><h2>Airspace</h2><ul id="airspace-list" class="plain"><li class="muted">No active area</li></ul></div>
+          </div>
+        </section>
+        <section id="panel-alerts" class="panel" aria-label="Alerts" hidden>
+          <h1>Active alerts</h1>
+          <div id="alerts-active" class="alerts"><p class="muted">None</p></div>
+          <details id="ack-settings" class="card"><summary>Acknowledgement token</summary>
+            <p>Acknowledging an airspace warning needs the <code>[feeds] ack_token</code> from the gateway's configuration.</p>
+            <label>Token <input id="ack-token" type="password" autocomplete="off"></label> <button id="ack-token-save" type="button">Save on this device</button>
+          </details>
+          <h1>Last hour</h1>
+          <table class="list history"><thead><tr><th>Time</th><th>Level</th><th>Change</th><th>Alert</th></tr></thead><tbody id="alerts-history"></tbody></table>
+        </section>
+        <section id="panel-notams" class="panel" aria-label="NOTAMs" hidden>
+          <form id="notam-form" class="toolbar">
+            <label>Near <select id="notam-near"><option value="ownship">ownship</option><option value="airport">airport</option></select></label>
+            <input id="notam-airport" size="5" maxlength="4" placeholder="KSLE" autocapitalize="characters" aria-label="airport">
+            <label>within <select id="notam-radius"><option>25</option><option selected>50</option><option>100</option><option>250</option></select> NM</label>
+            <label>Severity <select id="notam-severity"><option value="">all</option><option>critical</option><option>warning</option><option>caution</option><option>info</option></select></label>
+            <label>Kind <select id="notam-kind"><option value="">all</option><option value="airspace">airspace</option><option value="tfr">TFR</option><option value="restricted">restricted</option><option value="prohibited">prohibited</option><option value="moa">MOA</option></select></label>
+            <button type="submit">Show</button>
+          </form>
+          <p id="notam-summary" class="summary"></p>
+          <div id="notam-list" class="notams"></div>
+          <h2>Changes (7 days)</h2>
+          <ul id="notam-changes" class="plain"></ul>
+        </section>
+        <section id="panel-weather" class="panel" aria-label="Weather" hidden>
+          <p id="weather-summary" class="summary"></p>
+          <div id="weather-list" class="stations"></div>
+          <h2>Advisories</h2>
+          <div id="advisory-list" class="stations"></div>
+        </section>
+        <section id="panel-status" class="panel" aria-label="Status" hidden>
+          <div class="grid2">
+            <div class="card"><h2>Receiver</h2><table class="kv" id="status-receiver"></table></div>
+            <div class="card"><h2>Messages by type</h2><table class="kv" id="status-types"></table></div>
+            <div class="card"><h2>Feeds</h2><table class="kv" id="status-feeds"></table></div>
+            <div class="card"><h2>Database and NOTAMs</h2><table class="kv" id="status-db"></table></div>
+          </div>
+        </section>
+        </main>
+        </body>
+        </html>
+
+        """#
+
+    /// The style sheet (`/cockpit.css`): day and night themes, touch targets of 48 px or more.
+    public static let css = #"""
+        :root{--bg:#f4f5f2;--fg:#0b0d10;--muted:#50565e;--card:#fff;--line:#c8ccd0;--accent:#0b4fa8;--scope:#fdfdfb;--ring:#8a929a;
+          --warn:#c80000;--caut:#b86e00;--adv:#007a8a;--tgt:#102a60;--own:#0b0d10;--vfr:#17852b;--mvfr:#0b4fa8;--ifr:#c80000;--lifr:#a0008c;
+          --tfr:#c80000;--area:#8a2be2;font-size:18px}
+        html[data-theme=night]{--bg:#000;--fg:#e8c9a0;--muted:#a08a70;--card:#0d0a08;--line:#3a2c20;--accent:#ffb060;--scope:#050302;--ring:#5a4634;
+          --warn:#ff4040;--caut:#ffb000;--adv:#40d0e0;--tgt:#f0d8b0;--own:#ffe0b0;--vfr:#50d060;--mvfr:#60a0ff;--ifr:#ff5050;--lifr:#ff60e0;
+          --tfr:#ff5050;--area:#c080ff}
+        *{box-sizing:border-box}
+        body{margin:0;background:var(--bg);color:var(--fg);font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;line-height:1.35}
+        header{position:sticky;top:0;z-index:5;background:var(--bg);border-bottom:1px solid var(--line)}
+        nav{display:flex;flex-wrap:wrap;align-items:center;gap:4px;padding:4px 8px}
+        nav a{min-height:48px;min-width:64px;padding:0 14px;display:flex;align-items:center;justify-content:center;border-radius:8px;color:var(--fg);text-decoration:none;font-weight:600;border:1px solid var(--line);background:var(--card)}
+        nav a.on{background:var(--accent);color:var(--bg);border-color:var(--accent)}
+        nav .spacer{flex:1}
+        .clock{font-variant-numeric:tabular-nums;font-weight:700;font-size:1.1rem;padding:0 8px}
+        .count:not(:empty){margin-left:6px;background:var(--warn);color:#fff;border-radius:999px;padding:0 8px;font-size:.85rem}
+        .link{font-size:.8rem;padding:4px 8px;border-radius:6px;border:1px solid var(--line)}
+        .link.up{color:var(--vfr)}.link.down{color:var(--warn)}
+        button,select,input{font:inherit;color:var(--fg);background:var(--card);border:1px solid var(--line);border-radius:8px;min-height:48px;padding:0 14px}
+        button{font-weight:600;cursor:pointer}
+        button.on{background:var(--accent);color:var(--bg);border-color:var(--accent)}
+        .banner{display:flex;align-items:center;min-height:52px;padding:6px 14px;font-weight:700;font-size:1.1rem;cursor:pointer}
+        .banner.quiet{font-weight:500;color:var(--muted);font-size:.95rem;min-height:36px}
+        .banner.warning{background:var(--warn);color:#fff}.banner.caution{background:var(--caut);color:#000}.banner.advisory{background:var(--adv);color:#fff}
+        .need-token{padding:8px 14px;background:var(--caut);color:#000}
+        main{padding:8px}
+        .panel{display:flex;flex-wrap:wrap;gap:10px}
+        .panel[hidden]{display:none}
+        #panel-alerts,#panel-notams,#panel-weather,#panel-status{display:block}
+        #panel-alerts[hidden],#panel-notams[hidden],#panel-weather[hidden],#panel-status[hidden]{display:none}
+        h1{font-size:1.25rem;margin:.6em 0 .4em}h2{font-size:1.05rem;margin:0 0 .4em}
+        .scope-box{flex:1 1 480px;max-width:760px}
+        .scope-wrap{position:relative;width:100%;aspect-ratio:1/1;background:var(--scope);border:1px solid var(--line);border-radius:10px;overflow:hidden;touch-action:none}
+        #scope{position:absolute;inset:0;width:100%;height:100%}
+        .labels{position:absolute;inset:0;pointer-events:none}
+        .lbl{position:absolute;left:0;top:0;white-space:nowrap;font-weight:700;font-size:.85rem;color:var(--tgt);font-variant-numeric:tabular-nums;text-shadow:0 0 3px var(--scope),0 0 3px var(--scope)}
+        .lbl.warning{color:var(--warn)}.lbl.caution{color:var(--caut)}.lbl.advisory{color:var(--adv)}.lbl.stale{opacity:.4}
+        .lbl.ring{color:var(--ring);font-weight:600;font-size:.75rem}
+        .lbl.area{color:var(--area);font-weight:600;font-size:.75rem;white-space:normal;width:9em;text-align:center}
+        .lbl.area.tfr,.lbl.area.prohibited,.lbl.area.restricted{color:var(--tfr)}
+        .scope-note{position:absolute;left:8px;bottom:6px;font-size:.8rem;color:var(--muted)}
+        .controls{display:flex;flex-wrap:wrap;gap:8px;margin-top:8px;align-items:center}
+        .group{display:inline-flex;gap:4px}
+        .group button{min-width:56px}
+        .side{flex:1 1 340px;display:flex;flex-direction:column;gap:10px;min-width:300px}
+        .card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:10px 12px}
+        .ownship-body,.kvline{font-variant-numeric:tabular-nums}
+        .big{font-size:1.3rem;font-weight:700}
+        .muted{color:var(--muted);font-weight:400}
+        table.list{width:100%;border-collapse:collapse;font-variant-numeric:tabular-nums}
+        table.list th{text-align:left;font-size:.8rem;color:var(--muted);font-weight:600;border-bottom:1px solid var(--line);padding:2px 4px}
+        table.list td{padding:6px 4px;border-bottom:1px solid var(--line);white-space:nowrap}
+        tr.warning td:first-child{border-left:6px solid var(--warn)}tr.caution td:first-child{border-left:6px solid var(--caut)}tr.advisory td:first-child{border-left:6px solid var(--adv)}
+        tr.stale{opacity:.5}
+        tr.pick{background:color-mix(in srgb,var(--accent) 15%,transparent)}
+        table.kv td{padding:3px 8px 3px 0;vertical-align:top}table.kv td:first-child{color:var(--muted)}
+        ul.plain{list-style:none;margin:0;padding:0}ul.plain li{padding:6px 0;border-bottom:1px solid var(--line)}
+        .chip{display:inline-block;padding:1px 8px;border-radius:999px;font-size:.8rem;font-weight:700;border:1px solid currentColor;margin-right:4px;vertical-align:middle}
+        .chip.warning,.chip.critical{color:var(--warn)}.chip.caution{color:var(--caut)}.chip.advisory,.chip.info{color:var(--adv)}
+        .chip.new{background:var(--accent);color:var(--bg);border-color:var(--accent)}.chip.modified{background:var(--caut);color:#000;border-color:var(--caut)}
+        .chip.cancelled,.chip.expired,.chip.old,.chip.stale{background:var(--muted);color:var(--bg);border-color:var(--muted)}
+        .chip.VFR{background:var(--vfr);color:#fff;border-color:var(--vfr)}.chip.MVFR{background:var(--mvfr);color:#fff;border-color:var(--mvfr)}
+        .chip.IFR{background:var(--ifr);color:#fff;border-color:var(--ifr)}.chip.LIFR{background:var(--lifr);color:#fff;border-color:var(--lifr)}
+        .alerts{display:flex;flex-direction:column;gap:8px}
+        .alert{display:flex;flex-wrap:wrap;align-items:center;gap:10px;padding:10px 12px;border-radius:10px;border:2px solid var(--line);background:var(--card)}
+        .alert.warning{border-color:var(--warn)}.alert.caution{border-color:var(--caut)}.alert.advisory{border-color:var(--adv)}
+        .alert .msg{flex:1 1 300px;font-weight:600;font-size:1.05rem}
+        .toolbar{display:flex;flex-wrap:wrap;gap:8px;align-items:center}
+        .summary{color:var(--muted)}.summary .chip{color:var(--fg)}
+        .notams{display:flex;flex-direction:column;gap:10px}
+        .notam{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:10px 12px}
+        .notam.critical,.notam.warning{border-left:6px solid var(--warn)}.notam.caution{border-left:6px solid var(--caut)}
+        .notam h3{margin:0 0 4px;font-size:1.05rem}
+        .notam .meta{font-size:.85rem;color:var(--muted);margin-bottom:6px}
+        .twocol{display:grid;grid-template-columns:1fr 1fr;gap:10px}
+        pre{white-space:pre-wrap;word-break:break-word;margin:0;font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9rem}
+        .translation{font-size:.95rem}
+        .stations{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:10px}
+        .station h3{margin:0 0 6px;font-size:1.1rem}
+        .product{border-top:1px solid var(--line);padding:6px 0}
+        .product .head{font-size:.85rem;color:var(--muted);margin-bottom:2px}
+        .grid2{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:10px}
+        @media (max-width:700px){.twocol{grid-template-columns:1fr}nav a{min-width:56px;padding:0 8px}:root{font-size:16px}}
+
+        """#
+
+    /// The script (`/cockpit.js`).
+    public static let javascript = #"""
+        'use strict';
+        (function () {
+          const $ = (id) => document.getElementById(id);
+          const params = new URLSearchParams(location.search);
+          let token = params.get('token') || localStorage.getItem('gw-token') || '';
+          const state = {
+            panel: 'traffic', range: 10, trackUp: true, traffic: null, alerts: new Map(), history: [], canAck: false,
+            serverOffset: 0, selected: null, lastNotamView: Number(localStorage.getItem('gw-notams-seen') || 0), timers: {}
+          };
+          const levelRank = { advisory: 1, caution: 2, warning: 3 };
+
+          function url(path) {
+            if (!token) return path;
+            return path + (path.indexOf('?') < 0 ? '?' : '&') + 'token=' + encodeURIComponent(token);
+          }
+          function el(tag, cls, text) {
+            const e = document.createElement(tag);
+            if (cls) e.className = cls;
+            if (text !== undefined && text !== null) e.textContent = String(text);
+            return e;
+          }
+          function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+          async function getJSON(path) {
+            const r = await fetch(url(path), { cache: 'no-store' });
+            if (r.status === 401) { $('need-token').hidden = false; throw new Error('token'); }
+            if (!r.ok) throw new Error(path + ': ' + r.status);
+            $('link').textContent = 'live'; $('link').className = 'link up';
+            return r.json();
+          }
+          function linkDown() { $('link').textContent = 'offline'; $('link').className = 'link down'; }
+          function now() { return Date.now() / 1000 + state.serverOffset; }
+          function syncClock(doc) { if (doc && doc.epoch) state.serverOffset = doc.epoch - Date.now() / 1000; }
+          function pad(n) { return (n < 10 ? '0' : '') + n; }
+          function utc(iso) { if (!iso) return ''; const d = new Date(iso); return pad(d.getUTCDate()) + ' ' + pad(d.getUTCHours()) + ':' + pad(d.getUTCMinutes()) + 'Z'; }
+          function local(iso) { if (!iso) return ''; const d = new Date(iso); return pad(d.getHours()) + ':' + pad(d.getMinutes()) + ' local'; }
+          function hhmmss(iso) { const d = new Date(iso); return pad(d.getUTCHours()) + ':' + pad(d.getUTCMinutes()) + ':' + pad(d.getUTCSeconds()) + 'Z'; }
+          function relAlt(ft) {
+            if (ft === undefined || ft === null) return '';
+            const h = Math.round(ft / 100), a = Math.abs(h);
+            return (h > 0 ? '+' : h < 0 ? '\u2212' : '') + (a < 10 ? '0' : '') + a;
+          }
+          function vsArrow(vs) { return vs >= 500 ? '\u2191' : vs <= -500 ? '\u2193' : ''; }
+          function clockPos(bearing, track) {
+            if (bearing === undefined || bearing === null) return '';
+            const rel = ((bearing - (track || 0)) % 360 + 360) % 360;
+            const c = Math.round(rel / 30) % 12;
+            return (c === 0 ? 12 : c) + ' o\u2019clock';
+          }
+
+          // ---- panels ----
+          function showPanel() {
+            const name = (location.hash || '#traffic').slice(1);
+            const panel = ['traffic', 'alerts', 'notams', 'weather', 'status'].indexOf(name) >= 0 ? name : 'traffic';
+            if (state.panel === 'notams' && panel !== 'notams') {
+              state.lastNotamView = now(); localStorage.setItem('gw-notams-seen', String(state.lastNotamView));
+            }
+            state.panel = panel;
+            for (const p of document.querySelectorAll('.panel')) p.hidden = p.id !== 'panel-' + panel;
+            for (const a of document.querySelectorAll('nav a')) a.classList.toggle('on', a.dataset.panel === panel);
+            schedule();
+            if (panel === 'traffic') draw();
+          }
+          const periods = { traffic: 1000, alerts: 10000, notams: 60000, weather: 30000, status: 2000 };
+          const loaders = { traffic: loadTraffic, alerts: loadAlerts, notams: loadNotams, weather: loadWeather, status: loadStatus };
+          function schedule() {
+            for (const name in loaders) {
+              clearTimeout(state.timers[name]);
+              const period = name === state.panel || (name === 'alerts' && state.polling) ? periods[name] : Math.max(60000, periods[name]);
+              const run = () => {
+                loaders[name]().catch((e) => { if (String(e.message) !== 'token') linkDown(); })
+                  .finally(() => { state.timers[name] = setTimeout(run, name === state.panel || (name === 'alerts' && state.polling) ? periods[name] : Math.max(60000, periods[name])); });
+              };
+              state.timers[name] = setTimeout(run, name === state.panel ? 0 : period);
+            }
+          }
+
+          // ---- traffic ----
+          async function loadTraffic() {
+            const doc = await getJSON('/api/traffic');
+            syncClock(doc);
+            state.traffic = doc;
+            renderOwnship(doc); renderTrafficList(doc); renderAirspaceList(doc);
+            draw();
+          }
+          function renderOwnship(doc) {
+            const box = $('ownship-body'); clear(box);
+            const o = doc.ownship;
+            if (!o) { box.appendChild(el('div', 'big', 'No ownship fix')); box.appendChild(el('div', 'muted', 'Waiting for GDL90 ownship or gpsd')); return; }
+            const top = el('div', 'big', (o.altitudeFt !== null && o.altitudeFt !== undefined ? o.altitudeFt + ' ft' : '— ft') + '  ' + Math.round(o.groundSpeedKt || 0) + ' kt  ' + (o.trackDeg !== null && o.trackDeg !== undefined ? pad3(o.trackDeg) + '\u00b0' : '—'));
+            box.appendChild(top);
+            const vs = o.verticalSpeedFpm || 0;
+            box.appendChild(el('div', 'kvline', (o.airborne ? 'Airborne' : 'On the ground') + ' \u00b7 ' + (vs > 0 ? '+' : '') + vs + ' fpm \u00b7 GPS ' + (o.gpsValid ? 'fix' : 'no fix') + ' (' + o.source + ')' + (o.deadReckoned ? ' \u00b7 dead-reckoned ' + o.ageSec + ' s' : '')));
+          }
+          function pad3(n) { n = Math.round(n) % 360; return (n < 10 ? '00' : n < 100 ? '0' : '') + n; }
+          function targetName(t) { return t.callsign || t.address; }
+          function renderTrafficList(doc) {
+            const body = $('traffic-list'); clear(body);
+            const track = doc.ownship ? doc.ownship.trackDeg : 0;
+            const shown = doc.targets.slice(0, 40);
+            $('traffic-count').textContent = doc.targets.length + ' target' + (doc.targets.length === 1 ? '' : 's');
+            for (const t of shown) {
+              const tr = el('tr', (t.alert || '') + (t.stale ? ' stale' : '') + (state.selected === t.address ? ' pick' : ''));
+              const name = el('td'); name.appendChild(el('strong', '', targetName(t)));
+              if (t.callsign) name.appendChild(el('span', 'muted', ' ' + t.address));
+              if (t.alert) { name.appendChild(document.createTextNode(' ')); name.appendChild(el('span', 'chip ' + t.alert, t.alert)); }
+              tr.appendChild(name);
+              tr.appendChild(el('td', '', relAlt(t.relativeAltitudeFt) + vsArrow(t.verticalSpeedFpm || 0)));
+              tr.appendChild(el('td', '', t.rangeNM !== undefined ? t.rangeNM.toFixed(1) + ' NM' : ''));
+              tr.appendChild(el('td', '', clockPos(t.bearingDeg, state.trackUp ? track : 0)));
+              tr.appendChild(el('td', '', t.groundSpeedKt !== undefined && t.groundSpeedKt !== null ? t.groundSpeedKt + ' kt' : ''));
+              tr.addEventListener('click', () => { state.selected = t.address; renderSelected(); renderTrafficList(state.traffic); draw(); });
+              body.appendChild(tr);
+            }
+            renderSelected();
+          }
+          function renderSelected() {
+            const box = $('selected');
+            const doc = state.traffic;
+            const t = doc && state.selected ? doc.targets.find((x) => x.address === state.selected) : null;
+            if (!t) { box.hidden = true; return; }
+            box.hidden = false; clear(box);
+            box.appendChild(el('h2', '', targetName(t) + (t.callsign ? ' (' + t.address + ')' : '')));
+            const lines = [
+              (t.altitudeFt !== undefined ? t.altitudeFt + ' ft' : 'altitude unknown') + (t.relativeAltitudeFt !== undefined ? ' (' + relAlt(t.relativeAltitudeFt) + ')' : ''),
+              (t.rangeNM !== undefined ? t.rangeNM.toFixed(1) + ' NM, bearing ' + pad3(t.bearingDeg) + '\u00b0' : ''),
+              (t.groundSpeedKt !== undefined ? t.groundSpeedKt + ' kt' : '') + (t.verticalSpeedFpm ? ', ' + t.verticalSpeedFpm + ' fpm' : '') + ', ' + t.category + (t.stale ? ', stale ' + t.ageSec + ' s' : '')
+            ];
+            for (const l of lines) if (l) box.appendChild(el('div', 'kvline', l));
+          }
+          function renderAirspaceList(doc) {
+            const list = $('airspace-list'); clear(list);
+            if (!doc.airspace.length) { list.appendChild(el('li', 'muted', 'No active area')); return; }
+            for (const a of doc.airspace) {
+              const li = el('li');
+              li.appendChild(el('span', 'chip ' + (a.severity === 'warning' || a.severity === 'critical' ? 'warning' : 'caution'), (a.kind || 'area').toUpperCase()));
+              li.appendChild(el('strong', '', a.name));
+              li.appendChild(el('div', 'muted', a.limits + (a.end ? ' \u00b7 until ' + utc(a.end) + ' (' + local(a.end) + ')' : '')));
+              list.appendChild(li);
+            }
+          }
+
+          // ---- scope (canvas for shapes, DOM for words) ----
+          const canvas = $('scope');
+          const labelPool = [];
+          function label(i) {
+            while (labelPool.length <= i) { const d = el('div', 'lbl'); $('labels').appendChild(d); labelPool.push(d); }
+            return labelPool[i];
+          }
+          function draw() {
+            if (state.panel !== 'traffic') return;
+            const wrap = $('scope-wrap');
+            const size = wrap.clientWidth, dpr = window.devicePixelRatio || 1;
+            if (!size) return;
+            if (canvas.width !== Math.round(size * dpr)) { canvas.width = Math.round(size * dpr); canvas.height = Math.round(size * dpr); }
+            const ctx = canvas.getContext('2d');
+            ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+            ctx.clearRect(0, 0, size, size);
+            const css = getComputedStyle(document.documentElement);
+            const color = (n) => css.getPropertyValue(n).trim();
+            const c = size / 2, scale = (size / 2 - 14) / state.range;
+            const doc = state.traffic;
+            const own = doc && doc.ownship;
+            const rot = state.trackUp && own && own.trackDeg !== null && own.trackDeg !== undefined ? own.trackDeg * Math.PI / 180 : 0;
+            let used = 0;
+            // Rings with their distances.
+            ctx.strokeStyle = color('--ring'); ctx.lineWidth = 1.5;
+            for (const f of [0.5, 1]) {
+              ctx.beginPath(); ctx.arc(c, c, state.range * f * scale, 0, Math.PI * 2); ctx.stroke();
+              const l = label(used++); l.className = 'lbl ring'; l.textContent = (state.range * f) + ' NM';
+              l.style.transform = 'translate(' + Math.round(c + 4) + 'px,' + Math.round(c - state.range * f * scale + 2) + 'px)';
+            }
+            // North mark.
+            const nx = c + Math.sin(-rot) * (size / 2 - 8), ny = c - Math.cos(-rot) * (size / 2 - 8);
+            const nl = label(used++); nl.className = 'lbl ring'; nl.textContent = 'N';
+            nl.style.transform = 'translate(' + Math.round(nx - 5) + 'px,' + Math.round(ny - 8) + 'px)';
+            $('scope-note').textContent = (state.trackUp ? 'Track up' : 'North up') + (own ? '' : ' \u00b7 no ownship fix');
+            if (!own) { hideLabels(used); drawOwnship(ctx, c, color); return; }
+            const coslat = Math.cos(own.lat * Math.PI / 180);
+            const project = (lat, lon) => {
+              const e = (lon - own.lon) * 60 * coslat, n = (lat - own.lat) * 60;
+              const x = e * Math.cos(rot) - n * Math.sin(rot), y = e * Math.sin(rot) + n * Math.cos(rot);
+              return [c + x * scale, c - y * scale];
+            };
+            // Airspace areas with their names and limits.
+            for (const a of doc.airspace) {
+              const strong = a.kind === 'tfr' || a.kind === 'prohibited' || a.kind === 'restricted';
+              ctx.strokeStyle = color(strong ? '--tfr' : '--area'); ctx.lineWidth = 2.5; ctx.setLineDash(strong ? [] : [8, 5]);
+              ctx.fillStyle = ctx.strokeStyle; ctx.globalAlpha = 1;
+              ctx.beginPath();
+              let sx = 0, sy = 0;
+              a.outline.forEach((p, i) => { const q = project(p[0], p[1]); sx += q[0]; sy += q[1]; if (i) ctx.lineTo(q[0], q[1]); else ctx.moveTo(q[0], q[1]); });
+              ctx.closePath(); ctx.stroke(); ctx.globalAlpha = 0.08; ctx.fill(); ctx.globalAlpha = 1; ctx.setLineDash([]);
+              const n = a.outline.length || 1, lx = sx / n, ly = sy / n;
+              if (lx > -50 && lx < size + 50 && ly > -50 && ly < size + 50) {
+                const l = label(used++); l.className = 'lbl area ' + (a.kind || '');
+                l.textContent = a.name + ' ' + a.limits;
+                l.style.transform = 'translate(' + Math.round(lx - 80) + 'px,' + Math.round(ly - 10) + 'px)';
+              }
+            }
+            // Targets: symbols on the canvas, relative altitude (and callsign when picked or alerting) as DOM labels.
+            const maxLabels = 80;
+            let labelled = 0;
+            for (const t of doc.targets) {
+              if (t.lat === undefined) continue;
+              const q = project(t.lat, t.lon);
+              if (q[0] < -20 || q[0] > size + 20 || q[1] < -20 || q[1] > size + 20) continue;
+              const col = color(t.alert ? { warning: '--warn', caution: '--caut', advisory: '--adv' }[t.alert] : '--tgt');
+              ctx.globalAlpha = t.stale ? 0.35 : 1;
+              ctx.fillStyle = col; ctx.strokeStyle = col; ctx.lineWidth = 2;
+              const heading = ((t.trackDeg || 0) * Math.PI / 180) - rot;
+              ctx.save(); ctx.translate(q[0], q[1]); ctx.rotate(heading);
+              ctx.beginPath(); ctx.moveTo(0, -11); ctx.lineTo(8, 8); ctx.lineTo(0, 4); ctx.lineTo(-8, 8); ctx.closePath();
+              if (t.alert || state.selected === t.address) ctx.fill(); else ctx.stroke();
+              ctx.restore();
+              if (t.alert === 'warning') { ctx.beginPath(); ctx.arc(q[0], q[1], 16, 0, Math.PI * 2); ctx.stroke(); }
+              ctx.globalAlpha = 1;
+              if (labelled < maxLabels) {
+                labelled++;
+                const l = label(used++);
+                l.className = 'lbl' + (t.alert ? ' ' + t.alert : '') + (t.stale ? ' stale' : '');
+                const named = t.alert || state.selected === t.address;
+                l.textContent = relAlt(t.relativeAltitudeFt) + vsArrow(t.verticalSpeedFpm || 0) + (named ? ' ' + targetName(t) : '');
+                l.style.transform = 'translate(' + Math.round(q[0] + 12) + 'px,' + Math.round(q[1] - 8) + 'px)';
+              }
+            }
+            hideLabels(used);
+            drawOwnship(ctx, c, color);
+          }
+          function hideLabels(from) { for (let i = from; i < labelPool.length; i++) labelPool[i].textContent = ''; }
+          function drawOwnship(ctx, c, color) {
+            ctx.fillStyle = color('--own');
+            ctx.save(); ctx.translate(c, c);
+            if (!state.trackUp && state.traffic && state.traffic.ownship && state.traffic.ownship.trackDeg) ctx.rotate(state.traffic.ownship.trackDeg * Math.PI / 180);
+            ctx.beginPath(); ctx.moveTo(0, -14); ctx.lineTo(3, -4); ctx.lineTo(13, 2); ctx.lineTo(3, 2); ctx.lineTo(2, 10); ctx.lineTo(6, 13); ctx.lineTo(-6, 13); ctx.lineTo(-2, 10); ctx.lineTo(-3, 2); ctx.lineTo(-13, 2); ctx.lineTo(-3, -4); ctx.closePath(); ctx.fill();
+            ctx.restore();
+          }
+          canvas.addEventListener('click', (ev) => {
+            const doc = state.traffic; if (!doc || !doc.ownship) return;
+            const r = canvas.getBoundingClientRect(), x = ev.clientX - r.left, y = ev.clientY - r.top;
+            const size = r.width, c = size / 2, scale = (size / 2 - 14) / state.range;
+            const rot = state.trackUp && doc.ownship.trackDeg ? doc.ownship.trackDeg * Math.PI / 180 : 0;
+            const coslat = Math.cos(doc.ownship.lat * Math.PI / 180);
+            let best = null, bestD = 30 * 30;
+            for (const t of doc.targets) {
+              if (t.lat === undefined) continue;
+              const e = (t.lon - doc.ownship.lon) * 60 * coslat, n = (t.lat - doc.ownship.lat) * 60;
+              const px = c + (e * Math.cos(rot) - n * Math.sin(rot)) * scale, py = c - (e * Math.sin(rot) + n * Math.cos(rot)) * scale;
+              const d = (px - x) * (px - x) + (py - y) * (py - y);
+              if (d < bestD) { bestD = d; best = t; }
+            }
+            state.selected = best ? best.address : null;
+            renderTrafficList(doc); draw();
+          });
+          for (const b of document.querySelectorAll('[data-range]')) {
+            b.addEventListener('click', () => {
+              state.range = Number(b.dataset.range);
+              for (const o of document.querySelectorAll('[data-range]')) o.classList.toggle('on', o === b);
+              localStorage.setItem('gw-range', String(state.range)); draw();
+            });
+          }
+          $('orient').addEventListener('click', () => {
+            state.trackUp = !state.trackUp; $('orient').textContent = state.trackUp ? 'Track up' : 'North up';
+            localStorage.setItem('gw-orient', state.trackUp ? 'track' : 'north');
+            if (state.traffic) renderTrafficList(state.traffic); draw();
+          });
+          let pinch = null;
+          canvas.addEventListener('touchmove', (ev) => {
+            if (ev.touches.length !== 2) return;
+            const d = Math.hypot(ev.touches[0].clientX - ev.touches[1].clientX, ev.touches[0].clientY - ev.touches[1].clientY);
+            if (pinch === null) { pinch = d; return; }
+            const ranges = [2, 5, 10, 20], i = ranges.indexOf(state.range);
+            if (d > pinch * 1.4 && i > 0) { document.querySelector('[data-range="' + ranges[i - 1] + '"]').click(); pinch = d; }
+            if (d < pinch / 1.4 && i < ranges.length - 1) { document.querySelector('[data-range="' + ranges[i + 1] + '"]').click(); pinch = d; }
+            ev.preventDefault();
+          }, { passive: false });
+          canvas.addEventListener('touchend', () => { pinch = null; });
+          window.addEventListener('resize', draw);
+
+          // ---- alerts ----
+          function alertKey(a) { return a.id; }
+          function renderBanner() {
+            const active = [...state.alerts.values()].sort((a, b) => (levelRank[b.level] - levelRank[a.level]) || (a.time < b.time ? 1 : -1));
+            const banner = $('banner'), text = $('banner-text');
+            $('alert-count').textContent = active.length ? String(active.length) : '';
+            if (!active.length) { banner.className = 'banner quiet'; text.textContent = 'No active alerts'; }
+            else {
+              const top = active[0];
+              banner.className = 'banner ' + top.level;
+              text.textContent = top.level.toUpperCase() + ' \u2014 ' + top.message + (active.length > 1 ? '  (+' + (active.length - 1) + ' more)' : '');
+            }
+            renderActive(active);
+          }
+          function renderActive(active) {
+            const box = $('alerts-active'); clear(box);
+            if (!active.length) { box.appendChild(el('p', 'muted', 'None')); return; }
+            for (const a of active) {
+              const card = el('div', 'alert ' + a.level);
+              card.appendChild(el('span', 'chip ' + a.level, a.level.toUpperCase()));
+              card.appendChild(el('span', 'msg', a.message));
+              const nums = [];
+              if (a.kind === 'traffic') {
+                if (a.timeToCPASec !== undefined && a.timeToCPASec !== null) nums.push('CPA in ' + Math.round(a.timeToCPASec) + ' s');
+                if (a.cpaMissNM !== undefined && a.cpaMissNM !== null) nums.push('miss ' + a.cpaMissNM.toFixed(2) + ' NM');
+              } else {
+                if (a.name) nums.push(a.name);
+                nums.push((a.floorFt === null || a.floorFt === undefined ? 'SFC' : a.floorFt + ' ft') + '\u2013' + (a.ceilingFt === null || a.ceilingFt === undefined ? 'UNL' : a.ceilingFt + ' ft'));
+              }
+              nums.push('since ' + hhmmss(a.time));
+              card.appendChild(el('span', 'muted', nums.join(' \u00b7 ')));
+              if (a.kind === 'airspace') {
+                const b = el('button', '', 'Acknowledge');
+                b.type = 'button';
+                if (!state.canAck) { b.disabled = true; b.title = 'needs [feeds] ack_token on the gateway'; }
+                b.addEventListener('click', () => acknowledge(a, b));
+                card.appendChild(b);
+              }
+              box.appendChild(card);
+            }
+          }
+          async function acknowledge(a, button) {
+            const ackToken = localStorage.getItem('gw-ack-token') || '';
+            if (!ackToken) { $('ack-settings').open = true; $('ack-token').focus(); return; }
+            button.disabled = true; button.textContent = 'Sending\u2026';
+            try {
+              const r = await fetch(url('/api/alerts/ack?id=' + encodeURIComponent(a.id)), { method: 'POST', headers: { Authorization: 'Bearer ' + ackToken } });
+              button.textContent = r.ok ? 'Acknowledged' : (r.status === 401 ? 'Wrong token' : r.status === 429 ? 'Too many, wait' : 'Refused (' + r.status + ')');
+            } catch (e) { button.textContent = 'No connection'; }
+            setTimeout(() => { button.disabled = false; button.textContent = 'Acknowledge'; }, 5000);
+          }
+          function renderHistory() {
+            const body = $('alerts-history'); clear(body);
+            for (const h of state.history.slice(0, 200)) {
+              const tr = el('tr', h.event === 'cleared' ? '' : h.level);
+              tr.appendChild(el('td', '', hhmmss(h.time)));
+              tr.appendChild(el('td', '', h.level));
+              tr.appendChild(el('td', '', h.event));
+              tr.appendChild(el('td', '', h.message));
+              body.appendChild(tr);
+            }
+            if (!state.history.length) { const tr = el('tr'); tr.appendChild(el('td', 'muted', 'No alert in the last hour')); body.appendChild(tr); }
+          }
+          async function loadAlerts() {
+            const doc = await getJSON('/api/alerts');
+            syncClock(doc);
+            state.canAck = doc.acknowledge;
+            state.alerts = new Map(doc.active.map((a) => [alertKey(a), a]));
+            state.history = doc.history;
+            renderBanner(); renderHistory();
+          }
+          // Live alert changes over Server-Sent Events; without EventSource (or under automation,
+          // whose virtual clock waits for an endless stream) /api/alerts is read once a second.
+          function stream() {
+            if (!window.EventSource || navigator.webdriver) { periods.alerts = 1000; state.polling = true; return; }
+            const es = new EventSource(url('/alerts'));
+            es.onmessage = (m) => {
+              let a; try { a = JSON.parse(m.data); } catch (e) { return; }
+              if (a.event === 'cleared') state.alerts.delete(alertKey(a)); else state.alerts.set(alertKey(a), a);
+              if (state.history.length === 0 || state.history[0].time !== a.time || state.history[0].id !== a.id) state.history.unshift(a);
+              renderBanner();
+              if (state.panel === 'alerts') renderHistory();
+            };
+            es.onerror = () => linkDown();
+          }
+          $('banner').addEventListener('click', () => { location.hash = '#alerts'; });
+          $('ack-token').value = localStorage.getItem('gw-ack-token') || '';
+          $('ack-token-save').addEventListener('click', () => { localStorage.setItem('gw-ack-token', $('ack-token').value); $('ack-settings').open = false; });
+
+          // ---- NOTAMs ----
+          function notamQuery() {
+            const q = ['radius=' + $('notam-radius').value];
+            if ($('notam-near').value === 'airport' && $('notam-airport').value.trim()) q.push('airport=' + encodeURIComponent($('notam-airport').value.trim().toUpperCase()));
+            if ($('notam-severity').value) q.push('severity=' + $('notam-severity').value);
+            if ($('notam-kind').value) q.push('kind=' + $('notam-kind').value);
+            return '/api/notams?' + q.join('&');
+          }
+          async function loadNotams() {
+            const doc = await getJSON(notamQuery());
+            syncClock(doc);
+            const sum = $('notam-summary'); clear(sum);
+            sum.appendChild(document.createTextNode(doc.notams.length + ' NOTAM' + (doc.notams.length === 1 ? '' : 's') + (doc.center ? ' within ' + doc.radiusNM + ' NM of ' + doc.center.name : '') + ' \u00b7 '));
+            const sources = Object.keys(doc.refreshed);
+            sum.appendChild(document.createTextNode(sources.length ? 'refreshed ' + sources.map((s) => s + ' ' + utc(doc.refreshed[s])).join(', ') + ' ' : 'never refreshed from a NOTAM service '));
+            if (doc.stale) sum.appendChild(el('span', 'chip stale', 'STALE: older than 24 h'));
+            const list = $('notam-list'); clear(list);
+            if (!doc.notams.length) list.appendChild(el('p', 'muted', 'No stored NOTAM here. On the ground, with a network: gatewayd notams fetch --location KSLE'));
+            for (const n of doc.notams) {
+              const card = el('article', 'notam ' + n.severity);
+              const h = el('h3');
+              h.appendChild(el('span', 'chip ' + n.severity, n.severity));
+              if (n.kind) h.appendChild(el('span', 'chip', n.kind.toUpperCase()));
+              if (n.state !== 'active') h.appendChild(el('span', 'chip ' + n.state, n.state));
+              if (n.change && Date.parse(n.change.time) / 1000 > state.lastNotamView) h.appendChild(el('span', 'chip ' + n.change.kind, n.change.kind.toUpperCase()));
+              h.appendChild(document.createTextNode((n.location ? n.location + ' ' : '') + (n.number || n.key)));
+              card.appendChild(h);
+              const valid = (n.start ? 'from ' + utc(n.start) + ' (' + local(n.start) + ')' : '') + (n.permanent ? ' \u00b7 permanent' : n.end ? ' to ' + utc(n.end) + ' (' + local(n.end) + ')' + (n.endEstimated ? ' EST' : '') : '');
+              card.appendChild(el('div', 'meta', [valid, n.limits, n.distanceNM !== undefined && n.distanceNM !== null ? n.distanceNM + ' NM' : '', 'source: ' + n.heardOn + (n.source !== 'fisb' ? ' (' + n.source + ')' : '')].filter(Boolean).join(' \u00b7 ')));
+              const two = el('div', 'twocol');
+              const raw = el('div'); raw.appendChild(el('div', 'muted', 'As issued')); raw.appendChild(el('pre', 'raw', n.text));
+              const tr = el('div'); tr.appendChild(el('div', 'muted', 'Plain English')); tr.appendChild(el('div', 'translation', n.translation));
+              two.appendChild(raw); two.appendChild(tr); card.appendChild(two);
+              list.appendChild(card);
+            }
+            const ch = $('notam-changes'); clear(ch);
+            if (!doc.changes.length) ch.appendChild(el('li', 'muted', 'No change recorded'));
+            for (const c of doc.changes.slice(0, 50)) {
+              const li = el('li');
+              li.appendChild(el('span', 'chip ' + c.kind, c.kind.toUpperCase()));
+              li.appendChild(document.createTextNode(utc(c.time) + ' ' + (c.location || '') + ' ' + (c.number || '') + ' \u2014 ' + c.summary));
+              ch.appendChild(li);
+            }
+          }
+          $('notam-form').addEventListener('submit', (ev) => { ev.preventDefault(); loadNotams().catch(linkDown); });
+
+          // ---- weather ----
+          async function loadWeather() {
+            const doc = await getJSON('/api/weather');
+            syncClock(doc);
+            $('weather-summary').textContent = doc.stations.length + ' station' + (doc.stations.length === 1 ? '' : 's') + ' heard on FIS-B, nearest first \u00b7 ' + hhmmss(doc.time);
+            const list = $('weather-list'); clear(list);
+            if (!doc.stations.length) list.appendChild(el('p', 'muted', 'No FIS-B weather held (the receiver hears a ground station within about 150 NM in flight).'));
+            for (const s of doc.stations) {
+              const card = el('article', 'card station');
+              const h = el('h3');
+              if (s.category) h.appendChild(el('span', 'chip ' + s.category, s.category));
+              h.appendChild(document.createTextNode(s.id + (s.distanceNM !== undefined && s.distanceNM !== null ? '  ' : '')));
+              if (s.distanceNM !== undefined && s.distanceNM !== null) h.appendChild(el('span', 'muted', s.distanceNM + ' NM'));
+              card.appendChild(h);
+              for (const p of s.products) card.appendChild(product(p));
+              list.appendChild(card);
+            }
+            const adv = $('advisory-list'); clear(adv);
+            if (!doc.advisories.length) adv.appendChild(el('p', 'muted', 'No AIRMET, SIGMET or SUA held'));
+            for (const p of doc.advisories) { const card = el('article', 'card station'); card.appendChild(product(p)); adv.appendChild(card); }
+          }
+          function product(p) {
+            const d = el('div', 'product');
+            const head = el('div', 'head');
+            head.appendChild(el('strong', '', p.kind + (p.subtype ? ' ' + p.subtype : '')));
+            head.appendChild(document.createTextNode(' \u00b7 ' + utc(p.time) + ' \u00b7 ' + p.ageMin + ' min old '));
+            if (p.old) head.appendChild(el('span', 'chip old', 'OLD'));
+            d.appendChild(head);
+            d.appendChild(el('pre', '', p.text));
+            return d;
+          }
+
+          // ---- status ----
+          function kv(table, rows) {
+            clear(table);
+            for (const [k, v] of rows) { const tr = el('tr'); tr.appendChild(el('td', '', k)); tr.appendChild(el('td', '', v)); table.appendChild(tr); }
+          }
+          async function loadStatus() {
+            const doc = await getJSON('/api/status');
+            syncClock(doc);
+            const r = doc.receiver;
+            kv($('status-receiver'), [
+              ['Health', r.healthy ? 'OK' : r.problem], ['Last heartbeat', r.lastHeartbeat ? hhmmss(r.lastHeartbeat) + ' (' + r.heartbeatAgeSec + ' s ago)' : 'none'],
+              ['GPS', (r.gpsValid ? 'valid' : 'no fix') + ', position from ' + r.positionSource], ['Device', r.device || 'unknown'],
+              ['Messages/s', String(r.messagesPerSec)], ['Uplinks/s', String(r.uplinksPerSec)], ['Datagrams', String(r.datagrams)],
+              ['Messages', String(r.messages)], ['Rejected', String(r.rejected)], ['Targets', String(r.targets)], ['Version', doc.version]
+            ]);
+            kv($('status-types'), Object.keys(r.messagesByType).map((k) => [k, String(r.messagesByType[k])]).concat(Object.keys(r.rejectedByReason).map((k) => ['rejected: ' + k, String(r.rejectedByReason[k])])));
+            const f = doc.feeds;
+            kv($('status-feeds'), [['SSE clients', String(f.sseClients)], ['SSE dropped (slow)', String(f.sseDropped)], ['SSE refused (full)', String(f.sseRefused)],
+              ['NMEA dropped', String(f.nmeaDropped)], ['GDL90 forwarded', String(f.forwarded)], ['Forward failures', String(f.forwardFailures)]]);
+            const db = doc.database;
+            const refreshes = db ? Object.keys(db.notamRefreshes).map((s) => [s + ' refreshed', utc(db.notamRefreshes[s]) + ' (' + local(db.notamRefreshes[s]) + ')']) : [];
+            kv($('status-db'), db ? [['File', db.path], ['NOTAMs stored', db.notams === null || db.notams === undefined ? 'unreadable: ' + db.error : String(db.notams)],
+              ['NOTAMs stale', db.notamsStale ? 'yes (no refresh for 24 h)' : 'no'], ['NOTAMs from files', String(doc.fileNotams)]].concat(refreshes)
+              : [['Database', 'off (--no-database)'], ['NOTAMs from files', String(doc.fileNotams)]]);
+          }
+
+          // ---- theme, clock, token, start ----
+          function setTheme(t) {
+            document.documentElement.dataset.theme = t; $('theme').textContent = t === 'night' ? 'Day' : 'Night';
+            localStorage.setItem('gw-theme', t); draw();
+          }
+          $('theme').addEventListener('click', () => setTheme(document.documentElement.dataset.theme === 'night' ? 'day' : 'night'));
+          $('token-save').addEventListener('click', () => { token = $('token-input').value; localStorage.setItem('gw-token', token); $('need-token').hidden = true; schedule(); stream(); });
+          setInterval(() => { $('clock').textContent = hhmmss(new Date(now() * 1000).toISOString()); }, 1000);
+          const savedRange = Number(localStorage.getItem('gw-range') || 10);
+          if ([2, 5, 10, 20].indexOf(savedRange) >= 0) { state.range = savedRange; for (const o of document.querySelectorAll('[data-range]')) o.classList.toggle('on', Number(o.dataset.range) === savedRange); }
+          if (localStorage.getItem('gw-orient') === 'north') { state.trackUp = false; $('orient').textContent = 'North up'; }
+          const savedTheme = params.get('theme') || localStorage.getItem('gw-theme');
+          setTheme(savedTheme || (window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 'night' : 'day'));
+          window.addEventListener('hashchange', showPanel);
+          for (const name of ['alerts', 'notams', 'weather', 'status']) loaders[name]().catch(() => {});
+          stream();
+          showPanel();
+        })();
+
+        """#
+}

@@ -1,0 +1,32 @@
+/// What the cockpit page reads and may do beyond the hub's snapshot: the NOTAM store (and the
+/// NOTAM files `run --notams` watches), the one write (acknowledging an airspace alert), and
+/// what the status panel names. Everything is optional: a server without them still serves the
+/// page, with those panels saying what is missing.
+public struct CockpitSources: Sendable {
+    /// The NOTAM store of the gateway's database (nil: `--no-database`).
+    public var notams: NotamStore?
+    /// NOTAMs read from files at start (`run --notams FILE`), shown beside the stored ones.
+    public var fileNotams: [Notam]
+    /// Passes an acknowledgement (alert id or area id) to the core; nil: acknowledgement off.
+    public var acknowledge: (@Sendable (String) -> Void)?
+    /// The token an acknowledgement must carry (`[feeds] ack_token`); nil: every one is refused.
+    public var ackToken: String?
+    /// Version shown on the status panel.
+    public var version: String
+    /// Most acknowledgement attempts (good or bad) a minute, from all clients together.
+    public var ackAttemptsPerMinute: Int
+
+    /// Creates the sources; every one is optional.
+    public init(notams: NotamStore? = nil, fileNotams: [Notam] = [], acknowledge: (@Sendable (String) -> Void)? = nil,
+                ackToken: String? = nil, version: String = CockpitSources.defaultVersion, ackAttemptsPerMinute: Int = 10) {
+        self.notams = notams
+        self.fileNotams = fileNotams
+        self.acknowledge = acknowledge
+        self.ackToken = ackToken.flatMap { $0.isEmpty ? nil : $0 }
+        self.version = version
+        self.ackAttemptsPerMinute = ackAttemptsPerMinute
+    }
+
+    /// The version string of this build.
+    public static let defaultVersion = "gatewayd 0.16 (skygate, cockpit page)"
+}

@@ -1,0 +1,162 @@
+import Foundation
+import GDL90
+import Hummingbird
+import HTTPTypes
+import HummingbirdCore
+
+/// The cockpit page's routes: the page and its two assets (`/`, `/cockpit.css`, `/cockpit.js`,
+/// under a strict Content-Security-Policy: nothing may load from anywhere but this server), the
+/// JSON it reads (`/api/traffic`, `/api/alerts`, `/api/notams`, `/api/weather`, `/api/status`),
+/// the plain endpoint list (`/api`), and its one write, `POST /api/alerts/ack?id=…` (token,
+/// Origin and rate limit: `AcknowledgementGate`).
+extension FeedServer {
+    /// Paths that hold no data (the page and its assets): served without the feeds token, so a
+    /// browser can load the page and then ask for the token (`TokenMiddleware`).
+    static let publicPaths: Set<String> = ["/", "/cockpit.css", "/cockpit.js", "/favicon.ico"]
+
+    /// Adds the cockpit routes to `router`.
+    func addCockpitRoutes(to router: Router<BasicRequestContext>) {
+        let hub = self.hub
+        let sources = self.cockpit
+        let gate = self.acknowledgementGate
+        router.get("/") { _, _ in Self.asset(CockpitPage.html, type: "text/html; charset=utf-8") }
+        router.get("/cockpit.css") { _, _ in Self.asset(CockpitPage.css, type: "text/css; charset=utf-8") }
+        router.get("/cockpit.js") { _, _ in Self.asset(CockpitPage.javascript, type: "text/javascript; charset=utf-8") }
+        router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
+        router.get("/api") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: Self.endpointList)))
+        }
+        router.get("/api/traffic") { _, _ in Self.json(CockpitAPI.traffic(hub.snapshot)) }
+        router.get("/api/alerts") { _, _ in
+            Self.json(CockpitAPI.alerts(active: hub.activeAlerts, history: hub.history, time: hub.snapshot.time,
+                                        acknowledge: sources.ackToken != nil && sources.acknowledge != nil))
+        }
+        router.get("/api/weather") { request, _ in
+            let s = hub.snapshot
+            let near = Self.position(request) ?? s.ownship?.position
+            return Self.json(CockpitAPI.weather(hub.weather, near: near, time: s.time))
+        }
+        router.get("/api/notams") { request, _ in
+            let s = hub.snapshot
+            let q = request.uri.queryParameters
+            let airport = q["airport"].map { String($0).uppercased() }.flatMap { $0.isEmpty ? nil : $0 }
+            let radius = q["radius"].flatMap { Double(String($0)) }.map { min(max($0, 1), 500) } ?? 50
+            var all = sources.fileNotams
+            var changes: [NotamChange] = []
+            var refreshes: [String: Double] = [:]
+            var stale = false
+            if let store = sources.notams {
+                do {
+                    let stored = try store.all()
+                    let keys = Set(stored.map(NotamStore.key))
+                    all = stored + all.filter { !keys.contains(NotamStore.key($0)) }
+                    changes = try store.changes(unreadOnly: false, markRead: false)
+                    refreshes = try store.refreshes()
+                    stale = try store.isStale(at: s.time)
+                } catch {
+                    return Response(status: .internalServerError, headers: [.contentType: "text/plain; charset=utf-8"],
+                                    body: .init(byteBuffer: ByteBuffer(string: "the NOTAM store cannot be read: \(error)\n")))
+                }
+            }
+            var center: CockpitAPI.Center?
+            if let p = Self.position(request) {
+                center = .init(latitude: p.latitude, longitude: p.longitude, name: "chosen position")
+            } else if let airport {
+                let names: Set<String> = [airport, airport.count == 4 && airport.hasPrefix("K") ? String(airport.dropFirst()) : airport]
+                if let p = all.first(where: { !$0.referenceNames.isDisjoint(with: names) && $0.referencePosition != nil })?.referencePosition {
+                    center = .init(latitude: p.latitude, longitude: p.longitude, name: airport)
+                }
+            } else if let own = s.ownship {
+                center = .init(latitude: own.position.latitude, longitude: own.position.longitude, name: "ownship")
+            }
+            return Self.json(CockpitAPI.notams(all, changes: changes, refreshes: refreshes, stale: stale, center: center, airport: airport,
+                                               radiusNM: radius, severity: q["severity"].map(String.init), kind: q["kind"].map(String.init),
+                                               time: s.time))
+        }
+        router.get("/api/status") { _, _ in
+            let s = hub.snapshot
+            var database: CockpitAPI.DatabaseStatus?
+            if let store = sources.notams {
+                do {
+                    database = .init(path: store.database.path, notams: try store.count(), refreshes: try store.refreshes(), stale: try store.isStale(at: s.time))
+                } catch {
+                    database = .init(path: store.database.path, notams: nil, refreshes: [:], stale: true, error: "\(error)")
+                }
+            }
+            let rates = hub.rates
+            return Self.json(CockpitAPI.status(s, feeds: hub.counters, messagesPerSec: rates.messagesPerSec, uplinksPerSec: rates.uplinksPerSec,
+                                               database: database, fileNotams: sources.fileNotams.count, version: sources.version))
+        }
+        router.post("/api/alerts/ack") { request, _ in
+            let verdict = gate.check(authorization: request.headers[.authorization], origin: request.headers[.origin],
+                                     host: request.head.authority, now: Date().timeIntervalSince1970)
+            let refusal: (HTTPTypes.HTTPResponse.Status, String)?
+            switch verdict {
+            case .allowed: refusal = nil
+            case .off: refusal = (.forbidden, "acknowledging from the page is off: set [feeds] ack_token in the configuration")
+            case .unauthorized: refusal = (.unauthorized, "the acknowledgement token is missing or wrong (Authorization: Bearer …)")
+            case .foreignOrigin: refusal = (.forbidden, "acknowledgements are taken only from this gateway's own page (Origin)")
+            case .tooMany: refusal = (.tooManyRequests, "too many acknowledgements this minute; wait and retry")
+            }
+            if let (status, message) = refusal {
+                var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8"]
+                if status == .tooManyRequests { headers[.retryAfter] = "60" }
+                if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+                return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
+            }
+            guard let id = request.uri.queryParameters["id"].map(String.init), !id.isEmpty, id.utf8.count <= 200 else {
+                return Response(status: .badRequest, headers: [.contentType: "text/plain; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: "give the alert id or area id: POST /api/alerts/ack?id=…\n")))
+            }
+            let active = hub.activeAlerts.first { $0.id == id || $0.subject == id }
+            if let active, active.kind != .airspace {
+                return Response(status: .conflict, headers: [.contentType: "text/plain; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: "only airspace alerts can be acknowledged\n")))
+            }
+            sources.acknowledge?(id)
+            var w = JSONWriter()
+            w.add("acknowledged", id)
+            return Self.json(w.result)
+        }
+    }
+
+    /// `lat` and `lon` query parameters, when both are valid.
+    static func position(_ request: Request) -> Position? {
+        let q = request.uri.queryParameters
+        guard let lat = q["lat"].flatMap({ Double(String($0)) }), let lon = q["lon"].flatMap({ Double(String($0)) }),
+              (-90...90).contains(lat), (-180...180).contains(lon) else { return nil }
+        return Position(latitude: lat, longitude: lon)
+    }
+
+    /// A page asset with the headers that keep it offline and self-contained: nothing may load
+    /// from or connect to anywhere but this server, no inline script, no framing.
+    static func asset(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [
+            .contentType: type,
+            .contentSecurityPolicy: CockpitPage.contentSecurityPolicy,
+            .xContentTypeOptions: "nosniff",
+            HTTPField.Name("Referrer-Policy")!: "no-referrer",
+            .cacheControl: "no-cache",
+        ], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// The plain endpoint list (`/api`).
+    static let endpointList = """
+        gatewayd feeds (read-only but for one acknowledgement):
+          /                     the cockpit page (traffic, alerts, NOTAMs, weather, status)
+          /api/traffic          ownship, targets nearest first, active airspace (JSON)
+          /api/alerts           active alerts and the last hour of changes (JSON)
+          /api/alerts/ack?id=   POST: acknowledge an airspace alert ([feeds] ack_token required)
+          /api/notams           stored NOTAMs near ownship (?airport=KSLE, ?lat=&lon=, &radius=NM, &severity=, &kind=)
+          /api/weather          FIS-B weather by station, nearest first (JSON)
+          /api/status           receiver, feeds, database, NOTAM refresh, version (JSON)
+          /data/aircraft.json   traffic in the dump1090/readsb shape (tar1090 and friends)
+          /traffic.geojson      traffic and ownship as GeoJSON points
+          /airspace.geojson     active TFR/restricted areas as GeoJSON polygons
+          /alerts               alert changes as Server-Sent Events (active alerts first)
+          /alerts/active        active alerts as a JSON array
+          /healthz              200 while GDL90 arrives, 503 with the reason otherwise
+          /metrics              Prometheus text format
+
+        """
+}
