@@ -247,7 +247,7 @@ private func replay(_ scenario: TrafficScenario) throws -> (lines: [String], eve
     /// heartbeat is later in the day than the file was written; never 1970.
     @Test func rawStreamDate() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-date-\(getpid()).gdl90").path
-        FileManager.default.createFile(atPath: path, contents: Data([0x7E]))
+        _ = FileManager.default.createFile(atPath: path, contents: Data([0x7E]))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let written = Timestamp.parse("2026-05-16T00:20:00Z")!
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: written)], ofItemAtPath: path)

@@ -230,7 +230,7 @@ public enum CockpitAPI {
         w.add("radiusNM", radiusNM, decimals: 0)
         w.add("stale", stale)
         var r = JSONWriter()
-        for (source, t) in refreshes.sorted(by: { $0.key < $1.key }) { r.add(source, Timestamp.iso8601(t)) }
+        for (source, t) in refreshes.sorted(by: { $0.key < $1.key }) { r.add(key: source, Timestamp.iso8601(t)) }
         w.addRaw("refreshed", r.result)
         w.addRaw("notams", JSONWriter.array(rows.map(\.json)))
         w.addRaw("changes", JSONWriter.array(changes.prefix(100).map { c in
@@ -376,10 +376,10 @@ public enum CockpitAPI {
         r.add("targets", s.targets.count)
         r.add("alertsRaised", s.counters.alertsRaised)
         var m = JSONWriter()
-        for (k, v) in s.counters.messagesByType.sorted(by: { $0.key < $1.key }) { m.add(k, v) }
+        for (k, v) in s.counters.messagesByType.sorted(by: { $0.key < $1.key }) { m.add(key: k, v) }
         r.addRaw("messagesByType", m.result)
         var e = JSONWriter()
-        for (k, v) in s.counters.errorsByReason.sorted(by: { $0.key < $1.key }) { e.add(k, v) }
+        for (k, v) in s.counters.errorsByReason.sorted(by: { $0.key < $1.key }) { e.add(key: k, v) }
         r.addRaw("rejectedByReason", e.result)
         w.addRaw("receiver", r.result)
         var f = JSONWriter()
@@ -396,7 +396,7 @@ public enum CockpitAPI {
             d.add("notams", database.notams)
             d.add("notamsStale", database.stale)
             var rr = JSONWriter()
-            for (source, t) in database.refreshes.sorted(by: { $0.key < $1.key }) { rr.add(source, Timestamp.iso8601(t)) }
+            for (source, t) in database.refreshes.sorted(by: { $0.key < $1.key }) { rr.add(key: source, Timestamp.iso8601(t)) }
             d.addRaw("notamRefreshes", rr.result)
             d.add("error", database.error)
             w.addRaw("database", d.result)

@@ -51,18 +51,25 @@ public enum CommandBenchmark {
         for _ in 0..<copies { try out.write(contentsOf: bytes) }
     }
 
-    /// Runs `executable arguments…` with stdout and stderr to /dev/null.
+    /// Runs `executable arguments…` with stdout and stderr to /dev/null. Spawned and reaped here
+    /// (not with `Process`, whose own reaper would take the child's resource usage).
     public static func run(_ executable: String, _ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        try process.run()
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot start \(executable): \(String(cString: strerror(spawned)))"])
+        }
         var status: Int32 = 0
         var usage = rusage()
-        _ = wait4(process.processIdentifier, &status, 0, &usage)
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return Run(seconds: seconds, peakMB: Double(usage.ru_maxrss) / 1024, status: (status >> 8) & 0xFF)
     }

@@ -104,13 +104,30 @@ public struct JSONWriter {
         }
     }
 
-    /// Writes pre-encoded JSON under a key known only at run time (quoted as a JSON string).
-    public mutating func addRaw(key k: String, _ json: String) {
+    /// Writes `,"k":` for a key known only at run time (escaped as any JSON string).
+    private mutating func dynamicKey(_ k: String) {
         if !first { out.append(byte: 0x2C) }
         first = false
         out.appendJSONQuoted(k)
         out.append(byte: 0x3A)
+    }
+
+    /// Writes pre-encoded JSON under a key known only at run time.
+    public mutating func addRaw(key k: String, _ json: String) {
+        dynamicKey(k)
         out.append(json)
+    }
+
+    /// Writes a string (or null) under a key known only at run time.
+    public mutating func add(key k: String, _ v: String?) {
+        dynamicKey(k)
+        if let v { out.appendJSONQuoted(v) } else { out.append("null" as StaticString) }
+    }
+
+    /// Writes an integer (or null) under a key known only at run time.
+    public mutating func add(key k: String, _ v: Int?) {
+        dynamicKey(k)
+        if let v { out.append(v) } else { out.append("null" as StaticString) }
     }
 
     /// Writes pre-encoded JSON (an array or object) verbatim.
