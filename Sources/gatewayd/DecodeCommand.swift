@@ -39,31 +39,13 @@ struct DecodeCommand: ParsableCommand {
             counting.countsOnly = true
             var pipeline = GatewayPipeline(core: GatewayCore(configuration: counting), timeSource: capture.format == .raw ? .heartbeat(midnight: midnight) : .given)
             // One buffer, written out every 256 kB: no String per line, no join.
-            var out = OutputBuffer(capacity: 1 << 19)
-            var clock = ISO8601Writer()
-            let json = self.json
-            let observe: (PipelineItem, Double) -> Void = { item, t in
-                let time: Double? = t
-                switch item {
-                case .message(let m, let offset):
-                    if json {
-                        MessageFormatter.appendJSON(m, time: time, offset: offset, to: &out, clock: &clock)
-                    } else {
-                        MessageFormatter.appendText(m, time: time, to: &out, clock: &clock)
-                    }
-                case .invalid(let e, let offset):
-                    out.append(json ? MessageFormatter.json(e, offset: offset, time: time) : "\(Timestamp.iso8601(t))  error      \(e) at byte \(offset)")
-                case .rejected(let e):
-                    out.append(json ? MessageFormatter.json(e, time: time) : "\(Timestamp.iso8601(t))  error      \(e)")
-                }
-                out.append(byte: 0x0A)
-            }
+            var printer = MessagePrinter(json: json)
             while let datagram = capture.next() {
-                _ = pipeline.ingest(datagram.bytes, at: datagram.timestamp, observe: observe)
-                if out.count >= 1 << 18 { Terminal.out(&out) }
+                _ = pipeline.ingest(datagram.bytes, at: datagram.timestamp) { item, t in printer.append(item, at: t) }
+                if printer.out.count >= 1 << 18 { Terminal.out(&printer.out) }
             }
-            _ = pipeline.finish(observe: observe)
-            Terminal.out(&out)
+            _ = pipeline.finish { item, t in printer.append(item, at: t) }
+            Terminal.out(&printer.out)
             totals.merge(pipeline.core.counters)
             if let damage = capture.error { damaged.append("\(damage)") }
         }

@@ -87,6 +87,71 @@ import Testing
             == #"{"type":"ownship","time":null,"address":"00000f","addressType":"adsbICAO","trafficAlert":false,"latitude":null,"longitude":null,"pressureAltitudeFt":null,"airborne":true,"extrapolated":false,"trackType":"trueTrack","nic":8,"nacp":8,"groundSpeedKt":null,"verticalSpeedFpm":null,"trackDeg":0,"emitterCategory":1,"callsign":"","emergency":0}"#)
     }
 
+    /// The traffic/ownship fast path (one cursor) against the field-by-field `JSONWriter` path it
+    /// replaces, over edge values: the two must give the same bytes.
+    @Test func reportFastPathMatchesTheFieldWriter() {
+        let positions: [Position?] = [nil, Position(latitude: -0.0000005, longitude: 179.9999995), Position(latitude: 89.9999999, longitude: -180),
+                                      Position(latitude: 37.1234565, longitude: -122.0000015), Position(latitude: 1e-7, longitude: -1e-7)]
+        let callsigns = ["", "N825V", "ÄB€", "A\"B", "TAB\tX"]
+        var clock = ISO8601Writer()
+        for (i, position) in positions.enumerated() {
+            for callsign in callsigns {
+                for type in [AddressType.adsbICAO, .tisbTrackFile, AddressType(rawValue: 9)] {
+                    let r = TrafficReport(alertStatus: UInt8(i % 2), addressType: type, address: UInt32(i * 0x54321), position: position,
+                                          pressureAltitudeFt: i == 0 ? nil : -1000 + 25 * i, airborne: i % 2 == 0, extrapolated: i == 3,
+                                          trackType: i == 2 ? .invalid : .trueTrack, nic: UInt8(i), nacp: 11, groundSpeedKt: i == 1 ? nil : 4095 - i,
+                                          verticalSpeedFpm: i == 4 ? nil : -64 * i, trackDeg: Double(i) * 71.71875, emitterCategory: 39,
+                                          callsign: callsign, emergency: 6)
+                    for (time, offset) in [(nil, nil), (1_778_940_003.25, 0), (1_778_940_003.0, Int.max)] as [(Double?, Int?)] {
+                        var fast = OutputBuffer(capacity: 0)
+                        MessageFormatter.appendJSON(.traffic(r), time: time, offset: offset, to: &fast, clock: &clock)
+                        var w = JSONWriter()
+                        w.add("type", "traffic")
+                        w.add("time", time.map(Timestamp.iso8601))
+                        if let offset { w.add("offset", offset) }
+                        MessageFormatter.addReport(r, to: &w)
+                        #expect(fast.text == w.result)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Digits two at a time, zero padding, and rounding without libm, against the standard library.
+    @Test func digitsAndRoundingMatchTheStandardLibrary() {
+        var values: [UInt64] = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 10_000, 65_535, 123_456_789, UInt64(Int64.max), UInt64.max]
+        for p in 0..<20 { values.append(UInt64(pow(10.0, Double(p)))); values.append(UInt64(pow(10.0, Double(p))) - 1) }
+        var out = OutputBuffer(capacity: 0)
+        for v in values {
+            for width in [1, 3, 6, 20] {
+                out.removeAll()
+                out.appendDigits(v, width: width)
+                let plain = String(v)
+                #expect(out.text == String(repeating: "0", count: max(0, width - plain.count)) + plain)
+            }
+        }
+        let halves: [Double] = [0, 0.5, 1.5, 2.5, 0.49999999999999994, 4_503_599_627_370_495.5, 4_503_599_627_370_496, 8.999999999999998e15,
+                                123_456.4999999, 123_456.5000001, 7.0000005e6, 1e-300]
+        for x in halves { #expect(ByteCursor.roundedMagnitude(x) == Int64(x.rounded())) }
+        for d in [0, 1, 2, 5, 6] {
+            for v in [-0.0, 0.05, -0.05, 2.675, 1.005, 45.0000005, -45.0000005, 359.995, 4e15, -4e15, 9e15, 8.9e15, .nan, .infinity] {
+                out.removeAll()
+                out.append(v, decimals: d)
+                let scaled = abs(v) * pow(10, Double(d))
+                let expected: String
+                if !((scaled).rounded() < 9e15) {
+                    expected = String(v)
+                } else {
+                    let n = Int64(scaled.rounded()), p = Int64(pow(10, Double(d)))
+                    var fracText = d == 0 ? "" : String(repeating: "0", count: d - String(n % p).count) + String(n % p)
+                    while fracText.hasSuffix("0") { fracText.removeLast() }
+                    expected = (v < 0 && n != 0 ? "-" : "") + String(n / p) + (fracText.isEmpty ? "" : "." + fracText)
+                }
+                #expect(out.text == expected, "\(v) with \(d) decimals")
+            }
+        }
+    }
+
     @Test func linesAppendIntoOneGrowingBuffer() {
         var out = OutputBuffer(capacity: 0)
         var clock = ISO8601Writer()

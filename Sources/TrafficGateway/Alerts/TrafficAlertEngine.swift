@@ -68,13 +68,13 @@ public struct TrafficGeometry: Sendable, Equatable {
     public var cpaVerticalFt: Double?
 
     /// Computes the geometry of `target` seen from `ownship`.
-    public init(plane: LocalPlane, ownship: OwnshipFix, targetPosition: Position, target: Target) {
+    public init(plane: LocalPlane, ownship: OwnshipFix, targetPosition: Position, target: borrowing Target) {
         let p = plane.project(targetPosition)
         rangeNM = p.length
         relative = p
         let tv: PlaneVelocity
-        if let speed = target.groundSpeedKt, let track = target.trackDeg {
-            tv = PlaneVelocity(speedKt: Double(speed), trackDeg: track)
+        if target.groundSpeedKt != nil, target.trackDeg != nil {
+            tv = target.velocity
         } else {
             tv = PlaneVelocity(east: 0, north: 0)
         }
@@ -154,13 +154,20 @@ public struct TrafficAlertEngine: Sendable {
     /// evaluation in a second decides, later ones in that second wait for the next).
     public mutating func evaluate(_ key: TargetKey, target: Target?, geometry: TrafficGeometry?, cap: AlertLevel = .warning,
                                   heldForSec: Double? = nil, at time: Double, ownshipTrack: Double?, force: Bool = false) -> AlertEvent? {
+        evaluate(key, callsign: target?.callsign, geometry: geometry, cap: cap, heldForSec: heldForSec, at: time, ownshipTrack: ownshipTrack, force: force)
+    }
+
+    /// `evaluate(_:target:…)` given only what it reads of the target, its callsign (the core reads
+    /// the target in place in the picture and hands this on, with no copy of the target).
+    public mutating func evaluate(_ key: TargetKey, callsign: String?, geometry: TrafficGeometry?, cap: AlertLevel = .warning,
+                                  heldForSec: Double? = nil, at time: Double, ownshipTrack: Double?, force: Bool = false) -> AlertEvent? {
         let entry = geometry?.level(thresholds).map { min($0, cap) }
         func numbers(_ g: TrafficGeometry) -> TrafficAlertNumbers {
             TrafficAlertNumbers(
                 rangeNM: g.rangeNM, bearingDeg: g.bearingDeg, relativeAltitudeFt: g.relativeAltitudeFt.map { Int($0.rounded()) },
                 timeToCPASec: g.cpa.closing ? g.cpa.timeSec : nil, cpaMissNM: g.cpa.closing ? g.cpa.missNM : nil,
                 cpaVerticalFt: g.cpa.closing ? g.cpaVerticalFt.map { Int($0.rounded()) } : nil,
-                callsign: target?.callsign, clock: ownshipTrack.map { TrafficAlertEngine.clock(bearing: g.bearingDeg, track: $0) },
+                callsign: callsign, clock: ownshipTrack.map { TrafficAlertEngine.clock(bearing: g.bearingDeg, track: $0) },
                 ownshipDeadReckonedSec: heldForSec)
         }
         guard var track = tracks[key] else {
@@ -226,7 +233,7 @@ public struct TrafficAlertEngine: Sendable {
     /// Clears every alert now (ownship position lost), in key order.
     public mutating func clearAll(at time: Double) -> [AlertEvent] {
         let keys = tracks.keys.sorted()
-        return keys.compactMap { evaluate($0, target: nil, geometry: nil, at: time, ownshipTrack: nil, force: true) }
+        return keys.compactMap { evaluate($0, callsign: nil, geometry: nil, at: time, ownshipTrack: nil, force: true) }
     }
 
     /// Keys with an active alert, sorted.

@@ -48,7 +48,7 @@ public struct CaptureReplay: Sendable {
     }
 
     /// Feeds one datagram (gpsd fixes due before it first).
-    public mutating func feed(_ datagram: CapturedDatagram, observe: ((PipelineItem, Double) -> Void)? = nil) -> [AlertEvent] {
+    public mutating func feed(_ datagram: CapturedDatagram, observe: (PipelineItem, Double) -> Void = { _, _ in }) -> [AlertEvent] {
         var alerts: [AlertEvent] = []
         let due = datagram.timestamp ?? pipeline.now
         if let due { alerts += feedFixes(through: due) }
@@ -66,7 +66,7 @@ public struct CaptureReplay: Sendable {
 
     /// Ends the capture: a frame left open is reported, the remaining fixes are fed, and the
     /// trailing silence is ticked.
-    public mutating func finish(observe: ((PipelineItem, Double) -> Void)? = nil) -> [AlertEvent] {
+    public mutating func finish(observe: (PipelineItem, Double) -> Void = { _, _ in }) -> [AlertEvent] {
         var alerts = pipeline.finish(observe: observe)
         alerts += feedFixes(through: .infinity)
         if let end = pipeline.now { alerts += pipeline.advance(to: end + Self.trailingSilence) }

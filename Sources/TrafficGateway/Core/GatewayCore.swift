@@ -28,7 +28,10 @@ public struct GatewayCore: Sendable {
     /// Configuration in force.
     public let configuration: Configuration
     /// Ownship.
-    public private(set) var ownship = OwnshipState()
+    public private(set) var ownship = OwnshipState() { didSet { fixCache = nil } }
+    /// The fix of `ownship` at one time, kept until ownship changes or time moves: a stream gives
+    /// every report of a datagram one time, and each report would otherwise build the fix again.
+    private var fixCache: (time: Double, fix: OwnshipFix?)?
     /// Traffic.
     public private(set) var picture: TrafficPicture
     /// Receiver health.
@@ -60,6 +63,14 @@ public struct GatewayCore: Sendable {
         self.ownship.maximumFixAge = configuration.maximumFixAge
     }
 
+    /// `ownship.fix(at:)`, through the cache.
+    private mutating func currentFix(at time: Double) -> OwnshipFix? {
+        if let cached = fixCache, cached.time == time { return cached.fix }
+        let fix = ownship.fix(at: time)
+        fixCache = (time, fix)
+        return fix
+    }
+
     /// The ownship fix in use now.
     public var ownshipFix: OwnshipFix? { now.flatMap { ownship.fix(at: $0) } }
 
@@ -81,18 +92,18 @@ public struct GatewayCore: Sendable {
             guard let fix = checked else { break }
             ownship.gpsdFix = fix
             ownship.gpsdTime = time
-            if ownship.fix(at: time)?.source == .gpsd {
+            if currentFix(at: time)?.source == .gpsd {
                 ownship.flight.update(groundSpeedKt: fix.groundSpeedKt ?? 0, verticalSpeedFpm: fix.verticalSpeedFpm ?? 0,
                                       heightAboveTerrainFt: ownship.hat(at: time), at: time)
                 evaluateAll(at: time, into: &out)
-                out += airspaceAlerts.evaluate(fix: ownship.fix(at: time), at: time)
+                out += airspaceAlerts.evaluate(fix: currentFix(at: time), at: time)
             }
         case .tick:
             break
         case .airspace(let areas):
             givenAreas = areas
             airspaceAlerts.setAreas(Self.merge(given: givenAreas, fisb: fisbAreas))
-            if let fix = ownship.fix(at: time) { out += airspaceAlerts.evaluate(fix: fix, at: time) }
+            if let fix = currentFix(at: time) { out += airspaceAlerts.evaluate(fix: fix, at: time) }
         case .acknowledge(let id):
             airspaceAlerts.acknowledge(id, at: time)
         }
@@ -141,7 +152,7 @@ public struct GatewayCore: Sendable {
             }
             evaluateAll(at: time, into: &out)
             if airspaceAlerts.activeCount > 0 || !airspaceAlerts.areas.isEmpty {
-                out += airspaceAlerts.evaluate(fix: ownship.fix(at: time), at: time)
+                out += airspaceAlerts.evaluate(fix: currentFix(at: time), at: time)
             }
         case .heightAboveTerrain(let hat):
             ownship.heightAboveTerrainFt = hat.feet
@@ -165,7 +176,7 @@ public struct GatewayCore: Sendable {
     }
 
     private mutating func apply(_ report: TrafficReport, at time: Double, into out: inout [AlertEvent]) {
-        let fix = ownship.fix(at: time)
+        let fix = currentFix(at: time)
         let update = picture.apply(report, at: time, ownship: ownship, ownshipFix: fix)
         counters.targetsEvicted = picture.evicted
         if case .target(let key) = update {
@@ -174,17 +185,20 @@ public struct GatewayCore: Sendable {
     }
 
     private mutating func evaluate(_ key: TargetKey, fix: OwnshipFix?, at time: Double, into out: inout [AlertEvent]) {
-        let target = picture.targets[key]
-        var geometry: TrafficGeometry? = nil
-        var cap = AlertLevel.warning
-        if let fix, let target, !picture.isStale(target, at: time), target.twinOf == nil, !picture.isEchoCandidate(key),
-           !target.isFrozen(at: time), target.trustedPosition(at: time, trustLimit: configuration.picture.extrapolationTrust) != nil,
-           let position = target.projectedPosition(at: time), let allowed = Self.highestLevel(ownship: fix, target: target) {
-            if plane?.origin != fix.position { plane = LocalPlane(origin: fix.position) }
-            geometry = TrafficGeometry(plane: plane!, ownship: fix, targetPosition: position, target: target)
-            cap = allowed
-        }
-        if let event = trafficAlerts.evaluate(key, target: target, geometry: geometry, cap: cap, heldForSec: fix?.isHeld == true ? fix?.ageSec : nil,
+        if let fix, plane?.origin != fix.position { plane = LocalPlane(origin: fix.position) }
+        let echo = picture.isEchoCandidate(key)
+        let staleAfter = picture.limits.staleAfter, trust = configuration.picture.extrapolationTrust, plane = self.plane
+        // The target is read where it lies in the picture: copying it out (a few hundred bytes and
+        // its callsign) for every report cost more than the geometry.
+        let (geometry, cap, callsign) = picture.withTarget(key) { target -> (TrafficGeometry?, AlertLevel, String?) in
+            if let fix, let plane, time - target.lastSeen <= staleAfter, target.twinOf == nil, !echo,
+               !target.isFrozen(at: time), target.trustedPosition(at: time, trustLimit: trust) != nil,
+               let position = target.projectedPosition(at: time), let allowed = Self.highestLevel(ownship: fix, target: target) {
+                return (TrafficGeometry(plane: plane, ownship: fix, targetPosition: position, target: target), allowed, target.callsign)
+            }
+            return (nil, .warning, target.callsign)
+        } ?? (nil, .warning, nil)
+        if let event = trafficAlerts.evaluate(key, callsign: callsign, geometry: geometry, cap: cap, heldForSec: fix?.isHeld == true ? fix?.ageSec : nil,
                                               at: time, ownshipTrack: fix?.trackDeg) {
             out.append(event)
         }
@@ -198,7 +212,7 @@ public struct GatewayCore: Sendable {
     /// ownship unless ownship is low over it (height above terrain ≤ 500 ft where the box sends
     /// 0x09, else within 500 ft of the target's altitude: both near the same runway); two on the
     /// ground raise nothing. Ownship's state comes from `FlightState`, never from the box's bit.
-    static func highestLevel(ownship fix: OwnshipFix, target: Target) -> AlertLevel? {
+    static func highestLevel(ownship fix: OwnshipFix, target: borrowing Target) -> AlertLevel? {
         switch (fix.airborne, target.airborne) {
         case (true, true): return .warning
         case (false, true): return .advisory
@@ -217,7 +231,7 @@ public struct GatewayCore: Sendable {
     }
 
     private mutating func evaluateAll(at time: Double, into out: inout [AlertEvent]) {
-        guard let fix = ownship.fix(at: time) else { return }
+        guard let fix = currentFix(at: time) else { return }
         lastFullEvaluation = time
         // Each target's alert state is independent of the others', so evaluate in the
         // dictionary's order and sort only the (few) resulting events by key: the same output as
@@ -245,7 +259,7 @@ public struct GatewayCore: Sendable {
         guard areas != fisbAreas else { return }
         fisbAreas = areas
         airspaceAlerts.setAreas(Self.merge(given: givenAreas, fisb: fisbAreas))
-        if let fix = ownship.fix(at: time) { out += airspaceAlerts.evaluate(fix: fix, at: time) }
+        if let fix = currentFix(at: time) { out += airspaceAlerts.evaluate(fix: fix, at: time) }
     }
 
     /// Given areas and FIS-B ones; where both describe one area (same id), the given one wins:
@@ -259,7 +273,7 @@ public struct GatewayCore: Sendable {
         lastSweep = time
         _ = picture.expire(at: time)
         if !fisb.expire(at: time).isEmpty { refreshFISBAreas(at: time, into: &out) }
-        guard ownship.fix(at: time) != nil else {
+        guard currentFix(at: time) != nil else {
             out += trafficAlerts.clearAll(at: time)
             if airspaceAlerts.activeCount > 0 { out += airspaceAlerts.evaluate(fix: nil, at: time) }
             return

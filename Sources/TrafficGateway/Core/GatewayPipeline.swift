@@ -47,7 +47,7 @@ public struct GatewayPipeline: Sendable {
     /// `observe` sees every decoded message and rejection with its time (for `decode`, forwarding).
     public mutating func ingest(
         _ bytes: UnsafeRawBufferPointer, at time: Double?,
-        observe: ((PipelineItem, Double) -> Void)? = nil
+        observe: (PipelineItem, Double) -> Void = { _, _ in }
     ) -> [AlertEvent] {
         var alerts: [AlertEvent] = []
         let start = currentTime(given: time)
@@ -59,18 +59,18 @@ public struct GatewayPipeline: Sendable {
     }
 
     /// Feeds a datagram held in an array.
-    public mutating func ingest(_ bytes: [UInt8], at time: Double?, observe: ((PipelineItem, Double) -> Void)? = nil) -> [AlertEvent] {
+    public mutating func ingest(_ bytes: [UInt8], at time: Double?, observe: (PipelineItem, Double) -> Void = { _, _ in }) -> [AlertEvent] {
         bytes.withUnsafeBytes { ingest($0, at: time, observe: observe) }
     }
 
     /// Ends the stream: a frame left open is reported as truncated.
-    public mutating func finish(observe: ((PipelineItem, Double) -> Void)? = nil) -> [AlertEvent] {
+    public mutating func finish(observe: (PipelineItem, Double) -> Void = { _, _ in }) -> [AlertEvent] {
         var alerts: [AlertEvent] = []
         let t = core.now ?? currentTime(given: nil)
         var events: [FrameError] = []
         deframer.finish { if case .rejected(let e) = $0 { events.append(e) } }
         for e in events {
-            observe?(.rejected(e), t)
+            observe(.rejected(e), t)
             alerts += core.handle(.frameRejected(e), at: t)
         }
         return alerts
@@ -146,7 +146,7 @@ public struct GatewayPipeline: Sendable {
     private static func feed(
         _ bytes: UnsafeRawBufferPointer, deframer: inout Deframer, core: inout GatewayCore, clock: inout Double?,
         dayOffset: inout Double, ticked: inout Double?, source: TimeSource, given: Double?, alerts: inout [AlertEvent],
-        observe: ((PipelineItem, Double) -> Void)?
+        observe: (PipelineItem, Double) -> Void
     ) {
         deframer.feed(bytes) { event in
             var t: Double
@@ -165,14 +165,14 @@ public struct GatewayPipeline: Sendable {
                         t = midnight + dayOffset + seconds
                         advance(core: &core, ticked: &ticked, to: t, alerts: &alerts)
                     }
-                    observe?(.message(message, offset: frame.offset), t)
+                    observe(.message(message, offset: frame.offset), t)
                     alerts += core.handle(.message(message), at: t)
                 } catch {
-                    observe?(.invalid(error, offset: frame.offset), t)
+                    observe(.invalid(error, offset: frame.offset), t)
                     alerts += core.handle(.messageRejected(error), at: t)
                 }
             case .rejected(let error):
-                observe?(.rejected(error), t)
+                observe(.rejected(error), t)
                 alerts += core.handle(.frameRejected(error), at: t)
             }
         }

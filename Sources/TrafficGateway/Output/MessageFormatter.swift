@@ -21,6 +21,14 @@ public enum MessageFormatter {
     /// built on the way for the frequent messages; `clock` caches the date part of `time`.
     public static func appendJSON(_ message: Message, time: Double?, offset: Int? = nil,
                                   to out: inout OutputBuffer, clock: inout ISO8601Writer) {
+        switch message {
+        case .traffic(let r), .ownship(let r):
+            // Nearly every line of a capture: one reservation, one pass, the same bytes as below.
+            appendReportJSON(message.typeName, r, time: time, offset: offset, to: &out, clock: &clock)
+            return
+        default:
+            break
+        }
         var w = JSONWriter(continuing: &out)
         defer { w.finish(into: &out) }
         w.add("type", message.typeName)
@@ -125,6 +133,75 @@ public enum MessageFormatter {
         }
     }
 
+    /// `{"type":…,"time":…,"offset":…` and the fields of `addReport`, written through one cursor
+    /// (the text `JSONWriter` gives, byte for byte: a test holds the two paths together).
+    static func appendReportJSON(_ type: String, _ r: TrafficReport, time: Double?, offset: Int?,
+                                 to out: inout OutputBuffer, clock: inout ISO8601Writer) {
+        var type = type, addressType = r.addressType.description, trackType = r.trackType.description, callsign = r.callsign
+        if let time { clock.prepare(time) }
+        let clock = clock
+        type.withUTF8 { type in
+            addressType.withUTF8 { addressType in
+                trackType.withUTF8 { trackType in
+                    callsign.withUTF8 { callsign in
+                        let maximum = 560 + (type.count + addressType.count + trackType.count + callsign.count) * 6
+                        out.write(upTo: maximum) { c in
+                            c.put("{\"type\":" as StaticString)
+                            c.putJSONQuoted(UnsafeRawBufferPointer(type))
+                            c.put(",\"time\":" as StaticString)
+                            if time != nil {
+                                c.put(0x22)
+                                clock.put(into: &c)
+                                c.put(0x22)
+                            } else {
+                                c.put("null" as StaticString)
+                            }
+                            if let offset {
+                                c.put(",\"offset\":" as StaticString)
+                                c.put(decimal: Int64(offset))
+                            }
+                            c.put(",\"address\":\"" as StaticString)
+                            c.putHex(r.address, width: 6)
+                            c.put("\",\"addressType\":" as StaticString)
+                            c.putJSONQuoted(UnsafeRawBufferPointer(addressType))
+                            c.put(",\"trafficAlert\":" as StaticString)
+                            c.putJSON(r.trafficAlert)
+                            c.put(",\"latitude\":" as StaticString)
+                            c.putJSON(r.position?.latitude, decimals: 6)
+                            c.put(",\"longitude\":" as StaticString)
+                            c.putJSON(r.position?.longitude, decimals: 6)
+                            c.put(",\"pressureAltitudeFt\":" as StaticString)
+                            c.putJSON(r.pressureAltitudeFt)
+                            c.put(",\"airborne\":" as StaticString)
+                            c.putJSON(r.airborne)
+                            c.put(",\"extrapolated\":" as StaticString)
+                            c.putJSON(r.extrapolated)
+                            c.put(",\"trackType\":" as StaticString)
+                            c.putJSONQuoted(UnsafeRawBufferPointer(trackType))
+                            c.put(",\"nic\":" as StaticString)
+                            c.put(decimal: Int64(r.nic))
+                            c.put(",\"nacp\":" as StaticString)
+                            c.put(decimal: Int64(r.nacp))
+                            c.put(",\"groundSpeedKt\":" as StaticString)
+                            c.putJSON(r.groundSpeedKt)
+                            c.put(",\"verticalSpeedFpm\":" as StaticString)
+                            c.putJSON(r.verticalSpeedFpm)
+                            c.put(",\"trackDeg\":" as StaticString)
+                            c.putJSON(r.trackDeg, decimals: 2)
+                            c.put(",\"emitterCategory\":" as StaticString)
+                            c.put(decimal: Int64(r.emitterCategory))
+                            c.put(",\"callsign\":" as StaticString)
+                            c.putJSONQuoted(UnsafeRawBufferPointer(callsign))
+                            c.put(",\"emergency\":" as StaticString)
+                            c.put(decimal: Int64(r.emergency))
+                            c.put(0x7D)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     static func addReport(_ r: TrafficReport, to w: inout JSONWriter) {
         w.add("address", hex6: r.address)
         w.add("addressType", r.addressType.description)
@@ -226,29 +303,34 @@ public enum MessageFormatter {
     }
 
     static func appendReportText(_ r: TrafficReport, to out: inout OutputBuffer) {
-        out.appendHex(r.address, width: 6)
-        out.append(byte: 0x20)
-        let callsign = r.callsign
-        if callsign.isEmpty { out.append(byte: 0x2D) } else { out.append(callsign) }
-        out.append(byte: 0x20)
-        if let p = r.position {
-            out.append(p.latitude, decimals: 5)
-            out.append(byte: 0x2C)
-            out.append(p.longitude, decimals: 5)
-        } else {
-            out.append("no position" as StaticString)
+        var callsign = r.callsign
+        callsign.withUTF8 { callsign in
+            // One reservation for the line: the fixed words, five numbers and the callsign.
+            out.write(upTo: 240 + callsign.count) { c in
+                c.putHex(r.address, width: 6)
+                c.put(0x20)
+                if callsign.isEmpty { c.put(0x2D) } else { c.put(UnsafeRawBufferPointer(callsign)) }
+                c.put(0x20)
+                if let p = r.position {
+                    c.putNumber(p.latitude, decimals: 5)
+                    c.put(0x2C)
+                    c.putNumber(p.longitude, decimals: 5)
+                } else {
+                    c.put("no position" as StaticString)
+                }
+                c.put(0x20)
+                if let v = r.pressureAltitudeFt { c.put(decimal: Int64(v)); c.put(" ft" as StaticString) } else { c.put("alt n/a" as StaticString) }
+                c.put(0x20)
+                if let v = r.groundSpeedKt { c.put(decimal: Int64(v)); c.put(" kt" as StaticString) } else { c.put("gs n/a" as StaticString) }
+                c.put(0x20)
+                c.putNumber(r.trackDeg, decimals: 0)
+                c.put("° " as StaticString)
+                if let v = r.verticalSpeedFpm { c.put(decimal: Int64(v)); c.put(" fpm" as StaticString) } else { c.put("vs n/a" as StaticString) }
+                if !r.airborne { c.put(" ground" as StaticString) }
+                if r.extrapolated { c.put(" extrapolated" as StaticString) }
+                if r.addressType.isTISB { c.put(" tis-b" as StaticString) }
+            }
         }
-        out.append(byte: 0x20)
-        if let v = r.pressureAltitudeFt { out.append(v); out.append(" ft" as StaticString) } else { out.append("alt n/a" as StaticString) }
-        out.append(byte: 0x20)
-        if let v = r.groundSpeedKt { out.append(v); out.append(" kt" as StaticString) } else { out.append("gs n/a" as StaticString) }
-        out.append(byte: 0x20)
-        out.append(r.trackDeg, decimals: 0)
-        out.append("° " as StaticString)
-        if let v = r.verticalSpeedFpm { out.append(v); out.append(" fpm" as StaticString) } else { out.append("vs n/a" as StaticString) }
-        if !r.airborne { out.append(" ground" as StaticString) }
-        if r.extrapolated { out.append(" extrapolated" as StaticString) }
-        if r.addressType.isTISB { out.append(" tis-b" as StaticString) }
     }
 
     static func reportText(_ r: TrafficReport) -> String {

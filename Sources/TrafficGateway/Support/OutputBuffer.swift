@@ -151,27 +151,60 @@ public struct ByteCursor {
     @inline(__always)
     public mutating func putDigits(_ v: UInt64, width: Int) {
         var n = 1
-        var probe = v / 10
-        while probe != 0 {
+        var probe = v
+        while probe >= 10 {
             n += 1
             probe /= 10
         }
         n = max(n, min(width, 20))
         var v = v
+        let start = position
         var at = position + n
         position = at
-        while at > position - n {
-            at -= 1
-            at.pointee = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
-            v /= 10
+        // Two digits a step from a table of "00" to "99".
+        let pairs = Self.digitPairs.utf8Start
+        while v >= 10 {
+            let r = Int(truncatingIfNeeded: v % 100)
+            v /= 100
+            at -= 2
+            at[0] = pairs[2 &* r]
+            at[1] = pairs[2 &* r &+ 1]
         }
+        if v > 0 || at == position {
+            at -= 1
+            at.pointee = UInt8(truncatingIfNeeded: v) &+ 0x30
+        }
+        while at > start {
+            at -= 1
+            at.pointee = 0x30
+        }
+    }
+
+    private static var digitPairs: StaticString {
+        """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
     }
 
     /// True when `put(_:decimals:)` can write `v` (finite, and within Int64 once scaled);
     /// otherwise `String(v)` is written, as `JSONWriter.format` does.
     @inline(__always)
     public static func fitsFixed(_ v: Double, decimals: Int) -> Bool {
-        (abs(v) * scale(decimals)).rounded() < 9e15
+        // From 2^52 up every double is a whole number, so `x.rounded() < 9e15` is `x < 9e15`
+        // (and NaN fails it): no call into libm's round.
+        abs(v) * scale(decimals) < 9e15
+    }
+
+    /// `x.rounded()` (half away from zero) for `x` in [0, 2^63), without a call into libm: below
+    /// 2^52 the truncation is exact, and so is `x - truncation` (Sterbenz), so the half test is
+    /// exact; from 2^52 up every double is whole.
+    @inline(__always)
+    static func roundedMagnitude(_ x: Double) -> Int64 {
+        guard x < 4_503_599_627_370_496 else { return Int64(x) }  // whole already
+        let whole = Int64(x)
+        return x - Double(whole) >= 0.5 ? whole + 1 : whole
     }
 
     @inline(__always)
@@ -186,7 +219,7 @@ public struct ByteCursor {
     @inline(__always)
     public mutating func put(_ v: Double, decimals: Int) {
         let scale = Self.scale(decimals)
-        let n = Int64((abs(v) * scale).rounded())
+        let n = Self.roundedMagnitude(abs(v) * scale)
         let p = Int64(scale)
         if v < 0 && n != 0 { put(0x2D) }
         putDigits(UInt64(n / p), width: 1)
@@ -199,6 +232,38 @@ public struct ByteCursor {
         }
         put(0x2E)
         putDigits(UInt64(frac), width: width)
+    }
+
+    /// Writes `v` as `OutputBuffer.append(_:decimals:)` does: fixed-point when it fits, else
+    /// Swift's shortest text (at most 42 bytes).
+    @inline(__always)
+    public mutating func putNumber(_ v: Double, decimals: Int) {
+        if Self.fitsFixed(v, decimals: decimals) {
+            put(v, decimals: decimals)
+        } else {
+            var text = String(v)
+            text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// Writes an integer or `null` (at most 20 bytes).
+    @inline(__always)
+    public mutating func putJSON(_ v: Int?) {
+        if let v { put(decimal: Int64(v)) } else { put("null" as StaticString) }
+    }
+
+    /// Writes `true` or `false` (at most 5 bytes).
+    @inline(__always)
+    public mutating func putJSON(_ v: Bool) {
+        if v { put("true" as StaticString) } else { put("false" as StaticString) }
+    }
+
+    /// Writes a number as `JSONWriter.add(_:_:decimals:)` does: `null` when nil or not finite,
+    /// fixed-point when it fits, else Swift's shortest text (at most 42 bytes).
+    @inline(__always)
+    public mutating func putJSON(_ v: Double?, decimals: Int) {
+        guard let v, v.isFinite else { put("null" as StaticString); return }
+        putNumber(v, decimals: decimals)
     }
 
     /// Writes `v` as lowercase hex, zero-padded to `width` digits (at most 8 bytes).
@@ -264,7 +329,8 @@ public struct ISO8601Writer: Sendable {
 
     /// Makes `t` (epoch seconds) the time `put(into:)` writes.
     public mutating func prepare(_ t: Double) {
-        let total = Int64((t * 1000).rounded())
+        let scaled = t * 1000
+        let total = scaled >= 0 && scaled < 9e18 ? ByteCursor.roundedMagnitude(scaled) : Int64(scaled.rounded())
         var seconds = total / 1000
         millis = total % 1000
         if millis < 0 {

@@ -45,6 +45,11 @@ public struct TargetKey: Hashable, Sendable, Comparable, CustomStringConvertible
         return namespace == .icao ? six : "~" + six
     }
 
+    /// Hashes the key as one 64-bit word (a table lookup per traffic report: one combine, not two).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt64(namespace.rawValue) << 32 | UInt64(address))
+    }
+
     /// Orders by namespace then address (for deterministic iteration).
     public static func < (a: TargetKey, b: TargetKey) -> Bool {
         (a.namespace.rawValue, a.address) < (b.namespace.rawValue, b.address)
@@ -64,9 +69,16 @@ public struct Target: Sendable, Equatable {
     /// Pressure altitude, feet.
     public var pressureAltitudeFt: Int?
     /// Ground speed, knots.
-    public var groundSpeedKt: Int?
+    public var groundSpeedKt: Int? { didSet { velocityCache.refresh(speedKt: groundSpeedKt, trackDeg: trackDeg) } }
     /// Track, degrees true (nil when the report's track is invalid).
-    public var trackDeg: Double?
+    public var trackDeg: Double? { didSet { velocityCache.refresh(speedKt: groundSpeedKt, trackDeg: trackDeg) } }
+    /// The velocity of `groundSpeedKt` along `trackDeg` (zero without both), computed when they
+    /// change rather than at every alert evaluation (a sine and a cosine each).
+    public var velocity: PlaneVelocity {
+        if let v = velocityCache.value(speedKt: groundSpeedKt, trackDeg: trackDeg) { return v }
+        return VelocityCache.velocity(speedKt: groundSpeedKt, trackDeg: trackDeg)
+    }
+    var velocityCache = VelocityCache()
     /// Vertical speed, feet per minute.
     public var verticalSpeedFpm: Int?
     /// False when on the ground.
@@ -128,4 +140,36 @@ public struct ModeSRing: Sendable, Equatable {
     public var pressureAltitudeFt: Int?
     /// Time last seen.
     public var lastSeen: Double
+}
+
+/// The velocity last computed for a target's speed and track, kept with the inputs it was made
+/// from (used only while they still match). Equal to every other cache: it is derived data and
+/// takes no part in comparing targets.
+struct VelocityCache: Sendable, Equatable {
+    private var speedKt: Int?
+    private var trackDeg: Double?
+    private var velocity: PlaneVelocity?
+
+    /// The cached velocity when it was made from these inputs.
+    @inline(__always)
+    func value(speedKt: Int?, trackDeg: Double?) -> PlaneVelocity? {
+        guard let velocity, speedKt == self.speedKt, trackDeg == self.trackDeg else { return nil }
+        return velocity
+    }
+
+    /// Recomputes for new inputs.
+    mutating func refresh(speedKt: Int?, trackDeg: Double?) {
+        guard velocity == nil || speedKt != self.speedKt || trackDeg != self.trackDeg else { return }
+        self.speedKt = speedKt
+        self.trackDeg = trackDeg
+        velocity = Self.velocity(speedKt: speedKt, trackDeg: trackDeg)
+    }
+
+    /// Speed along track on the plane (zero without both).
+    static func velocity(speedKt: Int?, trackDeg: Double?) -> PlaneVelocity {
+        guard let speedKt, let trackDeg else { return PlaneVelocity(east: 0, north: 0) }
+        return PlaneVelocity(speedKt: Double(speedKt), trackDeg: trackDeg)
+    }
+
+    static func == (_: VelocityCache, _: VelocityCache) -> Bool { true }
 }

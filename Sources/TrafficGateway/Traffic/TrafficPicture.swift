@@ -154,6 +154,15 @@ public struct TrafficPicture: Sendable {
         evicted += oldest.count
     }
 
+    /// Calls `body` with the target under `key` where it lies in the table (no copy of it is
+    /// made); nil when there is none. `body` only reads it.
+    mutating func withTarget<R>(_ key: TargetKey, _ body: (borrowing Target) -> R) -> R? {
+        guard let index = targets.index(forKey: key) else { return nil }
+        var result: R? = nil
+        targets.values.withUnsafeMutableElement(at: index) { result = body($0) }
+        return result
+    }
+
     /// True while `key` is riding with ownship (a candidate echo, or the learned one): it must not alert.
     public func isEchoCandidate(_ key: TargetKey) -> Bool { key == learnedEcho || echoCandidates[key] != nil }
 

@@ -1,0 +1,37 @@
+/// The lines `gatewayd decode` prints, one a message or rejected frame, readable or JSON Lines,
+/// written into one reusable buffer that the caller empties to stdout every few hundred kilobytes.
+///
+/// Handed to the pipeline's `observe` as a closure literal that calls `append` on a local
+/// `var` printer: a non-escaping closure, so the buffer and the clock are reached directly (a
+/// stored closure would box them and check every access at run time).
+public struct MessagePrinter: Sendable {
+    /// The lines written and not yet taken.
+    public var out: OutputBuffer
+    /// JSON Lines (true) or readable lines.
+    public let json: Bool
+    private var clock = ISO8601Writer()
+
+    /// A printer with an empty buffer of `capacity` bytes.
+    public init(json: Bool, capacity: Int = 1 << 19) {
+        self.json = json
+        out = OutputBuffer(capacity: capacity)
+    }
+
+    /// Appends the line for `item`, seen at `time`.
+    public mutating func append(_ item: PipelineItem, at t: Double) {
+        let time: Double? = t
+        switch item {
+        case .message(let m, let offset):
+            if json {
+                MessageFormatter.appendJSON(m, time: time, offset: offset, to: &out, clock: &clock)
+            } else {
+                MessageFormatter.appendText(m, time: time, to: &out, clock: &clock)
+            }
+        case .invalid(let e, let offset):
+            out.append(json ? MessageFormatter.json(e, offset: offset, time: time) : "\(Timestamp.iso8601(t))  error      \(e) at byte \(offset)")
+        case .rejected(let e):
+            out.append(json ? MessageFormatter.json(e, time: time) : "\(Timestamp.iso8601(t))  error      \(e)")
+        }
+        out.append(byte: 0x0A)
+    }
+}
