@@ -152,14 +152,24 @@ extension RawStreamSegmenter {
     /// `segments` makes on the whole stream.
     static func scan(_ bytes: [UInt8], base: Int, atEnd: Bool, into out: inout CaptureContents) -> Int {
         var start = 0
-        var i = 1
         let limit = atEnd ? bytes.count : bytes.count - 1  // a cut needs the byte after the 7E
-        while i < limit {
-            if (bytes[i] == 0x7E && i + 1 < bytes.count && bytes[i + 1] == 0x00) || i - start >= maximumLength {
-                out.datagrams.append(CapturedDatagram(timestamp: nil, bytes: Array(bytes[start..<i]), fileOffset: base + start))
-                start = i
+        bytes.withUnsafeBufferPointer { b in
+            var i = 1
+            while i < limit {
+                // The next flag byte (memchr: a vector scan), or the segment's length limit.
+                let cap = min(limit, start + maximumLength)
+                var next = cap
+                if i < cap, let hit = memchr(b.baseAddress! + i, 0x7E, cap - i) {
+                    next = b.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                }
+                i = next
+                guard i < limit else { break }
+                if i - start >= maximumLength || (i + 1 < b.count && b[i + 1] == 0x00) {
+                    out.datagrams.append(CapturedDatagram(timestamp: nil, bytes: Array(b[start..<i]), fileOffset: base + start))
+                    start = i
+                }
+                i += 1
             }
-            i += 1
         }
         guard atEnd else { return start }
         if start < bytes.count {

@@ -209,9 +209,19 @@ public struct ByteCursor {
 
     @inline(__always)
     static func scale(_ decimals: Int) -> Double {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        return scale
+        switch decimals {
+        case 0: return 1
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1_000
+        case 4: return 10_000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        default:
+            var scale = 1.0
+            for _ in 0..<decimals { scale *= 10 }
+            return scale
+        }
     }
 
     /// Writes `v` with at most `decimals` decimals (half away from zero), trailing zeros trimmed,
@@ -241,9 +251,15 @@ public struct ByteCursor {
         if Self.fitsFixed(v, decimals: decimals) {
             put(v, decimals: decimals)
         } else {
-            var text = String(v)
-            text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+            putShortest(v)
         }
+    }
+
+    /// Swift's shortest text of `v` (at most 24 bytes): the rare number too large for fixed point.
+    @inline(never)
+    mutating func putShortest(_ v: Double) {
+        var text = String(v)
+        text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes an integer or `null` (at most 20 bytes).
