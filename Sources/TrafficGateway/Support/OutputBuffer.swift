@@ -230,18 +230,28 @@ public struct ByteCursor {
     public mutating func put(_ v: Double, decimals: Int) {
         let scale = Self.scale(decimals)
         let n = Self.roundedMagnitude(abs(v) * scale)
-        let p = Int64(scale)
         if v < 0 && n != 0 { put(0x2D) }
-        putDigits(UInt64(n / p), width: 1)
-        var frac = n % p
-        guard decimals > 0 && frac != 0 else { return }
-        var width = decimals
-        while frac % 10 == 0 {
-            frac /= 10
-            width -= 1
+        // All the digits of `n`, at least one before the point; then the fraction's trailing
+        // zeros dropped and the rest moved one place right for the point (no division by 10^d).
+        putDigits(UInt64(n), width: decimals + 1)
+        guard decimals > 0 else { return }
+        var end = position
+        var fraction = decimals
+        while fraction > 0 && end[-1] == 0x30 {
+            end -= 1
+            fraction -= 1
         }
-        put(0x2E)
-        putDigits(UInt64(frac), width: width)
+        guard fraction > 0 else {
+            position = end
+            return
+        }
+        var at = end
+        while at > end - fraction {
+            at.pointee = at[-1]
+            at -= 1
+        }
+        at.pointee = 0x2E
+        position = end + 1
     }
 
     /// Writes `v` as `OutputBuffer.append(_:decimals:)` does: fixed-point when it fits, else
