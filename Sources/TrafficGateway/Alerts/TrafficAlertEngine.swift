@@ -69,20 +69,22 @@ public struct TrafficGeometry: Sendable, Equatable {
 
     /// Computes the geometry of `target` seen from `ownship`.
     public init(plane: LocalPlane, ownship: OwnshipFix, targetPosition: Position, target: borrowing Target) {
+        self.init(plane: plane, ownship: ownship, targetPosition: targetPosition, velocity: target.velocity,
+                  pressureAltitudeFt: target.pressureAltitudeFt, verticalSpeedFpm: target.verticalSpeedFpm)
+    }
+
+    /// The geometry given the target's fields it reads: its velocity (zero without speed and
+    /// track), pressure altitude and vertical speed.
+    public init(plane: LocalPlane, ownship: OwnshipFix, targetPosition: Position, velocity tv: PlaneVelocity,
+                pressureAltitudeFt: Int?, verticalSpeedFpm: Int?) {
         let p = plane.project(targetPosition)
         rangeNM = p.length
         relative = p
-        let tv: PlaneVelocity
-        if target.groundSpeedKt != nil, target.trackDeg != nil {
-            tv = target.velocity
-        } else {
-            tv = PlaneVelocity(east: 0, north: 0)
-        }
         cpa = ClosestApproach(relative: p, relativeVelocity: PlaneVelocity(east: tv.east - ownship.velocity.east, north: tv.north - ownship.velocity.north))
-        if let alt = target.pressureAltitudeFt, let own = ownship.altitudeFt {
+        if let alt = pressureAltitudeFt, let own = ownship.altitudeFt {
             let dz = Double(alt) - own
             relativeAltitudeFt = dz
-            let rate = Double(target.verticalSpeedFpm ?? 0) - ownship.verticalSpeedFpm
+            let rate = Double(verticalSpeedFpm ?? 0) - ownship.verticalSpeedFpm
             cpaVerticalFt = dz + rate * cpa.timeSec / 60
         } else {
             relativeAltitudeFt = nil

@@ -114,6 +114,22 @@ public struct GatewayCore: Sendable {
         return out
     }
 
+    /// `handle(.message(message), at: time)` without wrapping the message in an event (a copy of
+    /// it, for every message of a stream): what the pipeline calls for each decoded frame.
+    public mutating func handle(message: Message, at time: Double) -> [AlertEvent] {
+        now = time
+        counters.messageCounts[message.typeIndex] += 1
+        if configuration.countsOnly { return [] }
+        var out: [AlertEvent] = []
+        health.lastMessage = time
+        handle(message, at: time, into: &out)
+        if lastSweep.map({ time - $0 >= configuration.sweepInterval || time < $0 }) ?? true {
+            sweep(at: time, into: &out)
+        }
+        if !out.isEmpty { counters.alertsRaised += out.lazy.filter { $0.change == .raised }.count }
+        return out
+    }
+
     /// Counts what arrived (datagrams, bytes, messages by type, rejections by reason).
     private mutating func count(_ event: GatewayEvent) {
         switch event {
@@ -190,13 +206,16 @@ public struct GatewayCore: Sendable {
         let staleAfter = picture.limits.staleAfter, trust = configuration.picture.extrapolationTrust, plane = self.plane
         // The target is read where it lies in the picture: copying it out (a few hundred bytes and
         // its callsign) for every report cost more than the geometry.
-        let (geometry, cap, callsign) = picture.withTarget(key) { target -> (TrafficGeometry?, AlertLevel, String?) in
-            if let fix, let plane, time - target.lastSeen <= staleAfter, target.twinOf == nil, !echo,
-               !target.isFrozen(at: time), target.trustedPosition(at: time, trustLimit: trust) != nil,
-               let position = target.projectedPosition(at: time), let allowed = Self.highestLevel(ownship: fix, target: target) {
-                return (TrafficGeometry(plane: plane, ownship: fix, targetPosition: position, target: target), allowed, target.callsign)
+        let (geometry, cap, callsign) = picture.withTarget(key) { t -> (TrafficGeometry?, AlertLevel, String?) in
+            if let fix, let plane, time - t.pointee.lastSeen <= staleAfter, t.pointee.twinOf == nil, !echo,
+               !t.pointee.isFrozen(at: time), t.pointee.trustedPosition(at: time, trustLimit: trust) != nil,
+               let position = t.pointee.projectedPosition(at: time),
+               let allowed = Self.highestLevel(ownship: fix, targetAirborne: t.pointee.airborne, targetAltitudeFt: t.pointee.pressureAltitudeFt) {
+                let geometry = TrafficGeometry(plane: plane, ownship: fix, targetPosition: position, velocity: t.pointee.velocity,
+                                               pressureAltitudeFt: t.pointee.pressureAltitudeFt, verticalSpeedFpm: t.pointee.verticalSpeedFpm)
+                return (geometry, allowed, t.pointee.callsign)
             }
-            return (nil, .warning, target.callsign)
+            return (nil, .warning, t.pointee.callsign)
         } ?? (nil, .warning, nil)
         if let event = trafficAlerts.evaluate(key, callsign: callsign, geometry: geometry, cap: cap, heldForSec: fix?.isHeld == true ? fix?.ageSec : nil,
                                               at: time, ownshipTrack: fix?.trackDeg) {
@@ -213,7 +232,12 @@ public struct GatewayCore: Sendable {
     /// 0x09, else within 500 ft of the target's altitude: both near the same runway); two on the
     /// ground raise nothing. Ownship's state comes from `FlightState`, never from the box's bit.
     static func highestLevel(ownship fix: OwnshipFix, target: borrowing Target) -> AlertLevel? {
-        switch (fix.airborne, target.airborne) {
+        highestLevel(ownship: fix, targetAirborne: target.airborne, targetAltitudeFt: target.pressureAltitudeFt)
+    }
+
+    /// `highestLevel(ownship:target:)` given the two fields of the target it reads.
+    static func highestLevel(ownship fix: OwnshipFix, targetAirborne: Bool, targetAltitudeFt: Int?) -> AlertLevel? {
+        switch (fix.airborne, targetAirborne) {
         case (true, true): return .warning
         case (false, true): return .advisory
         case (false, false): return nil
@@ -221,7 +245,7 @@ public struct GatewayCore: Sendable {
             let low: Bool
             if let hat = fix.heightAboveTerrainFt {
                 low = hat <= 500
-            } else if let own = fix.altitudeFt, let alt = target.pressureAltitudeFt {
+            } else if let own = fix.altitudeFt, let alt = targetAltitudeFt {
                 low = abs(own - Double(alt)) <= 500
             } else {
                 low = false
@@ -238,7 +262,9 @@ public struct GatewayCore: Sendable {
         // evaluating in key order, without sorting hundreds of keys on every ownship report.
         var events: [(TargetKey, AlertEvent)] = []
         var single: [AlertEvent] = []
-        for key in picture.targets.keys {
+        // The keys taken out first: iterating the table itself would hold it shared while each
+        // evaluation reads a target in place, and every evaluation would copy the whole table.
+        for key in Array(picture.targets.keys) {
             evaluate(key, fix: fix, at: time, into: &single)
             if let e = single.popLast() { events.append((key, e)) }
         }

@@ -166,7 +166,7 @@ public struct GatewayPipeline: Sendable {
                         advance(core: &core, ticked: &ticked, to: t, alerts: &alerts)
                     }
                     observe(.message(message, offset: frame.offset), t)
-                    alerts += core.handle(.message(message), at: t)
+                    alerts += core.handle(message: message, at: t)
                 } catch {
                     observe(.invalid(error, offset: frame.offset), t)
                     alerts += core.handle(.messageRejected(error), at: t)

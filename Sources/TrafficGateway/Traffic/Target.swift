@@ -45,10 +45,27 @@ public struct TargetKey: Hashable, Sendable, Comparable, CustomStringConvertible
         return namespace == .icao ? six : "~" + six
     }
 
-    /// Hashes the key as one 64-bit word (a table lookup per traffic report: one combine, not two).
+    /// Hashes the key as one 64-bit word.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(UInt64(namespace.rawValue) << 32 | UInt64(address))
+        hasher.combine(word)
     }
+
+    /// The hash the standard library's tables use: the key's 26 bits mixed with the table's
+    /// per-process seed by a 64-bit finaliser (MurmurHash3's fmix64), in place of SipHash. The
+    /// core looks a key up several times a traffic report, and SipHash was a sixth of replay.
+    /// The seed still differs per process and table, so a flood of invented addresses cannot aim
+    /// at one bucket without knowing it.
+    public func _rawHashValue(seed: Int) -> Int {
+        var h = word ^ UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15
+        h ^= h >> 33
+        h &*= 0xFF51_AFD7_ED55_8CCD
+        h ^= h >> 33
+        h &*= 0xC4CE_B9FE_1A85_EC53
+        h ^= h >> 33
+        return Int(truncatingIfNeeded: h)
+    }
+
+    private var word: UInt64 { UInt64(namespace.rawValue) << 32 | UInt64(address) }
 
     /// Orders by namespace then address (for deterministic iteration).
     public static func < (a: TargetKey, b: TargetKey) -> Bool {

@@ -156,15 +156,18 @@ public struct TrafficPicture: Sendable {
 
     /// Calls `body` with the target under `key` where it lies in the table (no copy of it is
     /// made); nil when there is none. `body` only reads it.
-    mutating func withTarget<R>(_ key: TargetKey, _ body: (borrowing Target) -> R) -> R? {
+    mutating func withTarget<R>(_ key: TargetKey, _ body: (UnsafePointer<Target>) -> R) -> R? {
         guard let index = targets.index(forKey: key) else { return nil }
         var result: R? = nil
-        targets.values.withUnsafeMutableElement(at: index) { result = body($0) }
+        // A pointer, not the value: a target passed as an argument is copied whole (300 bytes).
+        targets.values.withUnsafeMutableElement(at: index) { target in
+            withUnsafePointer(to: &target) { result = body($0) }
+        }
         return result
     }
 
     /// True while `key` is riding with ownship (a candidate echo, or the learned one): it must not alert.
-    public func isEchoCandidate(_ key: TargetKey) -> Bool { key == learnedEcho || echoCandidates[key] != nil }
+    public func isEchoCandidate(_ key: TargetKey) -> Bool { key == learnedEcho || (!echoCandidates.isEmpty && echoCandidates[key] != nil) }
 
     /// Ownship's echo without an ownship address: a target at ownship's position, altitude, track
     /// and speed. A candidate is never alerted; after `echoLearnAfter` seconds and `echoReports`
