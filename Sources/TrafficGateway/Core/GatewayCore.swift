@@ -208,7 +208,8 @@ public struct GatewayCore: Sendable {
         // its callsign) for every report cost more than the geometry.
         let (geometry, cap, callsign) = picture.withTarget(key) { t -> (TrafficGeometry?, AlertLevel, String?) in
             if let fix, let plane, time - t.pointee.lastSeen <= staleAfter, t.pointee.twinOf == nil, !echo,
-               !t.pointee.isFrozen(at: time), t.pointee.trustedPosition(at: time, trustLimit: trust) != nil,
+               !Target.isFrozen(speedKt: t.pointee.groundSpeedKt, unchangedReports: t.pointee.unchangedReports, positionTime: t.pointee.positionTime, at: time),
+               t.pointee.trustedPosition(at: time, trustLimit: trust) != nil,
                let position = t.pointee.projectedPosition(at: time),
                let allowed = Self.highestLevel(ownship: fix, targetAirborne: t.pointee.airborne, targetAltitudeFt: t.pointee.pressureAltitudeFt) {
                 let geometry = TrafficGeometry(plane: plane, ownship: fix, targetPosition: position, velocity: t.pointee.velocity,

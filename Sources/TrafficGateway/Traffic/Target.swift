@@ -91,6 +91,7 @@ public struct Target: Sendable, Equatable {
     public var trackDeg: Double? { didSet { velocityCache.refresh(speedKt: groundSpeedKt, trackDeg: trackDeg) } }
     /// The velocity of `groundSpeedKt` along `trackDeg` (zero without both), computed when they
     /// change rather than at every alert evaluation (a sine and a cosine each).
+    @inline(__always)
     public var velocity: PlaneVelocity {
         if let v = velocityCache.value(speedKt: groundSpeedKt, trackDeg: trackDeg) { return v }
         return VelocityCache.velocity(speedKt: groundSpeedKt, trackDeg: trackDeg)
@@ -125,6 +126,7 @@ public struct Target: Sendable, Equatable {
     var twinMismatchSince: Double? = nil
 
     /// The position to trust at `time`: none once extrapolated for longer than `trustLimit` seconds.
+    @inline(__always)
     public func trustedPosition(at time: Double, trustLimit: Double) -> Position? {
         if extrapolated && time - lastReal > trustLimit { return nil }
         return position
@@ -133,13 +135,23 @@ public struct Target: Sendable, Equatable {
     /// True when the reported position has stopped moving while the reported speed says it should
     /// move (≥ `minimumSpeedKt`) for more than `afterSec` seconds: receivers re-send a lost
     /// target's last position, and such a target is stale (faded in feeds, never alerted).
+    @inline(__always)
     public func isFrozen(at time: Double, afterSec: Double = 5, minimumSpeedKt: Int = 40) -> Bool {
-        guard let speed = groundSpeedKt, speed >= minimumSpeedKt, unchangedReports > 0 else { return false }
+        Self.isFrozen(speedKt: groundSpeedKt, unchangedReports: unchangedReports, positionTime: positionTime, at: time,
+                      afterSec: afterSec, minimumSpeedKt: minimumSpeedKt)
+    }
+
+    /// `isFrozen(at:)` from the three fields it reads (the core reads them in place).
+    @inline(__always)
+    static func isFrozen(speedKt: Int?, unchangedReports: Int, positionTime: Double, at time: Double,
+                         afterSec: Double = 5, minimumSpeedKt: Int = 40) -> Bool {
+        guard let speed = speedKt, speed >= minimumSpeedKt, unchangedReports > 0 else { return false }
         return time - positionTime > afterSec
     }
 
     /// The position at `time`: the reported one, moved along the reported track and speed when it
     /// is more than `afterSec` old (a report missed, or a position re-sent unchanged).
+    @inline(__always)
     public func projectedPosition(at time: Double, afterSec: Double = 1.5) -> Position? {
         guard let position else { return nil }
         let age = time - positionTime
