@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import TrafficGateway
 
 /// `gatewayd`: the skygate GDL 90 traffic and airspace gateway.
 @main
@@ -8,6 +9,7 @@ struct Gatewayd: ParsableCommand {
     /// handles (a quiet end for commands, a log line for `run`) instead of a silent death.
     static func main() {
         signal(SIGPIPE, SIG_IGN)
+        PeakMemory.reportAtExitIfRequested()
         Self.main(nil)
     }
 

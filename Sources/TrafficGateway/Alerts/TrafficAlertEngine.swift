@@ -163,6 +163,27 @@ public struct TrafficAlertEngine: Sendable {
     /// the target in place in the picture and hands this on, with no copy of the target).
     public mutating func evaluate(_ key: TargetKey, callsign: String?, geometry: TrafficGeometry?, cap: AlertLevel = .warning,
                                   heldForSec: Double? = nil, at time: Double, ownshipTrack: Double?, force: Bool = false) -> AlertEvent? {
+        var out: [AlertEvent] = []
+        evaluate(key, callsign: callsign, geometry: geometry, cap: cap, heldForSec: heldForSec, at: time, ownshipTrack: ownshipTrack, force: force, into: &out)
+        return out.first
+    }
+
+    /// `evaluate(_:callsign:…)` appending the event, if any, to `out`: the core's form (no
+    /// optional event of 270 bytes handed back for every target that calls for none).
+    @inline(__always)
+    public mutating func evaluate(_ key: TargetKey, callsign: String?, geometry: TrafficGeometry?, cap: AlertLevel = .warning,
+                                  heldForSec: Double? = nil, at time: Double, ownshipTrack: Double?, force: Bool = false,
+                                  into out: inout [AlertEvent]) {
+        // The common case, most targets most of the time: no alert and none called for.
+        if geometry == nil || geometry!.level(thresholds) == nil, tracks.isEmpty || tracks[key] == nil { return }
+        if let event = decide(key, callsign: callsign, geometry: geometry, cap: cap, heldForSec: heldForSec, at: time,
+                              ownshipTrack: ownshipTrack, force: force) {
+            out.append(event)
+        }
+    }
+
+    private mutating func decide(_ key: TargetKey, callsign: String?, geometry: TrafficGeometry?, cap: AlertLevel,
+                                 heldForSec: Double?, at time: Double, ownshipTrack: Double?, force: Bool) -> AlertEvent? {
         let entry = geometry?.level(thresholds).map { min($0, cap) }
         func numbers(_ g: TrafficGeometry) -> TrafficAlertNumbers {
             TrafficAlertNumbers(

@@ -207,21 +207,18 @@ public struct GatewayCore: Sendable {
         // The target is read where it lies in the picture: copying it out (a few hundred bytes and
         // its callsign) for every report cost more than the geometry.
         let (geometry, cap, callsign) = picture.withTarget(key) { t -> (TrafficGeometry?, AlertLevel, String?) in
-            if let fix, let plane, time - t.pointee.lastSeen <= staleAfter, t.pointee.twinOf == nil, !echo,
-               !Target.isFrozen(speedKt: t.pointee.groundSpeedKt, unchangedReports: t.pointee.unchangedReports, positionTime: t.pointee.positionTime, at: time),
-               t.pointee.trustedPosition(at: time, trustLimit: trust) != nil,
-               let position = t.pointee.projectedPosition(at: time),
-               let allowed = Self.highestLevel(ownship: fix, targetAirborne: t.pointee.airborne, targetAltitudeFt: t.pointee.pressureAltitudeFt) {
-                let geometry = TrafficGeometry(plane: plane, ownship: fix, targetPosition: position, velocity: t.pointee.velocity,
-                                               pressureAltitudeFt: t.pointee.pressureAltitudeFt, verticalSpeedFpm: t.pointee.verticalSpeedFpm)
-                return (geometry, allowed, t.pointee.callsign)
+            if let fix, let plane, time - t.lastSeen <= staleAfter, t.twinOf == nil, !echo,
+               !t.isFrozen(at: time), t.trustedPosition(at: time, trustLimit: trust) != nil,
+               let position = t.projectedPosition(at: time),
+               let allowed = Self.highestLevel(ownship: fix, targetAirborne: t.airborne, targetAltitudeFt: t.pressureAltitudeFt) {
+                let geometry = TrafficGeometry(plane: plane, ownship: fix, targetPosition: position, velocity: t.velocity,
+                                               pressureAltitudeFt: t.pressureAltitudeFt, verticalSpeedFpm: t.verticalSpeedFpm)
+                return (geometry, allowed, t.callsign)
             }
-            return (nil, .warning, t.pointee.callsign)
+            return (nil, .warning, t.callsign)
         } ?? (nil, .warning, nil)
-        if let event = trafficAlerts.evaluate(key, callsign: callsign, geometry: geometry, cap: cap, heldForSec: fix?.isHeld == true ? fix?.ageSec : nil,
-                                              at: time, ownshipTrack: fix?.trackDeg) {
-            out.append(event)
-        }
+        trafficAlerts.evaluate(key, callsign: callsign, geometry: geometry, cap: cap, heldForSec: fix?.isHeld == true ? fix?.ageSec : nil,
+                               at: time, ownshipTrack: fix?.trackDeg, into: &out)
     }
 
     /// The highest traffic alert level a target may raise, by who is on the ground (nil: none).

@@ -244,10 +244,17 @@ public struct FISBProductStore: Sendable {
     private mutating func ingestBlock(_ block: GriddedBlock, productTime: Double?, at time: Double) -> String? {
         let gridKey = "\(block.productID)/\(block.altitudeFt.map(String.init) ?? "-")"
         var finished: String?
-        if let g = grids[gridKey], g.time != productTime {
+        if let t = grids[gridKey]?.time, t != productTime {
             finished = finishGrid(gridKey)
         }
-        var g = grids[gridKey] ?? GridComposite(productID: block.productID, altitudeFt: block.altitudeFt, time: productTime, received: time)
+        // Changed where it lies: a copy of the composite taken out, changed and put back would copy
+        // its whole block table on every block (copy on write, the table being shared meanwhile).
+        Self.add(block, at: time, to: &grids[gridKey, default: GridComposite(productID: block.productID, altitudeFt: block.altitudeFt,
+                                                                              time: productTime, received: time)])
+        return finished
+    }
+
+    private static func add(_ block: GriddedBlock, at time: Double, to g: inout GridComposite) {
         g.received = time
         if block.bins != nil {
             g.blocks[block.blockNumber << 2 | block.scale] = block
@@ -259,8 +266,6 @@ public struct FISBProductStore: Sendable {
         } else {
             for n in block.emptyBlocks { g.empty.insert(n << 2 | block.scale) }
         }
-        grids[gridKey] = g
-        return finished
     }
 
     /// Stores the composite as a report and forgets it; returns the report key.
