@@ -106,6 +106,7 @@ public enum CommandBenchmark {
     /// of that size for peak memory. Files go to a temporary folder removed afterwards.
     public static func run(executable: String, baseline: String?, megabytes: Int = 20, targets: Int = 500,
                            fisb: [String], fisbCopies: Int = 2_000, gigabytes: Int = 0, keepStream: String? = nil,
+                           pythonDecoder: String = "scripts/bench/gdl90_json.py",
                            progress: (String) -> Void) throws -> [Benchmarks.Result] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -147,6 +148,18 @@ public enum CommandBenchmark {
         }
         let date = ["--date", "2026-05-16"]
         try measure("decode --json", ["decode", "--json"] + date + [stream], inputBytes: size, perSecond: "MB/s")
+        // The same-run peer: a plain Python decoder printing the same JSON fields (when python3
+        // and the script are here: it is the repository's scripts/bench/gdl90_json.py).
+        let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        if let python, FileManager.default.fileExists(atPath: pythonDecoder) {
+            progress("Python decoder (\(pythonDecoder)), once")
+            let r = try run(python, [pythonDecoder, stream, "2026-05-16"])
+            if r.status == 0, let ours = results.last(where: { $0.name == "decode --json" }) {
+                let rate = size / 1e6 / r.seconds
+                results.append(.init(name: "Python decoder printing the same fields (\(pythonDecoder))", value: rate, unit: "MB/s",
+                                     note: "\(JSONWriter.format(r.seconds, decimals: 1)) s; decode --json is ×\(JSONWriter.format(ours.value / rate, decimals: 0)) of it"))
+            }
+        }
         try measure("decode (readable)", ["decode"] + date + [stream], inputBytes: size, perSecond: "MB/s")
         try measure("replay --json --speed max", ["replay", "--json", "--speed", "max", "--no-store"] + date + [stream], inputBytes: size, perSecond: "MB/s")
         if !fisb.isEmpty {

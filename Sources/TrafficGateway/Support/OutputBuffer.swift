@@ -150,12 +150,18 @@ public struct ByteCursor {
     /// Writes the decimal digits of `v`, zero-padded to at least `width` (at most 20) of them.
     @inline(__always)
     public mutating func putDigits(_ v: UInt64, width: Int) {
+        // Digits counted four at a step (a multiply each), then two, then one.
         var n = 1
         var probe = v
-        while probe >= 10 {
-            n += 1
-            probe /= 10
+        while probe >= 10_000 {
+            n += 4
+            probe /= 10_000
         }
+        if probe >= 100 {
+            n += 2
+            probe /= 100
+        }
+        if probe >= 10 { n += 1 }
         n = max(n, min(width, 20))
         var v = v
         let start = position
