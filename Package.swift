@@ -36,20 +36,26 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Simulation and benchmarks: synthetic traffic, scenario captures, the demo flight, the
+        // benchmark runners `gatewayd bench` and `gatewayd simulate` use (not in the daemon's path).
+        .target(name: "GatewaySimulation", dependencies: ["GDL90", "TrafficGateway"]),
+        // What the fuzz targets drive (the decoders, the core, an HTTP server on a socket pair).
+        .target(name: "GatewayFuzzSupport", dependencies: ["GDL90", "TrafficGateway"]),
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "gatewayd",
             dependencies: [
                 "GDL90",
                 "TrafficGateway",
+                "GatewaySimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Fuzz targets: a libFuzzer binary when built with -sanitize=fuzzer -DFUZZING
         // (scripts/fuzz.sh), else a runner that replays a corpus (regressions, CI).
-        .executableTarget(name: "gatewayd-fuzz", dependencies: ["GDL90", "TrafficGateway"]),
+        .executableTarget(name: "gatewayd-fuzz", dependencies: ["GDL90", "TrafficGateway", "GatewayFuzzSupport"]),
         .testTarget(name: "GDL90Tests", dependencies: ["GDL90"]),
-        .testTarget(name: "GatewayTests", dependencies: ["TrafficGateway", "GDL90"]),
+        .testTarget(name: "GatewayTests", dependencies: ["TrafficGateway", "GDL90", "GatewaySimulation", "GatewayFuzzSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import GDL90
 import TrafficGateway
+import GatewayFuzzSupport
 
 /// libFuzzer's entry point.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TrafficGateway
+import GatewaySimulation
 
 /// `gatewayd bench`: release-mode figures with same-run baselines.
 struct BenchCommand: ParsableCommand {

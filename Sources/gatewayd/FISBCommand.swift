@@ -1,5 +1,6 @@
 import ArgumentParser
 import TrafficGateway
+import GatewaySimulation
 
 /// `gatewayd fisb`: FIS-B products (weather, NOTAMs, TFR areas) decoded from captures.
 struct FISBCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import TrafficGateway
+import GatewaySimulation
 
 /// `gatewayd`: the skygate GDL 90 traffic and airspace gateway.
 @main

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrafficGateway
+import GatewaySimulation
 
 /// `gatewayd simulate`: writes the scripted demo flight (the bundled fixtures) and the traffic
 /// scenarios as captures.

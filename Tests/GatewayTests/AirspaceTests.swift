@@ -2,6 +2,7 @@ import Foundation
 import GDL90
 import Testing
 @testable import TrafficGateway
+@testable import GatewaySimulation
 
 /// Ownship at the origin of a plane at 45N 122W, flying north at 120 kt (2 NM a minute).
 private struct Sky {

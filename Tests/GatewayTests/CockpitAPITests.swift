@@ -5,6 +5,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+@testable import GatewaySimulation
 #endif
 
 /// A whole HTTP/1.1 request over loopback (`Connection: close`): status code, raw head, body.

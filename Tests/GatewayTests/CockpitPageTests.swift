@@ -5,6 +5,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+@testable import GatewaySimulation
 #endif
 
 /// The fixtures are dated 2026-05-16 14:00Z and a live gateway ages everything by this machine's

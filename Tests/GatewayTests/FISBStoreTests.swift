@@ -2,6 +2,7 @@ import Foundation
 import GDL90
 import Testing
 @testable import TrafficGateway
+@testable import GatewaySimulation
 
 /// 2026-05-16T14:00:00Z.
 private let t0 = FISBSamples.startTime

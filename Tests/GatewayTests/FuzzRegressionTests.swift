@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TrafficGateway
+@testable import GatewayFuzzSupport
+@testable import GatewaySimulation
 
 /// Every input the fuzzers ever crashed on (fixtures/fuzz-regressions/TARGET/, see
 /// scripts/fuzz.sh) goes through its target again, plus a deterministic mutation run over the

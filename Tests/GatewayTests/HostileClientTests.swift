@@ -6,6 +6,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+@testable import GatewaySimulation
 #endif
 
 private func freePort(_ type: Int32) -> UInt16 { HostileBenchmark.freePort(type) }

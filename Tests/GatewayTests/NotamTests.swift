@@ -3,6 +3,7 @@ import GDL90
 import Synchronization
 import Testing
 @testable import TrafficGateway
+@testable import GatewaySimulation
 
 /// Real-shaped NOTAM texts of each form.
 enum NotamTexts {

@@ -2,6 +2,7 @@ import Foundation
 import GDL90
 import Testing
 @testable import TrafficGateway
+@testable import GatewaySimulation
 
 /// The byte-level formatters behind `decode`, `fisb` and every JSON feed: exact bytes for the
 /// edge values (negative zero, nulls, rounding at the sixth decimal, non-ASCII and control

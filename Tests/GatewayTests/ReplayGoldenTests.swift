@@ -2,6 +2,7 @@ import Foundation
 import GDL90
 import Testing
 @testable import TrafficGateway
+@testable import GatewaySimulation
 
 /// The repository's fixtures folder (tests never read ../shared).
 let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

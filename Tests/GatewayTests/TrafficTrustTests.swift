@@ -2,6 +2,7 @@ import Foundation
 import GDL90
 import Testing
 @testable import TrafficGateway
+@testable import GatewaySimulation
 
 /// Replays a traffic scenario (as `gatewayd replay --json` does) and returns its alert events.
 private func replay(_ scenario: TrafficScenario) throws -> (lines: [String], events: [AlertEvent]) {

@@ -134,11 +134,14 @@ public final class FeedServer: Sendable {
 }
 
 /// A value behind a lock that closures can share (Mutex is not copyable, so it cannot be captured).
-final class LockedBox<Value: Sendable>: Sendable {
+package final class LockedBox<Value: Sendable>: Sendable {
     private let lock: Mutex<Value>
-    init(_ value: Value) { lock = Mutex(value) }
-    var value: Value { lock.withLock { $0 } }
-    func set(_ v: Value) { lock.withLock { $0 = v } }
+    /// A box holding `value`.
+    package init(_ value: Value) { lock = Mutex(value) }
+    /// The value now.
+    package var value: Value { lock.withLock { $0 } }
+    /// Replaces the value.
+    package func set(_ v: Value) { lock.withLock { $0 = v } }
 }
 
 /// A task executor on one serial dispatch queue, for the HTTP server's tasks.

@@ -117,3 +117,8 @@ public struct PlaneVelocity: Hashable, Sendable {
         self.init(east: speedKt * sin(θ), north: speedKt * cos(θ))
     }
 }
+
+/// The sine of an angle in degrees.
+package func sinDeg(_ d: Double) -> Double { PlaneVelocity(speedKt: 1, trackDeg: d).east }
+/// The cosine of an angle in degrees.
+package func cosDeg(_ d: Double) -> Double { PlaneVelocity(speedKt: 1, trackDeg: d).north }

@@ -89,6 +89,25 @@ public struct OwnshipFix: Sendable, Equatable {
     public var isHeld: Bool = false
     /// Height above terrain, feet, when the receiver sends it (GDL 90 0x09) and it is recent.
     public var heightAboveTerrainFt: Double?
+
+    /// Creates a fix (the core makes them from ownship reports and gpsd; benchmarks and fuzzing
+    /// make their own).
+    public init(position: Position, altitudeFt: Double?, altitudeIsPressure: Bool, velocity: PlaneVelocity, groundSpeedKt: Double,
+                trackDeg: Double?, verticalSpeedFpm: Double, airborne: Bool, source: PositionSource, ageSec: Double = 0,
+                isHeld: Bool = false, heightAboveTerrainFt: Double? = nil) {
+        self.position = position
+        self.altitudeFt = altitudeFt
+        self.altitudeIsPressure = altitudeIsPressure
+        self.velocity = velocity
+        self.groundSpeedKt = groundSpeedKt
+        self.trackDeg = trackDeg
+        self.verticalSpeedFpm = verticalSpeedFpm
+        self.airborne = airborne
+        self.source = source
+        self.ageSec = ageSec
+        self.isHeld = isHeld
+        self.heightAboveTerrainFt = heightAboveTerrainFt
+    }
 }
 
 /// Everything the core knows about ownship.

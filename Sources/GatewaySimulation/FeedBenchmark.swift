@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TrafficGateway
 
 extension Benchmarks {
     /// Backpressure: the loopback ingest of `loopback`, at a fixed rate, first with no feed

@@ -1,5 +1,6 @@
 import Foundation
 import GDL90
+import TrafficGateway
 
 /// The fuzz targets: each takes arbitrary bytes and must neither crash, hang nor leak, whatever
 /// they are. Chosen by `FUZZ_TARGET` (libFuzzer builds) or the first argument (replay builds).

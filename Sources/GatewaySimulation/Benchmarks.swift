@@ -1,5 +1,6 @@
 import Foundation
 import GDL90
+import TrafficGateway
 
 /// Release-mode measurements for `gatewayd bench`, each beside a baseline measured in the same
 /// run so that the ratio, not the machine, is the figure that matters.

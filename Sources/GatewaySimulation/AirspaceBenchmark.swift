@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GDL90
+import TrafficGateway
 
 extension Benchmarks {
     /// Airspace alert evaluation per ownship update with `areas` active areas (circles and

@@ -2,6 +2,7 @@ import Foundation
 import GDL90
 #if canImport(Glibc)
 import Glibc
+import TrafficGateway
 #endif
 
 /// The real feeds server on loopback for the `http` fuzz target: raw bytes go to it as a request

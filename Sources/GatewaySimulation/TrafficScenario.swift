@@ -1,4 +1,5 @@
 import GDL90
+import TrafficGateway
 
 /// A scripted traffic situation that reproduces one thing real receivers do to traffic alerts
 /// (issue 13): written as a pcap (and, for receivers without ownship reports, a gpspipe log) by

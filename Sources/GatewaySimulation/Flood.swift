@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GDL90
+import TrafficGateway
 
 /// A flood on loopback: `rate` datagrams a second for `seconds`, each carrying 8 valid traffic
 /// frames, one frame with a bad CRC and one too short (so every datagram received must count

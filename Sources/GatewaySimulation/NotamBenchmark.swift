@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GDL90
+import TrafficGateway
 
 /// A real-shaped NOTAM set for benchmarks and coverage checks: FAA NOTAM API features in the
 /// mix a busy region's reply has (about two thirds aerodrome NOTAMs: runways, taxiways,

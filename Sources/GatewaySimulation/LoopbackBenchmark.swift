@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TrafficGateway
 
 extension Benchmarks {
     /// Sustained ingest over real UDP on loopback: a sender thread paces `targets`-target traffic

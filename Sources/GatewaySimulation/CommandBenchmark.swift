@@ -3,6 +3,7 @@ import GDL90
 
 #if canImport(Glibc)
 import Glibc
+import TrafficGateway
 #endif
 
 /// What a user runs, measured as a user runs it: `gatewayd decode`, `decode --json`,

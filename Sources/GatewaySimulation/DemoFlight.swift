@@ -1,4 +1,5 @@
 import GDL90
+import TrafficGateway
 
 /// The scripted flight behind the bundled capture (`fixtures/demo-flight.*`), generated with the
 /// project's own encoder so that every byte of the fixture is explained here.
@@ -161,6 +162,3 @@ public struct DemoFlight: Sendable {
         return bytes
     }
 }
-
-func sinDeg(_ d: Double) -> Double { PlaneVelocity(speedKt: 1, trackDeg: d).east }
-func cosDeg(_ d: Double) -> Double { PlaneVelocity(speedKt: 1, trackDeg: d).north }

@@ -1,5 +1,6 @@
 import Foundation
 import GDL90
+import TrafficGateway
 
 /// FIS-B decode throughput: synthetic uplinks (half empty, the rest 413 text, TFR graphics with a
 /// report list, segmented TFR text, NOTAM-D) decoded into products by the store, beside a baseline

@@ -3,6 +3,7 @@ import GDL90
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import TrafficGateway
 #endif
 
 /// `gatewayd bench --only hostile`: the release daemon at the usual soft limit of 1,024 open
