@@ -29,7 +29,7 @@ struct NotamsFetch: ParsableCommand {
     @OptionGroup var db: NotamDatabaseOption
 
     func validate() throws {
-        guard ["faa-api", "faa-nms", "faa-search"].contains(source) else { throw ValidationError("--source must be faa-api, faa-nms or faa-search") }
+        guard NotamSourceKind(rawValue: source) != nil else { throw ValidationError("--source must be \(NotamSourceKind.choices)") }
         for l in location where !NotamParser.isICAO(l) { throw ValidationError("--location \(l) is not an ICAO location like KSLE") }
         if location.isEmpty && near == nil { throw ValidationError("give --location ICAO (repeatable) or --near LAT,LON") }
         if let near, Self.point(near) == nil { throw ValidationError("--near \(near) is not LAT,LON like 44.91,-123.00") }
@@ -49,15 +49,10 @@ struct NotamsFetch: ParsableCommand {
         let query = NotamQuery(locations: location, near: near.flatMap(Self.point).map { ($0.0, $0.1, radius) })
         let notams: [Notam]
         do {
-            if source == "faa-api" {
-                let creds = try Credentials.load(file: credentials)
-                notams = try FAANotamAPI(baseURL: url ?? "https://external-api.faa.gov/notamapi/v1", credentials: creds, http: http).fetch(query)
-            } else if source == "faa-nms" {
-                let creds = try Credentials.load(file: credentials)
-                notams = try FAANotamNMS(baseURL: url ?? "https://api-nms.aim.faa.gov", credentials: creds, http: http).fetch(query)
-            } else {
-                notams = try FAANotamSearch(baseURL: url ?? "https://notams.aim.faa.gov/notamSearch", http: http).fetch(query)
-            }
+            let file = credentials
+            notams = try NotamSourceKind(rawValue: source)!.client(baseURL: url, http: http) { () throws(FetchError) in
+                try Credentials.load(file: file)
+            }.fetch(query)
         } catch {
             let kept = (try? store.count()) ?? 0
             throw CommandFailure("\(source): \(error) — kept the \(kept) stored NOTAMs")

@@ -76,3 +76,11 @@ enum Terminal {
         return true
     }
 }
+
+extension Terminal {
+    /// The terminal as `GatewayApp` writes to it: alerts on stdout, log lines on stderr by level.
+    static var console: GatewayConsole {
+        GatewayConsole(alerts: { Terminal.out($0) }, info: { Terminal.info($0) }, warning: { Terminal.warning($0) },
+                       error: { Terminal.error($0) }, colour: colourOnStdout)
+    }
+}

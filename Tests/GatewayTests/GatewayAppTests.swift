@@ -1,0 +1,152 @@
+import Foundation
+import GDL90
+import Logging
+import ServiceLifecycle
+import ServiceLifecycleTestKit
+import Synchronization
+import Testing
+@testable import TrafficGateway
+
+/// What a `GatewayConsole` was given, for the tests to read.
+final class ConsoleLines: Sendable {
+    let lines = Mutex<[String]>([])
+    let alerts: AsyncStream<String>
+    private let alertSink: AsyncStream<String>.Continuation
+
+    init() { (alerts, alertSink) = AsyncStream.makeStream(of: String.self) }
+
+    var console: GatewayConsole {
+        GatewayConsole(alerts: { [alertSink] in for line in $0 { alertSink.yield(line) } },
+                       info: { [self] in add($0) }, warning: { [self] in add($0) }, error: { [self] in add($0) })
+    }
+
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+
+    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+}
+
+@Suite(.serialized) struct GatewayAppTests {
+    /// A gateway on loopback with a real database and feeds: it reports the ports it bound,
+    /// turns a datagram sent over a real UDP socket into an alert line, and a graceful shutdown
+    /// stops every service and closes the database (its write-ahead log checkpointed).
+    @Test func startsReceivesAndStopsGracefully() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-app-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var config = GatewayConfig()
+        config.bind = "127.0.0.1"
+        config.udpPort = 0
+        config.httpBind = "127.0.0.1"
+        config.nmeaPort = 0
+        config.statusInterval = 1
+        config.database = directory.appendingPathComponent("gateway.sqlite").path
+        config.httpPort = Int(HostileBenchmark.freePort(Int32(SOCK_STREAM.rawValue)))
+        let output = ConsoleLines()
+        let started = try GatewayApp(config: config, console: output.console).start()
+        #expect(started.udpPort > 0 && started.httpPort == config.httpPort)
+        #expect(output.text.contains("gatewayd: listening for GDL90 on UDP 127.0.0.1:\(started.udpPort), alert log \(config.database!)"))
+        #expect(output.text.contains("gatewayd: feeds: HTTP http://127.0.0.1:\(config.httpPort)/"))
+        let names = started.services.map { "\($0)" }
+        #expect(names == ["alert log", "GDL90 ingest", "HTTP feeds", "airspace reload", "acknowledgement poll", "status line", "stopping line"])
+
+        let group = ServiceGroup(services: started.services, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        async let running: Void = group.run()
+        let sender = try UDPSender(host: "127.0.0.1", port: started.udpPort)
+        sender.send(Self.conflict())
+        var alerts = output.alerts.makeAsyncIterator()
+        let first = await alerts.next()
+        #expect(first?.contains("N825V") == true, "alert line: \(first ?? "none")")
+        let feed = "http://127.0.0.1:\(config.httpPort)/data/aircraft.json"
+        #expect(await Offload.run(on: .global()) { (try? HTTPConnection.get(feed))?.status } == 200)
+        await group.triggerGracefulShutdown()
+        try await running
+
+        #expect(output.text.contains("gatewayd: stopping (datagrams 1,"))
+        #expect(await Offload.run(on: .global()) { (try? HTTPConnection.get(feed, timeout: 2))?.status } == .some(nil), "the HTTP feeds still answer")
+        let wal = (try? FileManager.default.attributesOfItem(atPath: config.database! + "-wal")[.size] as? Int) ?? 0
+        #expect(wal == 0, "the database was not closed (WAL not checkpointed)")
+        let logged = try AlertLog(database: GatewayDatabase(path: config.database!)).events()
+        #expect(logged.first?.subject == "ab4549")
+    }
+
+    /// A start that fails half-way (the HTTP port taken) throws a clear error and closes what it had opened.
+    @Test func aFailedStartSaysWhyAndClosesWhatItOpened() throws {
+        let taken = FeedServer(hub: FeedHub())
+        try taken.start(host: "127.0.0.1", port: 0)
+        defer { taken.stop() }
+        var config = GatewayConfig()
+        config.bind = "127.0.0.1"
+        config.udpPort = 0
+        config.httpBind = "127.0.0.1"
+        config.httpPort = taken.port
+        config.nmeaPort = 0
+        config.databaseEnabled = false
+        let output = ConsoleLines()
+        do {
+            _ = try GatewayApp(config: config, console: output.console).start()
+            Issue.record("expected the port in use to stop the start")
+        } catch {
+            #expect(error.description.contains("port \(taken.port) is already in use"))
+        }
+        #expect(!output.text.contains("listening"))
+    }
+
+    /// `--forward` names a host:port, never this gateway's own GDL 90 port on this machine.
+    @Test func forwardTargetsRefuseTheGatewayItself() throws {
+        let local: Set<String> = ["127.0.0.1", "192.168.10.50"]
+        #expect(try GatewayApp.forwardTarget("192.168.10.20:4000", ownPort: 4000, localAddresses: local) == HostPort(host: "192.168.10.20", port: 4000))
+        #expect(try GatewayApp.forwardTarget("127.0.0.1:4001", ownPort: 4000, localAddresses: local).port == 4001)
+        for own in ["127.0.0.1:4000", "localhost:4000", "192.168.10.50:4000"] {
+            #expect(throws: GatewayError.invalidInput("--forward \(own) names this gateway's own GDL90 port: it would forward the stream to itself, endlessly")) {
+                try GatewayApp.forwardTarget(own, ownPort: 4000, localAddresses: local)
+            }
+        }
+        #expect(throws: GatewayError.invalidInput("--forward efb is not host:port or auto")) {
+            try GatewayApp.forwardTarget("efb", ownPort: 4000, localAddresses: local)
+        }
+    }
+
+    /// A periodic job runs after its delay and on schedule, and ends on graceful shutdown
+    /// without waiting out its interval.
+    @Test func periodicServiceRunsOnScheduleAndEndsOnShutdown() async throws {
+        let (runs, sink) = AsyncStream.makeStream(of: Int.self)
+        let count = Mutex(0)
+        let service = PeriodicService("test", delay: .milliseconds(1), every: .milliseconds(1)) {
+            sink.yield(count.withLock { $0 += 1; return $0 })
+        }
+        try await testGracefulShutdown { shutdown in
+            async let running: Void = service.run()
+            var iterator = runs.makeAsyncIterator()
+            #expect(await iterator.next() == 1)
+            #expect(await iterator.next() == 2)
+            shutdown.triggerGracefulShutdown()
+            try await running
+        }
+        let slow = PeriodicService("slow", delay: .seconds(3600), every: .seconds(3600)) { Issue.record("ran before its delay") }
+        try await testGracefulShutdown { shutdown in
+            async let running: Void = slow.run()
+            shutdown.triggerGracefulShutdown()
+            try await running
+        }
+    }
+
+    /// Offloaded work returns its value; cancelled, the caller gets nil at once.
+    @Test func offloadReturnsOrLetsGoOnCancellation() async {
+        #expect(await Offload.run(on: .global()) { 42 } == 42)
+        let gate = DispatchSemaphore(value: 0)
+        let task = Task { await Offload.run(on: .global()) { gate.wait(); return 1 } }
+        task.cancel()
+        #expect(await task.value == nil)
+        gate.signal()
+    }
+
+    /// One datagram: heartbeat, ownship and an intruder head-on 0.6 NM ahead (a warning).
+    static func conflict() -> [UInt8] {
+        let plane = LocalPlane(origin: Position(latitude: 45, longitude: -122))
+        let own = Message.ownship(TrafficReport(address: 0xA1B2C3, position: plane.unproject(PlanePoint(east: 0, north: 0)),
+                                                pressureAltitudeFt: 3000, groundSpeedKt: 100, verticalSpeedFpm: 0, trackDeg: 0)).frame()
+        let intruder = Message.traffic(TrafficReport(address: 0xAB4549, position: plane.unproject(PlanePoint(east: 0.05, north: 0.6)),
+                                                     pressureAltitudeFt: 3100, groundSpeedKt: 120, verticalSpeedFpm: 0, trackDeg: 180,
+                                                     callsign: "N825V")).frame()
+        return Message.heartbeat(Heartbeat(gpsPositionValid: true, utcOK: true)).frame() + own + intruder
+    }
+}
