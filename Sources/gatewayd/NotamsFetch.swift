@@ -9,7 +9,7 @@ struct NotamsFetch: ParsableCommand {
         commandName: "fetch", abstract: "Fetch NOTAMs from the FAA and store them (never replacing good data with a bad reply).")
 
     @Option(help: "Source: faa-api (needs a key from api.faa.gov), faa-nms (the FAA's NOTAM Management Service, OAuth2 key) or faa-search (no key; may refuse scripts).")
-    var source = "faa-api"
+    var source = NotamSourceKind.faaAPI
 
     @Option(help: "Base URL replacing the source's (a mirror, a proxy, a test server).")
     var url: String?
@@ -29,7 +29,6 @@ struct NotamsFetch: ParsableCommand {
     @OptionGroup var db: NotamDatabaseOption
 
     func validate() throws {
-        guard NotamSourceKind(rawValue: source) != nil else { throw ValidationError("--source must be \(NotamSourceKind.choices)") }
         for l in location where !NotamParser.isICAO(l) { throw ValidationError("--location \(l) is not an ICAO location like KSLE") }
         if location.isEmpty && near == nil { throw ValidationError("give --location ICAO (repeatable) or --near LAT,LON") }
         if let near, Self.point(near) == nil { throw ValidationError("--near \(near) is not LAT,LON like 44.91,-123.00") }
@@ -50,7 +49,7 @@ struct NotamsFetch: ParsableCommand {
         let notams: [Notam]
         do {
             let file = credentials
-            notams = try NotamSourceKind(rawValue: source)!.client(baseURL: url, http: http) { () throws(FetchError) in
+            notams = try source.client(baseURL: url, http: http) { () throws(FetchError) in
                 try Credentials.load(file: file)
             }.fetch(query)
         } catch {
@@ -58,8 +57,8 @@ struct NotamsFetch: ParsableCommand {
             throw CommandFailure("\(source): \(error) — kept the \(kept) stored NOTAMs")
         }
         do {
-            let changes = try store.refresh(source: source, notams: notams, at: Date().timeIntervalSince1970) { query.covers($0) }
-            reportChanges(changes, source: source, count: notams.count)
+            let changes = try store.refresh(source: source.rawValue, notams: notams, at: Date().timeIntervalSince1970) { query.covers($0) }
+            reportChanges(changes, source: source.rawValue, count: notams.count)
         } catch {
             throw CommandFailure("\(error)")
         }

@@ -21,8 +21,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "IPv4 address to bind (default 0.0.0.0: every interface).")
     var bind: String?
 
-    @Option(help: "gpsd as host:port (port 2947 if omitted), used when GDL90 ownship has no fix.")
-    var gpsd: String?
+    @Option(help: "gpsd as host:port (port 2947 if omitted), used when GDL90 ownship has no fix.",
+            transform: { try HostPort.argument($0, defaultPort: 2947) })
+    var gpsd: HostPort?
 
     @Option(help: ArgumentHelp(
         "Flight recorder: keep every datagram and gpsd fix received in this folder (pcapng and gpspipe JSON, one pair an hour).",
@@ -52,7 +53,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(
         "Re-broadcast GDL90 to host:port (repeatable), with the alert bit set from our alerts; 'auto': to EFBs that announce themselves on UDP 63093.",
         discussion: "Do not forward to EFBs on the Stratux Wi-Fi: they already get its stream and would show every aircraft twice."))
-    var forward: [String] = []
+    var forward: [ForwardTarget] = []
 
     @Option(help: "TCP port for FLARM NMEA ($PFLAU/$PFLAA/$GPRMC/$GPGGA) for XCSoar-family apps (default 2000; 0: none).")
     var nmeaPort: Int?
@@ -64,7 +65,7 @@ struct RunCommand: AsyncParsableCommand {
     var notams: String?
 
     @Option(help: "Refresh NOTAMs from this source while running: faa-api, faa-nms or faa-search (see `gatewayd notams fetch`).")
-    var notamSource: String?
+    var notamSource: NotamSourceKind?
 
     @Option(help: "ICAO locations to refresh NOTAMs for (repeatable; with --notam-source).")
     var notamLocation: [String] = []
@@ -79,7 +80,7 @@ struct RunCommand: AsyncParsableCommand {
     var config: String?
 
     @Option(help: "Log level on stderr: error, warning or info (default info).")
-    var logLevel: String?
+    var logLevel: LogLevel?
 
     /// Defaults, then the configuration file, then the flags given.
     func effective() throws -> GatewayConfig {
@@ -114,19 +115,13 @@ struct RunCommand: AsyncParsableCommand {
 
     /// Checks the merged settings; errors name the setting.
     static func validate(_ c: GatewayConfig) throws {
-        if let g = c.gpsd, GPSDClient.parse(g) == nil { throw ValidationError("gpsd \(g) is not host or host:port") }
         if c.statusInterval < 0 { throw ValidationError("--status-interval must be 0 or more") }
         if !(0...65535).contains(c.udpPort) { throw ValidationError("--udp-port must be 0...65535 (0: any free port)") }
         if !(0...65535).contains(c.httpPort) { throw ValidationError("--http-port must be 0...65535") }
         if !(0...65535).contains(c.nmeaPort) { throw ValidationError("--nmea-port must be 0...65535") }
-        if !["error", "warning", "info"].contains(c.logLevel) { throw ValidationError("--log-level must be error, warning or info") }
-        if let s = c.notamSource, !["faa-api", "faa-nms", "faa-search"].contains(s) { throw ValidationError("--notam-source must be faa-api, faa-nms or faa-search") }
         if c.notamSource != nil && c.notamLocations.isEmpty { throw ValidationError("--notam-source needs --notam-location ICAO (repeatable)") }
         if !(0.05...720).contains(c.notamRefreshHours) {
             throw ValidationError("--notam-refresh-hours must be from 0.05 (production limits allow a pull every few minutes) to 720 (30 days)")
-        }
-        for f in c.forward where f != "auto" && HostPort(f) == nil {
-            throw ValidationError("--forward \(f) is not host:port or auto")
         }
     }
 

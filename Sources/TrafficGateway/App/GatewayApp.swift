@@ -86,11 +86,12 @@ public struct GatewayApp: Sendable {
                 edges.append(EdgeService("flight recorder") { recorder.close() })
             }
             let local = LocalAddresses.ipv4()
-            let senders = try c.forward.filter { $0 != "auto" }.map { f throws(GatewayError) in
-                let target = try Self.forwardTarget(f, ownPort: c.udpPort, localAddresses: local)
-                return try UDPSender(host: target.host, port: target.port)
+            var senders: [UDPSender] = []
+            for case .host(let target) in c.forward {
+                try Self.refuseSelfForward(target, ownPort: c.udpPort, localAddresses: local)
+                senders.append(try UDPSender(host: target.host, port: target.port))
             }
-            try gateway.forward(to: senders, auto: c.forward.contains("auto"), ownPort: UInt16(c.udpPort))
+            try gateway.forward(to: senders, auto: c.forward.contains(.auto), ownPort: UInt16(c.udpPort))
             // The cockpit page: the stored NOTAMs and those of the NOTAM file, and the one write it may do.
             var fileNotams: [Notam] = []
             if let path = c.notamsFile { try NotamFile.read(path: path) { fileNotams.append($0) } }
@@ -125,11 +126,10 @@ public struct GatewayApp: Sendable {
                 }
             }
             if let log { timers.append(acknowledgementPoll(log: log, gateway: gateway)) }
-            if let name = c.notamSource, let source = NotamSourceKind(rawValue: name), let store {
+            if let source = c.notamSource, let store {
                 timers.append(notamRefresh(NotamRefresh(source: source, config: c, store: store), then: reloadAreas))
             }
-            let gpsd = c.gpsd.flatMap { HostPort($0, defaultPort: 2947) }
-            try gateway.start(bind: c.bind, port: UInt16(c.udpPort), gpsd: gpsd.map { ($0.host, $0.port) }, acceptFrom: c.acceptFrom)
+            try gateway.start(bind: c.bind, port: UInt16(c.udpPort), gpsd: c.gpsd.map { ($0.host, $0.port) }, acceptFrom: c.acceptFrom)
             edges.append(EdgeService("GDL90 ingest") { gateway.stop() })
             if c.httpPort > 0 {
                 try http.start(host: c.httpBind, port: c.httpPort)
@@ -142,7 +142,7 @@ public struct GatewayApp: Sendable {
                 edges.append(EdgeService("FLARM NMEA") { nmea.stop() })
                 feeds.append("FLARM NMEA tcp \(c.httpBind):\(c.nmeaPort)")
             }
-            if !c.forward.isEmpty { feeds.append("GDL90 forward to " + c.forward.joined(separator: ", ")) }
+            if !c.forward.isEmpty { feeds.append("GDL90 forward to " + c.forward.map(\.description).joined(separator: ", ")) }
         } catch {
             for edge in edges.reversed() { edge.stopNow() }
             throw error
@@ -209,13 +209,11 @@ public struct GatewayApp: Sendable {
         }
     }
 
-    /// The host and port of a `--forward` target; refused when it names this gateway's own GDL90
-    /// port on this machine (the stream would come back to itself, endlessly).
-    public static func forwardTarget(_ text: String, ownPort: Int, localAddresses: Set<String>) throws(GatewayError) -> HostPort {
-        guard let target = HostPort(text) else { throw .invalidInput("--forward \(text) is not host:port or auto") }
+    /// Refuses a `--forward` target that names this gateway's own GDL90 port on this machine (the
+    /// stream would come back to itself, endlessly).
+    public static func refuseSelfForward(_ target: HostPort, ownPort: Int, localAddresses: Set<String>) throws(GatewayError) {
         if Int(target.port) == ownPort, target.host == "localhost" || localAddresses.contains(target.host) {
-            throw .invalidInput("--forward \(text) names this gateway's own GDL90 port: it would forward the stream to itself, endlessly")
+            throw .invalidInput("--forward \(target) names this gateway's own GDL90 port: it would forward the stream to itself, endlessly")
         }
-        return target
     }
 }

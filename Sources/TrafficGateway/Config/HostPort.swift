@@ -42,7 +42,7 @@ public struct HostPort: Sendable, Hashable, CustomStringConvertible {
         guard !bare.isEmpty, !bare.contains(where: { $0 == " " || $0 == "/" || $0 == "[" || $0 == "]" }) else { return nil }
         let port: UInt16
         if let portText {
-            guard portText.allSatisfy(\.isASCII), let p = UInt16(portText), p > 0 else { return nil }
+            guard !portText.isEmpty, portText.allSatisfy({ $0.isASCII && $0.isNumber }), let p = UInt16(portText), p > 0 else { return nil }
             port = p
         } else {
             guard let defaultPort else { return nil }

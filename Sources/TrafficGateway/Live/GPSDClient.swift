@@ -32,12 +32,9 @@ public final class GPSDClient: @unchecked Sendable {
         self.onStatus = onStatus
     }
 
-    /// Parses "host:port" or "host" (port 2947).
+    /// Parses "host:port" or "host" (port 2947), as `HostPort` does.
     public static func parse(_ text: String) -> (host: String, port: UInt16)? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count == 1, !parts[0].isEmpty { return (String(parts[0]), 2947) }
-        if parts.count == 2, !parts[0].isEmpty, let p = UInt16(parts[1]), p > 0 { return (String(parts[0]), p) }
-        return nil
+        HostPort(text, defaultPort: 2947).map { ($0.host, $0.port) }
     }
 
     /// Starts the reader thread.
