@@ -136,6 +136,42 @@ final class ConsoleLines: Sendable {
         gate.signal()
     }
 
+    /// gpsd as a service against a fake gpsd on loopback: it asks to watch, turns a TPV line into a
+    /// fix, and ends on graceful shutdown while connected.
+    @Test func gpsdClientReadsFixesAndStopsOnShutdown() async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = HostileBenchmark.address("127.0.0.1", 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try #require(withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } } == 0)
+        try #require(listen(listener, 1) == 0)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let (fixes, fixSink) = AsyncStream.makeStream(of: GPSFix.self)
+        let (states, stateSink) = AsyncStream.makeStream(of: GPSDClient.Status.self)
+        let client = GPSDClient(host: "127.0.0.1", port: UInt16(bigEndian: address.sin_port),
+                                onFix: { fixSink.yield($0) }, onStatus: { stateSink.yield($0) })
+        try await testGracefulShutdown { shutdown in
+            async let running: Void = client.run()
+            // The fake gpsd: accept, read the WATCH request, send one report (off the cooperative pool).
+            let watch = await Offload.run(on: .global()) { () -> String in
+                let connection = accept(listener, nil, nil)
+                var buffer = [UInt8](repeating: 0, count: 256)
+                let count = recv(connection, &buffer, buffer.count, 0)
+                let tpv = #"{"class":"TPV","mode":3,"lat":45.5,"lon":-122.5,"altMSL":1000.0,"speed":51.4444,"track":90.0}"# + "\n"
+                _ = tpv.withCString { send(connection, $0, strlen($0), 0) }
+                return String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+            }
+            #expect(watch?.hasPrefix("?WATCH={\"enable\":true") == true)
+            var states = states.makeAsyncIterator()
+            #expect(await states.next() == .connected)
+            var fixes = fixes.makeAsyncIterator()
+            #expect(await fixes.next()?.position == Position(latitude: 45.5, longitude: -122.5))
+            shutdown.triggerGracefulShutdown()
+            try await running
+        }
+        #expect("\(client)" == "gpsd 127.0.0.1:\(UInt16(bigEndian: address.sin_port))")
+    }
+
     /// One datagram: heartbeat, ownship and an intruder head-on 0.6 NM ahead (a warning).
     static func conflict() -> [UInt8] {
         let plane = LocalPlane(origin: Position(latitude: 45, longitude: -122))

@@ -79,6 +79,7 @@ public struct GatewayApp: Sendable {
         var feeds: [String] = []
         var httpPort: Int?
         var timers: [PeriodicService] = []
+        var readers: [GPSDClient] = []
         do {
             if let dir = c.recordDirectory {
                 let recorder = try FlightRecorder(directory: dir, maximumBytes: Int64(c.recordMaxMB) << 20) { console.warning("warning: \($0)") }
@@ -129,8 +130,10 @@ public struct GatewayApp: Sendable {
             if let source = c.notamSource, let store {
                 timers.append(notamRefresh(NotamRefresh(source: source, config: c, store: store), then: reloadAreas))
             }
-            try gateway.start(bind: c.bind, port: UInt16(c.udpPort), gpsd: c.gpsd.map { ($0.host, $0.port) }, acceptFrom: c.acceptFrom)
+            try gateway.start(bind: c.bind, port: UInt16(c.udpPort), acceptFrom: c.acceptFrom)
             edges.append(EdgeService("GDL90 ingest") { gateway.stop() })
+            // gpsd, when configured: connects once the group runs, and stops before the ingest.
+            if let gpsd = c.gpsd { readers.append(gateway.gpsdClient(host: gpsd.host, port: gpsd.port, clock: clock)) }
             if c.httpPort > 0 {
                 try http.start(host: c.httpBind, port: c.httpPort)
                 edges.append(EdgeService("HTTP feeds") { http.stop() })
@@ -169,7 +172,7 @@ public struct GatewayApp: Sendable {
             systemd.notify("STOPPING=1")
         }
         return StartedGateway(gateway: gateway, hub: hub, udpPort: gateway.port, httpPort: httpPort, log: log,
-                              services: edges + timers + [stoppingLine])
+                              services: edges + readers + timers + [stoppingLine])
     }
 
     /// `gatewayd alerts ack ID` writes to the database: every 5 s, new acknowledgements go to the core.

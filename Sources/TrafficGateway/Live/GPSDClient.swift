@@ -1,12 +1,17 @@
+import Dispatch
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import ServiceLifecycle
+import Synchronization
 
 /// Reads position fixes from gpsd's JSON protocol (TCP, default port 2947): sends
 /// `?WATCH={"enable":true,"json":true}` and turns each TPV report with a 2D/3D fix into a
-/// `GPSFix`. Reconnects every few seconds when gpsd is absent or goes away.
-public final class GPSDClient: @unchecked Sendable {
+/// `GPSFix`. A `Service`: `run()` reconnects 3 s after gpsd is absent or goes away, until
+/// graceful shutdown. Each connection is read with blocking calls (1 s timeouts) on its own
+/// dispatch queue, never on the cooperative pool.
+public final class GPSDClient: Service, Sendable, CustomStringConvertible {
     /// Connection states reported to the owner.
     public enum Status: Sendable, Equatable {
         /// Connected and reading.
@@ -19,52 +24,43 @@ public final class GPSDClient: @unchecked Sendable {
     private let port: UInt16
     private let onFix: @Sendable (GPSFix) -> Void
     private let onStatus: @Sendable (Status) -> Void
-    private let lock = NSLock()
-    private var stopped = false
-    private var thread: Thread?
+    private let clock: any Clock<Duration>
+    private let stopped = Atomic(false)
+    private let reader = DispatchQueue(label: "gatewayd.gpsd")
 
-    /// Creates a client for `host:port`; call `start()`.
-    public init(host: String, port: UInt16 = 2947, onFix: @escaping @Sendable (GPSFix) -> Void,
-                onStatus: @escaping @Sendable (Status) -> Void = { _ in }) {
+    /// Creates a client for `host:port`; nothing happens until `run()`.
+    public init(host: String, port: UInt16 = 2947, clock: any Clock<Duration> = ContinuousClock(),
+                onFix: @escaping @Sendable (GPSFix) -> Void, onStatus: @escaping @Sendable (Status) -> Void = { _ in }) {
         self.host = host
         self.port = port
+        self.clock = clock
         self.onFix = onFix
         self.onStatus = onStatus
     }
+
+    /// `gpsd host:port`.
+    public var description: String { "gpsd \(HostPort(host: host, port: port))" }
 
     /// Parses "host:port" or "host" (port 2947), as `HostPort` does.
     public static func parse(_ text: String) -> (host: String, port: UInt16)? {
         HostPort(text, defaultPort: 2947).map { ($0.host, $0.port) }
     }
 
-    /// Starts the reader thread.
-    public func start() {
-        let t = Thread { [self] in self.loop() }
-        t.name = "gpsd"
-        thread = t
-        t.start()
-    }
-
-    /// Stops reading (the thread ends within about a second).
-    public func stop() {
-        lock.lock()
-        stopped = true
-        lock.unlock()
-    }
-
-    private var isStopped: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopped
-    }
-
-    private func loop() {
-        while !isStopped {
-            let reason = session()
-            onStatus(.disconnected(reason))
-            for _ in 0..<30 where !isStopped { usleep(100_000) }
+    /// Connects, reads, reconnects, until graceful shutdown or cancellation; a connection under
+    /// way then ends within a second (its read timeout).
+    public func run() async throws {
+        defer { stopped.store(true, ordering: .relaxed) }
+        try? await cancelWhenGracefulShutdown { [self] in
+            while true {
+                // Nil: cancelled while connected; the session sees `stopped` and ends on its own.
+                guard let reason = await Offload.run(on: reader, { self.session() }) else { return }
+                onStatus(.disconnected(reason))
+                try await clock.sleep(for: .seconds(3))
+            }
         }
     }
+
+    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
     /// One connection: returns why it ended.
     private func session() -> String {

@@ -18,7 +18,7 @@ public final class LiveGateway: @unchecked Sendable {
     private let logQueue = DispatchQueue(label: "gatewayd.alert-log")
     private var pipeline: GatewayPipeline
     private var listener: UDPListener?
-    private var gpsd: GPSDClient?
+    private var gpsd: Task<Void, Never>?
     private var timer: DispatchSourceTimer?
     private let onAlerts: AlertSink
     private let log: AlertLog?
@@ -97,18 +97,25 @@ public final class LiveGateway: @unchecked Sendable {
         timer.resume()
         self.timer = timer
         if let gpsd {
-            let client = GPSDClient(host: gpsd.host, port: gpsd.port, onFix: { [unowned self] fix in
-                self.queue.async {
-                    let time = CaptureTime.quantized(Date().timeIntervalSince1970)
-                    self.recorder?.record(fix, at: time)
-                    self.deliver(self.pipeline.gpsFix(fix, at: time))
-                }
-            }, onStatus: { [unowned self] status in
-                self.queue.async { self.gpsdStatus = status }
-            })
-            client.start()
-            self.gpsd = client
+            let client = gpsdClient(host: gpsd.host, port: gpsd.port)
+            self.gpsd = Task { try? await client.run() }
         }
+    }
+
+    /// A gpsd client whose fixes (recorded when recording) and connection state go to this
+    /// gateway's core. Run it as a service, or give `start` gpsd's address to have one run until `stop`.
+    public func gpsdClient(host: String, port: UInt16, clock: any Clock<Duration> = ContinuousClock()) -> GPSDClient {
+        GPSDClient(host: host, port: port, clock: clock, onFix: { [weak self] fix in
+            guard let self else { return }
+            self.queue.async {
+                let time = CaptureTime.quantized(Date().timeIntervalSince1970)
+                self.recorder?.record(fix, at: time)
+                self.deliver(self.pipeline.gpsFix(fix, at: time))
+            }
+        }, onStatus: { [weak self] status in
+            guard let self else { return }
+            self.queue.async { self.gpsdStatus = status }
+        })
     }
 
     /// Forwards GDL 90 to `targets` ("host:port" senders) and, with `auto`, to EFBs that
@@ -239,7 +246,7 @@ public final class LiveGateway: @unchecked Sendable {
             timer?.cancel()
             listener?.cancel()
             discovery?.cancel()
-            gpsd?.stop()
+            gpsd?.cancel()
         }
         recorder?.close()
         logQueue.sync {}
