@@ -58,6 +58,25 @@ import Testing
         #expect(try GatewayConfig.parse(GatewayConfig().toml, file: "defaults") == GatewayConfig())
     }
 
+    /// The shipped example (deploy/gatewayd.toml) names every key of the table, set or commented
+    /// out with its section, and its commented-out values are valid ones.
+    @Test func theShippedExampleNamesEveryKey() throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("deploy/gatewayd.toml")
+        let text = try String(contentsOf: example, encoding: .utf8)
+        var section = "", found: [String: String] = [:]
+        for raw in text.split(separator: "\n") {
+            let line = raw.hasPrefix("# ") ? raw.dropFirst(2) : raw[...]
+            if line.hasPrefix("[") && line.hasSuffix("]") { section = String(line.dropFirst().dropLast()); continue }
+            guard let equals = line.range(of: " = "), !line[..<equals.lowerBound].contains(" ") else { continue }
+            found["\(section).\(line[..<equals.lowerBound])"] = "[\(section)]\n" + line
+        }
+        for key in GatewayConfig.keys {
+            let entry = try #require(found[key.path], "deploy/gatewayd.toml does not name \(key.path)")
+            #expect(throws: Never.self, "\(entry)") { try GatewayConfig.parse(entry, file: "example") }
+        }
+    }
+
     /// The unknown-key error lists the section's keys from the table; an unknown section lists the sections.
     @Test func unknownKeysListTheTable() {
         func error(_ text: String) -> String {
