@@ -126,6 +126,56 @@ final class ConsoleLines: Sendable {
         }
     }
 
+    /// On an injected clock: the job waits out its delay, then runs once per interval.
+    @Test func periodicServiceFollowsItsClock() async throws {
+        let clock = TestClock()
+        let (runs, sink) = AsyncStream.makeStream(of: Duration.self)
+        let service = PeriodicService("status line", delay: .seconds(60), every: .seconds(30), clock: clock) { sink.yield(clock.now.offset) }
+        try await testGracefulShutdown { shutdown in
+            async let running: Void = service.run()
+            var sleeps = clock.sleeps.makeAsyncIterator(), ran = runs.makeAsyncIterator()
+            #expect(await sleeps.next()?.offset == .seconds(60))
+            clock.advance(by: .seconds(59))
+            clock.advance(by: .seconds(1))
+            #expect(await ran.next() == .seconds(60))
+            #expect(await sleeps.next()?.offset == .seconds(90))
+            clock.advance(by: .seconds(30))
+            #expect(await ran.next() == .seconds(90))
+            #expect(await sleeps.next()?.offset == .seconds(120))
+            shutdown.triggerGracefulShutdown()
+            try await running
+        }
+    }
+
+    /// The app's timers run on the clock it is given: the status line comes when the test clock
+    /// passes the status interval, with no wall-clock wait.
+    @Test func statusLineComesOnTheInjectedClock() async throws {
+        var config = GatewayConfig()
+        config.bind = "127.0.0.1"
+        config.udpPort = 0
+        config.httpPort = 0
+        config.nmeaPort = 0
+        config.databaseEnabled = false
+        config.statusInterval = 60
+        let clock = TestClock(), output = ConsoleLines()
+        let started = try GatewayApp(config: config, console: output.console, systemd: SystemdNotifier(environment: [:]), clock: clock).start()
+        #expect(started.services.map { "\($0)" } == ["GDL90 ingest", "airspace reload", "status line", "stopping line"])
+        let group = ServiceGroup(services: started.services, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        async let running: Void = group.run()
+        // Both timers asleep (airspace reload and status line, 60 s each), then a minute passes.
+        var sleeps = clock.sleeps.makeAsyncIterator()
+        _ = await sleeps.next()
+        _ = await sleeps.next()
+        #expect(!output.text.contains("status:"))
+        clock.advance(by: .seconds(60))
+        // The next sleeps begin once both jobs have run.
+        _ = await sleeps.next()
+        _ = await sleeps.next()
+        #expect(output.text.contains("status: datagrams 0, messages 0, rejected 0, targets 0, alerts 0, position from none"))
+        await group.triggerGracefulShutdown()
+        try await running
+    }
+
     /// Offloaded work returns its value; cancelled, the caller gets nil at once.
     @Test func offloadReturnsOrLetsGoOnCancellation() async {
         #expect(await Offload.run(on: .global()) { 42 } == 42)
