@@ -51,8 +51,7 @@ public struct GatewayApp: Sendable {
 
     /// Opens the alert log, binds every socket, loads the airspace, prints the "listening" lines
     /// and tells systemd READY=1; returns the services to run. On an error whatever was opened is
-    /// closed again.
-    /// `signals` names the stop signal in the stopping line.
+    /// closed again. `signals`, when given, names the stop signal in the stopping line.
     public func start(signals: SignalWatch? = nil) throws(GatewayError) -> StartedGateway {
         let c = config, console = self.console, clock = self.clock, systemd = self.systemd
         let descriptors = DescriptorLimit.raiseSoftLimit()
@@ -86,13 +85,7 @@ public struct GatewayApp: Sendable {
                 gateway.recorder = recorder
                 edges.append(EdgeService("flight recorder") { recorder.close() })
             }
-            let local = LocalAddresses.ipv4()
-            var senders: [UDPSender] = []
-            for case .host(let target) in c.forward {
-                try Self.refuseSelfForward(target, ownPort: c.udpPort, localAddresses: local)
-                senders.append(try UDPSender(host: target.host, port: target.port))
-            }
-            try gateway.forward(to: senders, auto: c.forward.contains(.auto), ownPort: UInt16(c.udpPort))
+            try forward(gateway)
             // The cockpit page: the stored NOTAMs and those of the NOTAM file, and the one write it may do.
             var fileNotams: [Notam] = []
             if let path = c.notamsFile { try NotamFile.read(path: path) { fileNotams.append($0) } }
@@ -101,31 +94,10 @@ public struct GatewayApp: Sendable {
                     gateway.acknowledge(id)
                     console.info("gatewayd: \(id) acknowledged from the cockpit page")
                 }, ackToken: c.ackToken))
-            // Files, then the stored NOTAMs in force, one merge rule (AirspaceSet); files checked now.
-            let notamFiles = c.notamsFile.map { [$0] } ?? [], airspaceFiles = c.airspaceFile.map { [$0] } ?? [], levels = c.airspaceLevels
-            let loadAreas: @Sendable () throws(GatewayError) -> [AirspaceArea] = { () throws(GatewayError) in
-                try AirspaceSet.load(database: store?.database, notamFiles: notamFiles, airspaceFiles: airspaceFiles,
-                                     activeAt: Date().timeIntervalSince1970, levels: levels)
-            }
-            gateway.setAirspace(try loadAreas())
-            let reloadAreas: @Sendable () async -> Void = {
-                if let areas = await Offload.run(on: .global(), { try? loadAreas() }) ?? nil { gateway.setAirspace(areas) }
-            }
+            let reloadAreas = try loadAirspace(store: store, into: gateway)
             // Activity windows move and `notams fetch` may have run: re-read the stored set each minute.
             timers.append(PeriodicService("airspace reload", delay: .seconds(60), every: .seconds(60), clock: clock, job: reloadAreas))
-            if let store {
-                gateway.onFISBNotams = { reports in
-                    fisbWrites.async {
-                        let notams = reports.compactMap(Notam.init(fisb:))
-                        guard !notams.isEmpty else { return }
-                        do {
-                            try store.refresh(source: "fisb", notams: notams, at: Date().timeIntervalSince1970) { $0.source == "fisb" }
-                        } catch {
-                            console.warning("notams: FIS-B NOTAMs not stored: \(error)")
-                        }
-                    }
-                }
-            }
+            if let store { storeFISBNotams(from: gateway, in: store, on: fisbWrites) }
             if let log { timers.append(acknowledgementPoll(log: log, gateway: gateway)) }
             if let source = c.notamSource, let store {
                 timers.append(notamRefresh(NotamRefresh(source: source, config: c, store: store), then: reloadAreas))
@@ -158,13 +130,7 @@ public struct GatewayApp: Sendable {
         // stalled core (not a quiet receiver) is what systemd restarts.
         systemd.notify("READY=1\nSTATUS=listening for GDL90 on UDP \(c.bind):\(gateway.port)")
         if let watchdog = systemd.watchdog(petting: gateway.queue, clock: clock) { timers.append(watchdog) }
-        if c.statusInterval > 0 {
-            timers.append(PeriodicService("status line", delay: .seconds(c.statusInterval), every: .seconds(c.statusInterval), clock: clock) {
-                guard let line = await Offload.run(on: .global(), { gateway.status().line }) else { return }
-                console.info("status: \(line)")
-                systemd.notify("STATUS=\(line)")
-            })
-        }
+        if c.statusInterval > 0 { timers.append(statusLine(gateway)) }
         // Stopped first: the line that says why, and systemd's STOPPING=1.
         let stoppingLine = EdgeService("stopping line") {
             let status = gateway.status().line
@@ -173,6 +139,59 @@ public struct GatewayApp: Sendable {
         }
         return StartedGateway(gateway: gateway, hub: hub, udpPort: gateway.port, httpPort: httpPort, log: log,
                               services: edges + readers + timers + [stoppingLine])
+    }
+
+    /// Forwarding: senders for the `host:port` targets (never this gateway itself), and EFB
+    /// discovery for `auto`.
+    private func forward(_ gateway: LiveGateway) throws(GatewayError) {
+        let local = LocalAddresses.ipv4()
+        var senders: [UDPSender] = []
+        for case .host(let target) in config.forward {
+            try Self.refuseSelfForward(target, ownPort: config.udpPort, localAddresses: local)
+            senders.append(try UDPSender(host: target.host, port: target.port))
+        }
+        try gateway.forward(to: senders, auto: config.forward.contains(.auto), ownPort: UInt16(config.udpPort))
+    }
+
+    /// Loads the areas to watch now (the files, then the stored NOTAMs in force: one merge rule,
+    /// `AirspaceSet`; a bad file is an error here) and returns the job that loads them again.
+    private func loadAirspace(store: NotamStore?, into gateway: LiveGateway) throws(GatewayError) -> @Sendable () async -> Void {
+        let notamFiles = config.notamsFile.map { [$0] } ?? [], airspaceFiles = config.airspaceFile.map { [$0] } ?? []
+        let levels = config.airspaceLevels
+        let load: @Sendable () throws(GatewayError) -> [AirspaceArea] = { () throws(GatewayError) in
+            try AirspaceSet.load(database: store?.database, notamFiles: notamFiles, airspaceFiles: airspaceFiles,
+                                 activeAt: Date().timeIntervalSince1970, levels: levels)
+        }
+        gateway.setAirspace(try load())
+        return {
+            if let areas = await Offload.run(on: .global(), { try? load() }) ?? nil { gateway.setAirspace(areas) }
+        }
+    }
+
+    /// FIS-B NOTAMs heard in flight go into the store too (merged with fetched copies), written on `queue`.
+    private func storeFISBNotams(from gateway: LiveGateway, in store: NotamStore, on queue: DispatchQueue) {
+        let console = self.console
+        gateway.onFISBNotams = { reports in
+            queue.async {
+                let notams = reports.compactMap(Notam.init(fisb:))
+                guard !notams.isEmpty else { return }
+                do {
+                    try store.refresh(source: "fisb", notams: notams, at: Date().timeIntervalSince1970) { $0.source == "fisb" }
+                } catch {
+                    console.warning("notams: FIS-B NOTAMs not stored: \(error)")
+                }
+            }
+        }
+    }
+
+    /// The status line on stderr (and systemd's STATUS=) every `statusInterval` seconds.
+    private func statusLine(_ gateway: LiveGateway) -> PeriodicService {
+        let console = self.console, systemd = self.systemd, interval = Duration.seconds(config.statusInterval)
+        return PeriodicService("status line", delay: interval, every: interval, clock: clock) {
+            guard let line = await Offload.run(on: .global(), { gateway.status().line }) else { return }
+            console.info("status: \(line)")
+            systemd.notify("STATUS=\(line)")
+        }
     }
 
     /// `gatewayd alerts ack ID` writes to the database: every 5 s, new acknowledgements go to the core.
