@@ -1,4 +1,5 @@
 import Logging
+import ServiceLifecycle
 import UnixSignals
 
 extension SignalWatch {
@@ -18,8 +19,8 @@ extension SignalWatch {
 
 /// Passes on the signal name a `ServiceGroup` logs when a signal makes it stop; drops everything else.
 struct SignalNameLogHandler: LogHandler {
-    /// The metadata key `ServiceGroup` names the signal under (`ServiceGroupConfiguration.LoggingConfiguration.Keys`).
-    static let signalKey = "sl-signal"
+    /// The metadata key `ServiceGroup` names the signal under (its default logging configuration's).
+    static let signalKey = ServiceGroupConfiguration.LoggingConfiguration.Keys().signalKey
     let onSignal: @Sendable (String) -> Void
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .debug
