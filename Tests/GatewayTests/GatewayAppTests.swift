@@ -75,7 +75,7 @@ final class ConsoleLines: Sendable {
         defer { taken.stop() }
         var config = GatewayConfig()
         config.bind = "127.0.0.1"
-        config.udpPort = 0
+        config.udpPort = Int(HostileBenchmark.freePort(Int32(SOCK_DGRAM.rawValue)))
         config.httpBind = "127.0.0.1"
         config.httpPort = taken.port
         config.nmeaPort = 0
@@ -88,6 +88,10 @@ final class ConsoleLines: Sendable {
             #expect(error.description.contains("port \(taken.port) is already in use"))
         }
         #expect(!output.text.contains("listening"))
+        // The UDP socket it had bound is free again.
+        let again = LiveGateway(log: nil, onAlerts: { _ in })
+        try again.start(bind: "127.0.0.1", port: UInt16(config.udpPort))
+        again.stop()
     }
 
     /// `--forward` never names this gateway's own GDL 90 port on this machine.
