@@ -59,7 +59,9 @@ import Glibc
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         try #require(bound == 0)
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        // Generous: the service runs on the cooperative pool, which the suite's blocking tests
+        // (child processes, sockets) can hold for many seconds on a 2-core machine.
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
 
         // WatchdogSec=0.2 s: a ping every 0.1 s.
