@@ -97,8 +97,8 @@ import Testing
         let port = server.port
         let client = GPSDClient(host: "127.0.0.1", port: port, onFix: { _ in fixes.withLock { $0 += 1 } },
                                 onStatus: { s in statuses.withLock { $0.append(s) } })
-        let running = Task { try await client.run() }
-        defer { running.cancel() }
+        client.start()
+        defer { client.stop() }
         func wait(_ condition: () -> Bool) { var n = 0; while !condition() && n < 1000 { usleep(10_000); n += 1 } }
         wait { fixes.withLock { $0 } > 0 }
         #expect(statuses.withLock { $0 }.first == .connected)

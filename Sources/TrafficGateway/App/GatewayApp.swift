@@ -38,7 +38,7 @@ public struct GatewayApp: Sendable {
     public func run() async throws {
         // Watched first: a signal that comes while starting waits here instead of killing us.
         let console = self.console
-        let signals = SignalWatch(stop: Self.stopSignals, ignored: Self.ignoredSignals) { signal in
+        let signals = try SignalWatch(stop: Self.stopSignals, ignored: Self.ignoredSignals) { signal in
             console.warning("gatewayd: \(signal) ignored\(signal == .sighup ? " (a configuration change needs a restart: systemctl restart gatewayd)" : "")")
         }
         let started = try start(signals: signals)
@@ -105,7 +105,7 @@ public struct GatewayApp: Sendable {
             try gateway.start(bind: c.bind, port: UInt16(c.udpPort), acceptFrom: c.acceptFrom)
             edges.append(EdgeService("GDL90 ingest") { gateway.stop() })
             // gpsd, when configured: connects once the group runs, and stops before the ingest.
-            if let gpsd = c.gpsd { readers.append(gateway.gpsdClient(host: gpsd.host, port: gpsd.port, clock: clock)) }
+            if let gpsd = c.gpsd { readers.append(gateway.gpsdClient(host: gpsd.host, port: gpsd.port)) }
             if c.httpPort > 0 {
                 try http.start(host: c.httpBind, port: c.httpPort)
                 edges.append(EdgeService("HTTP feeds") { http.stop() })

@@ -1,11 +1,22 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import UnixSignals
 
+/// The write end of the signal pipe, for the handler (a C function: it cannot capture context).
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+
 /// Watches the process's signals from the moment it is made, so that none that comes while the
-/// gateway starts is lost or kills it: each ignored signal (SIGHUP, SIGUSR1, …) is passed to
-/// `onIgnored`; the first stop signal (SIGTERM, SIGINT) is remembered, for the stopping line to
-/// name it, and handed to whatever `whenStopped` registered (the service group's graceful shutdown).
+/// gateway starts is lost or kills it. The handlers are installed at once (a Dispatch signal
+/// source takes effect only when Dispatch gets round to registering it, which a loaded machine
+/// can delay past the "listening" line); each only writes the signal's number to a pipe
+/// (async-signal-safe), which a Dispatch read source drains. Each ignored signal (SIGHUP,
+/// SIGUSR1, …) is passed to `onIgnored`; the first stop signal (SIGTERM, SIGINT) is remembered,
+/// for the stopping line to name it, and handed to what `whenStopped` registered (the service
+/// group's graceful shutdown). Once the group runs, Dispatch takes SIGTERM and SIGINT over for it,
+/// and the group names the signal it caught through `serviceGroupLogger`. One a process.
 public final class SignalWatch: Sendable {
     private struct State {
         var received: UnixSignal?
@@ -13,30 +24,46 @@ public final class SignalWatch: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Kept behind a lock: Dispatch's sources are not `Sendable`, and are only cancelled here.
-    private let sources: Mutex<[any DispatchSourceSignal]>
+    /// Kept behind a lock: Dispatch's sources are not `Sendable`.
+    private let source = Mutex<(any DispatchSourceRead)?>(nil)
 
-    /// Starts watching `stop` and `ignored` on `queue` (Dispatch takes the signals over from their
-    /// default action, which would end the process).
+    /// Installs the handlers for `stop` and `ignored` and starts reading what they write on `queue`.
     public init(stop: [UnixSignal], ignored: [UnixSignal], queue: DispatchQueue = DispatchQueue(label: "gatewayd.signals"),
-                onIgnored: @escaping @Sendable (UnixSignal) -> Void) {
-        sources = Mutex([])
-        sources.withLock { list in
-            for signal in stop + ignored {
-                let source = DispatchSource.makeSignalSource(signal: signal.rawValue, queue: queue)
-                let stops = stop.contains(signal)
-                source.setEventHandler { [weak self] in
-                    guard stops else { return onIgnored(signal) }
-                    self?.received(signal)
-                }
-                source.resume()
-                list.append(source)
+                onIgnored: @escaping @Sendable (UnixSignal) -> Void) throws(GatewayError) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else {
+            throw GatewayError.socket(what: "the signal pipe", reason: String(cString: strerror(errno)))
+        }
+        // Neither end blocks (a full pipe drops a byte rather than stall a handler), neither is inherited.
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        signalPipeWriteEnd = fds[1]
+        let readEnd = fds[0], all = stop + ignored
+        for signal in all {
+            Glibc.signal(signal.rawValue) { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(signalPipeWriteEnd, &byte, 1)
             }
+        }
+        source.withLock { source in
+            let reader = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: queue)
+            reader.setEventHandler { [weak self] in
+                var bytes = [UInt8](repeating: 0, count: 64)
+                let count = read(readEnd, &bytes, bytes.count)
+                for byte in bytes.prefix(max(count, 0)) {
+                    guard let signal = all.first(where: { $0.rawValue == Int32(byte) }) else { continue }
+                    if stop.contains(signal) { self?.received(signal) } else { onIgnored(signal) }
+                }
+            }
+            reader.resume()
+            source = reader
         }
     }
 
     deinit {
-        sources.withLock { for source in $0 { source.cancel() } }
+        source.withLock { $0?.cancel() }
     }
 
     /// The first stop signal received, nil before one came.

@@ -8,9 +8,10 @@ import Synchronization
 
 /// Reads position fixes from gpsd's JSON protocol (TCP, default port 2947): sends
 /// `?WATCH={"enable":true,"json":true}` and turns each TPV report with a 2D/3D fix into a
-/// `GPSFix`. A `Service`: `run()` reconnects 3 s after gpsd is absent or goes away, until
-/// graceful shutdown. Each connection is read with blocking calls (1 s timeouts) on its own
-/// dispatch queue, never on the cooperative pool.
+/// `GPSFix`. Reconnects 3 s after gpsd is absent or goes away. Everything happens on the
+/// client's own dispatch queue (a connection is read with blocking calls and 1 s timeouts; the
+/// wait between connections is a deadline on that queue), never on the cooperative pool. As a
+/// `Service`, it reads from the moment the group runs until graceful shutdown.
 public final class GPSDClient: Service, Sendable, CustomStringConvertible {
     /// Connection states reported to the owner.
     public enum Status: Sendable, Equatable {
@@ -24,16 +25,14 @@ public final class GPSDClient: Service, Sendable, CustomStringConvertible {
     private let port: UInt16
     private let onFix: @Sendable (GPSFix) -> Void
     private let onStatus: @Sendable (Status) -> Void
-    private let clock: any Clock<Duration>
     private let stopped = Atomic(false)
     private let reader = DispatchQueue(label: "gatewayd.gpsd")
 
-    /// Creates a client for `host:port`; nothing happens until `run()`.
-    public init(host: String, port: UInt16 = 2947, clock: any Clock<Duration> = ContinuousClock(),
-                onFix: @escaping @Sendable (GPSFix) -> Void, onStatus: @escaping @Sendable (Status) -> Void = { _ in }) {
+    /// Creates a client for `host:port`; nothing happens until `start()` or `run()`.
+    public init(host: String, port: UInt16 = 2947, onFix: @escaping @Sendable (GPSFix) -> Void,
+                onStatus: @escaping @Sendable (Status) -> Void = { _ in }) {
         self.host = host
         self.port = port
-        self.clock = clock
         self.onFix = onFix
         self.onStatus = onStatus
     }
@@ -46,21 +45,33 @@ public final class GPSDClient: Service, Sendable, CustomStringConvertible {
         HostPort(text, defaultPort: 2947).map { ($0.host, $0.port) }
     }
 
-    /// Connects, reads, reconnects, until graceful shutdown or cancellation; a connection under
-    /// way then ends within a second (its read timeout).
+    /// Starts connecting, and reconnecting, until `stop()`.
+    public func start() {
+        reader.async { self.connection() }
+    }
+
+    /// Stops: a connection under way ends within a second (its read timeout); no new one is made.
+    public func stop() {
+        stopped.store(true, ordering: .relaxed)
+    }
+
+    /// Reads from now until graceful shutdown (or cancellation), then stops.
     public func run() async throws {
-        defer { stopped.store(true, ordering: .relaxed) }
-        try? await cancelWhenGracefulShutdown { [self] in
-            while true {
-                // Nil: cancelled while connected; the session sees `stopped` and ends on its own.
-                guard let reason = await Offload.run(on: reader, { self.session() }) else { return }
-                onStatus(.disconnected(reason))
-                try await clock.sleep(for: .seconds(3))
-            }
-        }
+        start()
+        try? await gracefulShutdown()
+        stop()
     }
 
     private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    /// One connection, then the next one 3 s after it ended.
+    private func connection() {
+        guard !isStopped else { return }
+        let reason = session()
+        guard !isStopped else { return }
+        onStatus(.disconnected(reason))
+        reader.asyncAfter(deadline: .now() + 3) { self.connection() }
+    }
 
     /// One connection: returns why it ended.
     private func session() -> String {

@@ -18,7 +18,7 @@ public final class LiveGateway: @unchecked Sendable {
     private let logQueue = DispatchQueue(label: "gatewayd.alert-log")
     private var pipeline: GatewayPipeline
     private var listener: UDPListener?
-    private var gpsd: Task<Void, Never>?
+    private var gpsd: GPSDClient?
     private var timer: DispatchSourceTimer?
     private let onAlerts: AlertSink
     private let log: AlertLog?
@@ -98,14 +98,15 @@ public final class LiveGateway: @unchecked Sendable {
         self.timer = timer
         if let gpsd {
             let client = gpsdClient(host: gpsd.host, port: gpsd.port)
-            self.gpsd = Task { try? await client.run() }
+            client.start()
+            self.gpsd = client
         }
     }
 
     /// A gpsd client whose fixes (recorded when recording) and connection state go to this
     /// gateway's core. Run it as a service, or give `start` gpsd's address to have one run until `stop`.
-    public func gpsdClient(host: String, port: UInt16, clock: any Clock<Duration> = ContinuousClock()) -> GPSDClient {
-        GPSDClient(host: host, port: port, clock: clock, onFix: { [weak self] fix in
+    public func gpsdClient(host: String, port: UInt16) -> GPSDClient {
+        GPSDClient(host: host, port: port, onFix: { [weak self] fix in
             guard let self else { return }
             self.queue.async {
                 let time = CaptureTime.quantized(Date().timeIntervalSince1970)
@@ -246,7 +247,7 @@ public final class LiveGateway: @unchecked Sendable {
             timer?.cancel()
             listener?.cancel()
             discovery?.cancel()
-            gpsd?.cancel()
+            gpsd?.stop()
         }
         recorder?.close()
         logQueue.sync {}
