@@ -88,10 +88,15 @@ final class ConsoleLines: Sendable {
             #expect(error.description.contains("port \(taken.port) is already in use"))
         }
         #expect(!output.text.contains("listening"))
-        // The UDP socket it had bound is free again.
+        // The UDP socket it had bound is free again (closed by its Dispatch source's cancel
+        // handler, which a loaded machine may run a moment later).
         let again = LiveGateway(log: nil, onAlerts: { _ in })
-        try again.start(bind: "127.0.0.1", port: UInt16(config.udpPort))
+        var rebound = false
+        for _ in 0..<100 where !rebound {
+            do { try again.start(bind: "127.0.0.1", port: UInt16(config.udpPort)); rebound = true } catch { usleep(50_000) }
+        }
         again.stop()
+        #expect(rebound, "UDP port \(config.udpPort) still taken 5 s after the failed start")
     }
 
     /// `--forward` never names this gateway's own GDL 90 port on this machine.
