@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
         // The codec: standard library only, no Foundation, no I/O.
@@ -34,6 +35,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // Simulation and benchmarks: synthetic traffic, scenario captures, the demo flight, the
@@ -55,7 +58,14 @@ let package = Package(
         // (scripts/fuzz.sh), else a runner that replays a corpus (regressions, CI).
         .executableTarget(name: "gatewayd-fuzz", dependencies: ["GDL90", "TrafficGateway", "GatewayFuzzSupport"]),
         .testTarget(name: "GDL90Tests", dependencies: ["GDL90"]),
-        .testTarget(name: "GatewayTests", dependencies: ["TrafficGateway", "GDL90", "GatewaySimulation", "GatewayFuzzSupport"]),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "TrafficGateway", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

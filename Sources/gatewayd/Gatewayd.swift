@@ -5,13 +5,22 @@ import GatewaySimulation
 
 /// `gatewayd`: the skygate GDL 90 traffic and airspace gateway.
 @main
-struct Gatewayd: ParsableCommand {
+struct Gatewayd: AsyncParsableCommand {
     /// Entry point: SIGPIPE is ignored first, so a closed pipe is an EPIPE that `Terminal`
     /// handles (a quiet end for commands, a log line for `run`) instead of a silent death.
-    static func main() {
+    static func main() async {
         signal(SIGPIPE, SIG_IGN)
         PeakMemory.reportAtExitIfRequested()
-        Self.main(nil)
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
     }
 
     static let configuration = CommandConfiguration(

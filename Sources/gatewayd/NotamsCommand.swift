@@ -46,7 +46,5 @@ struct NotamDatabaseOption: ParsableArguments {
 
 /// Prints a refresh's changes, one line each, to stderr.
 func reportChanges(_ changes: [NotamChange], source: String, count: Int) {
-    let counts = Dictionary(grouping: changes, by: \.kind).mapValues(\.count)
-    let summary = ["new", "modified", "cancelled", "expired"].compactMap { k in counts[k].map { "\($0) \(k)" } }
-    Terminal.error("notams: \(count) from \(source)\(summary.isEmpty ? ", no changes" : ": " + summary.joined(separator: ", "))")
+    Terminal.error(NotamRefresh.summary(changes, source: source, count: count))
 }

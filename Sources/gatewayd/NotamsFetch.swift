@@ -9,7 +9,7 @@ struct NotamsFetch: ParsableCommand {
         commandName: "fetch", abstract: "Fetch NOTAMs from the FAA and store them (never replacing good data with a bad reply).")
 
     @Option(help: "Source: faa-api (needs a key from api.faa.gov), faa-nms (the FAA's NOTAM Management Service, OAuth2 key) or faa-search (no key; may refuse scripts).")
-    var source = "faa-api"
+    var source = NotamSourceKind.faaAPI
 
     @Option(help: "Base URL replacing the source's (a mirror, a proxy, a test server).")
     var url: String?
@@ -29,7 +29,6 @@ struct NotamsFetch: ParsableCommand {
     @OptionGroup var db: NotamDatabaseOption
 
     func validate() throws {
-        guard ["faa-api", "faa-nms", "faa-search"].contains(source) else { throw ValidationError("--source must be faa-api, faa-nms or faa-search") }
         for l in location where !NotamParser.isICAO(l) { throw ValidationError("--location \(l) is not an ICAO location like KSLE") }
         if location.isEmpty && near == nil { throw ValidationError("give --location ICAO (repeatable) or --near LAT,LON") }
         if let near, Self.point(near) == nil { throw ValidationError("--near \(near) is not LAT,LON like 44.91,-123.00") }
@@ -49,22 +48,17 @@ struct NotamsFetch: ParsableCommand {
         let query = NotamQuery(locations: location, near: near.flatMap(Self.point).map { ($0.0, $0.1, radius) })
         let notams: [Notam]
         do {
-            if source == "faa-api" {
-                let creds = try Credentials.load(file: credentials)
-                notams = try FAANotamAPI(baseURL: url ?? "https://external-api.faa.gov/notamapi/v1", credentials: creds, http: http).fetch(query)
-            } else if source == "faa-nms" {
-                let creds = try Credentials.load(file: credentials)
-                notams = try FAANotamNMS(baseURL: url ?? "https://api-nms.aim.faa.gov", credentials: creds, http: http).fetch(query)
-            } else {
-                notams = try FAANotamSearch(baseURL: url ?? "https://notams.aim.faa.gov/notamSearch", http: http).fetch(query)
-            }
+            let file = credentials
+            notams = try source.client(baseURL: url, http: http) { () throws(FetchError) in
+                try Credentials.load(file: file)
+            }.fetch(query)
         } catch {
             let kept = (try? store.count()) ?? 0
             throw CommandFailure("\(source): \(error) — kept the \(kept) stored NOTAMs")
         }
         do {
-            let changes = try store.refresh(source: source, notams: notams, at: Date().timeIntervalSince1970) { query.covers($0) }
-            reportChanges(changes, source: source, count: notams.count)
+            let changes = try store.refresh(source: source.rawValue, notams: notams, at: Date().timeIntervalSince1970) { query.covers($0) }
+            reportChanges(changes, source: source.rawValue, count: notams.count)
         } catch {
             throw CommandFailure("\(error)")
         }

@@ -17,8 +17,8 @@ struct SendCommand: ParsableCommand {
     @Argument(help: "Capture file.")
     var file: String
 
-    @Option(help: "Destination host:port.")
-    var to: String
+    @Option(help: "Destination host:port.", transform: { try HostPort.argument($0) })
+    var to: HostPort
 
     @Option(help: "Pace: 1 for real time, N for N times faster, max for no pause.")
     var speed: ReplaySpeed = .factor(1)
@@ -27,12 +27,8 @@ struct SendCommand: ParsableCommand {
     var port: UInt16 = 4000
 
     func run() throws {
-        let parts = to.split(separator: ":")
-        guard parts.count == 2, let destinationPort = UInt16(parts[1]) else {
-            throw ValidationError("--to \(to) is not host:port (e.g. 127.0.0.1:4000)")
-        }
         let sender: UDPSender
-        do { sender = try UDPSender(host: String(parts[0]), port: destinationPort) } catch { throw CommandFailure("\(error)") }
+        do { sender = try UDPSender(host: to.host, port: to.port) } catch { throw CommandFailure("\(error)") }
         var capture = try openCapture(file, port: port)
         // Raw streams arrive cut at heartbeats (a second of traffic each), timed by their order.
         let started = Date()

@@ -12,16 +12,16 @@ enum Terminal {
     }
 
     /// Log level for `info` and `warning` lines: error, warning or info. Set once at start-up.
-    nonisolated(unsafe) static var level = "info"
+    nonisolated(unsafe) static var level = LogLevel.info
 
     /// An informational line on stderr (hidden at --log-level warning or error).
     static func info(_ line: String) {
-        if level == "info" { error(line) }
+        if level >= .info { error(line) }
     }
 
     /// A warning on stderr (hidden at --log-level error).
     static func warning(_ line: String) {
-        if level != "error" { error(line) }
+        if level >= .warning { error(line) }
     }
 
     /// What happens when stdout's reader has gone (`| head`): by default the command ends quietly,
@@ -74,5 +74,13 @@ enum Terminal {
             offset += n
         }
         return true
+    }
+}
+
+extension Terminal {
+    /// The terminal as `GatewayApp` writes to it: alerts on stdout, log lines on stderr by level.
+    static var console: GatewayConsole {
+        GatewayConsole(alerts: { Terminal.out($0) }, info: { Terminal.info($0) }, warning: { Terminal.warning($0) },
+                       error: { Terminal.error($0) }, colour: colourOnStdout)
     }
 }

@@ -19,9 +19,9 @@ import Testing
             refresh_hours = 0.5
             client_secret = "hush"
             """, file: "t.toml")
-        #expect(c.udpPort == 4001 && c.bind == "127.0.0.1" && c.gpsd == "127.0.0.1:2947")
-        #expect(c.httpPort == 0 && c.forward == ["192.168.10.20:4000", "auto"])
-        #expect(c.notamSource == "faa-api" && c.notamLocations == ["KSLE", "KPDX"] && c.notamRefreshHours == 0.5)
+        #expect(c.udpPort == 4001 && c.bind == "127.0.0.1" && c.gpsd == HostPort(host: "127.0.0.1", port: 2947))
+        #expect(c.httpPort == 0 && c.forward == [.host(HostPort(host: "192.168.10.20", port: 4000)), .auto])
+        #expect(c.notamSource == .faaAPI && c.notamLocations == ["KSLE", "KPDX"] && c.notamRefreshHours == 0.5)
         #expect(c.nmeaPort == 2000)  // untouched default
         #expect(c.toml.contains("client_secret = \"****\"") && !c.toml.contains("hush"))
         // The effective configuration reads back as itself.

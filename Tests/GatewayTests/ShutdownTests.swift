@@ -49,4 +49,39 @@ func gatewaydExecutable() -> URL? {
         _ = try AlertLog(database: GatewayDatabase(path: path)).events()
         try? FileManager.default.removeItem(at: directory)
     }
+
+    /// SIGHUP, SIGUSR1, SIGUSR2 and SIGALRM are reported and ignored (a reload needs a restart);
+    /// the gateway goes on, and the SIGTERM after them stops it with a line naming the signal.
+    @Test func ignoredSignalsAreReportedAndRunGoesOn() throws {
+        let executable = try #require(gatewaydExecutable(), "build gatewayd first (swift build)")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["run", "--bind", "127.0.0.1", "--udp-port", "0", "--no-database", "--http-port", "0", "--nmea-port", "0",
+                             "--status-interval", "0"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = Pipe()
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var seen = Data()
+        func read(until text: String) {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline, !String(decoding: seen, as: UTF8.self).contains(text) { seen.append(stderr.fileHandleForReading.availableData) }
+        }
+        read(until: "listening")
+        // One at a time: each is reported before the next is sent.
+        for (sig, name) in [(SIGHUP, "SIGHUP"), (SIGUSR1, "SIGUSR1"), (SIGUSR2, "SIGUSR2"), (SIGALRM, "SIGALRM")] {
+            kill(process.processIdentifier, sig)
+            read(until: "\(name) ignored")
+        }
+        #expect(process.isRunning)
+        kill(process.processIdentifier, SIGTERM)
+        read(until: "stopping on")
+        process.waitUntilExit()
+        let text = String(decoding: seen, as: UTF8.self)
+        #expect(text.contains("gatewayd: SIGHUP ignored (a configuration change needs a restart: systemctl restart gatewayd)\n"))
+        #expect(text.contains("gatewayd: SIGUSR1 ignored\n") && text.contains("gatewayd: SIGUSR2 ignored\n") && text.contains("gatewayd: SIGALRM ignored\n"))
+        #expect(text.contains("gatewayd: stopping on SIGTERM (datagrams 0,"))
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+    }
 }

@@ -23,15 +23,9 @@ public struct HTTPConnection {
             let slash = rest.firstIndex(of: "/") ?? rest.endIndex
             let authority = rest[..<slash]
             path = slash == rest.endIndex ? "/" : String(rest[slash...])
-            if let colon = authority.lastIndex(of: ":") {
-                guard let p = UInt16(authority[authority.index(after: colon)...]) else { return nil }
-                host = String(authority[..<colon])
-                port = p
-            } else {
-                host = String(authority)
-                port = 80
-            }
-            if host.isEmpty { return nil }
+            guard let endpoint = HostPort(String(authority), defaultPort: 80) else { return nil }
+            host = endpoint.host
+            port = endpoint.port
         }
     }
 

@@ -1,12 +1,18 @@
+import Dispatch
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import ServiceLifecycle
+import Synchronization
 
 /// Reads position fixes from gpsd's JSON protocol (TCP, default port 2947): sends
 /// `?WATCH={"enable":true,"json":true}` and turns each TPV report with a 2D/3D fix into a
-/// `GPSFix`. Reconnects every few seconds when gpsd is absent or goes away.
-public final class GPSDClient: @unchecked Sendable {
+/// `GPSFix`. Reconnects 3 s after gpsd is absent or goes away. Everything happens on the
+/// client's own dispatch queue (a connection is read with blocking calls and 1 s timeouts; the
+/// wait between connections is a deadline on that queue), never on the cooperative pool. As a
+/// `Service`, it reads from the moment the group runs until graceful shutdown.
+public final class GPSDClient: Service, Sendable, CustomStringConvertible {
     /// Connection states reported to the owner.
     public enum Status: Sendable, Equatable {
         /// Connected and reading.
@@ -19,11 +25,10 @@ public final class GPSDClient: @unchecked Sendable {
     private let port: UInt16
     private let onFix: @Sendable (GPSFix) -> Void
     private let onStatus: @Sendable (Status) -> Void
-    private let lock = NSLock()
-    private var stopped = false
-    private var thread: Thread?
+    private let stopped = Atomic(false)
+    private let reader = DispatchQueue(label: "gatewayd.gpsd")
 
-    /// Creates a client for `host:port`; call `start()`.
+    /// Creates a client for `host:port`; nothing happens until `start()` or `run()`.
     public init(host: String, port: UInt16 = 2947, onFix: @escaping @Sendable (GPSFix) -> Void,
                 onStatus: @escaping @Sendable (Status) -> Void = { _ in }) {
         self.host = host
@@ -32,41 +37,40 @@ public final class GPSDClient: @unchecked Sendable {
         self.onStatus = onStatus
     }
 
-    /// Parses "host:port" or "host" (port 2947).
+    /// `gpsd host:port`.
+    public var description: String { "gpsd \(HostPort(host: host, port: port))" }
+
+    /// Parses "host:port" or "host" (port 2947), as `HostPort` does.
     public static func parse(_ text: String) -> (host: String, port: UInt16)? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count == 1, !parts[0].isEmpty { return (String(parts[0]), 2947) }
-        if parts.count == 2, !parts[0].isEmpty, let p = UInt16(parts[1]), p > 0 { return (String(parts[0]), p) }
-        return nil
+        HostPort(text, defaultPort: 2947).map { ($0.host, $0.port) }
     }
 
-    /// Starts the reader thread.
+    /// Starts connecting, and reconnecting, until `stop()`.
     public func start() {
-        let t = Thread { [self] in self.loop() }
-        t.name = "gpsd"
-        thread = t
-        t.start()
+        reader.async { self.connection() }
     }
 
-    /// Stops reading (the thread ends within about a second).
+    /// Stops: a connection under way ends within a second (its read timeout); no new one is made.
     public func stop() {
-        lock.lock()
-        stopped = true
-        lock.unlock()
+        stopped.store(true, ordering: .relaxed)
     }
 
-    private var isStopped: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopped
+    /// Reads from now until graceful shutdown (or cancellation), then stops.
+    public func run() async throws {
+        start()
+        try? await gracefulShutdown()
+        stop()
     }
 
-    private func loop() {
-        while !isStopped {
-            let reason = session()
-            onStatus(.disconnected(reason))
-            for _ in 0..<30 where !isStopped { usleep(100_000) }
-        }
+    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    /// One connection, then the next one 3 s after it ended.
+    private func connection() {
+        guard !isStopped else { return }
+        let reason = session()
+        guard !isStopped else { return }
+        onStatus(.disconnected(reason))
+        reader.asyncAfter(deadline: .now() + 3) { self.connection() }
     }
 
     /// One connection: returns why it ended.

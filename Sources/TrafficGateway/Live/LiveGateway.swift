@@ -97,18 +97,26 @@ public final class LiveGateway: @unchecked Sendable {
         timer.resume()
         self.timer = timer
         if let gpsd {
-            let client = GPSDClient(host: gpsd.host, port: gpsd.port, onFix: { [unowned self] fix in
-                self.queue.async {
-                    let time = CaptureTime.quantized(Date().timeIntervalSince1970)
-                    self.recorder?.record(fix, at: time)
-                    self.deliver(self.pipeline.gpsFix(fix, at: time))
-                }
-            }, onStatus: { [unowned self] status in
-                self.queue.async { self.gpsdStatus = status }
-            })
+            let client = gpsdClient(host: gpsd.host, port: gpsd.port)
             client.start()
             self.gpsd = client
         }
+    }
+
+    /// A gpsd client whose fixes (recorded when recording) and connection state go to this
+    /// gateway's core. Run it as a service, or give `start` gpsd's address to have one run until `stop`.
+    public func gpsdClient(host: String, port: UInt16) -> GPSDClient {
+        GPSDClient(host: host, port: port, onFix: { [weak self] fix in
+            guard let self else { return }
+            self.queue.async {
+                let time = CaptureTime.quantized(Date().timeIntervalSince1970)
+                self.recorder?.record(fix, at: time)
+                self.deliver(self.pipeline.gpsFix(fix, at: time))
+            }
+        }, onStatus: { [weak self] status in
+            guard let self else { return }
+            self.queue.async { self.gpsdStatus = status }
+        })
     }
 
     /// Forwards GDL 90 to `targets` ("host:port" senders) and, with `auto`, to EFBs that

@@ -59,18 +59,3 @@ public struct SystemdNotifier: Sendable, Equatable {
         #endif
     }
 }
-
-extension SystemdNotifier {
-    /// Sends `WATCHDOG=1` every `watchdogInterval` from `queue`: give it the queue whose stall
-    /// should count as a hang (the core's), so systemd restarts a gateway that stopped working
-    /// rather than one that merely hears nothing. Nil (nothing scheduled) without a watchdog; keep
-    /// the returned timer alive.
-    public func startWatchdog(on queue: DispatchQueue) -> (any DispatchSourceTimer)? {
-        guard let interval = watchdogInterval else { return nil }
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now(), repeating: interval, leeway: .milliseconds(100))
-        timer.setEventHandler { self.notify("WATCHDOG=1") }
-        timer.resume()
-        return timer
-    }
-}

@@ -1,0 +1,241 @@
+import Dispatch
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// The live gateway (`gatewayd run`) put together from a `GatewayConfig`: the alert log, the
+/// ingest and its core, the flight recorder, forwarding, the NOTAM files and store, the feeds,
+/// systemd, the timers, and one `ServiceGroup` that runs them all and stops them all on SIGTERM
+/// or SIGINT. The executable parses flags into the configuration and calls `run()`.
+public struct GatewayApp: Sendable {
+    /// The merged settings (defaults, file, flags), already validated.
+    public let config: GatewayConfig
+    /// Where alerts and log lines go.
+    public let console: GatewayConsole
+    /// systemd's notification socket and watchdog (does nothing outside systemd).
+    public let systemd: SystemdNotifier
+    private let clock: any Clock<Duration>
+
+    /// An app for `config`, writing to `console`; the timers run on `clock`.
+    public init(config: GatewayConfig, console: GatewayConsole, systemd: SystemdNotifier = SystemdNotifier(),
+                clock: any Clock<Duration> = ContinuousClock()) {
+        self.config = config
+        self.console = console
+        self.systemd = systemd
+        self.clock = clock
+    }
+
+    /// The signals that stop the gateway gracefully.
+    public static let stopSignals: [UnixSignal] = [.sigterm, .sigint]
+    /// Signals whose default action would kill the daemon with no log line and no WAL checkpoint:
+    /// reported and ignored (a reload needs a restart; the others mean nothing here).
+    public static let ignoredSignals: [UnixSignal] = [.sighup, .sigusr1, .sigusr2, .sigalrm]
+
+    /// Starts everything, runs until SIGTERM or SIGINT, stops everything (the database last) and
+    /// returns. Errors while starting (a port in use, an unreadable file) are thrown before any
+    /// "listening" line.
+    public func run() async throws {
+        // Watched first: a signal that comes while starting waits here instead of killing us.
+        let console = self.console
+        let signals = try SignalWatch(stop: Self.stopSignals, ignored: Self.ignoredSignals) { signal in
+            console.warning("gatewayd: \(signal) ignored\(signal == .sighup ? " (a configuration change needs a restart: systemctl restart gatewayd)" : "")")
+        }
+        let started = try start(signals: signals)
+        // The group hears SIGTERM and SIGINT itself; the watch covers one that came before it ran.
+        let group = ServiceGroup(services: started.services, gracefulShutdownSignals: Self.stopSignals, logger: signals.serviceGroupLogger)
+        signals.whenStopped { Task { await group.triggerGracefulShutdown() } }
+        try await group.run()
+        withExtendedLifetime(signals) {}
+    }
+
+    /// Opens the alert log, binds every socket, loads the airspace, prints the "listening" lines
+    /// and tells systemd READY=1; returns the services to run. On an error whatever was opened is
+    /// closed again. `signals`, when given, names the stop signal in the stopping line.
+    public func start(signals: SignalWatch? = nil) throws(GatewayError) -> StartedGateway {
+        let c = config, console = self.console, clock = self.clock, systemd = self.systemd
+        let descriptors = DescriptorLimit.raiseSoftLimit()
+        let log = c.databaseEnabled ? AlertLog(database: try GatewayDatabase(path: c.database ?? GatewayDatabase.defaultPath())) : nil
+        let store = log.map { NotamStore(database: $0.database) }
+        let formatter = AlertFormatter(style: c.json ? .json : .human(colour: console.colour))
+        let hub = FeedHub(now: Date().timeIntervalSince1970)
+        let gateway = LiveGateway(core: GatewayCore(configuration: c.coreConfiguration), log: log, hub: hub, onAlerts: { alerts in
+            console.alerts(alerts.map(formatter.format))
+        }, onLogError: { error in
+            console.warning("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")
+        })
+        gateway.onNotice = { console.warning("note: \($0)") }
+        // The running parts, in the order they stop last (the group stops them in reverse).
+        var edges: [EdgeService] = []
+        // FIS-B NOTAMs heard in flight are written from here; drained before the database closes.
+        let fisbWrites = DispatchQueue(label: "gatewayd.fisb-notams")
+        if let log {
+            edges.append(EdgeService("alert log") {
+                fisbWrites.sync {}
+                do { try log.database.close() } catch { console.error("warning: \(error)") }
+            })
+        }
+        var feeds: [String] = []
+        var httpPort: Int?
+        var timers: [PeriodicService] = []
+        var readers: [GPSDClient] = []
+        do {
+            if let dir = c.recordDirectory {
+                let recorder = try FlightRecorder(directory: dir, maximumBytes: Int64(c.recordMaxMB) << 20) { console.warning("warning: \($0)") }
+                gateway.recorder = recorder
+                edges.append(EdgeService("flight recorder") { recorder.close() })
+            }
+            try forward(gateway)
+            // The cockpit page: the stored NOTAMs and those of the NOTAM file, and the one write it may do.
+            var fileNotams: [Notam] = []
+            if let path = c.notamsFile { try NotamFile.read(path: path) { fileNotams.append($0) } }
+            let http = FeedServer(hub: hub, token: c.httpToken, cockpit: CockpitSources(
+                notams: store, fileNotams: fileNotams, acknowledge: { id in
+                    gateway.acknowledge(id)
+                    console.info("gatewayd: \(id) acknowledged from the cockpit page")
+                }, ackToken: c.ackToken))
+            let reloadAreas = try loadAirspace(store: store, into: gateway)
+            // Activity windows move and `notams fetch` may have run: re-read the stored set each minute.
+            timers.append(PeriodicService("airspace reload", delay: .seconds(60), every: .seconds(60), clock: clock, job: reloadAreas))
+            if let store { storeFISBNotams(from: gateway, in: store, on: fisbWrites) }
+            if let log { timers.append(acknowledgementPoll(log: log, gateway: gateway)) }
+            if let source = c.notamSource, let store {
+                timers.append(notamRefresh(NotamRefresh(source: source, config: c, store: store), then: reloadAreas))
+            }
+            try gateway.start(bind: c.bind, port: UInt16(c.udpPort), acceptFrom: c.acceptFrom)
+            edges.append(EdgeService("GDL90 ingest") { gateway.stop() })
+            // gpsd, when configured: connects once the group runs, and stops before the ingest.
+            if let gpsd = c.gpsd { readers.append(gateway.gpsdClient(host: gpsd.host, port: gpsd.port)) }
+            if c.httpPort > 0 {
+                try http.start(host: c.httpBind, port: c.httpPort)
+                edges.append(EdgeService("HTTP feeds") { http.stop() })
+                feeds.append("HTTP http://\(c.httpBind):\(http.port)/")
+                httpPort = http.port
+            }
+            if c.nmeaPort > 0 {
+                let nmea = try NMEAServer(address: c.httpBind, port: UInt16(c.nmeaPort), hub: hub)
+                edges.append(EdgeService("FLARM NMEA") { nmea.stop() })
+                feeds.append("FLARM NMEA tcp \(c.httpBind):\(c.nmeaPort)")
+            }
+            if !c.forward.isEmpty { feeds.append("GDL90 forward to " + c.forward.map(\.description).joined(separator: ", ")) }
+        } catch {
+            for edge in edges.reversed() { edge.stopNow() }
+            throw error
+        }
+        if descriptors < 1_100 { console.warning("gatewayd: only \(descriptors) open files allowed: raise LimitNOFILE (the HTTP and NMEA caps need about 600)") }
+        console.info("gatewayd: listening for GDL90 on UDP \(c.bind):\(gateway.port)\(log.map { ", alert log \($0.database.path)" } ?? "")")
+        if !feeds.isEmpty { console.info("gatewayd: feeds: " + feeds.joined(separator: "; ")) }
+        if let dir = c.recordDirectory { console.info("gatewayd: recording to \(dir) (at most \(c.recordMaxMB) MB)") }
+        // systemd (Type=notify): started; the watchdog is petted from the core's queue, so a
+        // stalled core (not a quiet receiver) is what systemd restarts.
+        systemd.notify("READY=1\nSTATUS=listening for GDL90 on UDP \(c.bind):\(gateway.port)")
+        if let watchdog = systemd.watchdog(petting: gateway.queue, clock: clock) { timers.append(watchdog) }
+        if c.statusInterval > 0 { timers.append(statusLine(gateway)) }
+        // Stopped first: the line that says why, and systemd's STOPPING=1.
+        let stoppingLine = EdgeService("stopping line") {
+            let status = gateway.status().line
+            console.info(signals?.received.map { "gatewayd: stopping on \($0) (\(status))" } ?? "gatewayd: stopping (\(status))")
+            systemd.notify("STOPPING=1")
+        }
+        return StartedGateway(gateway: gateway, hub: hub, udpPort: gateway.port, httpPort: httpPort, log: log,
+                              services: edges + readers + timers + [stoppingLine])
+    }
+
+    /// Forwarding: senders for the `host:port` targets (never this gateway itself), and EFB
+    /// discovery for `auto`.
+    private func forward(_ gateway: LiveGateway) throws(GatewayError) {
+        let local = LocalAddresses.ipv4()
+        var senders: [UDPSender] = []
+        for case .host(let target) in config.forward {
+            try Self.refuseSelfForward(target, ownPort: config.udpPort, localAddresses: local)
+            senders.append(try UDPSender(host: target.host, port: target.port))
+        }
+        try gateway.forward(to: senders, auto: config.forward.contains(.auto), ownPort: UInt16(config.udpPort))
+    }
+
+    /// Loads the areas to watch now (the files, then the stored NOTAMs in force: one merge rule,
+    /// `AirspaceSet`; a bad file is an error here) and returns the job that loads them again.
+    private func loadAirspace(store: NotamStore?, into gateway: LiveGateway) throws(GatewayError) -> @Sendable () async -> Void {
+        let notamFiles = config.notamsFile.map { [$0] } ?? [], airspaceFiles = config.airspaceFile.map { [$0] } ?? []
+        let levels = config.airspaceLevels
+        let load: @Sendable () throws(GatewayError) -> [AirspaceArea] = { () throws(GatewayError) in
+            try AirspaceSet.load(database: store?.database, notamFiles: notamFiles, airspaceFiles: airspaceFiles,
+                                 activeAt: Date().timeIntervalSince1970, levels: levels)
+        }
+        gateway.setAirspace(try load())
+        return {
+            if let areas = await Offload.run(on: .global(), { try? load() }) ?? nil { gateway.setAirspace(areas) }
+        }
+    }
+
+    /// FIS-B NOTAMs heard in flight go into the store too (merged with fetched copies), written on `queue`.
+    private func storeFISBNotams(from gateway: LiveGateway, in store: NotamStore, on queue: DispatchQueue) {
+        let console = self.console
+        gateway.onFISBNotams = { reports in
+            queue.async {
+                let notams = reports.compactMap(Notam.init(fisb:))
+                guard !notams.isEmpty else { return }
+                do {
+                    try store.refresh(source: "fisb", notams: notams, at: Date().timeIntervalSince1970) { $0.source == "fisb" }
+                } catch {
+                    console.warning("notams: FIS-B NOTAMs not stored: \(error)")
+                }
+            }
+        }
+    }
+
+    /// The status line on stderr (and systemd's STATUS=) every `statusInterval` seconds.
+    private func statusLine(_ gateway: LiveGateway) -> PeriodicService {
+        let console = self.console, systemd = self.systemd, interval = Duration.seconds(config.statusInterval)
+        return PeriodicService("status line", delay: interval, every: interval, clock: clock) {
+            guard let line = await Offload.run(on: .global(), { gateway.status().line }) else { return }
+            console.info("status: \(line)")
+            systemd.notify("STATUS=\(line)")
+        }
+    }
+
+    /// `gatewayd alerts ack ID` writes to the database: every 5 s, new acknowledgements go to the core.
+    private func acknowledgementPoll(log: AlertLog, gateway: LiveGateway) -> PeriodicService {
+        let console = self.console
+        let seen = LockedBox<Int64>((try? log.acknowledgements(after: 0).last?.0) ?? 0)
+        return PeriodicService("acknowledgement poll", delay: .seconds(5), every: .seconds(5), clock: clock) {
+            let new = await Offload.run(on: .global()) { (try? log.acknowledgements(after: seen.value)) ?? [] } ?? []
+            for (rowid, target) in new {
+                gateway.acknowledge(target)
+                seen.set(rowid)
+                console.info("gatewayd: \(target) acknowledged")
+            }
+        }
+    }
+
+    /// Fetches NOTAMs 2 s after start and every `notams.refresh_hours`; a failure is reported and
+    /// the stored set kept. A shutdown does not wait for a fetch under way.
+    private func notamRefresh(_ refresh: NotamRefresh, then reload: @escaping @Sendable () async -> Void) -> PeriodicService {
+        let console = self.console
+        return PeriodicService("NOTAM refresh", delay: .seconds(2), every: .seconds(config.notamRefreshHours * 3600), clock: clock) {
+            let fetched = await Offload.run(on: .global()) {
+                Result { () throws(FetchError) in try refresh.fetch { attempt, reason in console.error("notams: \(reason); retry \(attempt) of 3") } }
+            }
+            guard let fetched, !Task.isCancelled else { return }
+            do {
+                let notams = try fetched.get()
+                let stored = await Offload.run(on: .global()) {
+                    Result { () throws(GatewayError) in try refresh.store(notams, at: Date().timeIntervalSince1970) }
+                }
+                guard let stored else { return }
+                console.error(try stored.get())
+                await reload()
+            } catch {
+                console.warning(refresh.failure(error))
+            }
+        }
+    }
+
+    /// Refuses a `--forward` target that names this gateway's own GDL90 port on this machine (the
+    /// stream would come back to itself, endlessly).
+    public static func refuseSelfForward(_ target: HostPort, ownPort: Int, localAddresses: Set<String>) throws(GatewayError) {
+        if Int(target.port) == ownPort, target.host == "localhost" || localAddresses.contains(target.host) {
+            throw .invalidInput("--forward \(target) names this gateway's own GDL90 port: it would forward the stream to itself, endlessly")
+        }
+    }
+}

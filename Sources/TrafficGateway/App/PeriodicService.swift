@@ -1,0 +1,42 @@
+import ServiceLifecycle
+
+/// A job run every `interval` after a first `delay`, as a `Service` that ends on graceful
+/// shutdown: the NOTAM refresh, the acknowledgement poll, the airspace reload, the status line,
+/// the systemd watchdog. Time comes from the injected `clock`, so a test can drive it.
+public struct PeriodicService: Service, CustomStringConvertible {
+    /// The job's name in logs.
+    public let name: String
+    /// Before the first run.
+    public let delay: Duration
+    /// Between the end of one run and the start of the next.
+    public let interval: Duration
+    private let clock: any Clock<Duration>
+    private let job: @Sendable () async -> Void
+
+    /// A job run after `delay`, then every `interval`, on `clock`. A job that blocks (SQLite,
+    /// libcurl, the core's queue) should hand its work to `Offload.run`, which a shutdown does not wait for.
+    public init(_ name: String, delay: Duration, every interval: Duration, clock: any Clock<Duration> = ContinuousClock(),
+                job: @escaping @Sendable () async -> Void) {
+        self.name = name
+        self.delay = delay
+        self.interval = interval
+        self.clock = clock
+        self.job = job
+    }
+
+    /// The job's name.
+    public var description: String { name }
+
+    /// Runs the job on schedule until graceful shutdown (or cancellation).
+    public func run() async throws {
+        let clock = self.clock, delay = self.delay, interval = self.interval, job = self.job
+        // The sleep throws CancellationError when the shutdown cancels it: that is the normal end.
+        try? await cancelWhenGracefulShutdown {
+            try await clock.sleep(for: delay)
+            while !Task.isCancelled {
+                await job()
+                try await clock.sleep(for: interval)
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+extension GatewayConfig {
+    /// Every key the configuration file may set, in the order `config show` writes them: the one
+    /// table that parsing, `config show` and the unknown-key error read.
+    public static var keys: [ConfigKey] {
+        @Sendable func path(_ s: String) -> String { s }
+        @Sendable func ipv4(_ s: String) -> String? {
+            let parts = s.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+            return parts.count == 4 && parts.allSatisfy({ $0.map { (0...255).contains($0) } ?? false }) ? s : nil
+        }
+        var keys: [ConfigKey] = [
+            .integer("input", "udp_port", \.udpPort, in: 0...65535, help: "integer 0–65535"),
+            .text("input", "bind", \.bind, help: "IPv4 address", parse: ipv4, format: path),
+            .optional("input", "gpsd", \.gpsd, help: "host:port", unset: "# gpsd = \"127.0.0.1:2947\"",
+                      parse: { HostPort($0, defaultPort: 2947) }, format: \.description),
+            .list("input", "accept_from", \.acceptFrom, help: "array of IPv4 addresses",
+                  unset: "# accept_from = [\"192.168.10.1\"]   (default: GDL90 from anyone)", parse: ipv4, format: path),
+
+            .optional("database", "path", \.database, help: "file path", unset: "# path = (default) \(GatewayDatabase.defaultPath())",
+                      parse: path, format: path),
+            .boolean("database", "enabled", \.databaseEnabled),
+
+            .boolean("output", "json", \.json),
+            .integer("output", "status_interval", \.statusInterval, in: 0...86_400, help: "seconds, 0 or more"),
+
+            .text("log", "level", \.logLevel, help: LogLevel.choices, parse: LogLevel.init(rawValue:), format: \.rawValue),
+
+            .integer("feeds", "http_port", \.httpPort, in: 0...65535, help: "integer 0–65535"),
+            .text("feeds", "http_bind", \.httpBind, help: "IPv4 address", parse: ipv4, format: path),
+            .integer("feeds", "nmea_port", \.nmeaPort, in: 0...65535, help: "integer 0–65535"),
+            .list("feeds", "forward", \.forward, help: "array of \"host:port\" or \"auto\"", parse: ForwardTarget.init, format: \.description),
+            .optional("feeds", "token", \.httpToken, help: "string (every HTTP request must carry it)", secret: true,
+                      unset: "# token = \"…\"   (default: no token; anyone on the network reads the feeds)", parse: path, format: path),
+            .optional("feeds", "ack_token", \.ackToken, help: "string (acknowledging an alert from the cockpit page must carry it; unset: refused)",
+                      secret: true, unset: "# ack_token = \"…\"   (default: none; the cockpit page cannot acknowledge alerts)", parse: path, format: path),
+
+            .optional("recorder", "dir", \.recordDirectory, help: "folder path",
+                      unset: "# dir = \"/var/lib/gatewayd/recordings\"   (default: no recording)", parse: path, format: path),
+            .integer("recorder", "max_mb", \.recordMaxMB, in: 1...1_000_000, help: "megabytes, 1 or more"),
+
+            .optional("airspace", "file", \.airspaceFile, help: "GeoJSON file path", unset: "# file = \"\"", parse: path, format: path),
+            .optional("airspace", "notams_file", \.notamsFile, help: "NOTAM JSON file path", unset: "# notams_file = \"\"", parse: path, format: path),
+
+            .optional("notams", "source", \.notamSource, help: NotamSourceKind.choices, unset: "# source = \"faa-api\"",
+                      parse: NotamSourceKind.init(rawValue:), format: \.rawValue),
+            .list("notams", "locations", \.notamLocations, help: "array of ICAO locations",
+                  parse: { NotamParser.isICAO($0) ? $0 : nil }, format: path),
+            .number("notams", "refresh_hours", \.notamRefreshHours, in: 0.05...720, help: "hours, 0.05 to 720", shown: { "\($0)" }),
+            .optional("notams", "url", \.notamURL, help: "an http:// or https:// URL",
+                      parse: { ($0.hasPrefix("https://") || $0.hasPrefix("http://")) && $0.count > 8 ? $0 : nil }, format: SecretMasking.url),
+            .optional("notams", "credentials_file", \.credentialsFile, help: "file path", parse: path, format: path),
+            .optional("notams", "client_id", \.clientID, help: "string", secret: true, parse: path, format: path),
+            .optional("notams", "client_secret", \.clientSecret, help: "string", secret: true, parse: path, format: path),
+
+            .number("alerts", "warning_time_sec", \.traffic.warningTimeSec, in: 1...600),
+            .number("alerts", "warning_miss_nm", \.traffic.warningMissNM, in: 0.01...20),
+            .number("alerts", "warning_vertical_ft", \.traffic.warningVerticalFt, in: 50...10_000),
+            .number("alerts", "caution_time_sec", \.traffic.cautionTimeSec, in: 1...600),
+            .number("alerts", "caution_miss_nm", \.traffic.cautionMissNM, in: 0.01...20),
+            .number("alerts", "caution_vertical_ft", \.traffic.cautionVerticalFt, in: 50...10_000),
+            .number("alerts", "advisory_range_nm", \.traffic.advisoryRangeNM, in: 0.1...50),
+            .number("alerts", "advisory_vertical_ft", \.traffic.advisoryVerticalFt, in: 50...20_000),
+            .number("alerts", "airspace_look_ahead_sec", \.airspace.lookAheadSec, in: 0...3600),
+            .number("alerts", "airspace_lateral_buffer_nm", \.airspace.lateralBufferNM, in: 0...50),
+            .number("alerts", "airspace_vertical_buffer_ft", \.airspace.verticalBufferFt, in: 0...10_000),
+        ]
+        for (i, kind) in AirspaceKind.allCases.enumerated() {
+            var key = ConfigKey.text("alerts", kind.configKey, \.airspaceLevels[kind], help: levelsHelp,
+                                     parse: AirspaceAlertLevels.init(config:), format: \.configText)
+            if i == 0 { key = key.noted("# airspace alert levels by kind: inside, predicted entry, near") }
+            keys.append(key)
+        }
+        return keys
+    }
+
+    /// What an airspace level key takes.
+    static let levelsHelp = "a level (warning, caution, advisory or none: inside, with entry and near one and two steps lower) or three of them \"inside,entry,near\" like \"warning,caution,advisory\""
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// One refresh of the stored NOTAMs from a source while the gateway runs: fetch the configured
+/// locations, store them (never replacing good data with a bad reply), and say what changed.
+/// Credentials and the base URL come from the configuration, read at each refresh.
+public struct NotamRefresh: Sendable {
+    /// Where from.
+    public let source: NotamSourceKind
+    /// The ICAO locations refreshed; stored NOTAMs of other locations are left alone.
+    public let locations: [String]
+    /// Base URL replacing the source's, and the credentials (`GatewayConfig.notamCredentials`).
+    public let config: GatewayConfig
+    /// Where to.
+    public let store: NotamStore
+
+    /// A refresh of `config.notamLocations` from `source` into `store`.
+    public init(source: NotamSourceKind, config: GatewayConfig, store: NotamStore) {
+        self.source = source
+        self.locations = config.notamLocations
+        self.config = config
+        self.store = store
+    }
+
+    /// Fetches (blocking: libcurl with its timeouts and retries, each retry passed to `onRetry`).
+    public func fetch(onRetry: @escaping @Sendable (Int, String) -> Void) throws(FetchError) -> [Notam] {
+        var http = HTTPClient()
+        http.onRetry = onRetry
+        let config = self.config
+        let client = try source.client(baseURL: config.notamURL, http: http) { () throws(FetchError) in try config.notamCredentials() }
+        return try client.fetch(NotamQuery(locations: locations))
+    }
+
+    /// Stores what `fetch` returned; the line to log says what changed.
+    public func store(_ notams: [Notam], at time: Double) throws(GatewayError) -> String {
+        let wanted = Set(locations)
+        let changes = try store.refresh(source: source.rawValue, notams: notams, at: time) { n in n.location.map(wanted.contains) ?? false }
+        return Self.summary(changes, source: source.rawValue, count: notams.count)
+    }
+
+    /// The line a refresh logs: "notams: 12 from faa-api: 2 new, 1 cancelled" (or ", no changes").
+    public static func summary(_ changes: [NotamChange], source: String, count: Int) -> String {
+        let counts = Dictionary(grouping: changes, by: \.kind).mapValues(\.count)
+        let summary = ["new", "modified", "cancelled", "expired"].compactMap { k in counts[k].map { "\($0) \(k)" } }
+        return "notams: \(count) from \(source)\(summary.isEmpty ? ", no changes" : ": " + summary.joined(separator: ", "))"
+    }
+
+    /// The line a failed refresh logs: the stored set is kept.
+    public func failure(_ error: any Error) -> String {
+        "notams: refresh from \(source.rawValue) failed: \(error) — flying on the \((try? store.count()) ?? 0) stored NOTAMs"
+    }
+}
