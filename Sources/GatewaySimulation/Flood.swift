@@ -67,7 +67,7 @@ extension Benchmarks {
         let scenario = heartbeat + own + intruder
         let alerted = LockedBox(false)
         let gateway = LiveGateway(log: nil, onAlerts: { events in
-            if events.contains(where: { $0.subject == "ab4549" && $0.level == .warning }) { alerted.set(true) }
+            if events.contains(where: { $0.event.subject == "ab4549" && $0.event.level == .warning }) { alerted.set(true) }
         })
         try gateway.start(bind: "127.0.0.1", port: 0)
         let sender = try UDPSender(host: "127.0.0.1", port: gateway.port)

@@ -39,12 +39,14 @@ struct TailCommand: ParsableCommand {
     var alertsURL: String {
         var base = url
         while base.hasSuffix("/") { base.removeLast() }
-        let alerts = base.hasSuffix("/alerts") ? base : base + "/alerts"
+        // Readable lines come encoded by the gateway (`?format=text`): each alert is formatted
+        // once, where it happens, for every reader.
+        let alerts = (base.hasSuffix("/alerts") ? base : base + "/alerts") + (json ? "" : "?format=text")
         let token = self.token ?? ProcessInfo.processInfo.environment["GATEWAYD_TOKEN"]
         guard let token, !token.isEmpty else { return alerts }
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        return alerts + "?token=" + (token.addingPercentEncoding(withAllowedCharacters: allowed) ?? token)
+        return alerts + (json ? "?" : "&") + "token=" + (token.addingPercentEncoding(withAllowedCharacters: allowed) ?? token)
     }
 
     func run() throws {
@@ -66,11 +68,7 @@ struct TailCommand: ParsableCommand {
                 var parser = SSEParser()
                 while let piece = try connection.readBody() {
                     for event in parser.feed(piece) {
-                        if json {
-                            Terminal.out([event])
-                        } else {
-                            Terminal.out([AlertFormatter.humanLine(json: event, colour: colour) ?? event])
-                        }
+                        Terminal.out([colour && !json ? AlertFormatter.colouredLine(text: event) ?? event : event])
                         printed += 1
                         if count > 0 && printed >= count { return }
                     }

@@ -37,7 +37,7 @@ private final class FeedRig: @unchecked Sendable {
 
     init(forward: [UDPSender] = []) throws {
         let collected = Collected()
-        gateway = LiveGateway(log: nil, hub: hub, onAlerts: { events in collected.alerts.withLock { $0 += events } })
+        gateway = LiveGateway(log: nil, hub: hub, onAlerts: { events in collected.alerts.withLock { $0 += events.map(\.event) } })
         try gateway.forward(to: forward, auto: false)
         try gateway.start(bind: "127.0.0.1", port: 0)
         http = FeedServer(hub: hub)

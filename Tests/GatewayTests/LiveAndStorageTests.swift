@@ -16,7 +16,7 @@ final class Collected: Sendable {
         let collected = Collected()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-live-\(UUID())")
         let database = try GatewayDatabase(path: directory.appendingPathComponent("gateway.sqlite").path)
-        let gateway = LiveGateway(log: AlertLog(database: database), onAlerts: { events in collected.alerts.withLock { $0 += events } })
+        let gateway = LiveGateway(log: AlertLog(database: database), onAlerts: { events in collected.alerts.withLock { $0 += events.map(\.event) } })
         try gateway.start(bind: "127.0.0.1", port: 0)
         defer { try? FileManager.default.removeItem(at: directory) }
         let sender = try UDPSender(host: "127.0.0.1", port: gateway.port)

@@ -11,7 +11,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-recorder-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let live = Mutex<[AlertEvent]>([])
-        let gateway = LiveGateway(log: nil, onAlerts: { alerts in live.withLock { $0 += alerts } })
+        let gateway = LiveGateway(log: nil, onAlerts: { alerts in live.withLock { $0 += alerts.map(\.event) } })
         gateway.recorder = try FlightRecorder(directory: directory) { Issue.record("recorder: \($0)") }
         try gateway.start(bind: "127.0.0.1", port: 0)
         // The bundled flight, 25 datagrams a second: its alerts (raised, updated, cleared by the

@@ -107,12 +107,17 @@ public enum CockpitAPI {
     /// they were raised), the last hour of changes (newest first) and whether the page may
     /// acknowledge (a token is configured).
     public static func alerts(active: [AlertEvent], history: [AlertEvent], time: Double, acknowledge: Bool) -> String {
+        alerts(active: active.map(EncodedAlert.init), history: history.map(EncodedAlert.init), time: time, acknowledge: acknowledge)
+    }
+
+    /// `/api/alerts` from alerts already encoded (the hub's: no alert is formatted again).
+    public static func alerts(active: [EncodedAlert], history: [EncodedAlert], time: Double, acknowledge: Bool) -> String {
         var w = header(time)
         w.add("acknowledge", acknowledge)
-        let sorted = active.sorted { ($0.level.rawValue, $1.time) > ($1.level.rawValue, $0.time) }
-        w.addRaw("active", JSONWriter.array(sorted.map(AlertFormatter.json)))
-        let recent = history.filter { $0.time >= time - FeedHub.historySeconds }.reversed()
-        w.addRaw("history", JSONWriter.array(recent.map(AlertFormatter.json)))
+        let sorted = active.sorted { ($0.event.level.rawValue, $1.event.time) > ($1.event.level.rawValue, $0.event.time) }
+        w.addRaw("active", JSONWriter.array(sorted.map(\.json)))
+        let recent = history.filter { $0.event.time >= time - FeedHub.historySeconds }.reversed()
+        w.addRaw("history", JSONWriter.array(recent.map(\.json)))
         return w.result
     }
 

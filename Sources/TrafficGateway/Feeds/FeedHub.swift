@@ -7,12 +7,12 @@ import Synchronization
 public final class FeedHub: Sendable {
     private struct State {
         var snapshot: FeedSnapshot
-        var active: [String: AlertEvent] = [:]
+        var active: [String: EncodedAlert] = [:]
         var order: [String] = []
-        var subscribers: [Int: AsyncStream<String>.Continuation] = [:]
+        var subscribers: [Int: (continuation: AsyncStream<String>.Continuation, text: Bool)] = [:]
         var nextID = 0
         var counters = FeedCounters()
-        var history: [AlertEvent] = []
+        var history: [EncodedAlert] = []
         var weather: [FISBReport] = []
         var rateSamples: [(time: Double, messages: Int, uplinks: Int)] = []
     }
@@ -59,7 +59,10 @@ public final class FeedHub: Sendable {
     public static let historyLimit = 2_000
 
     /// Alert changes of the last hour (at most `historyLimit`), oldest first.
-    public var history: [AlertEvent] { state.withLock { $0.history } }
+    public var history: [AlertEvent] { historyEncoded.map(\.event) }
+
+    /// Alert changes of the last hour as encoded when they happened, oldest first.
+    public var historyEncoded: [EncodedAlert] { state.withLock { $0.history } }
 
     /// The FIS-B products held (METAR, TAF, NOTAMs…), as the core's product store has them.
     public var weather: [FISBReport] { state.withLock { $0.weather } }
@@ -81,38 +84,48 @@ public final class FeedHub: Sendable {
     public func countNMEADrop() { state.withLock { $0.counters.nmeaDropped += 1 } }
 
     /// Alerts active now, in the order they were raised.
-    public var activeAlerts: [AlertEvent] {
+    public var activeAlerts: [AlertEvent] { activeEncoded.map(\.event) }
+
+    /// Alerts active now, as encoded when they changed, in the order they were raised.
+    public var activeEncoded: [EncodedAlert] {
         state.withLock { s in s.order.compactMap { s.active[$0] } }
     }
 
-    /// Sends alert changes to every subscriber (as JSON lines) and keeps the active set.
+    /// Encodes alert changes and publishes them (`publish(encoded:)`).
     public func publish(_ alerts: [AlertEvent]) {
+        publish(encoded: alerts.map(EncodedAlert.init))
+    }
+
+    /// Sends alert changes to every subscriber (the JSON line, or the readable one to a
+    /// subscriber that asked for text) and keeps the active set: the encodings made once, when the
+    /// change happened, are what every reader gets.
+    public func publish(encoded alerts: [EncodedAlert]) {
         guard !alerts.isEmpty else { return }
-        let lines = alerts.map(AlertFormatter.json)
         let dropped: [AsyncStream<String>.Continuation] = state.withLock { s in
             s.history += alerts
-            let horizon = (alerts.last?.time ?? 0) - Self.historySeconds
-            if let keep = s.history.firstIndex(where: { $0.time >= horizon }), keep > 0 { s.history.removeFirst(keep) }
+            let horizon = (alerts.last?.event.time ?? 0) - Self.historySeconds
+            if let keep = s.history.firstIndex(where: { $0.event.time >= horizon }), keep > 0 { s.history.removeFirst(keep) }
             if s.history.count > Self.historyLimit { s.history.removeFirst(s.history.count - Self.historyLimit) }
-            for e in alerts {
+            for a in alerts {
+                let e = a.event
                 if e.change == .cleared {
                     s.active[e.id] = nil
                     s.order.removeAll { $0 == e.id }
                 } else {
                     if s.active[e.id] == nil { s.order.append(e.id) }
-                    s.active[e.id] = e
+                    s.active[e.id] = a
                 }
             }
             var slow: [Int] = []
-            for (id, c) in s.subscribers {
-                for line in lines {
-                    if case .dropped = c.yield(line) {
+            for (id, subscriber) in s.subscribers {
+                for alert in alerts {
+                    if case .dropped = subscriber.continuation.yield(subscriber.text ? alert.text : alert.json) {
                         slow.append(id)
                         break
                     }
                 }
             }
-            let gone = slow.compactMap { s.subscribers.removeValue(forKey: $0) }
+            let gone = slow.compactMap { s.subscribers.removeValue(forKey: $0)?.continuation }
             s.counters.sseDropped += gone.count
             s.counters.sseClients = s.subscribers.count
             return gone
@@ -129,7 +142,7 @@ public final class FeedHub: Sendable {
     /// Sends the keep-alive line to every subscriber (the live gateway does it every 10 s).
     public func keepAlive() {
         state.withLock { s in
-            for c in s.subscribers.values { _ = c.yield(Self.keepAliveLine) }
+            for subscriber in s.subscribers.values { _ = subscriber.continuation.yield(Self.keepAliveLine) }
         }
     }
 
@@ -137,20 +150,22 @@ public final class FeedHub: Sendable {
     public static let maximumSubscribers = 256
 
     /// Subscribes to alert changes, or nil when `maximumSubscribers` are connected.
-    public func subscribeIfRoom() -> (active: [AlertEvent], stream: AsyncStream<String>)? {
+    public func subscribeIfRoom(text: Bool = false) -> (active: [EncodedAlert], stream: AsyncStream<String>)? {
         guard state.withLock({ $0.subscribers.count < Self.maximumSubscribers }) else {
             state.withLock { $0.counters.sseRefused += 1 }
             return nil
         }
-        return subscribe()
+        return subscribe(text: text)
     }
 
-    public func subscribe() -> (active: [AlertEvent], stream: AsyncStream<String>) {
+    /// Subscribes to alert changes: the alerts active now (to send first) and the stream of later
+    /// changes, each as its JSON line, or with `text` its readable line.
+    public func subscribe(text: Bool = false) -> (active: [EncodedAlert], stream: AsyncStream<String>) {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(bufferLimit))
-        let (id, active) = state.withLock { s -> (Int, [AlertEvent]) in
+        let (id, active) = state.withLock { s -> (Int, [EncodedAlert]) in
             let id = s.nextID
             s.nextID += 1
-            s.subscribers[id] = continuation
+            s.subscribers[id] = (continuation, text)
             s.counters.sseClients = s.subscribers.count
             return (id, s.order.compactMap { s.active[$0] })
         }
@@ -166,7 +181,7 @@ public final class FeedHub: Sendable {
     /// Ends every subscription (shutdown).
     public func finishAll() {
         let all = state.withLock { s -> [AsyncStream<String>.Continuation] in
-            let all = Array(s.subscribers.values)
+            let all = s.subscribers.values.map(\.continuation)
             s.subscribers = [:]
             s.counters.sseClients = 0
             return all

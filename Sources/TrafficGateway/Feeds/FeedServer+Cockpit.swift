@@ -28,7 +28,7 @@ extension FeedServer {
         }
         router.get("/api/traffic") { _, _ in Self.json(CockpitAPI.traffic(hub.snapshot)) }
         router.get("/api/alerts") { _, _ in
-            Self.json(CockpitAPI.alerts(active: hub.activeAlerts, history: hub.history, time: hub.snapshot.time,
+            Self.json(CockpitAPI.alerts(active: hub.activeEncoded, history: hub.historyEncoded, time: hub.snapshot.time,
                                         acknowledge: sources.ackToken != nil && sources.acknowledge != nil))
         }
         router.get("/api/weather") { request, _ in

@@ -50,7 +50,7 @@ public final class FeedServer: Sendable {
         router.get("/data/aircraft.json") { _, _ in Self.json(FeedEncoders.aircraftJSON(hub.snapshot)) }
         router.get("/traffic.geojson") { _, _ in Self.json(FeedEncoders.trafficGeoJSON(hub.snapshot), type: "application/geo+json") }
         router.get("/airspace.geojson") { _, _ in Self.json(FeedEncoders.airspaceGeoJSON(hub.snapshot), type: "application/geo+json") }
-        router.get("/alerts/active") { _, _ in Self.json(JSONWriter.array(hub.activeAlerts.map(AlertFormatter.json))) }
+        router.get("/alerts/active") { _, _ in Self.json(JSONWriter.array(hub.activeEncoded.map(\.json))) }
         router.get("/healthz") { _, _ in
             let s = hub.snapshot
             var r = Self.json(FeedEncoders.health(s))
@@ -61,8 +61,10 @@ public final class FeedServer: Sendable {
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(string: FeedEncoders.metrics(hub.snapshot, feeds: hub.counters))))
         }
-        router.get("/alerts") { _, _ in
-            guard let (active, stream) = hub.subscribeIfRoom() else {
+        router.get("/alerts") { request, _ in
+            // `?format=text`: the readable lines (what `gatewayd tail` prints), else the JSON contract.
+            let text = request.uri.queryParameters["format"] == "text"
+            guard let (active, stream) = hub.subscribeIfRoom(text: text) else {
                 return Response(status: .serviceUnavailable, headers: [.contentType: "text/plain", .retryAfter: "10"],
                                 body: .init(byteBuffer: ByteBuffer(string: "too many /alerts clients; retry later\n")))
             }
@@ -70,7 +72,7 @@ public final class FeedServer: Sendable {
                 // A comment first so clients see the stream open even with no alert active.
                 try await writer.write(ByteBuffer(string: ": gatewayd alerts\nretry: 2000\n\n"))
                 for alert in active {
-                    try await writer.write(ByteBuffer(string: "data: \(AlertFormatter.json(alert))\n\n"))
+                    try await writer.write(ByteBuffer(string: "data: \(text ? alert.text : alert.json)\n\n"))
                 }
                 for await line in stream {
                     try await writer.write(ByteBuffer(string: line == FeedHub.keepAliveLine ? ": keep-alive\n\n" : "data: \(line)\n\n"))

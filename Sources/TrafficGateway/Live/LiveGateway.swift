@@ -10,8 +10,8 @@ import Synchronization
 /// `GatewayPipeline` on one serial queue (the single writer). Alert changes go to `onAlerts`
 /// on that queue; the alert log is written on its own queue so a slow disk never stalls decoding.
 public final class LiveGateway: @unchecked Sendable {
-    /// Where alerts go.
-    public typealias AlertSink = @Sendable ([AlertEvent]) -> Void
+    /// Where alerts go: each change with its encodings, made once.
+    public typealias AlertSink = @Sendable ([EncodedAlert]) -> Void
 
     /// The serial queue that owns the pipeline.
     public let queue = DispatchQueue(label: "gatewayd.core")
@@ -219,12 +219,14 @@ public final class LiveGateway: @unchecked Sendable {
 
     private func deliver(_ alerts: [AlertEvent]) {
         guard !alerts.isEmpty else { return }
-        hub?.publish(alerts)
-        onAlerts(alerts)
+        // Encoded once, here: the feeds, the terminal and the alert log share these bytes.
+        let encoded = alerts.map(EncodedAlert.init)
+        hub?.publish(encoded: encoded)
+        onAlerts(encoded)
         if let log {
             let onLogError = self.onLogError
             logQueue.async {
-                do throws(GatewayError) { try log.append(alerts) } catch { onLogError(error) }
+                do throws(GatewayError) { try log.append(encoded: encoded) } catch { onLogError(error) }
             }
         }
     }

@@ -1,4 +1,3 @@
-import Foundation
 /// Renders alert changes for people (one coloured line each) and for programs (JSON Lines).
 public struct AlertFormatter: Sendable {
     /// Output style.
@@ -20,6 +19,14 @@ public struct AlertFormatter: Sendable {
         switch style {
         case .json: return AlertFormatter.json(event)
         case .human(let colour): return AlertFormatter.human(event, colour: colour)
+        }
+    }
+
+    /// The line for an alert already encoded (no formatting: the encoding is shared).
+    public func format(_ alert: EncodedAlert) -> String {
+        switch style {
+        case .json: return alert.json
+        case .human(let colour): return colour ? alert.colouredText : alert.text
         }
     }
 
@@ -64,7 +71,12 @@ public struct AlertFormatter: Sendable {
         let paddedLevel = upper + String(repeating: " ", count: max(0, 9 - upper.count))
         let paddedChange = change + String(repeating: " ", count: max(0, 8 - change.count))
         let line = "\(Timestamp.timeOfDay(time))  \(paddedLevel)\(paddedChange) \(message)"
-        guard colour else { return line }
+        return colour ? coloured(line, change: change, level: level) : line
+    }
+
+    /// `line` in the ANSI colour of an alert change: cleared green, warning bold red, caution
+    /// yellow, advisory cyan.
+    public static func coloured(_ line: String, change: String, level: String) -> String {
         let code: String
         switch (change, level) {
         case ("cleared", _): code = "32"  // green
@@ -75,12 +87,13 @@ public struct AlertFormatter: Sendable {
         return "\u{1B}[\(code)m\(line)\u{1B}[0m"
     }
 
-    /// The human line for one JSON alert line of the contract, or nil when it is not one.
-    public static func humanLine(json: String, colour: Bool) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-              let change = object["event"] as? String, let level = object["level"] as? String,
-              let message = object["message"] as? String, let time = (object["time"] as? String).flatMap(Timestamp.parse)
-        else { return nil }
-        return humanLine(time: time, level: level, change: change, message: message, colour: colour)
+    /// The colour of a readable alert line as the SSE stream's `?format=text` sends it
+    /// (`HH:MM:SS  LEVEL    change   message`), read from its level and change words; nil when it
+    /// is not one.
+    public static func colouredLine(text line: String) -> String? {
+        let words = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true)
+        guard words.count >= 3, ["ADVISORY", "CAUTION", "WARNING"].contains(words[1]),
+              ["raised", "updated", "cleared"].contains(words[2]) else { return nil }
+        return coloured(line, change: String(words[2]), level: words[1].lowercased())
     }
 }

@@ -30,7 +30,11 @@ public struct AlertRecord: Codable, FetchableRecord, PersistableRecord, Sendable
     }
 
     /// The record of `event`.
-    public init(_ event: AlertEvent) {
+    public init(_ event: AlertEvent) { self.init(EncodedAlert(event)) }
+
+    /// The record of an alert already encoded (its JSON is stored as it was sent).
+    public init(_ alert: EncodedAlert) {
+        let event = alert.event
         rowid = nil
         alertID = event.id
         self.event = event.change.rawValue
@@ -39,7 +43,7 @@ public struct AlertRecord: Codable, FetchableRecord, PersistableRecord, Sendable
         subject = event.subject
         time = event.time
         message = event.message
-        json = AlertFormatter.json(event)
+        json = alert.json
     }
 }
 
@@ -53,6 +57,11 @@ public struct AlertLog: Sendable {
 
     /// Appends `events` in one transaction.
     public func append(_ events: [AlertEvent]) throws(GatewayError) {
+        try append(encoded: events.map(EncodedAlert.init))
+    }
+
+    /// Appends alerts already encoded, in one transaction.
+    public func append(encoded events: [EncodedAlert]) throws(GatewayError) {
         guard !events.isEmpty else { return }
         do {
             try database.pool.write { db in

@@ -1,0 +1,55 @@
+import Testing
+@testable import TrafficGateway
+
+/// One encoding of an alert per change, shared by every consumer: the encodings are the
+/// formatter's bytes, the hub hands each subscriber the form it asked for, and the alert log
+/// stores the JSON as it was sent.
+@Suite struct EncodedAlertTests {
+    static let events = [
+        AlertEvent(change: .raised, kind: .traffic, id: "traffic-ab4549-1", subject: "ab4549", level: .warning, time: 1_778_940_181,
+                   message: "Traffic N825V (ab4549) 12 o'clock, 1.2 NM, 200 ft above", traffic: nil),
+        AlertEvent(change: .updated, kind: .airspace, id: "airspace-x", subject: "FDC 6/2174", level: .caution, time: 1_778_940_090.5,
+                   message: "TFR \"quoted\" ahead"),
+        AlertEvent(change: .cleared, kind: .traffic, id: "traffic-ab4549-1", subject: "ab4549", level: .advisory, time: 1_778_940_300,
+                   message: "Traffic N825V (ab4549) clear"),
+    ]
+
+    @Test func encodingsAreTheFormattersBytes() {
+        for e in Self.events {
+            let a = EncodedAlert(e)
+            #expect(a.json == AlertFormatter.json(e))
+            #expect(a.text == AlertFormatter.human(e, colour: false))
+            #expect(a.colouredText == AlertFormatter.human(e, colour: true))
+            #expect(AlertFormatter(style: .json).format(a) == AlertFormatter(style: .json).format(e))
+            #expect(AlertFormatter(style: .human(colour: true)).format(a) == AlertFormatter(style: .human(colour: true)).format(e))
+            // What `tail` does with a text line from the stream: the same colours.
+            #expect(AlertFormatter.colouredLine(text: a.text) == a.colouredText)
+        }
+        #expect(AlertFormatter.colouredLine(text: "not an alert line") == nil)
+    }
+
+    @Test func hubHandsEachSubscriberItsForm() async {
+        let hub = FeedHub()
+        let (_, json) = hub.subscribe()
+        let (_, text) = hub.subscribe(text: true)
+        let encoded = Self.events.map(EncodedAlert.init)
+        hub.publish(encoded: encoded)
+        hub.finishAll()
+        var jsonLines: [String] = [], textLines: [String] = []
+        for await line in json { jsonLines.append(line) }
+        for await line in text { textLines.append(line) }
+        #expect(jsonLines == encoded.map(\.json))
+        #expect(textLines == encoded.map(\.text))
+        // The raised-then-cleared traffic alert is gone; the airspace one stays, as encoded.
+        #expect(hub.activeEncoded == [encoded[1]])
+        #expect(hub.historyEncoded == encoded)
+    }
+
+    @Test func recordKeepsTheJSONAsSent() {
+        let a = EncodedAlert(Self.events[1])
+        let record = AlertRecord(a)
+        #expect(record.json == a.json)
+        #expect(record.message == Self.events[1].message)
+        #expect(record.level == "caution")
+    }
+}
