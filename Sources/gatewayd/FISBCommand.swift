@@ -1,4 +1,5 @@
 import ArgumentParser
+import GDL90
 import TrafficGateway
 import GatewaySimulation
 
@@ -58,7 +59,9 @@ struct FISBCommand: ParsableCommand {
         for path in files {
             var capture = try openCapture(path, port: port)
             let midnight = try rawCaptureMidnight(date, capture)
-            var decoder = FISBCaptureDecoder(fallbackTime: midnight)
+            // The one replay driver, as `replay` uses it: raw streams timed by their heartbeats.
+            var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.format == .raw ? .heartbeat(midnight: midnight) : .given,
+                                                                 outputs: .init(fisb: true)))
             var out = OutputBuffer(capacity: 1 << 19)
             let json = self.json
             func print(_ reports: [FISBReport]) {
@@ -68,12 +71,13 @@ struct FISBCommand: ParsableCommand {
                 }
                 if out.count >= 1 << 18 { Terminal.out(&out) }
             }
-            while let d = capture.next() { print(decoder.ingest(d.bytes, at: d.timestamp)) }
-            print(decoder.finish())
+            while let d = capture.next() { print(replay.process(d).fisbProducts) }
+            print(replay.finishProducts())
             Terminal.out(&out)
-            let counts = "\(decoder.uplinkMessages) uplink messages, \(decoder.rejectedFrames) rejected frames"
-            Terminal.error("\(path): \(counts); \(decoder.store.counters.summary)")
-            for e in decoder.store.lastErrors.suffix(5) { Terminal.error("  skipped: \(e)") }
+            let core = replay.pipeline.core
+            let counts = "\(core.counters.messageCounts[Message.typeNames.firstIndex(of: "uplink")!]) uplink messages, \(core.counters.errors) rejected frames"
+            Terminal.error("\(path): \(counts); \(core.fisb.counters.summary)")
+            for e in core.fisb.lastErrors.suffix(5) { Terminal.error("  skipped: \(e)") }
             if let damage = capture.error { Terminal.error("warning: \(damage)") }
         }
     }

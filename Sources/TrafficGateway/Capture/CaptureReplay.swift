@@ -56,6 +56,24 @@ public struct CaptureReplay: Sendable {
         return alerts
     }
 
+    /// Feeds one datagram (gpsd fixes due before it first) and returns every output (the
+    /// pipeline's `process`): `gatewayd fisb` prints the FIS-B products of each.
+    public mutating func process(_ datagram: CapturedDatagram, observe: (PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
+        var early: [AlertEvent] = []
+        if let due = datagram.timestamp ?? pipeline.now { early = feedFixes(through: due) }
+        var out = datagram.bytes.withUnsafeBytes { pipeline.process(datagram: $0, at: datagram.timestamp, observe: observe) }
+        out.alerts = early + out.alerts
+        return out
+    }
+
+    /// Ends a capture read for its FIS-B products: a frame left open is reported, and the reports
+    /// held back waiting for parts that never came are returned, once each (no silence ticked:
+    /// products are not aged past the capture's end).
+    public mutating func finishProducts(observe: (PipelineItem, Double) -> Void = { _, _ in }) -> [FISBReport] {
+        _ = pipeline.finish(observe: observe)
+        return pipeline.flushHeldFISB()
+    }
+
     /// The core's pending notices (one log line each: an echo of ownship learned), forgotten once returned.
     public mutating func drainNotices() -> [String] { pipeline.drainNotices() }
 

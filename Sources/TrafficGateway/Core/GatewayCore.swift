@@ -21,12 +21,15 @@ public struct GatewayCore: Sendable {
         /// Only count what arrives (datagrams, messages by type, rejections): no picture, no
         /// alerts. For `gatewayd decode`, which prints every message and needs neither.
         public var countsOnly = false
+        /// Keep the FIS-B products each uplink made new or changed for `drainFISBProducts()` (the
+        /// pipeline turns it on when its driver wants them as outputs).
+        public var collectsFISBProducts = false
         /// Creates the defaults.
         public init() {}
     }
 
-    /// Configuration in force.
-    public let configuration: Configuration
+    /// Configuration in force (set at creation; the pipeline may ask for FIS-B products).
+    public internal(set) var configuration: Configuration
     /// Ownship.
     public private(set) var ownship = OwnshipState() { didSet { fixCache = nil } }
     /// The fix of `ownship` at one time, kept until ownship changes or time moves: a stream gives
@@ -44,6 +47,11 @@ public struct GatewayCore: Sendable {
     public private(set) var airspaceAlerts: AirspaceAlertEngine
     /// FIS-B products heard in uplinks (weather, NOTAMs, TFR graphics).
     public private(set) var fisb = FISBProductStore()
+    /// Counts the changes to `fisb`'s products (one new, changed, cancelled or expired).
+    public private(set) var fisbRevision = 0
+    /// Counts the changes to `fisb`'s NOTAMs (a NOTAM new, changed or cancelled; any expiry).
+    public private(set) var fisbNOTAMRevision = 0
+    private var fisbChanged: [FISBReport] = []
     /// Areas given from outside (NOTAM store, airspace files).
     private var givenAreas: [AirspaceArea] = []
     /// Areas from FIS-B NOTAM-TFR graphics.
@@ -181,7 +189,11 @@ public struct GatewayCore: Sendable {
         case .uplink(let uplink):
             let cancelled = fisb.counters.cancelled
             let changed = fisb.ingest(payload: uplink.payload, at: time)
-            if fisb.counters.cancelled != cancelled || changed.contains(where: { $0.kind == .notam && !$0.geometry.isEmpty }) {
+            let cancellation = fisb.counters.cancelled != cancelled
+            if !changed.isEmpty || cancellation { fisbRevision += 1 }
+            if cancellation || changed.contains(where: { $0.kind.isNOTAM }) { fisbNOTAMRevision += 1 }
+            if configuration.collectsFISBProducts { fisbChanged += changed }
+            if cancellation || changed.contains(where: { $0.kind == .notam && !$0.geometry.isEmpty }) {
                 refreshFISBAreas(at: time, into: &out)
             }
         case .basicReport(let r), .longReport(let r):
@@ -274,6 +286,20 @@ public struct GatewayCore: Sendable {
         out += events.map(\.1)
     }
 
+    /// Starts over with `store` as the FIS-B product store (a decoder with its own refresh timeout).
+    mutating func replaceFISBStore(_ store: FISBProductStore) { fisb = store }
+
+    /// FIS-B reports held back waiting for parts that never came (a TFR text without its areas),
+    /// once each: for the end of a capture, so nothing received is silently lost.
+    public mutating func flushHeldFISB() -> [FISBReport] { fisb.flushHeld() }
+
+    /// The FIS-B products uplinks made new or changed since the last call, in arrival order
+    /// (kept only with `Configuration.collectsFISBProducts`).
+    public mutating func drainFISBProducts() -> [FISBReport] {
+        defer { fisbChanged.removeAll() }
+        return fisbChanged
+    }
+
     /// Returns the notices (one log line each: an echo of ownship learned or forgotten) and forgets them.
     public mutating func drainNotices() -> [String] { picture.drainNotices() }
 
@@ -296,7 +322,11 @@ public struct GatewayCore: Sendable {
     private mutating func sweep(at time: Double, into out: inout [AlertEvent]) {
         lastSweep = time
         _ = picture.expire(at: time)
-        if !fisb.expire(at: time).isEmpty { refreshFISBAreas(at: time, into: &out) }
+        if !fisb.expire(at: time).isEmpty {
+            fisbRevision += 1
+            fisbNOTAMRevision += 1
+            refreshFISBAreas(at: time, into: &out)
+        }
         guard currentFix(at: time) != nil else {
             out += trafficAlerts.clearAll(at: time)
             if airspaceAlerts.activeCount > 0 { out += airspaceAlerts.evaluate(fix: nil, at: time) }

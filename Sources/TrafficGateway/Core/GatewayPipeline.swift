@@ -34,11 +34,117 @@ public struct GatewayPipeline: Sendable {
     /// ticked: every timer in the core runs out within it (targets drop after 60 s).
     public static let tickedSilence = 120.0
 
-    /// Creates a pipeline around `core`.
-    public init(core: GatewayCore = GatewayCore(), timeSource: TimeSource = .given) {
+    /// What `process` produces besides alerts (`GatewayOutputs`); nothing more by default.
+    public struct OutputOptions: Sendable {
+        /// FIS-B products as they arrive or change, and the product set (and its NOTAMs) when it changed.
+        public var fisb = false
+        /// GDL 90 re-broadcast of each datagram's messages, traffic alert bits set from our alerts.
+        public var rebroadcast: Rebroadcast?
+        /// The feeds' snapshot at most this often (seconds) and on every tick; nil: none.
+        public var snapshotInterval: Double?
+        /// Nothing beyond alerts.
+        public init(fisb: Bool = false, rebroadcast: Rebroadcast? = nil, snapshotInterval: Double? = nil) {
+            self.fisb = fisb
+            self.rebroadcast = rebroadcast
+            self.snapshotInterval = snapshotInterval
+        }
+    }
+
+    /// What `process` produces besides alerts.
+    public let outputOptions: OutputOptions
+    private var lastSnapshot = -Double.infinity
+    private var outputFISBRevision = 0
+    private var outputNOTAMRevision = 0
+
+    /// Creates a pipeline around `core`, producing `outputs` besides alerts from `process`.
+    public init(core: GatewayCore = GatewayCore(), timeSource: TimeSource = .given, outputs: OutputOptions = OutputOptions()) {
+        var core = core
+        if outputs.fisb { core.configuration.collectsFISBProducts = true }
         self.core = core
         self.timeSource = timeSource
+        self.outputOptions = outputs
     }
+
+    // MARK: Every output
+
+    /// Feeds one datagram and returns every output it caused (`GatewayOutputs`): what a driver
+    /// carries out, never reaching into the core for more.
+    public mutating func process(datagram bytes: UnsafeRawBufferPointer, at time: Double?,
+                                 observe: (PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
+        var out = GatewayOutputs()
+        if let rebroadcast = outputOptions.rebroadcast {
+            var messages: [Message] = []
+            out.alerts = ingest(bytes, at: time) { item, t in
+                if case .message(let m, _) = item { messages.append(m) }
+                observe(item, t)
+            }
+            let engine = core.trafficAlerts
+            out.rebroadcast = rebroadcast.datagrams(messages) { engine.level(of: $0) }
+        } else {
+            out.alerts = ingest(bytes, at: time, observe: observe)
+        }
+        complete(&out, tick: false)
+        return out
+    }
+
+    /// Passes time (the live gateway's timer) and returns every output: alerts the tick rule's
+    /// ticks caused, the snapshot (always, on a tick) and the FIS-B set when it changed.
+    public mutating func process(tickAt time: Double) -> GatewayOutputs {
+        var out = GatewayOutputs()
+        out.alerts = advance(to: time)
+        complete(&out, tick: true, at: time)
+        return out
+    }
+
+    /// Feeds a gpsd fix and returns every output.
+    public mutating func process(gpsFix fix: GPSFix, at time: Double) -> GatewayOutputs {
+        var out = GatewayOutputs()
+        out.alerts = gpsFix(fix, at: time)
+        complete(&out, tick: false)
+        return out
+    }
+
+    /// Replaces the airspace areas watched and returns every output (a snapshot with the new areas).
+    public mutating func process(airspace areas: [AirspaceArea], at time: Double) -> GatewayOutputs {
+        var out = GatewayOutputs()
+        out.alerts = setAirspace(areas, at: time)
+        complete(&out, tick: true, at: time)
+        return out
+    }
+
+    /// Acknowledges an airspace alert and returns every output.
+    public mutating func process(acknowledge id: String, at time: Double) -> GatewayOutputs {
+        var out = GatewayOutputs()
+        out.alerts = acknowledge(id, at: time)
+        complete(&out, tick: false)
+        return out
+    }
+
+    /// FIS-B reports held back waiting for parts that never came, once each (end of a capture).
+    public mutating func flushHeldFISB() -> [FISBReport] { core.flushHeldFISB() }
+
+    /// Fills the outputs besides alerts. `tick`: a tick or a change of areas (snapshot forced, FIS-B set checked).
+    private mutating func complete(_ out: inout GatewayOutputs, tick: Bool, at given: Double? = nil) {
+        let time = given ?? core.now ?? 0
+        if outputOptions.fisb {
+            out.fisbProducts = core.drainFISBProducts()
+            if tick && core.fisbRevision != outputFISBRevision {
+                outputFISBRevision = core.fisbRevision
+                out.fisbStore = core.fisb.all
+            }
+            if tick && core.fisbNOTAMRevision != outputNOTAMRevision {
+                outputNOTAMRevision = core.fisbNOTAMRevision
+                out.fisbNOTAMs = (out.fisbStore ?? core.fisb.all).filter { $0.kind.isNOTAM }
+            }
+        }
+        if let interval = outputOptions.snapshotInterval, tick || time - lastSnapshot >= interval || time < lastSnapshot {
+            lastSnapshot = time
+            out.snapshot = core.snapshot(at: time)
+        }
+        out.nextTick = (tickedSecond ?? time.rounded(.down)) + 1
+    }
+
+    // MARK: Alerts
 
     /// The time of the latest event.
     public var now: Double? { core.now }
@@ -187,4 +293,28 @@ public enum PipelineItem {
     case invalid(MessageError, offset: Int)
     /// A rejected frame.
     case rejected(FrameError)
+}
+
+/// Everything the pipeline decided for one input, for its driver to carry out: alert changes to
+/// deliver, FIS-B products to keep, datagrams to re-broadcast, the feeds' picture, and when time
+/// must next pass. A driver that carries these out needs nothing else from the core.
+public struct GatewayOutputs: Sendable {
+    /// Alert changes, in order.
+    public var alerts: [AlertEvent] = []
+    /// FIS-B products new or changed by this input, in arrival order.
+    public var fisbProducts: [FISBReport] = []
+    /// Every FIS-B product held, when the set changed since it was last given (on ticks).
+    public var fisbStore: [FISBReport]?
+    /// The FIS-B NOTAMs held, when they changed since last given (on ticks): what the NOTAM
+    /// store keeps for later flights.
+    public var fisbNOTAMs: [FISBReport]?
+    /// GDL 90 datagrams to re-broadcast, traffic alert bits set from our alerts.
+    public var rebroadcast: [[UInt8]] = []
+    /// The feeds' picture, when one is due.
+    public var snapshot: FeedSnapshot?
+    /// The event time by which the core next needs time to pass (the next whole second).
+    public var nextTick: Double?
+
+    /// No output.
+    public init() {}
 }

@@ -26,7 +26,6 @@ public final class LiveGateway: @unchecked Sendable {
     private var gpsdStatus: GPSDClient.Status?
     /// Feeds: the hub the HTTP and NMEA servers read (nil: no feeds).
     public let hub: FeedHub?
-    private var lastSnapshot = -Double.infinity
     private var heldTargets = 0
     private var gpsRejectedLogged = 0
     private var gpsRejectedLoggedAt = -Double.infinity
@@ -35,11 +34,9 @@ public final class LiveGateway: @unchecked Sendable {
     private var discovery: DatagramSocket?
     private var efbs = EFBRegistry()
     private var efbSenders: [EFBRegistry.EFB: UDPSender] = [:]
-    private let rebroadcast = Rebroadcast()
     /// Called on the core's queue, at most once a tick, with the FIS-B NOTAM reports when they
     /// changed (to keep them in the NOTAM store for later flights).
     public var onFISBNotams: (@Sendable ([FISBReport]) -> Void)?
-    private var lastFISBDigest = 0
     /// When set (before `start`), every datagram and gpsd fix is recorded (`run --record DIR`).
     public var recorder: FlightRecorder?
     /// Called on the core's queue with each notice the core has (an echo of ownship learned or
@@ -55,7 +52,7 @@ public final class LiveGateway: @unchecked Sendable {
     /// Creates a gateway; nothing runs until `start`.
     public init(core: GatewayCore = GatewayCore(), log: AlertLog?, hub: FeedHub? = nil, onAlerts: @escaping AlertSink,
                 onLogError: @escaping @Sendable (GatewayError) -> Void = { _ in }) {
-        self.pipeline = GatewayPipeline(core: core)
+        self.pipeline = GatewayPipeline(core: core, outputs: .init(fisb: true, snapshotInterval: hub == nil ? nil : 0.25))
         self.hub = hub
         self.log = log
         self.onAlerts = onAlerts
@@ -73,7 +70,7 @@ public final class LiveGateway: @unchecked Sendable {
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [unowned self] in
             let now = Date().timeIntervalSince1970
-            self.deliver(self.pipeline.advance(to: now))
+            self.carryOut(self.pipeline.process(tickAt: now), at: now)
             for notice in self.pipeline.drainNotices() { self.onNotice?(notice) }
             // Impossible gpsd values are dropped by the core and counted; say so, at most once a minute.
             let rejected = self.pipeline.core.counters.gpsValuesRejected
@@ -89,10 +86,6 @@ public final class LiveGateway: @unchecked Sendable {
             self.heldTargets = held
             // SSE clients gone during a quiet period are found by a keep-alive write.
             if Int(now) % 10 == 0 { self.hub?.keepAlive() }
-            self.publishSnapshot(at: now, force: true)
-            // The cockpit page's weather: the product store as it is (a copy-on-write dictionary).
-            self.hub?.publish(weather: Array(self.pipeline.core.fisb.reports.values))
-            self.passFISBNotams()
         }
         timer.resume()
         self.timer = timer
@@ -111,7 +104,7 @@ public final class LiveGateway: @unchecked Sendable {
             self.queue.async {
                 let time = CaptureTime.quantized(Date().timeIntervalSince1970)
                 self.recorder?.record(fix, at: time)
-                self.deliver(self.pipeline.gpsFix(fix, at: time))
+                self.carryOut(self.pipeline.process(gpsFix: fix, at: time), at: time)
             }
         }, onStatus: { [weak self] status in
             guard let self else { return }
@@ -125,6 +118,12 @@ public final class LiveGateway: @unchecked Sendable {
     public func forward(to targets: [UDPSender], auto: Bool, ownPort: UInt16 = 0, discoveryPort: UInt16 = 63093) throws(GatewayError) {
         forwardTargets = targets
         autoForward = auto
+        if !targets.isEmpty || auto {
+            // The pipeline re-broadcasts each datagram's messages from now on (set before `start`).
+            var options = pipeline.outputOptions
+            options.rebroadcast = Rebroadcast()
+            pipeline = GatewayPipeline(core: pipeline.core, timeSource: pipeline.timeSource, outputs: options)
+        }
         if auto {
             efbs.ownPort = ownPort
             efbs.ownAddresses.formUnion(LocalAddresses.ipv4())
@@ -141,14 +140,16 @@ public final class LiveGateway: @unchecked Sendable {
     public func setAirspace(_ areas: [AirspaceArea]) {
         queue.async {
             let now = Date().timeIntervalSince1970
-            self.deliver(self.pipeline.setAirspace(areas, at: now))
-            self.publishSnapshot(at: now, force: true)
+            self.carryOut(self.pipeline.process(airspace: areas, at: now), at: now)
         }
     }
 
     /// Acknowledges an airspace alert (alert id or area id).
     public func acknowledge(_ id: String) {
-        queue.async { self.deliver(self.pipeline.acknowledge(id, at: Date().timeIntervalSince1970)) }
+        queue.async {
+            let now = Date().timeIntervalSince1970
+            self.carryOut(self.pipeline.process(acknowledge: id, at: now), at: now)
+        }
     }
 
     /// The UDP port EFB discovery listens on (0 when off).
@@ -165,24 +166,21 @@ public final class LiveGateway: @unchecked Sendable {
         defer {
             if let probe = latencyProbe { probe.add(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6) }
         }
-        let forwarding = !forwardTargets.isEmpty || autoForward
-        if forwarding {
-            var messages: [Message] = []
-            let alerts = pipeline.ingest(bytes, at: time) { item, _ in
-                if case .message(let m, _) = item { messages.append(m) }
-            }
-            deliver(alerts)
-            forward(messages, at: time)
-        } else {
-            deliver(pipeline.ingest(bytes, at: time))
-        }
-        publishSnapshot(at: time, force: false)
+        carryOut(pipeline.process(datagram: bytes, at: time), at: time)
     }
 
-    private func forward(_ messages: [Message], at time: Double) {
-        guard !messages.isEmpty else { return }
-        let engine = pipeline.core.trafficAlerts
-        let datagrams = rebroadcast.datagrams(messages) { engine.level(of: $0) }
+    /// Carries out what the pipeline decided: alerts delivered, datagrams re-broadcast, the
+    /// snapshot and the FIS-B products published, the FIS-B NOTAMs handed on to be stored.
+    private func carryOut(_ outputs: GatewayOutputs, at time: Double) {
+        deliver(outputs.alerts)
+        if !outputs.rebroadcast.isEmpty { forward(outputs.rebroadcast, at: time) }
+        if let snapshot = outputs.snapshot { hub?.publish(snapshot) }
+        // The cockpit page's weather: the product set, when it changed.
+        if let store = outputs.fisbStore { hub?.publish(weather: store) }
+        if let notams = outputs.fisbNOTAMs, !notams.isEmpty { onFISBNotams?(notams) }
+    }
+
+    private func forward(_ datagrams: [[UInt8]], at time: Double) {
         var senders = forwardTargets
         if autoForward {
             let live = Set(efbs.active(at: time))
@@ -197,24 +195,6 @@ public final class LiveGateway: @unchecked Sendable {
             }
         }
         hub?.countForward(sent: sent, failed: failed)
-    }
-
-    private func passFISBNotams() {
-        guard let onFISBNotams else { return }
-        let reports = pipeline.core.fisb.all.filter { $0.kind.isNOTAM }
-        var hasher = Hasher()
-        for r in reports { hasher.combine(r) }
-        let digest = hasher.finalize()
-        guard digest != lastFISBDigest, !reports.isEmpty else { return }
-        lastFISBDigest = digest
-        onFISBNotams(reports)
-    }
-
-    /// Publishes a snapshot for the feeds at most 4 times a second (and on every tick).
-    private func publishSnapshot(at time: Double, force: Bool) {
-        guard let hub, force || time - lastSnapshot >= 0.25 || time < lastSnapshot else { return }
-        lastSnapshot = time
-        hub.publish(pipeline.core.snapshot(at: time))
     }
 
     private func deliver(_ alerts: [AlertEvent]) {
