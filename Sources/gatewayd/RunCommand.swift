@@ -90,39 +90,40 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
-        if let v = udpPort { c.udpPort = Int(v) }
-        if let v = bind { c.bind = v }
-        if let v = gpsd { c.gpsd = v }
-        if !acceptFrom.isEmpty { c.acceptFrom = acceptFrom }
-        if let record { c.recordDirectory = record }
-        if json { c.json = true }
-        if let v = database { c.database = v }
-        if noDatabase { c.databaseEnabled = false }
-        if let v = httpPort { c.httpPort = v }
-        if let v = httpBind { c.httpBind = v }
-        if !forward.isEmpty { c.forward = forward }
-        if let v = nmeaPort { c.nmeaPort = v }
-        if let v = airspace { c.airspaceFile = v }
-        if let v = notams { c.notamsFile = v }
-        if let v = notamSource { c.notamSource = v }
-        if !notamLocation.isEmpty { c.notamLocations = notamLocation }
-        if let v = notamRefreshHours { c.notamRefreshHours = v }
-        if let v = statusInterval { c.statusInterval = v }
-        if let v = logLevel { c.logLevel = v }
+        // Every flag sets a key of the file's table (one parser and range check for both).
+        let given: [GatewayConfig.Override] = [
+            .init("--udp-port", "input.udp_port", udpPort.map { .integer(Int($0)) }),
+            .init("--bind", "input.bind", bind.map(TOMLValue.string)),
+            .init("--gpsd", "input.gpsd", gpsd.map { .string($0.description) }),
+            .init("--accept-from", "input.accept_from", acceptFrom.isEmpty ? nil : .array(acceptFrom.map(TOMLValue.string))),
+            .init("--record", "recorder.dir", record.map(TOMLValue.string)),
+            .init("--json", "output.json", json ? .bool(true) : nil),
+            .init("--database", "database.path", database.map(TOMLValue.string)),
+            .init("--no-database", "database.enabled", noDatabase ? .bool(false) : nil),
+            .init("--http-port", "feeds.http_port", httpPort.map(TOMLValue.integer)),
+            .init("--http-bind", "feeds.http_bind", httpBind.map(TOMLValue.string)),
+            .init("--forward", "feeds.forward", forward.isEmpty ? nil : .array(forward.map { .string($0.description) })),
+            .init("--nmea-port", "feeds.nmea_port", nmeaPort.map(TOMLValue.integer)),
+            .init("--airspace", "airspace.file", airspace.map(TOMLValue.string)),
+            .init("--notams", "airspace.notams_file", notams.map(TOMLValue.string)),
+            .init("--notam-source", "notams.source", notamSource.map { .string($0.rawValue) }),
+            .init("--notam-location", "notams.locations", notamLocation.isEmpty ? nil : .array(notamLocation.map(TOMLValue.string))),
+            .init("--notam-refresh-hours", "notams.refresh_hours", notamRefreshHours.map(TOMLValue.float)),
+            .init("--status-interval", "output.status_interval", statusInterval.map(TOMLValue.integer)),
+            .init("--log-level", "log.level", logLevel.map { .string($0.rawValue) }),
+        ]
+        do {
+            try c.apply(given)
+        } catch {
+            throw ValidationError("\(error)")
+        }
         try Self.validate(c)
         return c
     }
 
-    /// Checks the merged settings; errors name the setting.
+    /// Checks what no single key can: settings that need each other.
     static func validate(_ c: GatewayConfig) throws {
-        if c.statusInterval < 0 { throw ValidationError("--status-interval must be 0 or more") }
-        if !(0...65535).contains(c.udpPort) { throw ValidationError("--udp-port must be 0...65535 (0: any free port)") }
-        if !(0...65535).contains(c.httpPort) { throw ValidationError("--http-port must be 0...65535") }
-        if !(0...65535).contains(c.nmeaPort) { throw ValidationError("--nmea-port must be 0...65535") }
         if c.notamSource != nil && c.notamLocations.isEmpty { throw ValidationError("--notam-source needs --notam-location ICAO (repeatable)") }
-        if !(0.05...720).contains(c.notamRefreshHours) {
-            throw ValidationError("--notam-refresh-hours must be from 0.05 (production limits allow a pull every few minutes) to 720 (30 days)")
-        }
     }
 
     func run() async throws {

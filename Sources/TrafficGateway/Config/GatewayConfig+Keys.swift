@@ -75,3 +75,35 @@ extension GatewayConfig {
     /// What an airspace level key takes.
     static let levelsHelp = "a level (warning, caution, advisory or none: inside, with entry and near one and two steps lower) or three of them \"inside,entry,near\" like \"warning,caution,advisory\""
 }
+
+extension GatewayConfig {
+    /// A setting given on the command line in place of the file's: `flag` names it in errors,
+    /// `key` (`section.name`) is the table's key it sets, `value` its value as TOML would give it
+    /// (nil: the flag was not given).
+    public struct Override: Sendable {
+        /// The flag, `--http-port`.
+        public var flag: String
+        /// The key it sets, `feeds.http_port`.
+        public var key: String
+        /// The value given, nil when the flag was not.
+        public var value: TOMLValue?
+
+        /// An override.
+        public init(_ flag: String, _ key: String, _ value: TOMLValue?) {
+            self.flag = flag
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// Applies the flags given, through the same table of keys as the file (one parser, one range
+    /// check, one message per key): flag > file > default.
+    public mutating func apply(_ overrides: [Override]) throws(GatewayError) {
+        let table = Dictionary(uniqueKeysWithValues: Self.keys.map { ($0.path, $0) })
+        for o in overrides {
+            guard let value = o.value else { continue }
+            guard let key = table[o.key] else { preconditionFailure("\(o.flag) names \(o.key), which is not in GatewayConfig.keys") }
+            guard key.read(value, into: &self) else { throw GatewayError.invalidInput("\(o.flag) must be \(key.help)") }
+        }
+    }
+}
