@@ -58,7 +58,7 @@ public enum TrackType: UInt8, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A geographic position in degrees (WGS-84).
-public struct Position: Hashable, Sendable {
+public struct Position: Hashable, Sendable, Codable {
     /// Latitude, degrees north positive.
     public var latitude: Double
     /// Longitude, degrees east positive.

@@ -19,6 +19,7 @@ struct ReplayCommand: ParsableCommand {
               gatewayd replay --json fixtures/demo-flight.pcap | jq .message
               gatewayd replay --speed 1 fixtures/demo-flight.gdl90      (real time)
               gatewayd replay fixtures/scenarios/echo.pcap --gps fixtures/scenarios/echo.gps.jsonl
+              gatewayd replay REC/gdl90-2026-05-16-14.pcapng --gps REC/gdl90-2026-05-16-14.gps.jsonl --events REC/gdl90-2026-05-16-14.events.jsonl
             """
     )
 
@@ -43,6 +44,11 @@ struct ReplayCommand: ParsableCommand {
         "gpsd fixes recorded beside the capture (the JSON lines 'gpspipe -w' prints), replayed by their times.",
         discussion: "For receivers that send no ownship report: ownship then comes from these fixes, as from gpsd in 'run'."))
     var gps: String?
+
+    @Option(help: ArgumentHelp(
+        "Airspace sets and acknowledgements a flight recording kept beside its capture (DIR/gdl90-….events.jsonl), replayed by their times.",
+        discussion: "With it the replay is the recorded session: the areas are the ones the session watched (the stored NOTAMs, --notams and --airspace are not read)."))
+    var events: String?
 
     @Option(help: "SQLite database: its stored NOTAMs are watched, as run does, and the alerts are appended to its log.")
     var database: String?
@@ -76,13 +82,21 @@ struct ReplayCommand: ParsableCommand {
         var totals = GatewayCounters()
         var alertCount = 0
         var damaged: [String] = []
-        // Airspace as `run` sees it: --airspace, --notams, then the stored NOTAMs (one merge rule).
+        // Airspace as `run` sees it: --airspace, --notams, then the stored NOTAMs (one merge rule);
+        // with --events, the sets the recorded session was given, at their times.
         let areas: [AirspaceArea]
+        let recorded: [RecordedEvent]
         do {
-            let store = noStore ? nil : try NotamDatabaseOption.existing(notamDatabase ?? database)
-            // The alert levels by kind that run would use ([alerts] level_* of the service's config).
-            let levels = (try? GatewayConfig.load(path: GatewayConfig.defaultPath, required: false))?.airspaceLevels ?? AirspaceLevelTable()
-            areas = try AirspaceSet.load(database: store, notamFiles: notams.map { [$0] } ?? [], airspaceFiles: airspace.map { [$0] } ?? [], levels: levels)
+            recorded = try events.map { try RecordedEventLog.read(path: $0) } ?? []
+            if events != nil {
+                areas = []
+            } else {
+                let store = noStore ? nil : try NotamDatabaseOption.existing(notamDatabase ?? database)
+                // The alert levels by kind that run would use ([alerts] level_* of the service's config).
+                let levels = (try? GatewayConfig.load(path: GatewayConfig.defaultPath, required: false))?.airspaceLevels ?? AirspaceLevelTable()
+                areas = try AirspaceSet.load(database: store, notamFiles: notams.map { [$0] } ?? [], airspaceFiles: airspace.map { [$0] } ?? [],
+                                             levels: levels)
+            }
         } catch { throw CommandFailure("\(error)") }
         let fixes: [TimedGPSFix]
         do { fixes = try gps.map { try GPSLog.read(path: $0).fixes } ?? [] } catch { throw CommandFailure("\(error)") }
@@ -91,7 +105,8 @@ struct ReplayCommand: ParsableCommand {
             var capture = try openCapture(path, port: port)
             let day = try rawCaptureDate(date, capture)
             if let note = day.note { notes.append(note) }
-            var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.format == .raw ? .heartbeat(midnight: day.midnight) : .given), gpsFixes: fixes)
+            var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.format == .raw ? .heartbeat(midnight: day.midnight) : .given), gpsFixes: fixes,
+                                       events: recorded)
             let pace = Pacer(speed: speed)
             var emit: ([AlertEvent]) throws -> Void = { alerts in
                 guard !alerts.isEmpty else { return }

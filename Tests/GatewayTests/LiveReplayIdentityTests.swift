@@ -14,12 +14,28 @@ import Testing
         let gateway = LiveGateway(log: nil, onAlerts: { alerts in live.withLock { $0 += alerts.map(\.event) } })
         gateway.recorder = try FlightRecorder(directory: directory) { Issue.record("recorder: \($0)") }
         try gateway.start(bind: "127.0.0.1", port: 0)
+        // Airspace given while it runs (as a NOTAM refresh would): an area around the flight's
+        // start, then a second set half-way with an acknowledgement. The recorder keeps both.
+        let origin = Position(latitude: 44.9095, longitude: -123.0030)
+        let tfr = AirspaceArea(id: "TEST 1/1", name: "test TFR", shape: .circle(center: origin, radiusNM: 3), ceilingFt: 18_000,
+                               severity: .critical, kind: .tfr)
+        let restricted = AirspaceArea(id: "R-TEST", name: "test restricted area",
+                                      shape: .region([AirspacePart(outer: [Position(latitude: 44.95, longitude: -123.05), Position(latitude: 44.95, longitude: -122.95),
+                                                                           Position(latitude: 45.05, longitude: -122.95), Position(latitude: 45.05, longitude: -123.05)]),
+                                                      AirspacePart(outer: [Position(latitude: 44.80, longitude: -123.05), Position(latitude: 44.80, longitude: -122.95),
+                                                                           Position(latitude: 44.85, longitude: -123.0)])]),
+                                      kind: .restricted)
+        gateway.setAirspace([tfr])
         // The bundled flight, 25 datagrams a second: its alerts (raised, updated, cleared by the
         // tick after the target is gone) depend on arrival times only.
         let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("demo-flight.pcap").path)
         let sender = try UDPSender(host: "127.0.0.1", port: gateway.port)
-        for d in capture.datagrams {
+        for (i, d) in capture.datagrams.enumerated() {
             sender.send(d.bytes)
+            if i == capture.datagrams.count / 2 {
+                gateway.setAirspace([tfr, restricted])
+                gateway.acknowledge("TEST 1/1")
+            }
             usleep(40_000)
         }
         Thread.sleep(forTimeInterval: 3)
@@ -33,7 +49,12 @@ import Testing
         var datagrams: [CapturedDatagram] = []
         for name in recordings { datagrams += try CaptureFile.read(path: directory + "/" + name).datagrams }
         #expect(datagrams.count == capture.datagrams.count)
-        var replay = CaptureReplay(pipeline: GatewayPipeline())
+        let eventFiles = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".events.jsonl") }.sorted()
+        var events: [RecordedEvent] = []
+        for name in eventFiles { events += try RecordedEventLog.read(path: directory + "/" + name) }
+        #expect(events.map(\.change) == [.airspace([tfr]), .airspace([tfr, restricted]), .acknowledge("TEST 1/1")])
+        #expect(liveAlerts.contains { $0.kind == .airspace }, "the airspace should alert live: \(liveAlerts.map(\.message))")
+        var replay = CaptureReplay(pipeline: GatewayPipeline(), events: events)
         let replayed = replay.replay(datagrams)
         // Both have ticked every whole second up to a second and a half before the stop.
         let cutoff = stopped - 1.5
@@ -71,6 +92,29 @@ import Testing
         #expect(capture.datagrams.first?.bytes == payload)
         let fixes = try GPSLog.read(path: directory + "/gdl90-2026-05-16-16.gps.jsonl").fixes
         #expect(fixes.count == 1 && fixes[0].time == start + 7201.5)
+    }
+
+    /// Airspace sets and acknowledgements go to the hour's events file and read back exactly;
+    /// a damaged line is an error naming the file and the line.
+    @Test func eventsReadBackExactly() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-rec-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let recorder = try FlightRecorder(directory: directory) { Issue.record("recorder: \($0)") }
+        let start = Timestamp.parse("2026-05-16T14:00:00Z")!
+        let area = AirspaceArea(id: "FDC 6/2174", name: "TFR", shape: .circle(center: Position(latitude: 44.123456789, longitude: -123.1), radiusNM: 3.3),
+                                floorFt: 0, ceilingFt: 17_999, ceilingIsAGL: true, start: start - 60, end: start + 3600.5, severity: .critical, kind: .tfr)
+        let events = [RecordedEvent(time: CaptureTime.quantized(start + 0.123456), change: .airspace([area])),
+                      RecordedEvent(time: CaptureTime.quantized(start + 61.5), change: .acknowledge("FDC 6/2174")),
+                      RecordedEvent(time: CaptureTime.quantized(start + 62), change: .airspace([]))]
+        for e in events { recorder.record(e) }
+        recorder.close()
+        #expect(recorder.recordings().contains("gdl90-2026-05-16-14.events.jsonl"))
+        let path = directory + "/gdl90-2026-05-16-14.events.jsonl"
+        #expect(try RecordedEventLog.read(path: path) == events)
+        try "{\"time\":1}\nnot json\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: GatewayError.file(path: path, reason: "line 1 is not a recorded event (airspace or acknowledgement)")) {
+            try RecordedEventLog.read(path: path)
+        }
     }
 
     @Test func anUnwritableFolderIsAClearError() {

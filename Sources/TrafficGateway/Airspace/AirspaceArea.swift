@@ -2,9 +2,9 @@ import GDL90
 
 /// One area the airspace alerts watch: a TFR, restricted or prohibited area from a NOTAM, or a
 /// FIS-B SUA, with its vertical limits and its activity window. Circles stay exact circles.
-public struct AirspaceArea: Sendable, Equatable {
+public struct AirspaceArea: Sendable, Equatable, Codable {
     /// Horizontal shape.
-    public enum Shape: Sendable, Equatable {
+    public enum Shape: Sendable, Equatable, Codable {
         /// A circle of `radiusNM` around `center`.
         case circle(center: Position, radiusNM: Double)
         /// A closed polygon (first point not repeated at the end).
@@ -15,7 +15,7 @@ public struct AirspaceArea: Sendable, Equatable {
     }
 
     /// How bad entering it is, from the NOTAM's content.
-    public enum Severity: Int, Sendable, Comparable, CustomStringConvertible {
+    public enum Severity: Int, Sendable, Comparable, CustomStringConvertible, Codable {
         /// Informational.
         case info = 0
         /// TFRs, partial closures.
@@ -123,7 +123,7 @@ public struct AirspaceArea: Sendable, Equatable {
 
 /// One polygon of a region: its outer ring and the holes cut out of it (rings of positions,
 /// the first point not repeated at the end).
-public struct AirspacePart: Sendable, Equatable {
+public struct AirspacePart: Sendable, Equatable, Codable {
     /// The outer ring.
     public var outer: [Position]
     /// Holes inside the outer ring.
@@ -138,7 +138,7 @@ public struct AirspacePart: Sendable, Equatable {
 
 /// A polygon cut out of an area within an altitude band (nil floor: surface; nil ceiling:
 /// unlimited), as a restricted area's `SUBTR` parts are.
-public struct AirspaceCutout: Sendable, Equatable {
+public struct AirspaceCutout: Sendable, Equatable, Codable {
     /// The ring cut out.
     public var ring: [Position]
     /// Band floor, feet MSL.

@@ -48,7 +48,7 @@ public enum AirspaceKind: String, Sendable, CaseIterable, Codable, Comparable {
 
 /// The alert level an area raises when ownship is inside it, predicted to enter it within the
 /// look-ahead, or within the lateral/vertical buffers of it (nil: no alert for that case).
-public struct AirspaceAlertLevels: Sendable, Equatable {
+public struct AirspaceAlertLevels: Sendable, Equatable, Codable {
     /// Inside the area (laterally and vertically).
     public var inside: AlertLevel?
     /// Predicted to enter within the look-ahead.

@@ -1,5 +1,5 @@
 /// How serious an alert is.
-public enum AlertLevel: Int, Comparable, Sendable, CaseIterable, CustomStringConvertible {
+public enum AlertLevel: Int, Comparable, Sendable, CaseIterable, CustomStringConvertible, Codable {
     /// Traffic or airspace nearby: be aware.
     case advisory = 1
     /// A conflict is developing: look now.

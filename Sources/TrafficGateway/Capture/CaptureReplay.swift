@@ -27,13 +27,17 @@ public struct CaptureReplay: Sendable {
     public private(set) var pipeline: GatewayPipeline
     private let fixes: [TimedGPSFix]
     private var nextFix = 0
+    private let events: [RecordedEvent]
+    private var nextEvent = 0
     private var pacingDay = 0.0
     private var pacingLast: Double?
 
-    /// Creates a replay into `pipeline`, interleaving `gpsFixes` (sorted by time) by their times.
-    public init(pipeline: GatewayPipeline, gpsFixes: [TimedGPSFix] = []) {
+    /// Creates a replay into `pipeline`, interleaving `gpsFixes` and the recorded `events`
+    /// (airspace sets, acknowledgements) by their times.
+    public init(pipeline: GatewayPipeline, gpsFixes: [TimedGPSFix] = [], events: [RecordedEvent] = []) {
         self.pipeline = pipeline
         self.fixes = gpsFixes.sorted { $0.time < $1.time }
+        self.events = events.sorted { $0.time < $1.time }
     }
 
     /// The event time `datagram` will be handled at, for pacing: its timestamp, or for a raw
@@ -99,13 +103,25 @@ public struct CaptureReplay: Sendable {
         return alerts
     }
 
+    /// Feeds the gpsd fixes and recorded events due by `time`, in time order (a fix first at a tie).
     private mutating func feedFixes(through time: Double) -> [AlertEvent] {
         var alerts: [AlertEvent] = []
-        while nextFix < fixes.count, fixes[nextFix].time <= time {
-            alerts += pipeline.gpsFix(fixes[nextFix].fix, at: fixes[nextFix].time)
-            nextFix += 1
+        while true {
+            let fix = nextFix < fixes.count && fixes[nextFix].time <= time ? fixes[nextFix] : nil
+            let event = nextEvent < events.count && events[nextEvent].time <= time ? events[nextEvent] : nil
+            if let fix, event.map({ fix.time <= $0.time }) ?? true {
+                alerts += pipeline.gpsFix(fix.fix, at: fix.time)
+                nextFix += 1
+            } else if let event {
+                switch event.change {
+                case .airspace(let areas): alerts += pipeline.setAirspace(areas, at: event.time)
+                case .acknowledge(let id): alerts += pipeline.acknowledge(id, at: event.time)
+                }
+                nextEvent += 1
+            } else {
+                return alerts
+            }
         }
-        return alerts
     }
 }
 

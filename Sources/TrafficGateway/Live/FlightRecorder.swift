@@ -44,6 +44,8 @@ public final class FlightRecorder: @unchecked Sendable {
     private var written: Int64 = 0
     private var pending: [UInt8] = []
     private var pendingGPS = ""
+    private var pendingEvents = ""
+    private var stem = ""
     private var flushTimer: DispatchSourceTimer?
 
     /// Opens (creating) `directory`; throws when it cannot be created or written.
@@ -75,6 +77,15 @@ public final class FlightRecorder: @unchecked Sendable {
         queue.async { self.appendFix(fix, at: time) }
     }
 
+    /// Records an airspace set given or an alert acknowledged (`replay --events` replays them).
+    public func record(_ event: RecordedEvent) {
+        let line = RecordedEventLog.line(event)
+        queue.async {
+            guard !self.failed, self.rotate(for: event.time) else { return }
+            self.pendingEvents += line + "\n"
+        }
+    }
+
     /// Writes what is buffered and closes the files.
     public func close() {
         queue.sync {
@@ -90,7 +101,7 @@ public final class FlightRecorder: @unchecked Sendable {
     /// The recordings in the folder, oldest first.
     public func recordings() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasPrefix("gdl90-") && ($0.hasSuffix(".pcapng") || $0.hasSuffix(".gps.jsonl")) }.sorted()
+        return names.filter { $0.hasPrefix("gdl90-") && ($0.hasSuffix(".pcapng") || $0.hasSuffix(".gps.jsonl") || $0.hasSuffix(".events.jsonl")) }.sorted()
     }
 
     private func append(_ bytes: [UInt8], at time: Double) {
@@ -120,6 +131,7 @@ public final class FlightRecorder: @unchecked Sendable {
         try? gps?.close()
         hour = h
         let stem = directory + "/gdl90-" + Timestamp.iso8601(Double(h) * 3600).prefix(13).replacingOccurrences(of: "T", with: "-").replacingOccurrences(of: ":", with: "")
+        self.stem = stem
         let path = stem + ".pcapng"
         let fresh = !FileManager.default.fileExists(atPath: path)
         guard (fresh ? FileManager.default.createFile(atPath: path, contents: nil) : true), let handle = FileHandle(forWritingAtPath: path) else {
@@ -147,6 +159,16 @@ public final class FlightRecorder: @unchecked Sendable {
             if !pendingGPS.isEmpty, let gps {
                 try gps.write(contentsOf: Data(pendingGPS.utf8))
                 pendingGPS = ""
+            }
+            if !pendingEvents.isEmpty {
+                // Rare (an airspace change, an acknowledgement): opened for each write.
+                let path = stem + ".events.jsonl"
+                if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+                guard let handle = FileHandle(forWritingAtPath: path) else { throw GatewayError.file(path: path, reason: "cannot write") }
+                defer { try? handle.close() }
+                handle.seekToEndOfFile()
+                try handle.write(contentsOf: Data(pendingEvents.utf8))
+                pendingEvents = ""
             }
             if written > maximumBytes / 8 {
                 written = 0
@@ -176,6 +198,7 @@ public final class FlightRecorder: @unchecked Sendable {
         failed = true
         pending = []
         pendingGPS = ""
+        pendingEvents = ""
         onError("recorder: \(reason); recording stopped, the gateway goes on")
         return false
     }

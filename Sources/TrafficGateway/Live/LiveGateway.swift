@@ -139,7 +139,8 @@ public final class LiveGateway: @unchecked Sendable {
     /// Replaces the airspace areas watched (NOTAM refresh, a canned file); alerts follow.
     public func setAirspace(_ areas: [AirspaceArea]) {
         queue.async {
-            let now = Date().timeIntervalSince1970
+            let now = CaptureTime.quantized(Date().timeIntervalSince1970)
+            self.recorder?.record(RecordedEvent(time: now, change: .airspace(areas)))
             self.carryOut(self.pipeline.process(airspace: areas, at: now), at: now)
         }
     }
@@ -147,7 +148,8 @@ public final class LiveGateway: @unchecked Sendable {
     /// Acknowledges an airspace alert (alert id or area id).
     public func acknowledge(_ id: String) {
         queue.async {
-            let now = Date().timeIntervalSince1970
+            let now = CaptureTime.quantized(Date().timeIntervalSince1970)
+            self.recorder?.record(RecordedEvent(time: now, change: .acknowledge(id)))
             self.carryOut(self.pipeline.process(acknowledge: id, at: now), at: now)
         }
     }

@@ -1,0 +1,53 @@
+import Foundation
+
+/// What a live session was told besides GDL 90 and gpsd, as its flight recorder keeps it: the
+/// airspace set given (NOTAM refreshes, files, the store re-read each minute) and the alerts
+/// acknowledged, each with the time the core took it. Replayed beside the capture (`replay
+/// --events`), they make the replay of a recording the session it was, airspace included.
+public struct RecordedEvent: Sendable, Equatable, Codable {
+    /// What happened.
+    public enum Change: Sendable, Equatable, Codable {
+        /// The airspace areas watched from then on.
+        case airspace([AirspaceArea])
+        /// An airspace alert acknowledged (alert id or area id).
+        case acknowledge(String)
+    }
+
+    /// Epoch seconds, as the core took it (microseconds, as recordings keep times).
+    public var time: Double
+    /// What happened.
+    public var change: Change
+
+    /// An event.
+    public init(time: Double, change: Change) {
+        self.time = time
+        self.change = change
+    }
+}
+
+/// The JSON Lines file of a recording's `RecordedEvent`s (`gdl90-…events.jsonl`).
+public enum RecordedEventLog {
+    /// One line (no newline) for `event`.
+    public static func line(_ event: RecordedEvent) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// The events of the file at `path`, in time order; a line that is not one is an error naming it.
+    public static func read(path: String) throws(GatewayError) -> [RecordedEvent] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GatewayError.file(path: path, reason: "cannot read the recorded events (missing or unreadable)")
+        }
+        var events: [RecordedEvent] = []
+        let decoder = JSONDecoder()
+        for (n, line) in data.split(separator: 0x0A).enumerated() where !line.isEmpty {
+            do {
+                events.append(try decoder.decode(RecordedEvent.self, from: Data(line)))
+            } catch {
+                throw GatewayError.file(path: path, reason: "line \(n + 1) is not a recorded event (airspace or acknowledgement)")
+            }
+        }
+        return events.sorted { $0.time < $1.time }
+    }
+}
