@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import Testing
 @testable import TrafficGateway
 
@@ -51,5 +53,26 @@ import Testing
         #expect(record.json == a.json)
         #expect(record.message == Self.events[1].message)
         #expect(record.level == "caution")
+    }
+}
+
+/// The terminal and the alert log are bounded consumers off the core's queue: a stalled one
+/// costs counted drops, never a stalled core.
+@Suite struct BoundedConsumerTests {
+    @Test func aStalledConsumerDropsAndCounts() {
+        let gate = DispatchSemaphore(value: 0)
+        let seen = Mutex<[Int]>([])
+        let consumer = BoundedConsumer<Int>(label: "test.consumer", limit: 3) { item in
+            if item == 0 { gate.wait() }
+            seen.withLock { $0.append(item) }
+        }
+        for i in 0..<10 { consumer.submit(i) }
+        #expect(consumer.dropped == 7, "item 0 stalls: 1, 2 wait behind it, 3-9 are dropped")
+        gate.signal()
+        consumer.drain()
+        #expect(seen.withLock { $0 } == [0, 1, 2])
+        #expect(consumer.submit(10))
+        consumer.drain()
+        #expect(seen.withLock { $0 } == [0, 1, 2, 10])
     }
 }

@@ -47,7 +47,7 @@ final class ConsoleLines: Sendable {
         #expect(output.text.contains("gatewayd: listening for GDL90 on UDP 127.0.0.1:\(started.udpPort), alert log \(config.database!)"))
         #expect(output.text.contains("gatewayd: feeds: HTTP http://127.0.0.1:\(config.httpPort)/"))
         let names = started.services.map { "\($0)" }
-        #expect(names == ["alert log", "GDL90 ingest", "HTTP feeds", "airspace reload", "acknowledgement poll", "status line", "stopping line"])
+        #expect(names == ["terminal", "alert log", "GDL90 ingest", "HTTP feeds", "airspace reload", "acknowledgement poll", "status line", "stopping line"])
 
         let group = ServiceGroup(services: started.services, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         async let running: Void = group.run()
@@ -169,7 +169,7 @@ final class ConsoleLines: Sendable {
         config.statusInterval = 60
         let clock = TestClock(), output = ConsoleLines()
         let started = try GatewayApp(config: config, console: output.console, systemd: SystemdNotifier(environment: [:]), clock: clock).start()
-        #expect(started.services.map { "\($0)" } == ["GDL90 ingest", "airspace reload", "status line", "stopping line"])
+        #expect(started.services.map { "\($0)" } == ["terminal", "GDL90 ingest", "airspace reload", "status line", "stopping line"])
         let group = ServiceGroup(services: started.services, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         async let running: Void = group.run()
         // Both timers asleep (airspace reload and status line, 60 s each), then a minute passes.

@@ -59,14 +59,21 @@ public struct GatewayApp: Sendable {
         let store = log.map { NotamStore(database: $0.database) }
         let formatter = AlertFormatter(style: c.json ? .json : .human(colour: console.colour))
         let hub = FeedHub(now: Date().timeIntervalSince1970)
+        // The terminal is a bounded consumer off the core's queue: a paused terminal (Ctrl-S, a full
+        // pipe) costs dropped lines, counted and said, never a stalled core.
+        let terminal = BoundedConsumer(label: "gatewayd.terminal", limit: 1_024) { (lines: [String]) in console.alerts(lines) }
         let gateway = LiveGateway(core: GatewayCore(configuration: c.coreConfiguration), log: log, hub: hub, onAlerts: { alerts in
-            console.alerts(alerts.map(formatter.format))
+            if !terminal.submit(alerts.map(formatter.format)), terminal.dropped == 1 || terminal.dropped % 1_000 == 0 {
+                console.warning("warning: stdout is not keeping up: \(terminal.dropped) batch(es) of alert lines not printed (the feeds and the alert log have them)")
+            }
         }, onLogError: { error in
             console.warning("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")
         })
         gateway.onNotice = { console.warning("note: \($0)") }
         // The running parts, in the order they stop last (the group stops them in reverse).
         var edges: [EdgeService] = []
+        // Alert lines still waiting for the terminal are printed before the process ends.
+        edges.append(EdgeService("terminal") { terminal.drain() })
         // FIS-B NOTAMs heard in flight are written from here; drained before the database closes.
         let fisbWrites = DispatchQueue(label: "gatewayd.fisb-notams")
         if let log {

@@ -15,7 +15,8 @@ public final class LiveGateway: @unchecked Sendable {
 
     /// The serial queue that owns the pipeline.
     public let queue = DispatchQueue(label: "gatewayd.core")
-    private let logQueue = DispatchQueue(label: "gatewayd.alert-log")
+    /// The alert log's writer: off the core's queue, at most 4,096 batches waiting.
+    private let logWriter: BoundedConsumer<[EncodedAlert]>?
     private var pipeline: GatewayPipeline
     private var listener: UDPListener?
     private var gpsd: GPSDClient?
@@ -55,6 +56,11 @@ public final class LiveGateway: @unchecked Sendable {
         self.pipeline = GatewayPipeline(core: core, outputs: .init(fisb: true, snapshotInterval: hub == nil ? nil : 0.25))
         self.hub = hub
         self.log = log
+        self.logWriter = log.map { log in
+            BoundedConsumer(label: "gatewayd.alert-log", limit: 4_096) { (alerts: [EncodedAlert]) in
+                do throws(GatewayError) { try log.append(encoded: alerts) } catch { onLogError(error) }
+            }
+        }
         self.onAlerts = onAlerts
         self.onLogError = onLogError
     }
@@ -205,11 +211,8 @@ public final class LiveGateway: @unchecked Sendable {
         let encoded = alerts.map(EncodedAlert.init)
         hub?.publish(encoded: encoded)
         onAlerts(encoded)
-        if let log {
-            let onLogError = self.onLogError
-            logQueue.async {
-                do throws(GatewayError) { try log.append(encoded: encoded) } catch { onLogError(error) }
-            }
+        if let logWriter, !logWriter.submit(encoded), logWriter.dropped == 1 || logWriter.dropped % 1_000 == 0 {
+            onLogError(GatewayError.invalidInput("the alert log is not keeping up (\(logWriter.dropped) batch(es) of alerts not logged so far)"))
         }
     }
 
@@ -234,7 +237,7 @@ public final class LiveGateway: @unchecked Sendable {
             gpsd?.stop()
         }
         recorder?.close()
-        logQueue.sync {}
+        logWriter?.drain()
     }
 }
 
