@@ -1,126 +1,117 @@
 import Dispatch
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import NIOCore
+import NIOPosix
+import Synchronization
 
 /// FLARM NMEA over TCP (Stratux serves it on port 2000) for XCSoar-family apps: every second
-/// each client gets the sentences of the latest snapshot. Writes never block: a client whose
-/// socket buffer is full misses that second (skips ahead); one that misses 5 in a row is
-/// dropped and counted. Clients are capped (`maximumClients`, `maximumPerAddress`): one past a cap
-/// is accepted and closed at once; when the process is out of descriptors, accepting pauses for a
-/// second instead of spinning.
-public final class NMEAServer: @unchecked Sendable {
+/// each client gets the sentences of the latest snapshot. Built on SwiftNIO's `ServerBootstrap`
+/// (its accept back-off pauses accepting when the process is out of descriptors, instead of
+/// spinning). Writes never wait: a client whose channel is not writable (its socket buffer and
+/// our 64 kB high-water mark are full) misses that second; one that misses 5 in a row is dropped
+/// and counted. Clients are capped (`maximumClients`, `maximumPerAddress`): one past a cap is
+/// accepted and closed at once.
+public final class NMEAServer: Sendable {
     /// Most clients at once (an XCSoar or two per cockpit).
     public static let maximumClients = 32
     /// Most clients from one address.
     public static let maximumPerAddress = 4
     /// The port bound.
     public let port: UInt16
-    private let fd: Int32
-    private let queue = DispatchQueue(label: "gatewayd.nmea")
-    private let acceptSource: DispatchSourceRead
-    private var timer: DispatchSourceTimer?
-    private var clients: [Int32: Int] = [:]  // fd → consecutive missed seconds
-    private var peers: [Int32: UInt32] = [:]  // fd → IPv4 address
-    private var paused = false
-    /// Connections refused: over a cap, or while out of descriptors.
-    public private(set) var refused = 0
-    private let hub: FeedHub
+    private let channel: any Channel
+    private let clients: Clients
+    private let timer: RepeatedTask
 
-    /// Binds `address:port` and starts serving the hub's snapshots once a second.
-    public init(address: String = "0.0.0.0", port: UInt16, hub: FeedHub, interval: Double = 1) throws(GatewayError) {
-        self.hub = hub
-        let (fd, bound) = try IPv4Socket.bound(type: Int32(SOCK_STREAM.rawValue), address: address, port: port, what: "NMEA TCP",
-                                               inUse: "choose another with --nmea-port, 0 disables", reuseAddress: true)
-        self.fd = fd
-        self.port = bound
-        acceptSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        acceptSource.setEventHandler { [unowned self] in self.acceptAll() }
-        acceptSource.setCancelHandler { close(fd) }
-        acceptSource.resume()
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { [unowned self] in self.broadcast() }
-        timer.resume()
-        self.timer = timer
+    /// The connected clients, touched from their event loops.
+    private final class Clients: Sendable {
+        struct Client {
+            var channel: any Channel
+            var peer: String
+            var missed = 0
+        }
+        let state = Mutex<(clients: [ObjectIdentifier: Client], refused: Int)>(([:], 0))
+
+        /// Admits `channel` unless a cap is reached (then false, counted).
+        func admit(_ channel: any Channel) -> Bool {
+            let peer = channel.remoteAddress?.ipAddress ?? "?"
+            return state.withLock { s in
+                guard s.clients.count < NMEAServer.maximumClients,
+                      s.clients.values.lazy.filter({ $0.peer == peer }).count < NMEAServer.maximumPerAddress else {
+                    s.refused += 1
+                    return false
+                }
+                s.clients[ObjectIdentifier(channel)] = Client(channel: channel, peer: peer)
+                return true
+            }
+        }
+
+        func remove(_ channel: any Channel) { state.withLock { _ = $0.clients.removeValue(forKey: ObjectIdentifier(channel)) } }
     }
 
-    /// Clients connected now.
-    public var clientCount: Int { queue.sync { clients.count } }
-
-    private func acceptAll() {
-        while !paused {
-            var address = sockaddr_in()
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let c = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(fd, $0, &length) }
+    /// Binds `address:port` and starts serving the hub's snapshots every `interval` seconds.
+    public init(address: String = "0.0.0.0", port: UInt16, hub: FeedHub, interval: Double = 1,
+                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(GatewayError) {
+        let clients = Clients()
+        self.clients = clients
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 << 10, high: 64 << 10))
+            .childChannelInitializer { channel in
+                guard clients.admit(channel) else { return channel.close() }
+                channel.closeFuture.whenComplete { _ in clients.remove(channel) }
+                return channel.eventLoop.makeSucceededVoidFuture()
             }
-            if c < 0 {
-                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
-                    // Out of descriptors: the listening socket stays readable, so pause instead of spinning.
-                    refused += 1
-                    paused = true
-                    acceptSource.suspend()
-                    queue.asyncAfter(deadline: .now() + 1) { [weak self] in
-                        guard let self, self.paused else { return }
-                        self.paused = false
-                        self.acceptSource.resume()
-                    }
-                }
-                return
-            }
-            let peer = address.sin_addr.s_addr
-            if clients.count >= Self.maximumClients || peers.values.lazy.filter({ $0 == peer }).count >= Self.maximumPerAddress {
-                close(c)
-                refused += 1
-                continue
-            }
-            _ = fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK)
-            var one: Int32 = 1
-            _ = setsockopt(c, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            clients[c] = 0
-            peers[c] = peer
+        let ipv4 = address.split(separator: ".", omittingEmptySubsequences: false).compactMap { UInt8($0) }
+        guard ipv4.count == 4 else { throw GatewayError.invalidInput("\(address) is not an IPv4 address (e.g. 0.0.0.0 or 127.0.0.1)") }
+        do {
+            channel = try bootstrap.bind(host: address, port: Int(port)).wait()
+        } catch {
+            let text = "\(error)"
+            let reason = text.contains("in use") ? "port \(port) is already in use (choose another with --nmea-port, 0 disables)" : text
+            throw GatewayError.socket(what: "cannot listen on NMEA TCP \(address):\(port)", reason: reason)
+        }
+        self.port = UInt16(channel.localAddress?.port ?? Int(port))
+        let nanoseconds = Int64(interval * 1e9)
+        timer = channel.eventLoop.scheduleRepeatedTask(initialDelay: .nanoseconds(nanoseconds), delay: .nanoseconds(nanoseconds)) { _ in
+            Self.broadcast(NMEA.sentences(hub.snapshot).joined(), to: clients, hub: hub)
         }
     }
 
-    private func drop(_ c: Int32) {
-        close(c)
-        clients[c] = nil
-        peers[c] = nil
-    }
+    /// Clients connected now.
+    public var clientCount: Int { clients.state.withLock { $0.clients.count } }
 
-    private func broadcast() {
-        guard !clients.isEmpty else { return }
-        let text = NMEA.sentences(hub.snapshot).joined()
-        let bytes = Array(text.utf8)
-        for (c, missed) in clients {
-            let n = bytes.withUnsafeBytes { send(c, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
-            if n == bytes.count {
-                clients[c] = 0
-            } else if n < 0 && errno != EAGAIN && errno != EWOULDBLOCK {
-                drop(c)  // gone
-            } else if missed + 1 >= 5 {
-                drop(c)
+    /// Connections refused for a cap.
+    public var refused: Int { clients.state.withLock { $0.refused } }
+
+    /// One second's sentences to every client that can take them now.
+    private static func broadcast(_ text: String, to clients: Clients, hub: FeedHub) {
+        let now = clients.state.withLock { $0.clients }
+        guard !now.isEmpty else { return }
+        for (id, client) in now {
+            let channel = client.channel
+            if channel.isWritable {
+                channel.writeAndFlush(ByteBuffer(string: text), promise: nil)
+                clients.state.withLock { $0.clients[id]?.missed = 0 }
+            } else if client.missed + 1 >= 5 {
+                // A reader gone quiet for 5 seconds: dropped, counted, its slot freed.
+                clients.state.withLock { _ = $0.clients.removeValue(forKey: id) }
+                channel.close(promise: nil)
                 hub.countNMEADrop()
             } else {
-                // A full (or partly written) buffer: this second is skipped; a partial sentence
-                // ends at the next CR LF the client reads, which NMEA readers resynchronise on.
-                clients[c] = missed + 1
+                clients.state.withLock { $0.clients[id]?.missed = client.missed + 1 }
             }
         }
     }
 
     /// Stops serving and closes every client.
     public func stop() {
-        queue.sync {
-            timer?.cancel()
-            if paused { acceptSource.resume() }
-            paused = false
-            acceptSource.cancel()
-            for c in clients.keys { close(c) }
-            clients = [:]
-            peers = [:]
+        timer.cancel()
+        try? channel.close().wait()
+        let all = clients.state.withLock { s -> [any Channel] in
+            defer { s.clients = [:] }
+            return s.clients.values.map(\.channel)
         }
+        for c in all { try? c.close().wait() }
     }
 }
