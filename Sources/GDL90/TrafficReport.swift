@@ -112,6 +112,10 @@ public struct TrafficReport: Hashable, Sendable {
     }
     /// The callsign's eight bytes as sent, first character in the lowest byte.
     var callsignBytes: UInt64
+
+    /// The callsign's eight wire bytes (first character in the lowest byte, as `encode` sends
+    /// them), for writers that print it without building a `String`.
+    public var callsignWire: UInt64 { callsignBytes }
     /// Emergency/priority code (0 none, 1 general, 2 medical, 3 minimum fuel, 4 no comm,
     /// 5 unlawful interference, 6 downed aircraft).
     public var emergency: UInt8

@@ -201,3 +201,30 @@ import Testing
         }
     }
 }
+
+/// The callsign written from its wire bytes on the stack is the very text of `callsign`:
+/// trailing spaces and NULs trimmed, a NUL inside kept, bytes from 0x80 as Latin-1.
+@Suite struct CallsignBytesTests {
+    @Test func wireBytesGiveTheStringsUTF8() throws {
+        let patterns: [[UInt8]] = [
+            Array("N825V   ".utf8), Array("ABCDEFGH".utf8), [0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20], [0, 0, 0, 0, 0, 0, 0, 0],
+            [0x41, 0x00, 0x42, 0x20, 0x20, 0x00, 0x20, 0x00], [0xC4, 0xFF, 0x80, 0x41, 0x7F, 0x1F, 0x22, 0x5C], [0xE9, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0xE9],
+        ]
+        let base = TrafficReport(address: 0xABCDEF, position: Position(latitude: 45, longitude: -123), pressureAltitudeFt: 3000,
+                                 groundSpeedKt: 100, verticalSpeedFpm: 0, trackDeg: 90, callsign: "X")
+        for p in patterns {
+            var bytes = Message.traffic(base).encode()
+            bytes.replaceSubrange(19..<27, with: p)
+            guard case .traffic(let r) = try Message.decode(bytes[...]) else { Issue.record("not traffic"); continue }
+            let fast = MessageFormatter.withCallsignUTF8(r) { Array($0) }
+            #expect(fast == Array(r.callsign.utf8), "\(p)")
+            // And both printers agree with the String-built lines.
+            var w = JSONWriter()
+            w.add("type", "traffic")
+            w.add("time", nil as String?)
+            MessageFormatter.addReport(r, to: &w)
+            #expect(MessageFormatter.json(.traffic(r), time: nil) == w.result)
+            #expect(MessageFormatter.text(.traffic(r), time: nil).contains(r.callsign.isEmpty ? " - " : r.callsign))
+        }
+    }
+}

@@ -137,13 +137,13 @@ public enum MessageFormatter {
     /// (the text `JSONWriter` gives, byte for byte: a test holds the two paths together).
     static func appendReportJSON(_ type: String, _ r: TrafficReport, time: Double?, offset: Int?,
                                  to out: inout OutputBuffer, clock: inout ISO8601Writer) {
-        var type = type, addressType = r.addressType.description, trackType = r.trackType.description, callsign = r.callsign
+        var type = type, addressType = r.addressType.description, trackType = r.trackType.description
         if let time { clock.prepare(time) }
         let clock = clock
         type.withUTF8 { type in
             addressType.withUTF8 { addressType in
                 trackType.withUTF8 { trackType in
-                    callsign.withUTF8 { callsign in
+                    withCallsignUTF8(r) { callsign in
                         let maximum = 560 + (type.count + addressType.count + trackType.count + callsign.count) * 6
                         out.write(upTo: maximum) { c in
                             c.put("{\"type\":" as StaticString)
@@ -302,9 +302,37 @@ public enum MessageFormatter {
         return body
     }
 
+    /// Calls `body` with the UTF-8 of the report's callsign, the very bytes of `r.callsign`
+    /// (trailing spaces and NULs trimmed, bytes from 0x80 as the Latin-1 characters they are),
+    /// made on the stack from the eight wire bytes: no `String` per report.
+    @inline(__always)
+    static func withCallsignUTF8<R>(_ r: TrafficReport, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let wire = r.callsignWire
+        var count = 8
+        while count > 0 {
+            let b = UInt8(truncatingIfNeeded: wire >> (8 * UInt64(count - 1)))
+            guard b == 0x20 || b == 0 else { break }
+            count -= 1
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer in
+            var n = 0
+            for i in 0..<count {
+                let b = UInt8(truncatingIfNeeded: wire >> (8 * UInt64(i)))
+                if b < 0x80 {
+                    buffer[n] = b
+                    n += 1
+                } else {
+                    buffer[n] = 0xC0 | b >> 6
+                    buffer[n + 1] = 0x80 | b & 0x3F
+                    n += 2
+                }
+            }
+            return body(UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[0..<n]))
+        }
+    }
+
     static func appendReportText(_ r: TrafficReport, to out: inout OutputBuffer) {
-        var callsign = r.callsign
-        callsign.withUTF8 { callsign in
+        withCallsignUTF8(r) { callsign in
             // One reservation for the line: the fixed words, five numbers and the callsign.
             out.write(upTo: 240 + callsign.count) { c in
                 c.putHex(r.address, width: 6)
