@@ -176,6 +176,12 @@ public enum CommandBenchmark {
             try measure("fisb --json (\(uplinks) uplinks × \(fisbCopies))", ["fisb", "--json", repeated], inputBytes: 0, perSecond: "uplinks/s",
                         count: Double(uplinks * fisbCopies))
         }
+        // NEXRAD composites of 1,500 blocks: the store adds each block where its composite lies
+        // (it used to copy the composite's block table on every block).
+        let nexrad = folder.appendingPathComponent("nexrad.978").path
+        _ = FileManager.default.createFile(atPath: nexrad, contents: Data(FISBSamples.nexradDump978(blocks: 1_500, composites: 4).utf8))
+        try measure("fisb --json, NEXRAD composites (4 × 1,500 blocks, 2,000 uplinks)", ["fisb", "--json", nexrad], inputBytes: 0,
+                    perSecond: "blocks/s", count: 6_000)
         if gigabytes > 0 {
             let big = folder.appendingPathComponent("big.gdl90").path
             let copies = max(1, Int((Double(gigabytes) * 1_073_741_824 / size).rounded(.up)))

@@ -134,10 +134,36 @@ public enum FISBSamples {
         return bytes + [UInt8](repeating: 0, count: FISBUplink.payloadLength - bytes.count)
     }
 
+    /// Regional NEXRAD composites as a ground station sends them, as dump978 text: `composites`
+    /// product times a minute apart, each of `blocks` blocks of light rain in rows of 32 around
+    /// Salem, three blocks an uplink, an uplink a second. What the FIS-B store must hold as
+    /// a composite grows (a real CONUS composite is thousands of blocks).
+    public static func nexradDump978(blocks: Int, composites: Int) -> String {
+        var bins = [UInt8](repeating: 0, count: GriddedBlock.binCount)
+        for i in 0..<bins.count { bins[i] = i % 7 == 0 ? 3 : 2 }
+        var payloads: [[UInt8]] = []
+        for c in 0..<composites {
+            let time = APDU.Time(hour: 14, minute: c % 60)
+            var frames: [InformationFrame] = []
+            for b in 0..<blocks {
+                let number = (660 + b / 32) * GriddedBlock.blocksPerRing + 280 + b % 32
+                frames.append(.apdu(APDU(productID: 63, time: time, payload: GriddedBlock(productID: 63, blockNumber: number, bins: bins).encode())))
+                if frames.count == 3 || b == blocks - 1 {
+                    payloads.append(uplink(frames))
+                    frames = []
+                }
+            }
+        }
+        return dump978(payloads)
+    }
+
     /// The samples as dump978 text lines (`+HEX;rs=…;t=…;`).
-    public static func dump978() -> String {
+    public static func dump978() -> String { dump978(uplinks()) }
+
+    /// `payloads` as dump978 text lines, one a second from `startTime`.
+    public static func dump978(_ payloads: [[UInt8]]) -> String {
         var text = ""
-        for (i, payload) in uplinks().enumerated() {
+        for (i, payload) in payloads.enumerated() {
             text += "+"
             for b in payload {
                 let h = String(b, radix: 16)

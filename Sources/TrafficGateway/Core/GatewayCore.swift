@@ -205,20 +205,21 @@ public struct GatewayCore: Sendable {
 
     private mutating func apply(_ report: TrafficReport, at time: Double, into out: inout [AlertEvent]) {
         let fix = currentFix(at: time)
-        let update = picture.apply(report, at: time, ownship: ownship, ownshipFix: fix)
+        let (update, index) = picture.applyLocating(report, at: time, ownship: ownship, ownshipFix: fix)
         counters.targetsEvicted = picture.evicted
         if case .target(let key) = update {
-            evaluate(key, fix: fix, at: time, into: &out)
+            evaluate(key, located: index, fix: fix, at: time, into: &out)
         }
     }
 
-    private mutating func evaluate(_ key: TargetKey, fix: OwnshipFix?, at time: Double, into out: inout [AlertEvent]) {
+    private mutating func evaluate(_ key: TargetKey, located index: Dictionary<TargetKey, Target>.Index? = nil, fix: OwnshipFix?, at time: Double,
+                                   into out: inout [AlertEvent]) {
         if let fix, plane?.origin != fix.position { plane = LocalPlane(origin: fix.position) }
         let echo = picture.isEchoCandidate(key)
         let staleAfter = picture.limits.staleAfter, trust = configuration.picture.extrapolationTrust, plane = self.plane
         // The target is read where it lies in the picture: copying it out (a few hundred bytes and
         // its callsign) for every report cost more than the geometry.
-        let (geometry, cap, callsign) = picture.withTarget(key) { t -> (TrafficGeometry?, AlertLevel, String?) in
+        let (geometry, cap, callsign) = picture.withTarget(key, at: index) { t -> (TrafficGeometry?, AlertLevel, String?) in
             if let fix, let plane, time - t.lastSeen <= staleAfter, t.twinOf == nil, !echo,
                !t.isFrozen(at: time), t.trustedPosition(at: time, trustLimit: trust) != nil,
                let position = t.projectedPosition(at: time),

@@ -124,6 +124,8 @@ public struct Target: Sendable, Equatable {
     public var twinOf: TargetKey? = nil
     /// Since when a twin has stopped matching the target it copies (it is unlinked after a while).
     var twinMismatchSince: Double? = nil
+    /// The wire bytes `callsign` was last made from.
+    var callsignWire: UInt64 = 0
 
     /// The position to trust at `time`: none once extrapolated for longer than `trustLimit` seconds.
     @inline(__always)

@@ -97,23 +97,31 @@ public struct TrafficPicture: Sendable {
 
     /// Applies one traffic report received at `time`.
     public mutating func apply(_ report: TrafficReport, at time: Double, ownship: OwnshipState, ownshipFix: OwnshipFix?) -> Update {
+        applyLocating(report, at: time, ownship: ownship, ownshipFix: ownshipFix).update
+    }
+
+    /// `apply`, also giving where an updated target lies in `targets` (nil for a new one): valid
+    /// until the next insertion or removal, so the core reads it back without hashing its key again.
+    mutating func applyLocating(_ report: TrafficReport, at time: Double, ownship: OwnshipState,
+                                ownshipFix: OwnshipFix?) -> (update: Update, index: Dictionary<TargetKey, Target>.Index?) {
         if report.address <= 7 && report.callsign == "MODE S" {
             var range: Double? = nil
             if let fix = ownshipFix, let p = report.position { range = Geodesy.distanceNM(fix.position, p) }
             modeSRing = ModeSRing(rangeNM: range, pressureAltitudeFt: report.pressureAltitudeFt, lastSeen: time)
-            return .modeSRing
+            return (.modeSRing, nil)
         }
         if isOwnshipGhost(report, ownship: ownship, fix: ownshipFix) {
             ghostsDropped += 1
-            return .ownshipGhost
+            return (.ownshipGhost, nil)
         }
         let key = TargetKey(address: report.address, type: report.addressType)
         if ownship.addressIsAnonymous || ownshipFix?.source == .gpsd, learnsEcho(key, report, fix: ownshipFix, at: time) {
             ghostsDropped += 1
-            return .ownshipGhost
+            return (.ownshipGhost, nil)
         }
         let direct = !report.addressType.isTISB
-        if let index = targets.index(forKey: key) {
+        let located = targets.index(forKey: key)
+        if let index = located {
             // Updated in place: one hash lookup, no copy of the target out and back in.
             let preference = limits.directPreference
             targets.values.withUnsafeMutableElement(at: index) { existing in
@@ -139,7 +147,7 @@ public struct TrafficPicture: Sendable {
             if key.namespace != .icao || report.addressType.isTISB { relayed.insert(key) }
         }
         if !relayed.isEmpty { linkTwins(around: key, at: time) }
-        return .target(key)
+        return (.target(key), located)
     }
 
     /// Evicts the tenth of the targets heard longest ago (one sort per many insertions).
@@ -156,8 +164,8 @@ public struct TrafficPicture: Sendable {
 
     /// Calls `body` with the target under `key` where it lies in the table (no copy of it is
     /// made); nil when there is none. `body` only reads it.
-    mutating func withTarget<R>(_ key: TargetKey, _ body: (inout Target) -> R) -> R? {
-        guard let index = targets.index(forKey: key) else { return nil }
+    mutating func withTarget<R>(_ key: TargetKey, at known: Dictionary<TargetKey, Target>.Index? = nil, _ body: (inout Target) -> R) -> R? {
+        guard let index = known ?? targets.index(forKey: key) else { return nil }
         var result: R? = nil
         // In place, by address: a target passed as a value is copied whole (257 bytes).
         targets.values.withUnsafeMutableElement(at: index) { result = body(&$0) }
@@ -307,7 +315,13 @@ public struct TrafficPicture: Sendable {
 extension Target {
     mutating func absorb(_ r: TrafficReport, at time: Double, direct: Bool) {
         addressType = r.addressType
-        if !r.callsign.isEmpty { callsign = r.callsign }
+        // The callsign as text only when its wire bytes change (not twice a report).
+        let wire = r.callsignWire
+        if wire != callsignWire {
+            let text = r.callsign
+            if !text.isEmpty { callsign = text }
+            callsignWire = wire
+        }
         if let p = r.position {
             if let old = position, old.latitude == p.latitude, old.longitude == p.longitude {
                 unchangedReports += 1
