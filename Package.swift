@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "GDL90", targets: ["GDL90"]),
         .library(name: "TrafficGateway", targets: ["TrafficGateway"]),
+        .library(name: "GatewaySimulation", targets: ["GatewaySimulation"]),
         .executable(name: "gatewayd", targets: ["gatewayd"]),
     ],
     dependencies: [
