@@ -1,6 +1,5 @@
 import Foundation
 import GDL90
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 import TrafficGateway
@@ -44,8 +43,8 @@ public enum HostileBenchmark {
         // The flight keeps arriving; another neighbour (127.0.0.2) polls /healthz every 100 ms.
         let sender = try UDPSender(host: "127.0.0.1", port: udp)
         let flight = DemoFlight().datagrams()
-        let running = Mutex(true)
-        let health = Mutex<(worst: Double, failures: Int, polls: Int)>((0, 0, 0))
+        let running = Locked(true)
+        let health = Locked<(worst: Double, failures: Int, polls: Int)>((0, 0, 0))
         let feeder = Thread {
             var i = 0
             while running.withLock({ $0 }) {
@@ -121,7 +120,7 @@ public enum HostileBenchmark {
         let h = health.withLock { $0 }
 
         // SIGTERM under a saturating flood of 1,400-byte datagrams.
-        let flooding = Mutex(true)
+        let flooding = Locked(true)
         let flood = Thread {
             let junk = [UInt8](repeating: 0x7E, count: 1_400)
             while flooding.withLock({ $0 }) { for _ in 0..<100 { sender.send(junk) } }

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Blocking work (SQLite, libcurl, a `sync` on the core's queue) handed from Swift concurrency to
 /// a dispatch queue, so it never holds one of the few cooperative threads.
@@ -27,7 +26,7 @@ private final class OneResult<T: Sendable>: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Keeps `continuation` for the result; false (and resumed with nil) when cancelled already.
     func wait(_ continuation: CheckedContinuation<T?, Never>) -> Bool {

@@ -2,7 +2,6 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 import UnixSignals
 
 /// The write end of the signal pipe, for the handler (a C function: it cannot capture context).
@@ -23,9 +22,9 @@ public final class SignalWatch: Sendable {
         var onStop: (@Sendable () -> Void)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Kept behind a lock: Dispatch's sources are not `Sendable`.
-    private let source = Mutex<(any DispatchSourceRead)?>(nil)
+    private let source = Locked<(any DispatchSourceRead)?>(nil)
 
     /// Installs the handlers for `stop` and `ignored` and starts reading what they write on `queue`.
     public init(stop: [UnixSignal], ignored: [UnixSignal], queue: DispatchQueue = DispatchQueue(label: "gatewayd.signals"),

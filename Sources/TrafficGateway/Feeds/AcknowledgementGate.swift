@@ -1,5 +1,4 @@
 import Hummingbird
-import Synchronization
 
 /// Decides whether an acknowledgement request may pass: the page's one write. Off unless a
 /// token is configured; the request must carry it (`Authorization: Bearer …`), come from this
@@ -23,7 +22,7 @@ public final class AcknowledgementGate: Sendable {
 
     private let token: String?
     private let perMinute: Int
-    private let attempts = Mutex<[Double]>([])
+    private let attempts = Locked<[Double]>([])
 
     /// A gate for `token` (nil: everything refused) with at most `perMinute` attempts a minute.
     public init(token: String?, perMinute: Int = 10) {

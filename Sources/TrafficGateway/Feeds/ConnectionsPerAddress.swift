@@ -1,13 +1,12 @@
 import NIOCore
-import Synchronization
 
 /// Open HTTP connections counted by client address, so one neighbour on a shared Wi-Fi cannot
 /// take every connection the server has (`FeedServer.maximumConnections` in all).
 public final class ConnectionsPerAddress: Sendable {
     /// Most connections from one address.
     public let limit: Int
-    private let counts = Mutex<[String: Int]>([:])
-    private let refusedCount = Mutex(0)
+    private let counts = Locked<[String: Int]>([:])
+    private let refusedCount = Locked(0)
 
     /// Creates a table allowing `limit` connections an address.
     public init(limit: Int) {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Where the core's queue publishes and the feeds read: the latest `FeedSnapshot`, the active
 /// alerts, and one bounded buffer per `/alerts` subscriber. Publishing never waits for a reader:
@@ -17,14 +16,14 @@ public final class FeedHub: Sendable {
         var rateSamples: [(time: Double, messages: Int, uplinks: Int)] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Alert lines a subscriber may have waiting before it is dropped.
     public let bufferLimit: Int
 
     /// Creates a hub holding an empty snapshot.
     public init(bufferLimit: Int = 256, now: Double = 0) {
         self.bufferLimit = bufferLimit
-        self.state = Mutex(State(snapshot: .empty(at: now)))
+        self.state = Locked(State(snapshot: .empty(at: now)))
     }
 
     /// The latest snapshot.

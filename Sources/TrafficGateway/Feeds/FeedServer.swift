@@ -13,8 +13,8 @@ import Synchronization
 public final class FeedServer: Sendable {
     /// The hub the handlers read.
     public let hub: FeedHub
-    private let task = Mutex<Task<Void, Never>?>(nil)
-    private let boundPort = Mutex<Int>(0)
+    private let task = Locked<Task<Void, Never>?>(nil)
+    private let boundPort = Locked<Int>(0)
 
     /// The TCP port bound (useful with port 0).
     public var port: Int { boundPort.withLock { $0 } }
@@ -135,11 +135,11 @@ public final class FeedServer: Sendable {
     }
 }
 
-/// A value behind a lock that closures can share (Mutex is not copyable, so it cannot be captured).
+/// A value behind a lock that closures can share (a `Locked` with `value`/`set` in place of `withLock`).
 package final class LockedBox<Value: Sendable>: Sendable {
-    private let lock: Mutex<Value>
+    private let lock: Locked<Value>
     /// A box holding `value`.
-    package init(_ value: Value) { lock = Mutex(value) }
+    package init(_ value: Value) { lock = Locked(value) }
     /// The value now.
     package var value: Value { lock.withLock { $0 } }
     /// Replaces the value.

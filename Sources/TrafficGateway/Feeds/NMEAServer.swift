@@ -1,7 +1,6 @@
 import Dispatch
 import NIOCore
 import NIOPosix
-import Synchronization
 
 /// FLARM NMEA over TCP (Stratux serves it on port 2000) for XCSoar-family apps: every second
 /// each client gets the sentences of the latest snapshot. Built on SwiftNIO's `ServerBootstrap`
@@ -28,7 +27,7 @@ public final class NMEAServer: Sendable {
             var peer: String
             var missed = 0
         }
-        let state = Mutex<(clients: [ObjectIdentifier: Client], refused: Int)>(([:], 0))
+        let state = Locked<(clients: [ObjectIdentifier: Client], refused: Int)>(([:], 0))
 
         /// Admits `channel` unless a cap is reached (then false, counted).
         func admit(_ channel: any Channel) -> Bool {

@@ -1,12 +1,11 @@
 import Dispatch
-import Synchronization
 
 /// Work handed off the core's queue to one serial consumer (the terminal, the alert log), with at
 /// most `limit` items waiting: a consumer that stalls (a paused terminal, a slow SD card) costs
 /// dropped items, counted, and never a stalled core or unbounded memory.
 public final class BoundedConsumer<Item: Sendable>: Sendable {
     private let queue: DispatchQueue
-    private let state = Mutex<(waiting: Int, dropped: Int)>((0, 0))
+    private let state = Locked<(waiting: Int, dropped: Int)>((0, 0))
     private let consume: @Sendable (Item) -> Void
     /// Most items waiting at once.
     public let limit: Int

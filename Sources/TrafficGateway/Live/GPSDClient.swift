@@ -5,7 +5,6 @@ import NIOPosix
 import Glibc
 #endif
 import ServiceLifecycle
-import Synchronization
 
 /// Reads position fixes from gpsd's JSON protocol (TCP, default port 2947): sends
 /// `?WATCH={"enable":true,"json":true}` and turns each TPV report with a 2D/3D fix into a
@@ -28,7 +27,7 @@ public final class GPSDClient: Service, Sendable, CustomStringConvertible {
     private let onStatus: @Sendable (Status) -> Void
     private let group: any EventLoopGroup
     /// Stopped, and the channel of the connection in use (to close on stop).
-    private let state = Mutex<(stopped: Bool, channel: (any Channel)?)>((false, nil))
+    private let state = Locked<(stopped: Bool, channel: (any Channel)?)>((false, nil))
 
     /// Seconds between connection attempts.
     public static let retryDelay: Int64 = 3

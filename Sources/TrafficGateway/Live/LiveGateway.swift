@@ -4,7 +4,6 @@ import Foundation
 import Glibc
 #endif
 import GDL90
-import Synchronization
 
 /// The running gateway: UDP listener, optional gpsd, a one-second tick, all feeding one
 /// `GatewayPipeline` on one serial queue (the single writer). Alert changes go to `onAlerts`
@@ -273,7 +272,7 @@ public struct GatewayStatus: Sendable {
 
 /// Collects latencies from the gateway's queue for a benchmark to read afterwards.
 public final class LatencyProbe: Sendable {
-    private let values = Mutex<[Double]>([])
+    private let values = Locked<[Double]>([])
     /// Creates an empty probe.
     public init() {}
     /// Adds one latency, ms.
