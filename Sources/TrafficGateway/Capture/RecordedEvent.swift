@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a live session was told besides GDL 90 and gpsd, as its flight recorder keeps it: the
 /// airspace set given (NOTAM refreshes, files, the store re-read each minute) and the alerts

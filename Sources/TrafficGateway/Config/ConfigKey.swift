@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One key of the configuration file: where it lives (`[section] name`), what it must be, how a
 /// value is read into a `GatewayConfig` and how `config show` writes it back. `GatewayConfig.keys`

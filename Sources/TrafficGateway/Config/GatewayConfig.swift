@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Every setting of `gatewayd run`, from defaults, then the configuration file
 /// (`/etc/gatewayd/gatewayd.toml` or `--config`), then flags: a flag beats the file, the file

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 /// A value in the TOML subset the configuration uses.
 public enum TOMLValue: Sendable, Equatable {
     /// "text"

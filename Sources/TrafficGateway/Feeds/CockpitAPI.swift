@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GDL90
 
 /// The JSON documents the cockpit page reads under `/api/…`, built from what the hub and the

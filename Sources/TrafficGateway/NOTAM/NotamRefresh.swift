@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One refresh of the stored NOTAMs from a source while the gateway runs: fetch the configured
 /// locations, store them (never replacing good data with a bad reply), and say what changed.
