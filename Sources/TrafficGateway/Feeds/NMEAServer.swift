@@ -61,14 +61,14 @@ public final class NMEAServer: Sendable {
                 channel.closeFuture.whenComplete { _ in clients.remove(channel) }
                 return channel.eventLoop.makeSucceededVoidFuture()
             }
-        let ipv4 = address.split(separator: ".", omittingEmptySubsequences: false).compactMap { UInt8($0) }
-        guard ipv4.count == 4 else { throw GatewayError.invalidInput("\(address) is not an IPv4 address (e.g. 0.0.0.0 or 127.0.0.1)") }
+        _ = try IPv4Socket.socketAddress(address, port: port)
         do {
             channel = try bootstrap.bind(host: address, port: Int(port)).wait()
+        } catch let error as IOError {
+            throw IPv4Socket.listenError(what: "NMEA TCP", address: address, port: port,
+                                         inUse: "choose another with --nmea-port, 0 disables", code: error.errnoCode)
         } catch {
-            let text = "\(error)"
-            let reason = text.contains("in use") ? "port \(port) is already in use (choose another with --nmea-port, 0 disables)" : text
-            throw GatewayError.socket(what: "cannot listen on NMEA TCP \(address):\(port)", reason: reason)
+            throw GatewayError.socket(what: "cannot listen on NMEA TCP \(address):\(port)", reason: "\(error)")
         }
         self.port = UInt16(channel.localAddress?.port ?? Int(port))
         let nanoseconds = Int64(interval * 1e9)

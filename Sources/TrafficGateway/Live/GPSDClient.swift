@@ -115,7 +115,7 @@ public final class GPSDClient: Service, Sendable, CustomStringConvertible {
 
     private static func explain(_ error: any Error) -> String {
         if let e = error as? IOError { return String(cString: strerror(e.errnoCode)) }
-        if error is ChannelError { return "connection timed out" }
+        if case ChannelError.connectTimeout? = error as? ChannelError { return "connection timed out" }
         return "\(error)"
     }
 }

@@ -10,17 +10,30 @@ import Glibc
 /// Opening and binding the gateway's IPv4 sockets (UDP listener, EFB discovery, NMEA server),
 /// with one set of error sentences.
 enum IPv4Socket {
-    /// A socket of `type` (SOCK_DGRAM, SOCK_STREAM) bound to `address:port`, non-blocking;
-    /// returns it and the port actually bound (useful with port 0). `inUse` says what to do when
-    /// the port is taken.
-    static func bound(type: Int32, address: String, port: UInt16, what: String, inUse: String,
-                      reuseAddress: Bool = false, broadcast: Bool = false, receiveBuffer: Int32? = nil) throws(GatewayError) -> (fd: Int32, port: UInt16) {
+    /// `address:port` as a socket address, or the error sentence for an address that is not IPv4.
+    static func socketAddress(_ address: String, port: UInt16) throws(GatewayError) -> sockaddr_in {
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
         guard inet_pton(AF_INET, address, &addr.sin_addr) == 1 else {
             throw GatewayError.invalidInput("\(address) is not an IPv4 address (e.g. 0.0.0.0 or 127.0.0.1)")
         }
+        return addr
+    }
+
+    /// The error sentence for a bind or listen on `what address:port` that failed with `code`.
+    static func listenError(what: String, address: String, port: UInt16, inUse: String, code: Int32) -> GatewayError {
+        let reason = code == EADDRINUSE ? "port \(port) is already in use (\(inUse))"
+            : code == EACCES ? "permission denied (ports below 1024 need privileges)" : String(cString: strerror(code))
+        return GatewayError.socket(what: "cannot listen on \(what) \(address):\(port)", reason: reason)
+    }
+
+    /// A socket of `type` (SOCK_DGRAM, SOCK_STREAM) bound to `address:port`, non-blocking;
+    /// returns it and the port actually bound (useful with port 0). `inUse` says what to do when
+    /// the port is taken.
+    static func bound(type: Int32, address: String, port: UInt16, what: String, inUse: String,
+                      reuseAddress: Bool = false, broadcast: Bool = false, receiveBuffer: Int32? = nil) throws(GatewayError) -> (fd: Int32, port: UInt16) {
+        var addr = try socketAddress(address, port: port)
         let fd = socket(AF_INET, type, 0)
         guard fd >= 0 else { throw GatewayError.socket(what: "\(what) \(address):\(port)", reason: String(cString: strerror(errno))) }
         var yes: Int32 = 1
@@ -34,9 +47,7 @@ enum IPv4Socket {
         if ok != 0 || (type == Int32(SOCK_STREAM.rawValue) && listen(fd, 16) != 0) {
             let code = errno
             close(fd)
-            let reason = code == EADDRINUSE ? "port \(port) is already in use (\(inUse))"
-                : code == EACCES ? "permission denied (ports below 1024 need privileges)" : String(cString: strerror(code))
-            throw GatewayError.socket(what: "cannot listen on \(what) \(address):\(port)", reason: reason)
+            throw listenError(what: what, address: address, port: port, inUse: inUse, code: code)
         }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
