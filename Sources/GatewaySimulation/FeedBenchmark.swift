@@ -34,8 +34,8 @@ extension Benchmarks {
         var stalledSink: Int32 = -1
         var http: FeedServer? = nil
         var readers: [Thread] = []
-        let stop = LockedBox(false)
-        let events = LockedBox(0)
+        let stop = Locked(false)
+        let events = Locked(0)
         if clients {
             // Four forwarding targets that read, one socket nobody reads.
             var senders: [UDPSender] = []

@@ -65,7 +65,7 @@ extension Benchmarks {
                                                      pressureAltitudeFt: 3100, groundSpeedKt: 120, verticalSpeedFpm: 0, trackDeg: 180,
                                                      callsign: "N825V")).frame()
         let scenario = heartbeat + own + intruder
-        let alerted = LockedBox(false)
+        let alerted = Locked(false)
         let gateway = LiveGateway(log: nil, onAlerts: { events in
             if events.contains(where: { $0.event.subject == "ab4549" && $0.event.level == .warning }) { alerted.set(true) }
         })
@@ -73,7 +73,7 @@ extension Benchmarks {
         let sender = try UDPSender(host: "127.0.0.1", port: gateway.port)
         let total = Int(Double(rate) * seconds)
         let done = DispatchSemaphore(value: 0)
-        let sentScenario = LockedBox(0), sentFlood = LockedBox(0)
+        let sentScenario = Locked(0), sentFlood = Locked(0)
         Thread {
             let start = DispatchTime.now().uptimeNanoseconds
             var i = 0, scenarios = 0, floods = 0

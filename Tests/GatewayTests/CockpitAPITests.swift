@@ -53,7 +53,7 @@ private func object(_ body: String) throws -> [String: Any] {
 private final class CockpitRig: @unchecked Sendable {
     let hub = FeedHub()
     let server: FeedServer
-    let acknowledged = LockedBox<[String]>([])
+    let acknowledged = Locked<[String]>([])
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-cockpit-api-\(UUID())")
     var port: Int { server.port }
 

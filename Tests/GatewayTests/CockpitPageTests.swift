@@ -65,10 +65,10 @@ private func runProgram(_ path: String, _ arguments: [String], timeout: Double) 
     p.standardOutput = out
     p.standardError = err
     try p.run()
-    let collected = LockedBox<Data>(Data())
+    let collected = Locked<Data>(Data())
     let reader = Thread { collected.set(out.fileHandleForReading.readDataToEndOfFile()) }
     reader.start()
-    let errors = LockedBox<Data>(Data())
+    let errors = Locked<Data>(Data())
     let errReader = Thread { errors.set(err.fileHandleForReading.readDataToEndOfFile()) }
     errReader.start()
     let deadline = Date().addingTimeInterval(timeout)
@@ -133,7 +133,7 @@ private func chromiumPath() -> String? {
 
         // The bundled flight at 10x in the background, until the head-on conflict alerts.
         let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("demo-flight.pcap").path)
-        let stop = LockedBox(false)
+        let stop = Locked(false)
         let pacer = Thread {
             let first = capture.datagrams.first?.timestamp ?? 0
             let began = Date()

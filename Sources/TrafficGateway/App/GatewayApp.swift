@@ -208,7 +208,7 @@ public struct GatewayApp: Sendable {
     /// `gatewayd alerts ack ID` writes to the database: every 5 s, new acknowledgements go to the core.
     private func acknowledgementPoll(log: AlertLog, gateway: LiveGateway) -> PeriodicService {
         let console = self.console
-        let seen = LockedBox<Int64>((try? log.acknowledgements(after: 0).last?.0) ?? 0)
+        let seen = Locked<Int64>((try? log.acknowledgements(after: 0).last?.0) ?? 0)
         return PeriodicService("acknowledgement poll", delay: .seconds(5), every: .seconds(5), clock: clock) {
             let new = await Offload.run(on: .global()) { (try? log.acknowledgements(after: seen.value)) ?? [] } ?? []
             for (rowid, target) in new {

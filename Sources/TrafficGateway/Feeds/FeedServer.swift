@@ -98,7 +98,7 @@ public final class FeedServer: Sendable {
         var logger = Logger(label: "gatewayd.http")
         logger.logLevel = .critical  // cancellation on stop logs at error level: noise
         let ready = DispatchSemaphore(value: 0)
-        let failure = LockedBox<String?>(nil)
+        let failure = Locked<String?>(nil)
         // Bounded: at most `maximumConnections` at once (more wait in the backlog), and a connection
         // idle for 30 s between requests (a slowloris, an unread body) is closed.
         let perAddress = self.perAddress
@@ -139,16 +139,6 @@ public final class FeedServer: Sendable {
     }
 }
 
-/// A value behind a lock that closures can share (a `Locked` with `value`/`set` in place of `withLock`).
-package final class LockedBox<Value: Sendable>: Sendable {
-    private let lock: Locked<Value>
-    /// A box holding `value`.
-    package init(_ value: Value) { lock = Locked(value) }
-    /// The value now.
-    package var value: Value { lock.withLock { $0 } }
-    /// Replaces the value.
-    package func set(_ v: Value) { lock.withLock { $0 = v } }
-}
 
 /// A task executor on one serial dispatch queue, for the HTTP server's tasks.
 final class HTTPTaskExecutor: TaskExecutor, @unchecked Sendable {

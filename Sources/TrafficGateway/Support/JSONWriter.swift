@@ -75,13 +75,7 @@ public struct JSONWriter {
 
     /// Writes a number with at most `decimals` decimals, trailing zeros trimmed (or null).
     public mutating func add(_ k: StaticString, _ v: Double?, decimals: Int) {
-        guard let v, v.isFinite else { field(k, upTo: 4) { $0.put("null" as StaticString) }; return }
-        if ByteCursor.fitsFixed(v, decimals: decimals) {
-            field(k, upTo: 42) { $0.put(v, decimals: decimals) }
-        } else {
-            var text = String(v)
-            text.withUTF8 { utf8 in field(k, upTo: utf8.count) { $0.put(UnsafeRawBufferPointer(utf8)) } }
-        }
+        field(k, upTo: 42) { $0.putJSON(v, decimals: decimals) }
     }
 
     /// Writes a time as an ISO-8601 string (or null), through `clock`'s once-a-second cache.

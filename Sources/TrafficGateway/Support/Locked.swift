@@ -11,12 +11,12 @@ import Darwin
 /// even loses updates, while a pthread mutex is understood. One lock type, so the gateway can be
 /// checked by TSan at all.
 package final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
+    private var protected: Value
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// A lock holding `value`.
     package init(_ value: Value) {
-        self.value = value
+        protected = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -33,6 +33,12 @@ package final class Locked<Value>: @unchecked Sendable {
     package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&protected)
     }
+
+    /// The value now (a copy, taken under the lock).
+    package var value: Value { withLock { $0 } }
+
+    /// Replaces the value.
+    package func set(_ newValue: Value) { withLock { $0 = newValue } }
 }

@@ -80,11 +80,7 @@ public struct OutputBuffer: Sendable {
     /// Appends `v` with at most `decimals` decimals (half away from zero), trailing zeros
     /// trimmed, `-0` written `0`: the same text as `JSONWriter.format`.
     public mutating func append(_ v: Double, decimals: Int) {
-        if ByteCursor.fitsFixed(v, decimals: decimals) {
-            write(upTo: 42) { $0.put(v, decimals: decimals) }
-        } else {
-            append(String(v))
-        }
+        write(upTo: 42) { $0.putNumber(v, decimals: decimals) }
     }
 
     /// Appends `v` as lowercase hex, zero-padded to `width` digits.
