@@ -90,33 +90,29 @@ public struct GatewayPipeline: Sendable {
     /// Passes time (the live gateway's timer) and returns every output: alerts the tick rule's
     /// ticks caused, the snapshot (always, on a tick) and the FIS-B set when it changed.
     public mutating func process(tickAt time: Double) -> GatewayOutputs {
-        var out = GatewayOutputs()
-        out.alerts = advance(to: time)
-        complete(&out, tick: true, at: time)
-        return out
+        outputs(advance(to: time), tick: true, at: time)
     }
 
     /// Feeds a gpsd fix and returns every output.
     public mutating func process(gpsFix fix: GPSFix, at time: Double) -> GatewayOutputs {
-        var out = GatewayOutputs()
-        out.alerts = gpsFix(fix, at: time)
-        complete(&out, tick: false)
-        return out
+        outputs(gpsFix(fix, at: time), tick: false)
     }
 
     /// Replaces the airspace areas watched and returns every output (a snapshot with the new areas).
     public mutating func process(airspace areas: [AirspaceArea], at time: Double) -> GatewayOutputs {
-        var out = GatewayOutputs()
-        out.alerts = setAirspace(areas, at: time)
-        complete(&out, tick: true, at: time)
-        return out
+        outputs(setAirspace(areas, at: time), tick: true, at: time)
     }
 
     /// Acknowledges an airspace alert and returns every output.
     public mutating func process(acknowledge id: String, at time: Double) -> GatewayOutputs {
+        outputs(acknowledge(id, at: time), tick: false)
+    }
+
+    /// `alerts` with the other outputs due (see `complete`).
+    private mutating func outputs(_ alerts: [AlertEvent], tick: Bool, at time: Double? = nil) -> GatewayOutputs {
         var out = GatewayOutputs()
-        out.alerts = acknowledge(id, at: time)
-        complete(&out, tick: false)
+        out.alerts = alerts
+        complete(&out, tick: tick, at: time)
         return out
     }
 
