@@ -41,6 +41,8 @@ public final class LiveGateway: @unchecked Sendable {
     /// Called on the core's queue, at most once a tick, with the FIS-B NOTAM reports when they
     /// changed (to keep them in the NOTAM store for later flights).
     public var onFISBNotams: (@Sendable ([FISBReport]) -> Void)?
+    /// The airspace areas last given (nil before the first set).
+    private var givenAirspace: [AirspaceArea]?
     /// When set (before `start`), every datagram and gpsd fix is recorded (`run --record DIR`).
     public var recorder: FlightRecorder?
     /// Called on the core's queue with each notice the core has (an echo of ownship learned or
@@ -148,6 +150,10 @@ public final class LiveGateway: @unchecked Sendable {
     /// Replaces the airspace areas watched (NOTAM refresh, a canned file); alerts follow.
     public func setAirspace(_ areas: [AirspaceArea]) {
         queue.async {
+            // The store is re-read every minute: a set unchanged since the last is neither
+            // recorded again (the recording would grow by every area each minute) nor re-applied.
+            guard areas != self.givenAirspace else { return }
+            self.givenAirspace = areas
             let now = CaptureTime.quantized(Date().timeIntervalSince1970)
             self.recorder?.record(RecordedEvent(time: now, change: .airspace(areas)))
             self.carryOut(self.pipeline.process(airspace: areas, at: now), at: now)
