@@ -20,13 +20,14 @@ enum HTTPFuzzServer {
         return (server, UInt16(server.port))
     }()
 
-    /// Sends `bytes` as one connection's whole input; returns the reply (at most 1 s of waiting).
+    /// Sends `bytes` as one connection's whole input; returns the reply (at most `seconds` of
+    /// waiting for each read).
     @discardableResult
-    static func exchange(_ bytes: [UInt8], port: UInt16) -> [UInt8] {
+    static func exchange(_ bytes: [UInt8], port: UInt16, seconds: Int = 1) -> [UInt8] {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return [] }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var a = sockaddr_in()
@@ -51,7 +52,9 @@ enum HTTPFuzzServer {
     static func run(_ data: [UInt8]) {
         guard let (_, port) = shared else { preconditionFailure("the fuzz server did not start") }
         exchange(data, port: port)
-        let health = exchange(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8), port: port)
+        // 5 s: a sanitizer build on a busy 2-core machine can pause for over a second (a CI run
+        // once failed here at 1 s on an input that answers in milliseconds); a hung server still fails.
+        let health = exchange(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8), port: port, seconds: 5)
         precondition(health.starts(with: Array("HTTP/1.1 ".utf8)), "the server stopped answering after a fuzz input")
     }
 }
