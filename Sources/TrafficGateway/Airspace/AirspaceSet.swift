@@ -52,11 +52,24 @@ public enum NotamFile {
             throw GatewayError.invalidInput("cannot read NOTAM file \(path): no such file or not readable")
         }
         defer { try? handle.close() }
+        try read(name: path, chunks: { handle.readData(ofLength: 1 << 20) }, body)
+    }
+
+    /// The same over a file's contents in memory (`name` in errors): the fuzz target's way in.
+    public static func parse(_ bytes: [UInt8], name: String, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
+        var given = false
+        try read(name: name, chunks: {
+            defer { given = true }
+            return given ? Data() : Data(bytes)
+        }, body)
+    }
+
+    private static func read(name path: String, chunks next: () -> Data, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
         var splitter = JSONItemSplitter(arrayKey: "items")
         var count = 0
         var failure: GatewayError?
         while failure == nil {
-            let chunk = handle.readData(ofLength: 1 << 20)
+            let chunk = next()
             if chunk.isEmpty { break }
             do {
                 try splitter.feed(chunk) { bytes throws(GatewayError) in

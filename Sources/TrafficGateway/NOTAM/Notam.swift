@@ -119,7 +119,8 @@ public struct Notam: Sendable, Equatable, Codable {
             shape: g.shape, floorFt: g.floorFt, floorIsAGL: g.floorAGL, ceilingFt: g.ceilingFt, ceilingIsAGL: g.ceilingAGL,
             start: start, end: end, severity: AirspaceArea.Severity(name: severity) ?? levels.severity, kind: kind, levels: levels)
         area.cutouts = g.airspaceCutouts
-        return area
+        // Geometry stored before the range checks (or hand-edited) is refused here too.
+        return area.problem == nil ? area : nil
     }
 
     /// Whether it describes airspace to avoid or know about (it has a kind).
