@@ -195,7 +195,7 @@ if ! done_ sysroot "$target_pkgs"; then
   n=$(size_of bookworm arm64 $debs); plan_total=$((plan_total + n))
   plan_text+="  bookworm arm64 sysroot: $(mb "$n") MB ($(echo $debs | wc -w) packages)"$'\n'
 fi
-if ! done_ swift-arm64 "$swift_ver"; then
+if ! done_ swift-arm64 "$swift_ver" || ! done_ sysroot "$target_pkgs"; then   # a new sysroot needs them again
   n=$(size_of sid arm64 swiftlang libswiftlang); plan_total=$((plan_total + n))
   plan_text+="  sid arm64 swiftlang + libswiftlang $swift_ver (only the Swift resources are kept): $(mb "$n") MB"$'\n'
 fi
@@ -224,6 +224,7 @@ if ! done_ sid-root "$host_pkgs"; then
   run_debootstrap "$logs/sid-root.log" --keyring="$keyring" --variant=minbase --include="$host_pkgs" sid "$sid.tmp" "$mirror" ||
     fail "debootstrap sid amd64 (see $logs/sid-root.log)"
   rm -rf "$sid"; mv "$sid.tmp" "$sid"
+  rm -f "$stamps/compat" "$stamps/selftest"   # made with the old compiler
   rm -f "$sid"/var/cache/apt/archives/*.deb
   say "  sid root done in $((SECONDS - start)) s"
   mark sid-root "$host_pkgs"
@@ -273,6 +274,7 @@ if ! done_ sysroot "$target_pkgs"; then
     [ -f "$sysroot.tmp/usr/include/$h" ] || fail "the sysroot lacks usr/include/$h after unpacking"
   done
   rm -rf "$sysroot"; mv "$sysroot.tmp" "$sysroot"
+  rm -f "$stamps/swift-arm64" "$stamps/compat" "$stamps/selftest"   # they lived in the old sysroot
   say "  sysroot done in $((SECONDS - start)) s ($n packages, glibc $(field libc6 Version bookworm arm64))"
   mark sysroot "$target_pkgs"
 fi
