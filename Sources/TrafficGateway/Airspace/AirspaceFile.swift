@@ -50,7 +50,7 @@ public enum AirspaceFile {
                     guard points.count == list.count else { throw GatewayError.invalidInput("\(place): a polygon position is not [lon, lat]") }
                     if points.count > 1 && points.first == points.last { points.removeLast() }
                     guard points.count >= 3 else { throw GatewayError.invalidInput("\(place): a polygon needs 3 or more points") }
-                    return points
+                    return RingSimplifier.simplify(points)
                 }
                 var parts: [AirspacePart] = []
                 for polygon in type == "Polygon" ? [coordinates] : coordinates.compactMap({ $0 as? [Any] }) {

@@ -45,6 +45,9 @@ public enum AirspaceSet {
 /// one feature at a time is decoded, so a file of tens of thousands of NOTAMs never sits in
 /// memory as one JSON tree.
 public enum NotamFile {
+    /// The largest NOTAM (one item of the file) read.
+    public static let maximumItemBytes = 16 << 20
+
     /// Calls `body` with each NOTAM of `path` (source `file`); throws when the file cannot be
     /// read, is not the API's shape, or holds no NOTAM.
     public static func read(path: String, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
@@ -73,6 +76,10 @@ public enum NotamFile {
             if chunk.isEmpty { break }
             do {
                 try splitter.feed(chunk) { bytes throws(GatewayError) in
+                    // A real feature is well under a megabyte; parsing one of 42 MB took 827 MB.
+                    guard bytes.count <= maximumItemBytes else {
+                        throw GatewayError.invalidInput("\(path): item \(count + 1) of \"items\" is \(bytes.count >> 20) MB, over the \(maximumItemBytes >> 20) MB a NOTAM may take: refused")
+                    }
                     guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
                         throw GatewayError.invalidInput("\(path): item \(count + 1) of \"items\" is not a JSON object")
                     }
