@@ -25,7 +25,8 @@ seed() {  # seed TARGET: a few small inputs from the fixtures
   case $1 in
     gdl90)    head -c 2048 fixtures/demo-flight.gdl90 > "$dir/demo-head"; tail -c 2048 fixtures/demo-flight.gdl90 > "$dir/demo-tail" ;;
     fisb)     grep '^+' fixtures/fisb-sample.978 | cut -d';' -f1 | tr -d '+' | head -12 | while read -r hex; do
-                perl -e "print pack('H*', '$hex')" > "$dir/uplink-$(echo -n "$hex" | md5sum | cut -c1-8)"; done ;;
+                perl -e "print pack('H*', '$hex')" > "$dir/uplink-$(echo -n "$hex" | md5sum | cut -c1-8)"; done
+              cp fixtures/hostile/*.uplink "$dir/" ;;
     capture)  head -c 3000 fixtures/demo-flight.pcap > "$dir/pcap"; head -c 3000 fixtures/demo-flight.pcapng > "$dir/pcapng"
               head -c 1500 fixtures/fisb-sample.978 > "$dir/dump978" ;;
     airspace) cp fixtures/demo-airspace.geojson "$dir/demo" ;;

@@ -27,12 +27,17 @@ struct SimulateCommand: ParsableCommand {
             ("demo-flight.pcapng", PcapWriter.pcapng(datagrams, link: .linuxSLL2, nanoseconds: true)),
             ("demo-flight.gdl90", flight.rawStream()),
         ]
+        // Hostile FIS-B uplinks (issue 27), seeds of the fisb fuzz target: one DLAC tab run, one
+        // uplink of the gridded flood.
+        files.append(("hostile/fisb-dlac-tab-run.uplink", HostileFISB.dlacTabRun(station: 0)))
+        files.append(("hostile/fisb-gridded-flood.uplink", HostileFISB.griddedFlood(count: 1)[0]))
         for scenario in TrafficScenario.all {
             files.append(("scenarios/\(scenario.name).pcap", PcapWriter.pcap(scenario.datagrams())))
             let gps = scenario.gpsLog()
             if !gps.isEmpty { files.append(("scenarios/\(scenario.name).gps.jsonl", gps)) }
         }
         try FileManager.default.createDirectory(atPath: out + "/scenarios", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: out + "/hostile", withIntermediateDirectories: true)
         for (name, bytes) in files {
             let path = out + "/" + name
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {

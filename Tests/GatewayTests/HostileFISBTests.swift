@@ -1,3 +1,4 @@
+import Foundation
 import GDL90
 import Testing
 @testable import TrafficGateway
@@ -21,6 +22,12 @@ import Testing
         #expect(text.hasPrefix("METAR KHAAA "))
         #expect(apdu.payload.count * 8 / 12 * 63 > 16_000)  // 2 codes (12 bits) a TAB of 63 spaces
         #expect(text.utf8.count <= apdu.payload.count * (DLAC.tabSpacesPerByte + 2))
+    }
+
+    /// The fuzz seeds in fixtures/hostile are what the generator makes (`gatewayd simulate`).
+    @Test func hostileUplinkFixturesAreReproducible() throws {
+        #expect(Array(try Data(contentsOf: fixtures.appendingPathComponent("hostile/fisb-dlac-tab-run.uplink"))) == HostileFISB.dlacTabRun(station: 0))
+        #expect(Array(try Data(contentsOf: fixtures.appendingPathComponent("hostile/fisb-gridded-flood.uplink"))) == HostileFISB.griddedFlood(count: 1)[0])
     }
 
     @Test func expandingTextIsBounded() {

@@ -47,7 +47,7 @@ public struct FISBProductStore: Sendable {
         /// Reports held.
         public var reports = 8_000
         /// Bytes of text and grid bins held (about what they take in memory).
-        public var bytes = 12 << 20
+        public var bytes = 8 << 20
         /// Characters of one report's text (a 440-byte uplink of DLAC tab codes expands to 16 kB).
         public var textCharacters = 4_096
         /// Gridded products being assembled at once (real streams: a few dozen product/level pairs).

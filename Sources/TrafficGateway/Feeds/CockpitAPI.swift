@@ -279,6 +279,9 @@ public enum CockpitAPI {
     /// from, for lack of an airport database), each with its age and an `old` marker, the
     /// station's flight category from its latest METAR or SPECI; then the area advisories
     /// (AIRMET, SIGMET, G-AIRMET, CWA, SUA).
+    /// Stations (and advisories) `/api/weather` answers at most, nearest first.
+    public static let weatherLimit = 300
+
     public static func weather(_ reports: [FISBReport], near: Position?, time: Double) -> String {
         var byStation: [String: [FISBReport]] = [:]
         var advisories: [FISBReport] = []
@@ -312,30 +315,27 @@ public enum CockpitAPI {
             }
             return o.result
         }
-        struct Station {
-            var id: String
-            var distance: Double?
-            var json: String
-        }
-        var stations: [Station] = []
-        for (id, products) in byStation {
+        // The nearest `weatherLimit` stations and advisories only: the page lists the nearest
+        // first, and a flood of invented stations must not make one answer hundreds of MB.
+        var nearest: [(id: String, distance: Double?, products: [FISBReport])] = byStation.map { ($0.key, $0.value.compactMap(distance).min(), $0.value) }
+        nearest.sort { ($0.distance ?? .infinity, $0.id) < ($1.distance ?? .infinity, $1.id) }
+        var stations: [String] = []
+        for (id, d, products) in nearest.prefix(Self.weatherLimit) {
             let ordered = products.sorted {
                 (stationKinds.firstIndex(of: $0.kind) ?? 9, -($0.time ?? $0.received)) < (stationKinds.firstIndex(of: $1.kind) ?? 9, -($1.time ?? $1.received))
             }
-            let d = products.compactMap(distance).min()
             let observation = products.filter { $0.kind == .metar || $0.kind == .speci }.max { ($0.time ?? 0) < ($1.time ?? 0) }
             var o = JSONWriter()
             o.add("id", id)
             o.add("distanceNM", d, decimals: 0)
             o.add("category", observation.flatMap { FlightCategory(metar: $0.text)?.rawValue })
             o.addRaw("products", JSONWriter.array(ordered.map(product)))
-            stations.append(Station(id: id, distance: d, json: o.result))
+            stations.append(o.result)
         }
-        stations.sort { ($0.distance ?? .infinity, $0.id) < ($1.distance ?? .infinity, $1.id) }
         advisories.sort { (distance($0) ?? .infinity, $0.key) < (distance($1) ?? .infinity, $1.key) }
         var w = header(time)
-        w.addRaw("stations", JSONWriter.array(stations.map(\.json)))
-        w.addRaw("advisories", JSONWriter.array(advisories.map(product)))
+        w.addRaw("stations", JSONWriter.array(stations))
+        w.addRaw("advisories", JSONWriter.array(advisories.prefix(Self.weatherLimit).map(product)))
         return w.result
     }
 

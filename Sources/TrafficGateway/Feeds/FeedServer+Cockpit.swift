@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -38,60 +39,10 @@ extension FeedServer {
         router.get("/api/weather") { request, _ in
             let s = hub.snapshot
             let near = Self.position(request) ?? s.ownship?.position
-            return Self.json(CockpitAPI.weather(hub.weather, near: near, time: s.time))
+            return await Self.heavy { Self.json(CockpitAPI.weather(hub.weather, near: near, time: s.time)) }
         }
-        router.get("/api/notams") { request, _ in
-            let s = hub.snapshot
-            let q = request.uri.queryParameters
-            let airport = q["airport"].map { String($0).uppercased() }.flatMap { $0.isEmpty ? nil : $0 }
-            // NaN passes min and max untouched: only a finite radius is clamped and used.
-            let radius = q["radius"].flatMap { Double(String($0)) }.flatMap { $0.isFinite ? min(max($0, 1), 500) : nil } ?? 50
-            var all = sources.fileNotams
-            var changes: [NotamChange] = []
-            var refreshes: [String: Double] = [:]
-            var stale = false
-            if let store = sources.notams {
-                do {
-                    let stored = try store.all()
-                    let keys = Set(stored.map(NotamStore.key))
-                    all = stored + all.filter { !keys.contains(NotamStore.key($0)) }
-                    changes = try store.changes(unreadOnly: false, markRead: false)
-                    refreshes = try store.refreshes()
-                    stale = try store.isStale(at: s.time)
-                } catch {
-                    return Response(status: .internalServerError, headers: [.contentType: "text/plain; charset=utf-8"],
-                                    body: .init(byteBuffer: ByteBuffer(string: "the NOTAM store cannot be read: \(error)\n")))
-                }
-            }
-            var center: CockpitAPI.Center?
-            if let p = Self.position(request) {
-                center = .init(latitude: p.latitude, longitude: p.longitude, name: "chosen position")
-            } else if let airport {
-                let names: Set<String> = [airport, airport.count == 4 && airport.hasPrefix("K") ? String(airport.dropFirst()) : airport]
-                if let p = all.first(where: { !$0.referenceNames.isDisjoint(with: names) && $0.referencePosition != nil })?.referencePosition {
-                    center = .init(latitude: p.latitude, longitude: p.longitude, name: airport)
-                }
-            } else if let own = s.ownship {
-                center = .init(latitude: own.position.latitude, longitude: own.position.longitude, name: "ownship")
-            }
-            return Self.json(CockpitAPI.notams(all, changes: changes, refreshes: refreshes, stale: stale, center: center, airport: airport,
-                                               radiusNM: radius, severity: q["severity"].map(String.init), kind: q["kind"].map(String.init),
-                                               time: s.time))
-        }
-        router.get("/api/status") { _, _ in
-            let s = hub.snapshot
-            var database: CockpitAPI.DatabaseStatus?
-            if let store = sources.notams {
-                do {
-                    database = .init(path: store.database.path, notams: try store.count(), refreshes: try store.refreshes(), stale: try store.isStale(at: s.time))
-                } catch {
-                    database = .init(path: store.database.path, notams: nil, refreshes: [:], stale: true, error: "\(error)")
-                }
-            }
-            let rates = hub.rates
-            return Self.json(CockpitAPI.status(s, feeds: hub.counters, messagesPerSec: rates.messagesPerSec, uplinksPerSec: rates.uplinksPerSec,
-                                               database: database, fileNotams: sources.fileNotams.count, version: sources.version))
-        }
+        router.get("/api/notams") { request, _ in await Self.heavy { Self.notams(request, hub: hub, sources: sources) } }
+        router.get("/api/status") { _, _ in await Self.heavy { Self.status(hub: hub, sources: sources) } }
         router.post("/api/alerts/ack") { request, context in
             let verdict = gate.check(authorization: request.headers[.authorization], origin: request.headers[.origin],
                                      host: request.head.authority, client: context.remoteAddress?.ipAddress ?? "unknown",
@@ -124,6 +75,74 @@ extension FeedServer {
             w.add("acknowledged", id)
             return Self.json(w.result)
         }
+    }
+
+    /// A serial queue for the handlers that read the database or encode much (`/api/notams`,
+    /// `/api/weather`, `/api/status`): they wait their turn there, never holding `/healthz`,
+    /// `/alerts` or the page behind them (the HTTP executor's threads stay free).
+    static let heavyQueue = DispatchQueue(label: "gatewayd.http-heavy")
+
+    /// `body` run on `heavyQueue`; 503 when the request is cancelled first (a client gone).
+    static func heavy(_ body: @escaping @Sendable () -> Response) async -> Response {
+        await Offload.run(on: heavyQueue, body)
+            ?? Response(status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(string: "cancelled\n")))
+    }
+
+    /// `/api/notams`: the stored NOTAMs near a centre (a position, an airport, ownship).
+    static func notams(_ request: Request, hub: FeedHub, sources: CockpitSources) -> Response {
+        let s = hub.snapshot
+        let q = request.uri.queryParameters
+        let airport = q["airport"].map { String($0).uppercased() }.flatMap { $0.isEmpty ? nil : $0 }
+        // NaN passes min and max untouched: only a finite radius is clamped and used.
+        let radius = q["radius"].flatMap { Double(String($0)) }.flatMap { $0.isFinite ? min(max($0, 1), 500) : nil } ?? 50
+        var all = sources.fileNotams
+        var changes: [NotamChange] = []
+        var refreshes: [String: Double] = [:]
+        var stale = false
+        if let store = sources.notams {
+            do {
+                let stored = try store.all()
+                let keys = Set(stored.map(NotamStore.key))
+                all = stored + all.filter { !keys.contains(NotamStore.key($0)) }
+                changes = try store.changes(unreadOnly: false, markRead: false)
+                refreshes = try store.refreshes()
+                stale = try store.isStale(at: s.time)
+            } catch {
+                return Response(status: .internalServerError, headers: [.contentType: "text/plain; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: "the NOTAM store cannot be read: \(error)\n")))
+            }
+        }
+        var center: CockpitAPI.Center?
+        if let p = Self.position(request) {
+            center = .init(latitude: p.latitude, longitude: p.longitude, name: "chosen position")
+        } else if let airport {
+            let names: Set<String> = [airport, airport.count == 4 && airport.hasPrefix("K") ? String(airport.dropFirst()) : airport]
+            if let p = all.first(where: { !$0.referenceNames.isDisjoint(with: names) && $0.referencePosition != nil })?.referencePosition {
+                center = .init(latitude: p.latitude, longitude: p.longitude, name: airport)
+            }
+        } else if let own = s.ownship {
+            center = .init(latitude: own.position.latitude, longitude: own.position.longitude, name: "ownship")
+        }
+        return Self.json(CockpitAPI.notams(all, changes: changes, refreshes: refreshes, stale: stale, center: center, airport: airport,
+                                           radiusNM: radius, severity: q["severity"].map(String.init), kind: q["kind"].map(String.init),
+                                           time: s.time))
+    }
+
+    /// `/api/status`: receiver, feeds, database and version.
+    static func status(hub: FeedHub, sources: CockpitSources) -> Response {
+        let s = hub.snapshot
+        var database: CockpitAPI.DatabaseStatus?
+        if let store = sources.notams {
+            do {
+                database = .init(path: store.database.path, notams: try store.count(), refreshes: try store.refreshes(), stale: try store.isStale(at: s.time))
+            } catch {
+                database = .init(path: store.database.path, notams: nil, refreshes: [:], stale: true, error: "\(error)")
+            }
+        }
+        let rates = hub.rates
+        return Self.json(CockpitAPI.status(s, feeds: hub.counters, messagesPerSec: rates.messagesPerSec, uplinksPerSec: rates.uplinksPerSec,
+                                           database: database, fileNotams: sources.fileNotams.count, version: sources.version))
     }
 
     /// `lat` and `lon` query parameters, when both are valid.
