@@ -76,6 +76,15 @@ public struct GatewayApp: Sendable {
         gateway.onNotice = { console.warning("note: \($0)") }
         // The running parts, in the order they stop last (the group stops them in reverse).
         var edges: [EdgeService] = []
+        // Voice (issue 22): spoken callouts, a sink on its own queue and playback thread (the
+        // vocabulary renders and the device opens there). To move into the sink registry (issue 21).
+        if c.voiceEnabled {
+            let voice = VoiceSink(settings: c.voiceSettings, log: { console.warning($0) })
+            voice.start()
+            gateway.onOutputs = { outputs, time in voice.carryOut(outputs, at: time) }
+            edges.append(EdgeService("voice") { voice.stop() })
+            console.info("gatewayd: voice callouts on ALSA device '\(c.voiceDevice)'")
+        }
         // Alert lines still waiting for the terminal are printed before the process ends.
         edges.append(EdgeService("terminal") { terminal.drain() })
         // FIS-B NOTAMs heard in flight are written from here; drained before the database closes.

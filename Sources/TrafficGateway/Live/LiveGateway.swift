@@ -51,6 +51,9 @@ public final class LiveGateway: @unchecked Sendable {
     /// When set (before `start`), the time each datagram took from receipt to alerts delivered
     /// and forwarded is appended here, ms (benchmarks).
     public var latencyProbe: LatencyProbe?
+    /// Voice (issue 22): called on the core's queue with every output and its time, before the
+    /// sink registry (issue 21) takes it over. Must not block.
+    public var onOutputs: (@Sendable (GatewayOutputs, Double) -> Void)?
 
     /// The UDP port bound.
     public var port: UInt16 { listener?.port ?? 0 }
@@ -195,6 +198,7 @@ public final class LiveGateway: @unchecked Sendable {
         // The cockpit page's weather: the product set, when it changed.
         if let store = outputs.fisbStore { hub?.publish(weather: store) }
         if let notams = outputs.fisbNOTAMs, !notams.isEmpty { onFISBNotams?(notams) }
+        onOutputs?(outputs, time)
     }
 
     private func forward(_ datagrams: [[UInt8]], at time: Double) {

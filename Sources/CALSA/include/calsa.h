@@ -1,0 +1,10 @@
+// ALSA for Swift (Debian's libasound2-dev). One helper: opening a PCM from a configuration given
+// as text (a test's `file`/`null` PCM, no sound card needed), which takes several calls in C.
+#ifndef SKYGATE_CALSA_H
+#define SKYGATE_CALSA_H
+#include <alsa/asoundlib.h>
+
+/// Opens playback PCM `name` defined in the ALSA configuration `text` (asoundrc syntax) instead
+/// of the system's. Returns 0 or a negative errno, as snd_pcm_open does.
+int skygate_pcm_open_text(snd_pcm_t **pcm, const char *name, const char *text, int mode);
+#endif
