@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Release build of gatewayd for 64-bit Raspberry Pi OS (aarch64, Debian 12) with the Swift
-# runtime linked statically: the Pi then needs only libcurl4 and libsqlite3-0 from Debian.
+# runtime linked statically: the Pi then needs only libcurl4, libsqlite3-0, libespeak-ng1 and libasound2
+# from Debian.
 #   deploy/build-pi.sh            natively on an aarch64 machine, or cross from x86-64 with an SDK
 #   SWIFT_SDK=name deploy/build-pi.sh   pick the SDK (see `swift sdk list`)
 set -euo pipefail
@@ -17,9 +18,9 @@ else
     cat >&2 <<MSG
 build-pi: this is $arch, not aarch64, and no aarch64 Swift SDK is installed (swift sdk list: ${installed:-none}).
 To cross-build, make one for Debian 12 aarch64 with exactly this compiler's version (${version:-?}) that
-also holds libcurl4-openssl-dev and libsqlite3-dev (a custom container image guarantees both):
+also holds libcurl4-openssl-dev, libsqlite3-dev, libespeak-ng-dev and libasound2-dev (a custom container image guarantees both):
   1. Docker with arm64 emulation (apt-get install docker.io qemu-user-static binfmt-support), then
-     printf 'FROM --platform=linux/arm64 swift:${version:-6.3.1}-bookworm\nRUN apt-get update && apt-get install -y libcurl4-openssl-dev libsqlite3-dev\n' > Dockerfile.sdk
+     printf 'FROM --platform=linux/arm64 swift:${version:-6.3.1}-bookworm\nRUN apt-get update && apt-get install -y libcurl4-openssl-dev libsqlite3-dev libespeak-ng-dev libasound2-dev\n' > Dockerfile.sdk
      docker build --platform linux/arm64 -t skygate-sdk-base -f Dockerfile.sdk .
   2. In a clone of github.com/swiftlang/swift-sdk-generator:
      swift run swift-sdk-generator make-linux-sdk --with-docker --from-container-image skygate-sdk-base \\
@@ -40,7 +41,8 @@ for tool in llvm-strip aarch64-linux-gnu-strip strip; do
 done
 ls -l "$out"
 file "$out" 2>/dev/null || true
-# The Pi must need only Debian's libcurl4 and libsqlite3-0 (and libc, libstdc++): no Swift runtime.
+# The Pi must need only Debian's libcurl4, libsqlite3-0, libespeak-ng1 and libasound2 (and libc,
+# libstdc++): no Swift runtime.
 needed=$(readelf -d "$out" 2>/dev/null | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')
 echo "build-pi: shared libraries needed: ${needed:-(readelf not found)}" >&2
 case " $needed " in

@@ -15,3 +15,9 @@ int skygate_pcm_open_text(snd_pcm_t **pcm, const char *name, const char *text, i
     snd_config_delete(config);
     return err;
 }
+
+static void skygate_alsa_silent(const char *file, int line, const char *function, int err, const char *fmt, ...) {
+    (void)file; (void)line; (void)function; (void)err; (void)fmt;
+}
+
+void skygate_alsa_quiet(void) { snd_lib_error_set_handler(skygate_alsa_silent); }

@@ -14,6 +14,7 @@ public final class ALSAOutput {
     /// Opens `device` ("default", "plughw:1,0", "null"…) at `sampleRate`; with `configuration`
     /// (asoundrc text), the device is looked up there instead of the system's ALSA files.
     public init(device: String, sampleRate: Int, configuration: String? = nil) throws(VoiceError) {
+        Self.quiet
         var handle: OpaquePointer?
         var err: Int32
         if let configuration {
@@ -67,6 +68,9 @@ public final class ALSAOutput {
         _ = snd_pcm_prepare(pcm)
     }
 
+    /// alsa-lib's own stderr lines silenced, once.
+    private static let quiet: Void = skygate_alsa_quiet()
+
     static func text(_ err: Int32) -> String { String(cString: snd_strerror(err)) }
 
     static func openError(_ device: String, _ err: Int32) -> VoiceError {
@@ -82,6 +86,7 @@ public final class ALSAOutput {
 
     /// The playback devices ALSA knows (`snd_device_name_hint`): name and description.
     public static func devices() -> [(name: String, description: String)] {
+        Self.quiet
         var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
         guard snd_device_name_hint(-1, "pcm", &hints) >= 0, let hints else { return [] }
         defer { snd_device_name_free_hint(hints) }
