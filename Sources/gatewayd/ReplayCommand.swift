@@ -22,8 +22,10 @@ struct ReplayCommand: ParsableCommand {
               gatewayd replay REC/gdl90-2026-05-16-14.pcapng --gps REC/gdl90-2026-05-16-14.gps.jsonl --events REC/gdl90-2026-05-16-14.events.jsonl
 
             Hear a flight's callouts (what 'run' says into the headset with [voice] enabled):
-              gatewayd replay --callouts fixtures/demo-flight.pcap --notams fixtures/notams-demo.json
-              gatewayd replay --callouts --wav demo.wav fixtures/demo-flight.pcap && aplay demo.wav
+              gatewayd replay --callouts fixtures/scenarios/churn.pcap
+              gatewayd replay --callouts --json fixtures/demo-flight.pcap
+              gatewayd replay --callouts --wav demo.wav fixtures/demo-flight.pcap
+              aplay demo.wav
             """
     )
 
