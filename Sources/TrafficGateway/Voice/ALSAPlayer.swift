@@ -64,13 +64,15 @@ public final class ALSAPlayer: @unchecked Sendable {  // its state is guarded by
         return (playedCount, droppedCount, isOpen)
     }
 
-    /// Stops the thread once what is playing has finished; callouts still queued are dropped.
+    /// Stops the thread once what is playing has finished (waiting at most 3 s: a device stuck
+    /// mid-callout never holds up the shutdown); callouts still queued are dropped.
     public func stop() {
         condition.lock()
         stopping = true
         condition.signal()
         condition.unlock()
-        while thread?.isFinished == false { Thread.sleep(forTimeInterval: 0.005) }
+        let end = Date().addingTimeInterval(3)
+        while thread?.isFinished == false && Date() < end { Thread.sleep(forTimeInterval: 0.005) }
     }
 
     /// Waits until every queued callout was played or dropped (tests, `voice test`).

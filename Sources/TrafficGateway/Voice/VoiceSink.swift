@@ -41,11 +41,11 @@ public final class VoiceSink: @unchecked Sendable {  // mutable state is touched
     private var clock: (event: Double, uptime: UInt64)?
     private var wake: DispatchWorkItem?
     private var stopped = false
-    /// Called on the playback thread when a callout's first frames reached ALSA, with the
+    /// Set before `start`. Called on the playback thread when a callout's first frames reached ALSA, with the
     /// callout and the monotonic time (ns) the alert change that caused it was handed over
     /// (benchmarks: arrival to first frame).
     public var onFirstFrames: (@Sendable (TimedCallout, UInt64) -> Void)?
-    /// Called on the voice's queue with every callout started (tests, logs).
+    /// Set before `start`. Called on the voice's queue with every callout started (tests, logs).
     public var onCallout: (@Sendable (TimedCallout) -> Void)?
 
     /// A voice sink; nothing is rendered or opened until `start`.
@@ -82,9 +82,11 @@ public final class VoiceSink: @unchecked Sendable {  // mutable state is touched
 
     /// Stops the playback (what is being said is finished).
     public func stop() {
-        queue.sync {
+        let player = queue.sync { () -> ALSAPlayer? in
             stopped = true
             wake?.cancel()
+            wake = nil
+            return self.player
         }
         player?.stop()
     }
@@ -112,6 +114,7 @@ public final class VoiceSink: @unchecked Sendable {  // mutable state is touched
     }
 
     private func speak(_ callouts: [TimedCallout], handed: UInt64) {
+        guard !stopped else { return }
         if vocabulary == nil, DispatchTime.now().uptimeNanoseconds.seconds - lastRenderAttempt >= settings.retrySec { prepare() }
         for c in callouts {
             onCallout?(c)
@@ -129,8 +132,8 @@ public final class VoiceSink: @unchecked Sendable {  // mutable state is touched
         wake?.cancel()
         guard !stopped, let next = scheduler.nextWake, let clock else { return }
         let nowEvent = clock.event + (DispatchTime.now().uptimeNanoseconds - clock.uptime).seconds
-        let item = DispatchWorkItem { [self] in
-            guard let clock = self.clock else { return }
+        let item = DispatchWorkItem { [weak self] in
+            guard let self, let clock = self.clock else { return }
             let now = clock.event + (DispatchTime.now().uptimeNanoseconds - clock.uptime).seconds
             self.speak(self.scheduler.advance(to: now), handed: DispatchTime.now().uptimeNanoseconds)
         }
