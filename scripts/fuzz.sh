@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the decoders with libFuzzer for a bounded time each, from a seed corpus made of the
 # bundled fixtures. Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET…]
-#   targets: gdl90 fisb capture airspace notam gpsd config feeds http (default: all); SECONDS default 60.
+#   targets: gdl90 fisb capture airspace notam notamfeature events gpsd config feeds http (default: all); SECONDS default 60.
 #   FUZZ_SEED=N makes a run repeatable (CI uses it).
 # A crash leaves its input in fixtures/fuzz-regressions/TARGET/ (commit it: `swift test` replays
 # every file there through the same target, so a fixed bug stays fixed).
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(gdl90 fisb capture airspace notam gpsd config feeds http)
+[ ${#targets[@]} -gt 0 ] || targets=(gdl90 fisb capture airspace notam notamfeature events gpsd config feeds http)
 
 scratch=.build-fuzz
 echo "fuzz: building gatewayd-fuzz with -sanitize=fuzzer,address (first build takes several minutes)" >&2
@@ -32,6 +32,9 @@ seed() {  # seed TARGET: a few small inputs from the fixtures
     notam)    head -c 4000 fixtures/notams-demo.json > "$dir/api"
               printf '%s' '!FDC 6/2174 ZSE OR..AIRSPACE SALEM, OR..TEMPORARY FLIGHT RESTRICTIONS WI AN AREA DEFINED AS 3NM RADIUS OF 473624N1222007W SFC-3000FT MSL 2605161300-2605161800' > "$dir/fdc"
               printf 'A0123/26 NOTAMN\nQ) KZSE/QRRCA/IV/BO/W/000/060/4458N12246W004\nA) KZSE B) 2605161200 C) 2605162000\nE) RESTRICTED AREA ACT WI AN AREA DEFINED AS 445634N1224855W-445634N1224318W-450034N1224318W\nF) SFC G) 6000FT MSL' > "$dir/icao" ;;
+    notamfeature) python3 -c 'import json,sys; [print(json.dumps(f)) for f in json.load(open(sys.argv[1]))["items"]]' fixtures/hostile/notam-vertex-out-of-range.json \
+                | split -l 1 - "$dir/feature-" ;;
+    events)   cp fixtures/hostile/events-huge-radius.jsonl "$dir/huge" ;;
     gpsd)     printf '%s\n' '{"class":"TPV","mode":3,"time":"2026-05-16T14:00:00.000Z","lat":45.0,"lon":-123.0,"altMSL":1000.0,"speed":50.0,"track":90.0,"climb":2.0}' \
                 '{"class":"TPV","mode":3,"lat":45.0,"lon":-123.0,"alt":1e300,"speed":1e308,"track":"x","climb":5e6}' > "$dir/tpv" ;;
     config)   cp deploy/gatewayd.toml "$dir/shipped" 2>/dev/null || printf '[feeds]\nhttp_port = 8090\n' > "$dir/shipped" ;;

@@ -23,6 +23,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case feeds
     /// Raw bytes as a request to the real HTTP server on loopback; it must answer /healthz after.
     case http
+    /// One FAA NOTAM API feature (as `notams import` and `run --notams` read them), its area
+    /// given to the core and evaluated at a position.
+    case notamfeature
+    /// A recorded events file (`replay --events`): its airspace sets given to the core.
+    case events
 
     /// Runs the target on `data`.
     public func run(_ data: [UInt8]) {
@@ -94,7 +99,28 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             Self.encodeFeeds(snapshot)
         case .http:
             HTTPFuzzServer.run(Array(data.prefix(65_536)))
+        case .notamfeature:
+            let file = Array("{\"items\":[".utf8) + data + Array("]}".utf8)
+            var areas: [AirspaceArea] = []
+            _ = try? NotamFile.parse(file, name: "fuzz") { n throws(GatewayError) in if let a = n.airspaceArea() { areas.append(a) } }
+            Self.watch(areas)
+        case .events:
+            guard let events = try? RecordedEventLog.parse(Data(data), path: "fuzz") else { return }
+            for case .airspace(let areas) in events.prefix(64).map(\.change) { Self.watch(areas) }
         }
+    }
+
+    /// `areas` given to a core and evaluated with ownship inside the first of them and at the
+    /// poles and the antimeridian (the spatial index must be total over whatever got through).
+    static func watch(_ areas: [AirspaceArea]) {
+        var core = GatewayCore()
+        _ = core.handle(.airspace(areas), at: 1)
+        for (i, p) in [Position(latitude: 45, longitude: -123), Position(latitude: 89.9, longitude: 179.9),
+                       Position(latitude: -89.9, longitude: -179.9)].enumerated() {
+            let fix = GPSFix(position: p, altitudeFt: 3000, groundSpeedKt: 100, trackDeg: 90, verticalSpeedFpm: 0)
+            _ = core.handle(.gpsFix(fix), at: 2 + Double(i))
+        }
+        Self.encodeFeeds(core.snapshot(at: 5))
     }
 
     /// Every feed's encoding of `snapshot` (they must be total over any finite numbers).

@@ -78,7 +78,9 @@ struct BenchCommand: ParsableCommand {
         if wanted("hostile") {
             let report = try HostileBenchmark.run(executable: CommandLine.arguments[0])
             for line in report.lines { print("hostile: " + line) }
-            if !report.passed { throw ExitCode(1) }
+            let round2 = try HostileBenchmark.runRound2(executable: CommandLine.arguments[0]) { Terminal.error("hostile: \($0)…") }
+            for line in round2.lines { print("hostile: " + line) }
+            if !report.passed || !round2.passed { throw ExitCode(1) }
         }
         if wanted("commands") {
             let fisbFiles = fisb.isEmpty ? ["fixtures/fisb-sample.978"] : fisb

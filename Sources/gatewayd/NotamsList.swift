@@ -37,7 +37,7 @@ struct NotamsList: ParsableCommand {
             if active { list = list.filter { $0.isActive(at: now) } }
             if !severity.isEmpty { list = list.filter { severity.contains($0.severity) } }
             if let search { list = list.filter { $0.raw.localizedCaseInsensitiveContains(search) } }
-            Terminal.out(list.map { json ? NotamOutput.json($0, stale: stale) : NotamOutput.line($0) })
+            Terminal.out(list.map { json ? NotamOutput.json($0, stale: stale) : NotamOutput.line($0).escapingControlCharacters })
             if list.isEmpty { Terminal.error("notams: none stored match (import or fetch first: gatewayd notams --help)") }
             if stale { Terminal.error("notams: stale: no refresh in the last 24 h") }
         } catch {
@@ -67,7 +67,9 @@ struct NotamsShow: ParsableCommand {
             if i > 0 { lines += ["", String(repeating: "-", count: 40), ""] }
             lines += Self.describe(n)
         }
-        Terminal.out(lines)
+        // A NOTAM's text is from outside: its own line breaks stay, every other control
+        // character (ESC, NUL…) is shown escaped, never sent to the terminal.
+        Terminal.out(lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }.map { String($0).escapingControlCharacters })
     }
 
     static func describe(_ n: Notam) -> [String] {
@@ -114,7 +116,7 @@ struct NotamsChanges: ParsableCommand {
                     w.add("read", c.read)
                     return w.result
                 }
-                return "\(Timestamp.iso8601(c.time))  \(c.kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(c.key)  \(c.summary)"
+                return "\(Timestamp.iso8601(c.time))  \(c.kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(c.key)  \(c.summary)".escapingControlCharacters
             })
             if changes.isEmpty { Terminal.error("notams: no \(unread ? "unread " : "")changes") }
         } catch {

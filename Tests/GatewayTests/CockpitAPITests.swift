@@ -233,6 +233,28 @@ private final class CockpitRig: @unchecked Sendable {
         #expect(request(rig.port, "GET", "/api/traffic?token=feeds").status == 200)
     }
 
+    /// Issue 27, item 8: with both tokens set (the README's hardening), the page's
+    /// acknowledgement (feeds token in the query, acknowledgement token as Bearer) passes.
+    @Test func bothTokensAsThePageSendsThem() throws {
+        let rig = try CockpitRig(feedsToken: "feeds")
+        defer { rig.stop() }
+        let r = request(rig.port, "POST", "/api/alerts/ack?id=FDC%206/2174&token=feeds", headers: ["Authorization": "Bearer s3cret"])
+        #expect(r.status == 200)
+        #expect(rig.acknowledged.value == ["FDC 6/2174"])
+        #expect(request(rig.port, "GET", "/api/traffic?token=nope", headers: ["Authorization": "Bearer nope"]).status == 401)
+        #expect(request(rig.port, "GET", "/api/traffic", headers: ["Authorization": "Bearer feeds"]).status == 200)
+    }
+
+    /// Issue 27, item 10: `radius=NaN` is no radius (the default), not "every NOTAM".
+    @Test func notANumberRadiusIsTheDefault() throws {
+        let rig = try CockpitRig()
+        defer { rig.stop() }
+        for given in ["NaN", "nan", "inf", "-inf"] {
+            let doc = try object(request(rig.port, "GET", "/api/notams?airport=KSLE&radius=\(given)").body)
+            #expect(doc["radiusNM"] as? Double == 50, "radius=\(given)")
+        }
+    }
+
     @Test func flightCategoriesFromMETARs() {
         #expect(FlightCategory(metar: "METAR KSLE 161356Z 34008KT 10SM FEW040 16/06 A3012") == .vfr)
         #expect(FlightCategory(metar: "METAR KONP 161355Z AUTO 31012KT 10SM OVC012 12/10 A3009") == .mvfr)

@@ -30,6 +30,8 @@ import Testing
         case .gpsd: seed = Array(#"{"class":"TPV","mode":3,"lat":45.0,"lon":-123.0,"alt":1e300,"speed":1e308,"track":90.0,"climb":5e6}"#.utf8)
         case .config: seed = Array("[input]\nudp_port = 4000\naccept_from = [\"192.168.10.1\"]\n[notams]\nrefresh_hours = 6\n".utf8)
         case .feeds: seed = (0..<96).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 0x7F) }
+        case .notamfeature: seed = Array(try Data(contentsOf: fixtures.appendingPathComponent("hostile/notam-vertex-out-of-range.json")))
+        case .events: seed = Array(try Data(contentsOf: fixtures.appendingPathComponent("hostile/events-huge-radius.jsonl")))
         case .http: seed = Array("GET /data/aircraft.json?x=1 HTTP/1.1\r\nHost: g\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n5\r\nhello\r\n0\r\n\r\n".utf8)
         }
         var rng: UInt64 = 0x9E37_79B9_7F4A_7C15

@@ -130,7 +130,7 @@ import Testing
             #expect(try HTTPConnection.get(base + path + "?token=wrong-token!").status == 401)
             #expect(try HTTPConnection.get(base + path + "?token=s3cret-token").status != 401, "\(path) with the token")
         }
-        #expect(TokenMiddleware<BasicRequestContext>.same("abc", "abc") && !TokenMiddleware<BasicRequestContext>.same("abc", "abd")
-                && !TokenMiddleware<BasicRequestContext>.same("abc", "abcd"))
+        #expect(TokenMiddleware<FeedRequestContext>.same("abc", "abc") && !TokenMiddleware<FeedRequestContext>.same("abc", "abd")
+                && !TokenMiddleware<FeedRequestContext>.same("abc", "abcd"))
     }
 }

@@ -24,12 +24,18 @@ public enum DLAC {
         String(decoding: decodeASCII(bytes, from: start, count: count), as: UTF8.self)
     }
 
+    /// Spaces that TABs may add, per coded byte. Real text indents a few lines by a few spaces;
+    /// a run of TAB codes would otherwise turn 440 bytes into 16 kB (a memory attack on UDP 4000),
+    /// so the spaces past this budget are dropped.
+    public static let tabSpacesPerByte = 4
+
     /// Decodes like `decode(_:from:count:)` but returns the ASCII bytes (no String is built).
     public static func decodeASCII(_ bytes: [UInt8], from start: Int = 0, count: Int? = nil) -> [UInt8] {
         let end = Swift.min(bytes.count, start + (count ?? (bytes.count - start)))
         guard start < end else { return [] }
         var out: [UInt8] = []
         out.reserveCapacity((end - start) * 4 / 3 + 1)
+        var tabBudget = (end - start) * tabSpacesPerByte
         var acc = 0
         var bits = 0
         var tab = false
@@ -40,7 +46,9 @@ public enum DLAC {
                 bits -= 6
                 let code = (acc >> bits) & 0x3F
                 if tab {
-                    out.append(contentsOf: repeatElement(0x20, count: code))
+                    let spaces = Swift.min(code, tabBudget)
+                    tabBudget -= spaces
+                    out.append(contentsOf: repeatElement(0x20, count: spaces))
                     tab = false
                 } else if code == 28 {
                     tab = true

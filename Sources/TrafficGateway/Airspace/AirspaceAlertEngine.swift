@@ -44,6 +44,28 @@ public struct AirspaceAlertEngine: Sendable {
     /// The areas watched.
     public var areas: [AirspaceArea] { index.areas }
 
+    /// The active areas a map of the flight draws: those within `radiusNM` of `position`,
+    /// nearest (by their bounds' centre) first, at most `limit`; without a position, the first
+    /// `limit` active ones. Its cost follows the areas near ownship, not the store (20,000
+    /// NOTAMs made every feed snapshot copy them all).
+    public func displayAreas(near position: Position?, at time: Double, radiusNM: Double = 250, limit: Int = 500) -> [AirspaceArea] {
+        guard let position else {
+            var out: [AirspaceArea] = []
+            for area in index.areas where area.isActive(at: time) {
+                out.append(area)
+                if out.count == limit { break }
+            }
+            return out
+        }
+        var near: [(distance: Double, index: Int)] = []
+        for i in index.candidates(near: position, radiusNM: radiusNM) where index.areas[i].isActive(at: time) {
+            let b = AirspaceIndex.bounds(index.areas[i])
+            near.append((Geodesy.distanceNM(position, Position(latitude: (b.minLat + b.maxLat) / 2, longitude: (b.minLon + b.maxLon) / 2)), i))
+        }
+        if near.count > limit { near.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.index < $1.index } }
+        return near.prefix(limit).map(\.index).sorted().map { index.areas[$0] }
+    }
+
     /// Alerts active now.
     public var activeCount: Int { tracks.count }
 

@@ -50,7 +50,7 @@ public enum AirspaceFile {
                     guard points.count == list.count else { throw GatewayError.invalidInput("\(place): a polygon position is not [lon, lat]") }
                     if points.count > 1 && points.first == points.last { points.removeLast() }
                     guard points.count >= 3 else { throw GatewayError.invalidInput("\(place): a polygon needs 3 or more points") }
-                    return points
+                    return RingSimplifier.simplify(points)
                 }
                 var parts: [AirspacePart] = []
                 for polygon in type == "Polygon" ? [coordinates] : coordinates.compactMap({ $0 as? [Any] }) {
@@ -101,8 +101,10 @@ public enum AirspaceFile {
         return nil
     }
 
+    /// A GeoJSON `[lon, lat]` pair that is a coordinate on the Earth, else nil.
     static func position(_ a: [Any]) -> Position? {
-        guard a.count >= 2, let lon = number(a[0]), let lat = number(a[1]), (-180...180).contains(lon), (-90...90).contains(lat) else { return nil }
-        return Position(latitude: lat, longitude: lon)
+        guard a.count >= 2, let lon = number(a[0]), let lat = number(a[1]) else { return nil }
+        let p = Position(latitude: lat, longitude: lon)
+        return AirspaceArea.problem(p) == nil ? p : nil
     }
 }

@@ -168,10 +168,19 @@ public struct AirspaceIndex: Sendable {
         }
     }
 
+    /// The grid cells a box touches. Total: any value (NaN, ±infinity, 1e300) is clamped to the
+    /// Earth's ranges before it becomes a cell number, so no conversion can trap; a box that
+    /// crosses a pole or the antimeridian widens to every longitude, as it must.
     static func keys(minLat: Double, maxLat: Double, minLon: Double, maxLon: Double) -> [Int64] {
-        let la0 = Int64((minLat / cellDegrees).rounded(.down)), la1 = Int64((maxLat / cellDegrees).rounded(.down))
-        let lo0 = Int64((minLon / cellDegrees).rounded(.down)), lo1 = Int64((maxLon / cellDegrees).rounded(.down))
+        func cell(_ degrees: Double, limit: Double) -> Int64 {
+            let d = degrees.isNaN ? 0 : min(limit, max(-limit, degrees))
+            return Int64((d / cellDegrees).rounded(.down))
+        }
+        let la0 = cell(minLat, limit: 90), la1 = cell(maxLat, limit: 90)
+        var lo0 = cell(minLon, limit: 180), lo1 = cell(maxLon, limit: 180)
+        if minLon < -180 || maxLon > 180 || minLon.isNaN || maxLon.isNaN { (lo0, lo1) = (cell(-180, limit: 180), cell(180, limit: 180)) }
         var out: [Int64] = []
+        out.reserveCapacity(Int(max(la0, la1) - la0 + 1) * Int(max(lo0, lo1) - lo0 + 1))
         for la in la0...max(la0, la1) { for lo in lo0...max(lo0, lo1) { out.append(la * 100_000 + lo) } }
         return out
     }

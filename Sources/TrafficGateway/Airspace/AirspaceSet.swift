@@ -45,6 +45,9 @@ public enum AirspaceSet {
 /// one feature at a time is decoded, so a file of tens of thousands of NOTAMs never sits in
 /// memory as one JSON tree.
 public enum NotamFile {
+    /// The largest NOTAM (one item of the file) read.
+    public static let maximumItemBytes = 16 << 20
+
     /// Calls `body` with each NOTAM of `path` (source `file`); throws when the file cannot be
     /// read, is not the API's shape, or holds no NOTAM.
     public static func read(path: String, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
@@ -52,14 +55,31 @@ public enum NotamFile {
             throw GatewayError.invalidInput("cannot read NOTAM file \(path): no such file or not readable")
         }
         defer { try? handle.close() }
+        try read(name: path, chunks: { handle.readData(ofLength: 1 << 20) }, body)
+    }
+
+    /// The same over a file's contents in memory (`name` in errors): the fuzz target's way in.
+    public static func parse(_ bytes: [UInt8], name: String, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
+        var given = false
+        try read(name: name, chunks: {
+            defer { given = true }
+            return given ? Data() : Data(bytes)
+        }, body)
+    }
+
+    private static func read(name path: String, chunks next: () -> Data, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
         var splitter = JSONItemSplitter(arrayKey: "items")
         var count = 0
         var failure: GatewayError?
         while failure == nil {
-            let chunk = handle.readData(ofLength: 1 << 20)
+            let chunk = next()
             if chunk.isEmpty { break }
             do {
                 try splitter.feed(chunk) { bytes throws(GatewayError) in
+                    // A real feature is well under a megabyte; parsing one of 42 MB took 827 MB.
+                    guard bytes.count <= maximumItemBytes else {
+                        throw GatewayError.invalidInput("\(path): item \(count + 1) of \"items\" is \(bytes.count >> 20) MB, over the \(maximumItemBytes >> 20) MB a NOTAM may take: refused")
+                    }
                     guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
                         throw GatewayError.invalidInput("\(path): item \(count + 1) of \"items\" is not a JSON object")
                     }

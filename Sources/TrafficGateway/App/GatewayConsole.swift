@@ -12,13 +12,16 @@ public struct GatewayConsole: Sendable {
     /// Whether human-readable alerts are coloured (a terminal without NO_COLOR).
     public var colour: Bool
 
-    /// A console from its writers.
+    /// A console from its writers. Log lines carry text from outside (an acknowledgement id, a
+    /// NOTAM's name, a file name): their control characters are escaped here, once for every
+    /// line, so nothing can forge a log line ("…%0Agatewayd: stopping on SIGTERM") or send
+    /// escape codes to the terminal or the journal.
     public init(alerts: @escaping @Sendable ([String]) -> Void, info: @escaping @Sendable (String) -> Void,
                 warning: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void, colour: Bool = false) {
         self.alerts = alerts
-        self.info = info
-        self.warning = warning
-        self.error = error
+        self.info = { info($0.escapingControlCharacters) }
+        self.warning = { warning($0.escapingControlCharacters) }
+        self.error = { error($0.escapingControlCharacters) }
         self.colour = colour
     }
 

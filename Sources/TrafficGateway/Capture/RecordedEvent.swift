@@ -43,14 +43,25 @@ public enum RecordedEventLog {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GatewayError.file(path: path, reason: "cannot read the recorded events (missing or unreadable)")
         }
+        return try parse(data, path: path)
+    }
+
+    /// The events of `data` (a file's contents, named `path` in errors), in time order; a line
+    /// that is not one, or an area outside the Earth's ranges, is an error naming the line.
+    public static func parse(_ data: Data, path: String) throws(GatewayError) -> [RecordedEvent] {
         var events: [RecordedEvent] = []
         let decoder = JSONDecoder()
         for (n, line) in data.split(separator: 0x0A).enumerated() where !line.isEmpty {
+            let event: RecordedEvent
             do {
-                events.append(try decoder.decode(RecordedEvent.self, from: Data(line)))
+                event = try decoder.decode(RecordedEvent.self, from: Data(line))
             } catch {
                 throw GatewayError.file(path: path, reason: "line \(n + 1) is not a recorded event (airspace or acknowledgement)")
             }
+            if case .airspace(let areas) = event.change, let refused = AirspaceArea.checked(areas).refused.first {
+                throw GatewayError.file(path: path, reason: "line \(n + 1): \(refused.escapingControlCharacters)")
+            }
+            events.append(event)
         }
         return events.sorted { $0.time < $1.time }
     }

@@ -3,10 +3,10 @@ extension GatewayConfig {
     /// table that parsing, `config show` and the unknown-key error read.
     public static var keys: [ConfigKey] {
         @Sendable func path(_ s: String) -> String { s }
-        @Sendable func ipv4(_ s: String) -> String? {
-            let parts = s.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
-            return parts.count == 4 && parts.allSatisfy({ $0.map { (0...255).contains($0) } ?? false }) ? s : nil
-        }
+        // The sockets' own parser: what `config check` accepts, `run` binds (install.sh relies on it).
+        @Sendable func ipv4(_ s: String) -> String? { IPv4Socket.isAddress(s) ? s : nil }
+        // A token of spaces would be offered by the page and fail every time: refused.
+        @Sendable func token(_ s: String) -> String? { s.allSatisfy(\.isWhitespace) ? nil : s }
         var keys: [ConfigKey] = [
             .integer("input", "udp_port", \.udpPort, in: 0...65535, help: "integer 0–65535"),
             .text("input", "bind", \.bind, help: "IPv4 address", parse: ipv4, format: path),
@@ -29,9 +29,9 @@ extension GatewayConfig {
             .integer("feeds", "nmea_port", \.nmeaPort, in: 0...65535, help: "integer 0–65535"),
             .list("feeds", "forward", \.forward, help: "array of \"host:port\" or \"auto\"", parse: ForwardTarget.init, format: \.description),
             .optional("feeds", "token", \.httpToken, help: "string (every HTTP request must carry it)", secret: true,
-                      unset: "# token = \"…\"   (default: no token; anyone on the network reads the feeds)", parse: path, format: path),
-            .optional("feeds", "ack_token", \.ackToken, help: "string (acknowledging an alert from the cockpit page must carry it; unset: refused)",
-                      secret: true, unset: "# ack_token = \"…\"   (default: none; the cockpit page cannot acknowledge alerts)", parse: path, format: path),
+                      unset: "# token = \"…\"   (default: no token; anyone on the network reads the feeds)", parse: token, format: path),
+            .optional("feeds", "ack_token", \.ackToken, help: "string, not only spaces (acknowledging an alert from the cockpit page must carry it; unset: refused)",
+                      secret: true, unset: "# ack_token = \"…\"   (default: none; the cockpit page cannot acknowledge alerts)", parse: token, format: path),
 
             .optional("recorder", "dir", \.recordDirectory, help: "folder path",
                       unset: "# dir = \"/var/lib/gatewayd/recordings\"   (default: no recording)", parse: path, format: path),

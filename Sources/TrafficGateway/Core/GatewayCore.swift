@@ -56,6 +56,8 @@ public struct GatewayCore: Sendable {
     private var givenAreas: [AirspaceArea] = []
     /// Areas from FIS-B NOTAM-TFR graphics.
     private var fisbAreas: [AirspaceArea] = []
+    /// Notices of the core's own (areas refused), given with the picture's by `drainNotices`.
+    private var notices: [String] = []
     /// Time of the latest event.
     public private(set) var now: Double?
     private var lastSweep: Double?
@@ -109,7 +111,11 @@ public struct GatewayCore: Sendable {
         case .tick:
             break
         case .airspace(let areas):
-            givenAreas = areas
+            // The last guard: whatever a source let through, no area outside the Earth's ranges
+            // reaches the alert engine's index.
+            let (kept, refused) = AirspaceArea.checked(areas)
+            if !refused.isEmpty { notices.append("airspace: \(refused.count) area(s) refused: " + refused.prefix(3).joined(separator: "; ").escapingControlCharacters) }
+            givenAreas = kept
             airspaceAlerts.setAreas(Self.merge(given: givenAreas, fisb: fisbAreas))
             if let fix = currentFix(at: time) { out += airspaceAlerts.evaluate(fix: fix, at: time) }
         case .acknowledge(let id):
@@ -302,11 +308,14 @@ public struct GatewayCore: Sendable {
     }
 
     /// Returns the notices (one log line each: an echo of ownship learned or forgotten) and forgets them.
-    public mutating func drainNotices() -> [String] { picture.drainNotices() }
+    public mutating func drainNotices() -> [String] {
+        defer { notices.removeAll() }
+        return notices + picture.drainNotices()
+    }
 
     /// Rebuilds the FIS-B areas from the store (a TFR arrived, changed, was cancelled or expired).
     private mutating func refreshFISBAreas(at time: Double, into out: inout [AlertEvent]) {
-        let areas = fisb.all.flatMap(AirspaceArea.fromFISB)
+        let areas = AirspaceArea.checked(fisb.all.flatMap(AirspaceArea.fromFISB)).areas
         guard areas != fisbAreas else { return }
         fisbAreas = areas
         airspaceAlerts.setAreas(Self.merge(given: givenAreas, fisb: fisbAreas))

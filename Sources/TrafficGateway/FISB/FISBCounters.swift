@@ -25,6 +25,13 @@ public struct FISBCounters: Hashable, Sendable {
     /// Reports dropped because their validity had already ended when they arrived.
     public var stale = 0
 
+    /// Reports dropped over the store's limits (count or bytes), the oldest received first.
+    public var dropped = 0
+    /// Texts cut to the store's limit for one report.
+    public var truncated = 0
+    /// Gridded blocks not kept: the composites being assembled were at their limits.
+    public var droppedBlocks = 0
+
     /// Creates zero counters.
     public init() {}
 
@@ -33,5 +40,7 @@ public struct FISBCounters: Hashable, Sendable {
         "\(uplinks) uplinks (\(emptyUplinks) empty, \(badUplinks) bad), \(frames) frames, \(skipped) skipped, "
             + "\(unknownProducts) unknown products, \(segments) segments (\(reassembled) products reassembled), "
             + "\(gridded) gridded blocks, \(cancelled) cancelled, \(expired) expired, \(stale) stale on arrival"
+            + (dropped + truncated + droppedBlocks == 0 ? ""
+                : "; over the store's limits: \(dropped) dropped, \(truncated) texts cut, \(droppedBlocks) gridded blocks not kept")
     }
 }

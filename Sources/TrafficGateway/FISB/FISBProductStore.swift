@@ -41,8 +41,66 @@ public struct FISBProductStore: Sendable {
         var north = -90.0, south = 90.0, west = 180.0, east = -180.0
     }
 
+    /// What the store holds at most, whatever is uplinked (a neighbour on the Wi-Fi can send
+    /// FIS-B too): past them the reports received longest ago are dropped, and counted.
+    public struct Limits: Sendable {
+        /// Reports held.
+        public var reports = 8_000
+        /// Bytes of text and grid bins held (about what they take in memory).
+        public var bytes = 12 << 20
+        /// Characters of one report's text (a 440-byte uplink of DLAC tab codes expands to 16 kB).
+        public var textCharacters = 4_096
+        /// Gridded products being assembled at once (real streams: a few dozen product/level pairs).
+        public var composites = 64
+        /// Blocks (with bins) and empty-block marks held by the composites being assembled.
+        public var compositeBlocks = 40_000
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The limits in force.
+    public var limits = Limits()
+    /// Bytes held (see `Limits.bytes`), kept as reports are put and removed.
+    public private(set) var bytesHeld = 0
+    private var compositeBlocksHeld = 0
+
     /// Creates an empty store.
     public init(refreshTimeout: Double = 3600) { self.refreshTimeout = refreshTimeout }
+
+    // MARK: Bounds
+
+    private mutating func put(_ report: FISBReport, at key: String) {
+        var r = report
+        if r.text.utf8.count > limits.textCharacters {
+            r.text = String(r.text.prefix(limits.textCharacters))
+            counters.truncated += 1
+        }
+        bytesHeld += r.storageBytes - (reports.updateValue(r, forKey: key)?.storageBytes ?? 0)
+    }
+
+    @discardableResult
+    private mutating func remove(_ key: String) -> Bool {
+        guard let old = reports.removeValue(forKey: key) else { return false }
+        bytesHeld -= old.storageBytes
+        return true
+    }
+
+    /// Over a limit: the reports received longest ago go, down to nine tenths of it (so a flood
+    /// pays for one sort per tenth of the store, not one per uplink).
+    private mutating func enforceLimits() {
+        guard reports.count > limits.reports || bytesHeld > limits.bytes else { return }
+        let keepCount = limits.reports * 9 / 10, keepBytes = limits.bytes / 10 * 9
+        var ages: [(key: String, received: Double)] = []
+        ages.reserveCapacity(reports.count)
+        for (key, r) in reports { ages.append((key, r.received)) }
+        ages.sort { a, b in a.received != b.received ? a.received < b.received : a.key < b.key }
+        for (key, _) in ages {
+            guard reports.count > keepCount || bytesHeld > keepBytes else { break }
+            remove(key)
+            returned[key] = nil
+            counters.dropped += 1
+        }
+    }
 
     // MARK: Ingest
 
@@ -89,7 +147,7 @@ public struct FISBProductStore: Sendable {
                         return s
                     })),
                 ]
-                reports[key] = r
+                put(r, at: key)
                 touched.append(key)
                 // A list may complete reports waiting for graphics it no longer lists.
                 touched += reports.keys.filter { $0.hasPrefix("\(Self.family(list.productID))/") }
@@ -97,7 +155,7 @@ public struct FISBProductStore: Sendable {
                 let key = "SERVICE-STATUS/\(stationKey(uplink.header))"
                 var r = FISBReport(key: key, productID: 15, kind: .serviceStatus, received: time, expires: time + 40)
                 r.extra = [("aircraft", String(status.entries.count))]
-                reports[key] = r
+                put(r, at: key)
                 touched.append(key)
             case .other:
                 break
@@ -112,7 +170,7 @@ public struct FISBProductStore: Sendable {
             guard let r = reports[key] else { continue }
             if r.expires < time {
                 // Stale on arrival (a queued uplink, an old product): not shown.
-                reports[key] = nil
+                remove(key)
                 returned[key] = nil
                 counters.stale += 1
                 continue
@@ -126,6 +184,7 @@ public struct FISBProductStore: Sendable {
         }
         for key in seen { if let r = reports[key] { nextExpiry = Swift.min(nextExpiry, r.expires) } }
         if time >= nextExpiry { expire(at: time) }
+        enforceLimits()
         return out
     }
 
@@ -204,7 +263,7 @@ public struct FISBProductStore: Sendable {
         r.subtype = subtype
         r.end = end
         if let old = reports[key], let oldTime = old.time, let newTime = r.time, oldTime > newTime { return nil }
-        reports[key] = r
+        put(r, at: key)
         return key
     }
 
@@ -247,15 +306,24 @@ public struct FISBProductStore: Sendable {
         if let t = grids[gridKey]?.time, t != productTime {
             finished = finishGrid(gridKey)
         }
+        // Random product ids, levels and block numbers must not grow the composites without end.
+        let marks = block.bins == nil ? block.emptyBlocks.count : 1
+        guard grids[gridKey] != nil || grids.count < limits.composites, compositeBlocksHeld + marks <= limits.compositeBlocks else {
+            counters.droppedBlocks += 1
+            return finished
+        }
+
         // Changed where it lies: a copy of the composite taken out, changed and put back would copy
         // its whole block table on every block (copy on write, the table being shared meanwhile).
-        Self.add(block, at: time, to: &grids[gridKey, default: GridComposite(productID: block.productID, altitudeFt: block.altitudeFt,
+        compositeBlocksHeld += Self.add(block, at: time, to: &grids[gridKey, default: GridComposite(productID: block.productID, altitudeFt: block.altitudeFt,
                                                                               time: productTime, received: time)])
         return finished
     }
 
-    private static func add(_ block: GriddedBlock, at time: Double, to g: inout GridComposite) {
+    /// Adds `block`; returns how many blocks and empty marks the composite gained.
+    private static func add(_ block: GriddedBlock, at time: Double, to g: inout GridComposite) -> Int {
         g.received = time
+        let before = g.blocks.count + g.empty.count
         if block.bins != nil {
             g.blocks[block.blockNumber << 2 | block.scale] = block
             let b = block.bounds
@@ -266,12 +334,15 @@ public struct FISBProductStore: Sendable {
         } else {
             for n in block.emptyBlocks { g.empty.insert(n << 2 | block.scale) }
         }
+        return g.blocks.count + g.empty.count - before
     }
 
     /// Stores the composite as a report and forgets it; returns the report key.
     @discardableResult
     private mutating func finishGrid(_ gridKey: String) -> String? {
-        guard let g = grids.removeValue(forKey: gridKey), let kind = FISBReport.Kind.of(productID: g.productID) else { return nil }
+        guard let g = grids.removeValue(forKey: gridKey) else { return nil }
+        compositeBlocksHeld -= g.blocks.count + g.empty.count
+        guard let kind = FISBReport.Kind.of(productID: g.productID) else { return nil }
         let key = "GRID/\(gridKey)"
         let lifetime: Double = kind == .nexrad || kind == .lightning ? 75 * 60 : 3 * 3600
         var r = FISBReport(key: key, productID: g.productID, kind: kind, time: g.time, received: g.received,
@@ -284,7 +355,7 @@ public struct FISBProductStore: Sendable {
         r.extra = [("blocks", String(g.blocks.count)), ("emptyBlocks", String(g.empty.count)), ("bounds", bounds.result)]
             + (g.altitudeFt.map { [("altitudeFt", String($0))] } ?? [])
         r.grid = g.blocks.keys.sorted().compactMap { g.blocks[$0] }
-        reports[key] = r
+        put(r, at: key)
         return key
     }
 
@@ -317,7 +388,7 @@ public struct FISBProductStore: Sendable {
                 let key = twgoKey(productID, year: Self.keyYear(productID, recordYear: rec.reportYear, apdu: apduTime),
                                   number: rec.reportNumber, location: product.location)
                 guard rec.isActive else {
-                    if reports.removeValue(forKey: key) != nil { counters.cancelled += 1 }
+                    if remove(key) { counters.cancelled += 1 }
                     returned[key] = nil
                     continue
                 }
@@ -355,7 +426,7 @@ public struct FISBProductStore: Sendable {
                     r.location = location ?? r.location
                 }
                 r.expires = expiry(of: r, at: time)
-                reports[key] = r
+                put(r, at: key)
                 touched.append(key)
             }
         case .graphic(let records):
@@ -370,7 +441,7 @@ public struct FISBProductStore: Sendable {
             for key in order {
                 let recs = byReport[key] ?? []
                 if recs.contains(where: \.isCancelled) {
-                    if reports.removeValue(forKey: key) != nil { counters.cancelled += 1 }
+                    if remove(key) { counters.cancelled += 1 }
                     returned[key] = nil
                     continue
                 }
@@ -381,7 +452,7 @@ public struct FISBProductStore: Sendable {
                 if r.location == nil { r.location = location }
                 r.geometry = Self.shapes(recs, near: productTime ?? time)
                 r.expires = expiry(of: r, at: time)
-                reports[key] = r
+                put(r, at: key)
                 touched.append(key)
             }
         }
@@ -466,7 +537,7 @@ public struct FISBProductStore: Sendable {
     public mutating func expire(at time: Double) -> [String] {
         let gone = reports.filter { $0.value.expires < time }.map(\.key).sorted()
         for key in gone {
-            reports[key] = nil
+            remove(key)
             returned[key] = nil
         }
         counters.expired += gone.count

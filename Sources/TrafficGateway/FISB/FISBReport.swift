@@ -211,3 +211,12 @@ public struct FISBReport: Hashable, Sendable {
         return best
     }
 }
+
+extension FISBReport {
+    /// About the memory the report takes: its text, its shapes' coordinates, its grid's bins,
+    /// and a fixed part for the rest (what the product store's byte limit counts).
+    var storageBytes: Int {
+        256 + key.utf8.count + text.utf8.count + geometry.reduce(0) { $0 + 64 + $1.coordinates.count * 40 }
+            + grid.count * (GriddedBlock.binCount + 64)
+    }
+}

@@ -3,8 +3,9 @@ import Hummingbird
 /// Decides whether an acknowledgement request may pass: the page's one write. Off unless a
 /// token is configured; the request must carry it (`Authorization: Bearer …`), come from this
 /// server's own page when a browser sends it (its `Origin` must name the `Host` it was sent
-/// to), and fit the rate limit (attempts, good or bad, a sliding minute, all clients together:
-/// guessing a token is as slow as acknowledging).
+/// to), and fit the rate limit (attempts, good or bad, a sliding minute, per client address:
+/// guessing a token is as slow as acknowledging, and a neighbour's guesses never lock the
+/// pilot's tablet out).
 public final class AcknowledgementGate: Sendable {
     /// Why a request was refused, or that it passed.
     public enum Verdict: Equatable, Sendable {
@@ -22,7 +23,11 @@ public final class AcknowledgementGate: Sendable {
 
     private let token: String?
     private let perMinute: Int
-    private let attempts = Locked<[Double]>([])
+    /// Attempts in the last minute, by client address (a neighbour's guesses use up its own
+    /// allowance, not the pilot's); at most `trackedClients` addresses are kept.
+    private let attempts = Locked<[String: [Double]]>([:])
+    /// Client addresses whose attempts are remembered at once (the oldest is forgotten).
+    static let trackedClients = 1_024
 
     /// A gate for `token` (nil: everything refused) with at most `perMinute` attempts a minute.
     public init(token: String?, perMinute: Int = 10) {
@@ -31,10 +36,18 @@ public final class AcknowledgementGate: Sendable {
     }
 
     /// Checks one request at `now` (seconds, any monotonic origin).
-    public func check(authorization: String?, origin: String?, host: String?, now: Double) -> Verdict {
+    public func check(authorization: String?, origin: String?, host: String?, client: String, now: Double) -> Verdict {
         guard let token else { return .off }
-        let admitted = attempts.withLock { a -> Bool in
+        let admitted = attempts.withLock { all -> Bool in
+            var a = all.removeValue(forKey: client) ?? []
             a.removeAll { now - $0 >= 60 || $0 > now }
+            if all.count >= Self.trackedClients {
+                all = all.filter { !$0.value.isEmpty && now - ($0.value.last ?? 0) < 60 }
+                if all.count >= Self.trackedClients, let oldest = all.min(by: { ($0.value.last ?? 0) < ($1.value.last ?? 0) })?.key {
+                    all[oldest] = nil
+                }
+            }
+            defer { all[client] = a }
             guard a.count < perMinute else { return false }
             a.append(now)
             return true
@@ -44,7 +57,7 @@ public final class AcknowledgementGate: Sendable {
             guard let host, origin == "http://" + host || origin == "https://" + host else { return .foreignOrigin }
         }
         let given = authorization.flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-        guard let given, TokenMiddleware<BasicRequestContext>.same(given, token) else { return .unauthorized }
+        guard let given, TokenMiddleware<FeedRequestContext>.same(given, token) else { return .unauthorized }
         return .allowed
     }
 }

@@ -5,22 +5,37 @@ import NIOCore
 public final class ConnectionsPerAddress: Sendable {
     /// Most connections from one address.
     public let limit: Int
-    private let counts = Locked<[String: Int]>([:])
+    /// Open connections by address, and in all.
+    private let counts = Locked<(byAddress: [String: Int], total: Int)>(([:], 0))
     private let refusedCount = Locked(0)
 
-    /// Creates a table allowing `limit` connections an address.
-    public init(limit: Int) {
+    /// Connections the server serves at once (`FeedServer.maximumConnections`).
+    public let capacity: Int
+    /// Slots near the cap kept for addresses that hold no connection.
+    public let reserved: Int
+
+    /// Creates a table allowing `limit` connections an address, `capacity` in all, the last
+    /// `reserved` of them for addresses holding none.
+    public init(limit: Int, capacity: Int = .max, reserved: Int = 0) {
         self.limit = limit
+        self.capacity = capacity
+        self.reserved = reserved
     }
 
     /// Connections refused so far.
     public var refused: Int { refusedCount.withLock { $0 } }
 
-    /// Takes a slot for `address`; false when it has `limit` already.
+    /// Takes a slot for `address`; false when it has `limit` already, or when the server is
+    /// near its cap (`capacity - reserved` open) and the address holds a connection already:
+    /// the last `reserved` slots are kept for addresses that hold none, so a few neighbours
+    /// with idle connections cannot lock a health check or the pilot's tablet out.
     func acquire(_ address: String) -> Bool {
         let ok = counts.withLock { c in
-            guard c[address, default: 0] < limit else { return false }
-            c[address, default: 0] += 1
+            let held = c.byAddress[address, default: 0]
+            guard held < limit else { return false }
+            if held > 0, c.total >= capacity - reserved { return false }
+            c.byAddress[address] = held + 1
+            c.total += 1
             return true
         }
         if !ok { refusedCount.withLock { $0 += 1 } }
@@ -30,8 +45,9 @@ public final class ConnectionsPerAddress: Sendable {
     /// Gives back a slot.
     func release(_ address: String) {
         counts.withLock { c in
-            let n = c[address, default: 1] - 1
-            c[address] = n > 0 ? n : nil
+            guard let held = c.byAddress[address] else { return }
+            c.byAddress[address] = held > 1 ? held - 1 : nil
+            c.total -= 1
         }
     }
 

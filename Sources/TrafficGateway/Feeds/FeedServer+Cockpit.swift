@@ -19,7 +19,7 @@ extension FeedServer {
     static let publicPaths: Set<String> = ["/", "/cockpit.css", "/cockpit.js", "/favicon.ico"]
 
     /// Adds the cockpit routes to `router`.
-    func addCockpitRoutes(to router: Router<BasicRequestContext>) {
+    func addCockpitRoutes(to router: Router<FeedRequestContext>) {
         let hub = self.hub
         let sources = self.cockpit
         let gate = self.acknowledgementGate
@@ -44,7 +44,8 @@ extension FeedServer {
             let s = hub.snapshot
             let q = request.uri.queryParameters
             let airport = q["airport"].map { String($0).uppercased() }.flatMap { $0.isEmpty ? nil : $0 }
-            let radius = q["radius"].flatMap { Double(String($0)) }.map { min(max($0, 1), 500) } ?? 50
+            // NaN passes min and max untouched: only a finite radius is clamped and used.
+            let radius = q["radius"].flatMap { Double(String($0)) }.flatMap { $0.isFinite ? min(max($0, 1), 500) : nil } ?? 50
             var all = sources.fileNotams
             var changes: [NotamChange] = []
             var refreshes: [String: Double] = [:]
@@ -91,9 +92,10 @@ extension FeedServer {
             return Self.json(CockpitAPI.status(s, feeds: hub.counters, messagesPerSec: rates.messagesPerSec, uplinksPerSec: rates.uplinksPerSec,
                                                database: database, fileNotams: sources.fileNotams.count, version: sources.version))
         }
-        router.post("/api/alerts/ack") { request, _ in
+        router.post("/api/alerts/ack") { request, context in
             let verdict = gate.check(authorization: request.headers[.authorization], origin: request.headers[.origin],
-                                     host: request.head.authority, now: Date().timeIntervalSince1970)
+                                     host: request.head.authority, client: context.remoteAddress?.ipAddress ?? "unknown",
+                                     now: Date().timeIntervalSince1970)
             let refusal: (HTTPTypes.HTTPResponse.Status, String)?
             switch verdict {
             case .allowed: refusal = nil

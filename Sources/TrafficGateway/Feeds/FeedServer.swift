@@ -7,6 +7,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 import Synchronization
 
 /// The HTTP feeds (Hummingbird): the cockpit page at `/` with its JSON under `/api/…`
@@ -42,13 +43,14 @@ public final class FeedServer: Sendable {
 
     /// Most HTTP connections served at once.
     public static let maximumConnections = 512
-    /// Connections by client address (at most 32 from one address).
-    public let perAddress = ConnectionsPerAddress(limit: 32)
+    /// Connections by client address: at most 32 from one address, and the last 64 of the 512
+    /// only for addresses that hold none.
+    public let perAddress = ConnectionsPerAddress(limit: 32, capacity: maximumConnections, reserved: 64)
 
     /// The router with every route.
-    func router() -> Router<BasicRequestContext> {
+    func router() -> Router<FeedRequestContext> {
         let hub = self.hub
-        let router = Router()
+        let router = Router(context: FeedRequestContext.self)
         if let token { router.add(middleware: TokenMiddleware(token: token)) }
         addCockpitRoutes(to: router)
         router.get("/data/aircraft.json") { _, _ in Self.json(FeedEncoders.aircraftJSON(hub.snapshot)) }
@@ -140,10 +142,12 @@ public final class FeedServer: Sendable {
 }
 
 
-/// A task executor on one serial dispatch queue, for the HTTP server's tasks.
-final class HTTPTaskExecutor: TaskExecutor, @unchecked Sendable {
+/// A task executor on a concurrent dispatch queue, for the HTTP server's tasks: handlers run
+/// side by side, so one slow request (a large NOTAM query) never holds `/healthz`, `/alerts` or
+/// the page behind it, and a handler that blocks costs one thread, not the cooperative pool.
+final class HTTPTaskExecutor: TaskExecutor, @unchecked Sendable {  // only a queue, itself thread-safe
     static let shared = HTTPTaskExecutor()
-    private let queue = DispatchQueue(label: "gatewayd.http")
+    private let queue = DispatchQueue(label: "gatewayd.http", attributes: .concurrent)
 
     func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
@@ -159,9 +163,11 @@ struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if request.method == .get, FeedServer.publicPaths.contains(request.uri.path) { return try await next(request, context) }
+        // Either place may carry it: the page sends the feeds token as ?token= and, when it
+        // acknowledges, the acknowledgement token as the Bearer header.
         let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-        let given = bearer ?? request.uri.queryParameters["token"].map(String.init)
-        guard let given, Self.same(given, token) else {
+        let query = request.uri.queryParameters["token"].map(String.init)
+        guard bearer.map({ Self.same($0, token) }) == true || query.map({ Self.same($0, token) }) == true else {
             return Response(status: .unauthorized, headers: [.contentType: "text/plain", .wwwAuthenticate: "Bearer"],
                             body: .init(byteBuffer: ByteBuffer(string: "a token is required (Authorization: Bearer …, or ?token=…)\n")))
         }
@@ -173,5 +179,20 @@ struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
         var diff = UInt8(x.count == y.count ? 0 : 1)
         for i in 0..<max(x.count, y.count) { diff |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0) }
         return diff == 0
+    }
+}
+
+/// The request context of the feeds: Hummingbird's basic one plus the client's address (the
+/// acknowledgement limit is kept per address).
+public struct FeedRequestContext: RequestContext, RemoteAddressRequestContext {
+    /// Hummingbird's storage.
+    public var coreContext: CoreRequestContextStorage
+    /// The client's address.
+    public let remoteAddress: SocketAddress?
+
+    /// A context for a request arriving on `source`'s channel.
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.remoteAddress = source.channel.remoteAddress
     }
 }

@@ -56,10 +56,11 @@ extension GatewayCore {
         let targets = picture.targets.values.sorted { $0.key < $1.key }
         var levels: [TargetKey: AlertLevel] = [:]
         for key in trafficAlerts.activeKeys { if let l = trafficAlerts.level(of: key) { levels[key] = l } }
+        let fix = ownship.fix(at: time)
         var s = FeedSnapshot(
-            time: time, targets: targets, alertLevels: levels, ownship: ownship.fix(at: time), counters: counters,
+            time: time, targets: targets, alertLevels: levels, ownship: fix, counters: counters,
             problem: health.problem(at: time), gpsValid: health.gpsValid, staleAfter: configuration.picture.staleAfter,
-            airspace: airspaceAlerts.areas.filter { $0.isActive(at: time) })
+            airspace: airspaceAlerts.displayAreas(near: fix?.position, at: time))
         s.lastHeartbeat = health.lastHeartbeat
         s.deviceName = health.deviceName
         s.isStratux = health.isStratux

@@ -47,6 +47,11 @@ public final class FlightRecorder: @unchecked Sendable {
     private var pendingEvents = ""
     private var stem = ""
     private var flushTimer: DispatchSourceTimer?
+    /// Bytes the folder's recordings hold (measured at each hour and cap check, plus what was
+    /// written since).
+    private var held: Int64 = 0
+    /// The hour being refused because the cap was reached within it (nil: recording).
+    private var pausedHour: Int64?
 
     /// Opens (creating) `directory`; throws when it cannot be created or written.
     public init(directory: String, maximumBytes: Int64 = 200 << 20, onError: @escaping @Sendable (String) -> Void) throws(GatewayError) {
@@ -86,6 +91,11 @@ public final class FlightRecorder: @unchecked Sendable {
         }
     }
 
+    /// Writes what is buffered now (the recorder does so every second by itself).
+    public func flushNow() {
+        queue.sync { flush() }
+    }
+
     /// Writes what is buffered and closes the files.
     public func close() {
         queue.sync {
@@ -105,14 +115,14 @@ public final class FlightRecorder: @unchecked Sendable {
     }
 
     private func append(_ bytes: [UInt8], at time: Double) {
-        guard !failed, rotate(for: time) else { return }
+        guard !failed, rotate(for: time), pausedHour == nil else { return }
         PcapWriter.enhancedPacketBlock(PcapWriter.wrap(bytes, link: .rawIPv4, port: 4000), ticks: CaptureTime.ticks(time),
                                        writer: PcapWriter.Writer(bigEndian: false), into: &pending)
         if pending.count >= 64 << 10 { flush() }
     }
 
     private func appendFix(_ fix: GPSFix, at time: Double) {
-        guard !failed, rotate(for: time) else { return }
+        guard !failed, rotate(for: time), pausedHour == nil else { return }
         var line = "{\"class\":\"TPV\",\"mode\":\(fix.altitudeFt == nil ? 2 : 3),\"time\":\"\(Self.microsecondTime(time))\""
         line += ",\"lat\":\(JSONWriter.format(fix.position.latitude, decimals: 8)),\"lon\":\(JSONWriter.format(fix.position.longitude, decimals: 8))"
         if let a = fix.altitudeFt { line += ",\"altMSL\":\(JSONWriter.format(a * 0.3048, decimals: 3))" }
@@ -129,23 +139,48 @@ public final class FlightRecorder: @unchecked Sendable {
         flush()
         try? capture?.close()
         try? gps?.close()
+        capture = nil
+        gps = nil
         hour = h
+        pausedHour = nil
+        // A folder removed while recording is made again (its removal was said when noticed).
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let stem = directory + "/gdl90-" + Timestamp.iso8601(Double(h) * 3600).prefix(13).replacingOccurrences(of: "T", with: "-").replacingOccurrences(of: ":", with: "")
         self.stem = stem
         let path = stem + ".pcapng"
-        let fresh = !FileManager.default.fileExists(atPath: path)
-        guard (fresh ? FileManager.default.createFile(atPath: path, contents: nil) : true), let handle = FileHandle(forWritingAtPath: path) else {
-            return fail("cannot write \(path)")
-        }
-        handle.seekToEndOfFile()
-        capture = handle
-        if fresh { pending = Self.header() + pending }
-        let gpsPath = stem + ".gps.jsonl"
-        if !FileManager.default.fileExists(atPath: gpsPath) { _ = FileManager.default.createFile(atPath: gpsPath, contents: nil) }
-        gps = FileHandle(forWritingAtPath: gpsPath)
-        gps?.seekToEndOfFile()
+        let opened: (handle: FileHandle, fresh: Bool)
+        do throws(GatewayError) { opened = try Self.openForAppend(path) } catch { return fail("\(error)") }
+        capture = opened.handle
+        if opened.fresh { pending = Self.header() + pending }
+        gps = try? Self.openForAppend(stem + ".gps.jsonl").handle
         enforceCap()
         return true
+    }
+
+    /// Opens `path` for appending, creating it: never through a symbolic link (a planted link
+    /// would have our blocks appended to its target), never anything but a regular file, never
+    /// truncated. `fresh`: it was empty (a new recording needs its header).
+    static func openForAppend(_ path: String) throws(GatewayError) -> (handle: FileHandle, fresh: Bool) {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let code = errno
+            throw GatewayError.file(path: path, reason: code == ELOOP ? "is a symbolic link: not followed, not written (remove it)"
+                                                  : "cannot write (\(String(cString: strerror(code))))")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            Glibc.close(fd)
+            throw GatewayError.file(path: path, reason: "is not a regular file: not written")
+        }
+        return (FileHandle(fileDescriptor: fd, closeOnDealloc: true), info.st_size == 0)
+    }
+
+    /// Whether the open capture file is still in the folder (a removed folder or file leaves
+    /// writes going to a deleted inode).
+    private var captureStillLinked: Bool {
+        guard let capture else { return true }
+        var info = stat()
+        return fstat(capture.fileDescriptor, &info) != 0 || info.st_nlink > 0
     }
 
     private func flush() {
@@ -158,21 +193,34 @@ public final class FlightRecorder: @unchecked Sendable {
             }
             if !pendingGPS.isEmpty, let gps {
                 try gps.write(contentsOf: Data(pendingGPS.utf8))
+                written += Int64(pendingGPS.utf8.count)
                 pendingGPS = ""
             }
             if !pendingEvents.isEmpty {
                 // Rare (an airspace change, an acknowledgement): opened for each write.
-                let path = stem + ".events.jsonl"
-                if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-                guard let handle = FileHandle(forWritingAtPath: path) else { throw GatewayError.file(path: path, reason: "cannot write") }
+                let handle = try Self.openForAppend(stem + ".events.jsonl").handle
                 defer { try? handle.close() }
-                handle.seekToEndOfFile()
                 try handle.write(contentsOf: Data(pendingEvents.utf8))
+                written += Int64(pendingEvents.utf8.count)
                 pendingEvents = ""
             }
-            if written > maximumBytes / 8 {
-                written = 0
+            held += written
+            if held > maximumBytes {
                 enforceCap()
+                if held > maximumBytes, pausedHour == nil {
+                    // Only this hour is left and it is over the cap (a flood): stop until the next hour.
+                    pausedHour = hour
+                    onError("recorder: this hour's recording reached the cap of \(maximumBytes >> 20) MB (a flood of datagrams?): recording paused until the next hour; raise [record] max_mb to keep more")
+                }
+            }
+            written = 0
+            if !captureStillLinked {
+                onError("recorder: \(stem).pcapng was removed while recording (the folder or the file): up to a second of recording lost; recording again into a new file")
+                try? capture?.close()
+                try? gps?.close()
+                capture = nil
+                gps = nil
+                hour = -1
             }
         } catch {
             _ = fail("\(error.localizedDescription) (disk full?)")
@@ -192,6 +240,7 @@ public final class FlightRecorder: @unchecked Sendable {
             total -= oldest.1
             files.removeFirst()
         }
+        held = total
     }
 
     private func fail(_ reason: String) -> Bool {

@@ -10,6 +10,13 @@ import Glibc
 /// Opening and binding the gateway's IPv4 sockets (UDP listener, EFB discovery, NMEA server),
 /// with one set of error sentences.
 enum IPv4Socket {
+    /// Whether `text` is an IPv4 address as the sockets take it (`inet_pton`: four decimal
+    /// octets, no sign, no leading zeros): the one parser `config check` and `run` share.
+    static func isAddress(_ text: String) -> Bool {
+        var a = in_addr()
+        return inet_pton(AF_INET, text, &a) == 1
+    }
+
     /// `address:port` as a socket address, or the error sentence for an address that is not IPv4.
     static func socketAddress(_ address: String, port: UInt16) throws(GatewayError) -> sockaddr_in {
         var addr = sockaddr_in()

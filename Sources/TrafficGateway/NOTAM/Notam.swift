@@ -119,7 +119,8 @@ public struct Notam: Sendable, Equatable, Codable {
             shape: g.shape, floorFt: g.floorFt, floorIsAGL: g.floorAGL, ceilingFt: g.ceilingFt, ceilingIsAGL: g.ceilingAGL,
             start: start, end: end, severity: AirspaceArea.Severity(name: severity) ?? levels.severity, kind: kind, levels: levels)
         area.cutouts = g.airspaceCutouts
-        return area
+        // Geometry stored before the range checks (or hand-edited) is refused here too.
+        return area.problem == nil ? area : nil
     }
 
     /// Whether it describes airspace to avoid or know about (it has a kind).
@@ -221,7 +222,7 @@ public struct NotamGeometry: Sendable, Equatable, Codable {
 
     /// A polygon.
     public static func polygon(_ points: [Position], origin: Origin) -> NotamGeometry {
-        NotamGeometry(center: nil, radiusNM: nil, polygon: points.map { [$0.latitude, $0.longitude] }, origin: origin)
+        NotamGeometry(center: nil, radiusNM: nil, polygon: RingSimplifier.simplify(points).map { [$0.latitude, $0.longitude] }, origin: origin)
     }
 
     /// Several parts (a single part without holes is stored as a plain polygon).
@@ -230,7 +231,7 @@ public struct NotamGeometry: Sendable, Equatable, Codable {
         guard let first = usable.first else { return nil }
         var g = NotamGeometry.polygon(first.outer, origin: origin)
         if usable.count > 1 || !first.holes.isEmpty {
-            g.parts = usable.map { p in ([p.outer] + p.holes).map { ring in ring.map { [$0.latitude, $0.longitude] } } }
+            g.parts = usable.map { p in ([p.outer] + p.holes).map { ring in RingSimplifier.simplify(ring).map { [$0.latitude, $0.longitude] } } }
         }
         return g
     }

@@ -205,12 +205,10 @@ public struct FAANotamAPI: NotamSource {
         return out
     }
 
+    /// A GeoJSON ring's positions; empty when any vertex is not a coordinate on the Earth
+    /// (one vertex at longitude 1e300 refuses the ring, not the NOTAM).
     static func ring(_ coordinates: Any?) -> [Position] {
-        guard let list = coordinates as? [Any] else { return [] }
-        var ring = list.compactMap { c -> Position? in
-            guard let a = c as? [Any], a.count >= 2, let lon = AirspaceFile.number(a[0]), let lat = AirspaceFile.number(a[1]) else { return nil }
-            return Position(latitude: lat, longitude: lon)
-        }
+        var ring = lineString(coordinates)
         if ring.count > 1 && ring.first == ring.last { ring.removeLast() }
         return ring
     }
@@ -243,11 +241,16 @@ public struct FAANotamAPI: NotamSource {
         pieces.removeAll { $0.count < 2 }
     }
 
+    /// A GeoJSON line's positions; empty when any vertex is not a coordinate on the Earth.
     static func lineString(_ coordinates: Any?) -> [Position] {
-        ((coordinates as? [Any]) ?? []).compactMap { c -> Position? in
-            guard let a = c as? [Any], a.count >= 2, let lon = AirspaceFile.number(a[0]), let lat = AirspaceFile.number(a[1]) else { return nil }
-            return Position(latitude: lat, longitude: lon)
+        guard let list = coordinates as? [Any] else { return [] }
+        var out: [Position] = []
+        out.reserveCapacity(list.count)
+        for c in list {
+            guard let a = c as? [Any], let p = AirspaceFile.position(a) else { return [] }
+            out.append(p)
         }
+        return out
     }
 
     /// Open boundary pieces chained end to end (either direction, ends within 0.01°) into

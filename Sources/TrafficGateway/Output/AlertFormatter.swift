@@ -72,7 +72,8 @@ public struct AlertFormatter: Sendable {
         let upper = level.uppercased()
         let paddedLevel = upper + String(repeating: " ", count: max(0, 9 - upper.count))
         let paddedChange = change + String(repeating: " ", count: max(0, 8 - change.count))
-        let line = "\(Timestamp.timeOfDay(time))  \(paddedLevel)\(paddedChange) \(message)"
+        // The message names areas and targets from outside: no control character reaches a terminal.
+        let line = "\(Timestamp.timeOfDay(time))  \(paddedLevel)\(paddedChange) \(message.escapingControlCharacters)"
         return colour ? coloured(line, change: change, level: level) : line
     }
 
