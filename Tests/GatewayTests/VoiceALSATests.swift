@@ -16,8 +16,15 @@ func fileDeviceConfiguration(_ path: String) -> String {
 }
 
 /// Playback through ALSA into a file PCM, and the sink's faults: no device, never a crash or a wait.
+/// Waits (off the thread: the cooperative pool is shared with the rest of the suite) until
+/// `done` holds, at most `seconds`.
+func eventually(_ seconds: Double = 10, _ done: () -> Bool) async throws {
+    let end = Date().addingTimeInterval(seconds)
+    while !done() && Date() < end { try await Task.sleep(for: .milliseconds(10)) }
+}
+
 @Suite(.serialized) struct VoiceALSATests {
-    @Test func playbackIntoFilePCMDeliversEveryFrame() throws {
+    @Test func playbackIntoFilePCMDeliversEveryFrame() async throws {
         let vocabulary = try renderedVocabulary.get()
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-voice-\(getpid()).raw").path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -29,7 +36,7 @@ func fileDeviceConfiguration(_ path: String) -> String {
         let callouts = VoiceCheck.samples
         let started = Locked(0)
         for c in callouts { player.play(vocabulary.pcm(c)) { started.withLock { $0 += 1 } } }
-        player.waitUntilIdle()
+        try await eventually { player.counts.played + player.counts.dropped == 2 }
         player.stop()
         #expect(logs.value.isEmpty, "\(logs.value)")
         #expect(player.counts.played == 2 && started.value == 2)
@@ -40,7 +47,7 @@ func fileDeviceConfiguration(_ path: String) -> String {
         #expect(back == Array(expected))
     }
 
-    @Test func missingDeviceIsOneLineAndARetryNeverACrash() throws {
+    @Test func missingDeviceIsOneLineAndARetryNeverACrash() async throws {
         let vocabulary = try renderedVocabulary.get()
         let logs = Locked<[String]>([])
         let player = ALSAPlayer(device: "hw:77,0", sampleRate: vocabulary.sampleRate, retrySec: 0.2) { line in logs.withLock { $0.append(line) } }
@@ -48,8 +55,8 @@ func fileDeviceConfiguration(_ path: String) -> String {
         let began = Date()
         for c in VoiceCheck.samples { player.play(vocabulary.pcm(c)) }
         #expect(Date().timeIntervalSince(began) < 0.05, "play must not wait")
-        player.waitUntilIdle()
-        Thread.sleep(forTimeInterval: 0.5)  // two retries
+        try await eventually { player.counts.dropped == 2 }
+        try await Task.sleep(for: .milliseconds(500))  // two retries
         player.stop()
         // One line for the failure (not one per retry), naming the device and what to do.
         #expect(logs.value.count == 1)
@@ -59,7 +66,7 @@ func fileDeviceConfiguration(_ path: String) -> String {
 
     /// The sink end to end: outputs handed over on the caller's queue return at once, the callout
     /// is decided on the voice's queue and its frames reach the device.
-    @Test func sinkSpeaksACalloutIntoTheDevice() throws {
+    @Test func sinkSpeaksACalloutIntoTheDevice() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-sink-\(getpid()).raw").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         var settings = VoiceSink.Settings()
@@ -72,15 +79,14 @@ func fileDeviceConfiguration(_ path: String) -> String {
         sink.onCallout = { c in heard.withLock { $0.append(c) } }
         sink.onFirstFrames = { _, _ in frames.withLock { $0 += 1 } }
         sink.start()
-        sink.waitUntilReady()
+        _ = await Offload.run(on: .global()) { sink.waitUntilReady() }
         var outputs = GatewayOutputs()
         outputs.flight = FlightStatus(phase: .airborne, lastMessage: 1000)
         outputs.alerts = [trafficChange(id: "x", level: .caution, at: 1000)]
         let began = Date()
         sink.carryOut(outputs, at: 1000)
         #expect(Date().timeIntervalSince(began) < 0.05)
-        let deadline = Date().addingTimeInterval(10)
-        while frames.value == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        try await eventually { frames.value > 0 }
         sink.stop()
         #expect(heard.value.map(\.callout.text) == ["Traffic! Two o'clock, high, one mile."])
         #expect(frames.value == 1)
