@@ -66,23 +66,28 @@ public struct GatewayApp: Sendable {
         // The terminal is a bounded consumer off the core's queue: a paused terminal (Ctrl-S, a full
         // pipe) costs dropped lines, counted and said, never a stalled core.
         let terminal = BoundedConsumer(label: "gatewayd.terminal", limit: 1_024) { (lines: [String]) in console.alerts(lines) }
-        let gateway = LiveGateway(core: GatewayCore(configuration: c.coreConfiguration), log: log, hub: hub, onAlerts: { alerts in
+        // The sinks: the feeds' hub (given with it), the terminal, the alert log; the forwarder,
+        // the NOTAM store and the voice are added below when configured.
+        var sinks: [any GatewaySink] = [AlertHandlerSink { alerts in
             if !terminal.submit(alerts.map(formatter.format)), terminal.dropped == 1 || terminal.dropped % 1_000 == 0 {
                 console.warning("warning: stdout is not keeping up: \(terminal.dropped) batch(es) of alert lines not printed (the feeds and the alert log have them)")
             }
-        }, onLogError: { error in
-            console.warning("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")
-        })
+        }]
+        if let log {
+            sinks.append(AlertLogSink(log: log) { error in
+                console.warning("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")
+            })
+        }
+        let gateway = LiveGateway(core: GatewayCore(configuration: c.coreConfiguration), hub: hub, sinks: sinks)
         gateway.onNotice = { console.warning("note: \($0)") }
         // The running parts, in the order they stop last (the group stops them in reverse).
         var edges: [EdgeService] = []
-        // Voice (issue 22): spoken callouts, a sink on its own queue and playback thread (the
-        // vocabulary renders and the device opens there). To move into the sink registry (issue 21).
+        // The voice (issue 22): spoken callouts, a sink with its own queue and playback thread (the
+        // vocabulary renders and the device opens there); finished when the ingest stops.
         if c.voiceEnabled {
             let voice = VoiceSink(settings: c.voiceSettings, log: { console.warning($0) })
             voice.start()
-            gateway.onOutputs = { outputs, time in voice.carryOut(outputs, at: time) }
-            edges.append(EdgeService("voice") { voice.stop() })
+            gateway.add(voice)
             console.info("gatewayd: voice callouts on ALSA device '\(c.voiceDevice)'")
         }
         // Alert lines still waiting for the terminal are printed before the process ends.
@@ -191,7 +196,7 @@ public struct GatewayApp: Sendable {
     /// FIS-B NOTAMs heard in flight go into the store too (merged with fetched copies), written on `queue`.
     private func storeFISBNotams(from gateway: LiveGateway, in store: NotamStore, on queue: DispatchQueue) {
         let console = self.console
-        gateway.onFISBNotams = { reports in
+        gateway.add(FISBNotamSink { reports in
             queue.async {
                 let notams = reports.compactMap(Notam.init(fisb:))
                 guard !notams.isEmpty else { return }
@@ -201,7 +206,7 @@ public struct GatewayApp: Sendable {
                     console.warning("notams: FIS-B NOTAMs not stored: \(error)")
                 }
             }
-        }
+        })
     }
 
     /// The status line on stderr (and systemd's STATUS=) every `statusInterval` seconds.

@@ -10,37 +10,29 @@ import Glibc
 import GDL90
 
 /// The running gateway: UDP listener, optional gpsd, a one-second tick, all feeding one
-/// `GatewayPipeline` on one serial queue (the single writer). Alert changes go to `onAlerts`
-/// on that queue; the alert log is written on its own queue so a slow disk never stalls decoding.
+/// `GatewayPipeline` on one serial queue (the single writer). What the pipeline decides goes to
+/// the sinks (`GatewaySink`: feeds, terminal, alert log, forwarder, NOTAM store, voice…), each
+/// on that queue, the alert changes encoded once.
 public final class LiveGateway: @unchecked Sendable {
     /// Where alerts go: each change with its encodings, made once.
     public typealias AlertSink = @Sendable ([EncodedAlert]) -> Void
 
     /// The serial queue that owns the pipeline.
     public let queue = DispatchQueue(label: "gatewayd.core")
-    /// The alert log's writer: off the core's queue, at most 4,096 batches waiting.
-    private let logWriter: BoundedConsumer<[EncodedAlert]>?
     private var pipeline: GatewayPipeline
     private var listener: UDPListener?
     private var gpsd: GPSDClient?
     private var timer: DispatchSourceTimer?
-    private let onAlerts: AlertSink
-    private let log: AlertLog?
-    private let onLogError: @Sendable (GatewayError) -> Void
     private var gpsdStatus: GPSDClient.Status?
     /// Feeds: the hub the HTTP and NMEA servers read (nil: no feeds).
     public let hub: FeedHub?
+    /// The sinks, in the order they are handed outputs (registered before `start`).
+    private var sinks: [any GatewaySink] = []
     private var heldTargets = 0
     private var gpsRejectedLogged = 0
     private var gpsRejectedLoggedAt = -Double.infinity
-    private var forwardTargets: [UDPSender] = []
-    private var autoForward = false
+    private var forwarder: ForwardSink?
     private var discovery: DatagramSocket?
-    private var efbs = EFBRegistry()
-    private var efbSenders: [EFBRegistry.EFB: UDPSender] = [:]
-    /// Called on the core's queue, at most once a tick, with the FIS-B NOTAM reports when they
-    /// changed (to keep them in the NOTAM store for later flights).
-    public var onFISBNotams: (@Sendable ([FISBReport]) -> Void)?
     /// The airspace areas last given (nil before the first set).
     private var givenAirspace: [AirspaceArea]?
     /// When set (before `start`), every datagram and gpsd fix is recorded (`run --record DIR`).
@@ -51,26 +43,28 @@ public final class LiveGateway: @unchecked Sendable {
     /// When set (before `start`), the time each datagram took from receipt to alerts delivered
     /// and forwarded is appended here, ms (benchmarks).
     public var latencyProbe: LatencyProbe?
-    /// Voice (issue 22): called on the core's queue with every output and its time, before the
-    /// sink registry (issue 21) takes it over. Must not block.
-    public var onOutputs: (@Sendable (GatewayOutputs, Double) -> Void)?
 
     /// The UDP port bound.
     public var port: UInt16 { listener?.port ?? 0 }
 
-    /// Creates a gateway; nothing runs until `start`.
-    public init(core: GatewayCore = GatewayCore(), log: AlertLog?, hub: FeedHub? = nil, onAlerts: @escaping AlertSink,
-                onLogError: @escaping @Sendable (GatewayError) -> Void = { _ in }) {
+    /// Creates a gateway whose outputs go to `sinks` (more can be added before `start`); the
+    /// feeds' picture is produced when `hub` is given. Nothing runs until `start`.
+    public init(core: GatewayCore = GatewayCore(), hub: FeedHub? = nil, sinks: [any GatewaySink]) {
         self.pipeline = GatewayPipeline(core: core, outputs: .init(fisb: true, snapshotInterval: hub == nil ? nil : 0.25))
         self.hub = hub
-        self.log = log
-        self.logWriter = log.map { log in
-            BoundedConsumer(label: "gatewayd.alert-log", limit: 4_096) { (alerts: [EncodedAlert]) in
-                do throws(GatewayError) { try log.append(encoded: alerts) } catch { onLogError(error) }
-            }
-        }
-        self.onAlerts = onAlerts
-        self.onLogError = onLogError
+        self.sinks = (hub.map { [FeedHubSink(hub: $0)] } ?? []) + sinks
+    }
+
+    /// A gateway whose alerts go to `onAlerts` and the alert log (when given), and whose
+    /// picture goes to `hub` (when given).
+    public convenience init(core: GatewayCore = GatewayCore(), log: AlertLog?, hub: FeedHub? = nil, onAlerts: @escaping AlertSink,
+                            onLogError: @escaping @Sendable (GatewayError) -> Void = { _ in }) {
+        self.init(core: core, hub: hub, sinks: [AlertHandlerSink(onAlerts)] + (log.map { [AlertLogSink(log: $0, onError: onLogError)] } ?? []))
+    }
+
+    /// Registers `sink` (before `start`): it is handed every output from then on.
+    public func add(_ sink: any GatewaySink) {
+        queue.sync { sinks.append(sink) }
     }
 
     /// Binds the UDP socket and starts the tick (and gpsd when given "host:port").
@@ -127,25 +121,28 @@ public final class LiveGateway: @unchecked Sendable {
     }
 
     /// Forwards GDL 90 to `targets` ("host:port" senders) and, with `auto`, to EFBs that
-    /// announce themselves on UDP 63093. Call before `start`. An announcement naming `ownPort`
-    /// (the GDL 90 port this gateway listens on) on one of this machine's addresses is refused.
+    /// announce themselves on UDP 63093 (the discovery source; the forwarder is a sink). Call
+    /// before `start`. An announcement naming `ownPort` (the GDL 90 port this gateway listens
+    /// on) on one of this machine's addresses is refused.
     public func forward(to targets: [UDPSender], auto: Bool, ownPort: UInt16 = 0, discoveryPort: UInt16 = 63093) throws(GatewayError) {
-        forwardTargets = targets
-        autoForward = auto
-        if !targets.isEmpty || auto {
-            // The pipeline re-broadcasts each datagram's messages from now on (set before `start`).
-            var options = pipeline.outputOptions
-            options.rebroadcast = Rebroadcast()
-            pipeline = GatewayPipeline(core: pipeline.core, timeSource: pipeline.timeSource, outputs: options)
-        }
+        guard !targets.isEmpty || auto else { return }
+        // The pipeline re-broadcasts each datagram's messages from now on (set before `start`).
+        var options = pipeline.outputOptions
+        options.rebroadcast = Rebroadcast()
+        pipeline = GatewayPipeline(core: pipeline.core, timeSource: pipeline.timeSource, outputs: options)
+        var registry: EFBRegistry?
         if auto {
+            var efbs = EFBRegistry()
             efbs.ownPort = ownPort
             efbs.ownAddresses.formUnion(LocalAddresses.ipv4())
-            discovery = try DatagramSocket(port: discoveryPort, queue: queue) { [unowned self] host, bytes in
-                if let efb = self.efbs.announce(from: host, payload: bytes, at: Date().timeIntervalSince1970),
-                   self.efbSenders[efb] == nil, let sender = try? UDPSender(host: efb.host, port: efb.port) {
-                    self.efbSenders[efb] = sender
-                }
+            registry = efbs
+        }
+        let forwarder = ForwardSink(targets: targets, efbs: registry, hub: hub)
+        self.forwarder = forwarder
+        add(forwarder)
+        if auto {
+            discovery = try DatagramSocket(port: discoveryPort, queue: queue) { host, bytes in
+                forwarder.announce(from: host, payload: bytes, at: Date().timeIntervalSince1970)
             }
         }
     }
@@ -177,7 +174,7 @@ public final class LiveGateway: @unchecked Sendable {
 
     /// EFBs found by discovery and still announcing.
     public func discoveredEFBs() -> [EFBRegistry.EFB] {
-        queue.sync { efbs.active(at: Date().timeIntervalSince1970) }
+        queue.sync { forwarder?.efbs?.active(at: Date().timeIntervalSince1970) ?? [] }
     }
 
     private func receive(_ bytes: UnsafeRawBufferPointer, at time: Double) {
@@ -189,44 +186,10 @@ public final class LiveGateway: @unchecked Sendable {
         carryOut(pipeline.process(datagram: bytes, at: time), at: time)
     }
 
-    /// Carries out what the pipeline decided: alerts delivered, datagrams re-broadcast, the
-    /// snapshot and the FIS-B products published, the FIS-B NOTAMs handed on to be stored.
+    /// Hands what the pipeline decided to every sink, the alert changes encoded once.
     private func carryOut(_ outputs: GatewayOutputs, at time: Double) {
-        deliver(outputs.alerts)
-        if !outputs.rebroadcast.isEmpty { forward(outputs.rebroadcast, at: time) }
-        if let snapshot = outputs.snapshot { hub?.publish(snapshot) }
-        // The cockpit page's weather: the product set, when it changed.
-        if let store = outputs.fisbStore { hub?.publish(weather: store) }
-        if let notams = outputs.fisbNOTAMs, !notams.isEmpty { onFISBNotams?(notams) }
-        onOutputs?(outputs, time)
-    }
-
-    private func forward(_ datagrams: [[UInt8]], at time: Double) {
-        var senders = forwardTargets
-        if autoForward {
-            let live = Set(efbs.active(at: time))
-            efbSenders = efbSenders.filter { live.contains($0.key) }
-            senders += efbSenders.sorted { $0.key.host < $1.key.host }.map(\.value)
-        }
-        var sent = 0, failed = 0
-        for sender in senders {
-            for d in datagrams {
-                // UDP with MSG_DONTWAIT: a stalled or absent EFB costs a failed send, never a wait.
-                if sender.send(d) { sent += 1 } else { failed += 1 }
-            }
-        }
-        hub?.countForward(sent: sent, failed: failed)
-    }
-
-    private func deliver(_ alerts: [AlertEvent]) {
-        guard !alerts.isEmpty else { return }
-        // Encoded once, here: the feeds, the terminal and the alert log share these bytes.
-        let encoded = alerts.map(EncodedAlert.init)
-        hub?.publish(encoded: encoded)
-        onAlerts(encoded)
-        if let logWriter, !logWriter.submit(encoded), logWriter.dropped == 1 || logWriter.dropped % 1_000 == 0 {
-            onLogError(GatewayError.invalidInput("the alert log is not keeping up (\(logWriter.dropped) batch(es) of alerts not logged so far)"))
-        }
+        let encoded = outputs.alerts.isEmpty ? [] : outputs.alerts.map(EncodedAlert.init)
+        for sink in sinks { sink.carryOut(outputs, alerts: encoded, at: time) }
     }
 
     /// A snapshot of the status line: counters, sources, health.
@@ -241,7 +204,7 @@ public final class LiveGateway: @unchecked Sendable {
         }
     }
 
-    /// Stops everything and waits for pending alert-log writes.
+    /// Stops everything and waits for what the sinks have queued (the alert log's writes).
     public func stop() {
         queue.sync {
             timer?.cancel()
@@ -250,7 +213,7 @@ public final class LiveGateway: @unchecked Sendable {
             gpsd?.stop()
         }
         recorder?.close()
-        logWriter?.drain()
+        for sink in queue.sync(execute: { sinks }) { sink.finish() }
     }
 }
 

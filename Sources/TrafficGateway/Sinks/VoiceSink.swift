@@ -12,7 +12,7 @@ import Foundation
 /// counted). There the `CalloutScheduler` decides what to say and when, and the samples (the
 /// vocabulary rendered once at start) go to the `ALSAPlayer`'s thread. espeak-ng failing to start
 /// is a log line and a retry every 30 s; so is a sound device missing, busy or unplugged.
-public final class VoiceSink: @unchecked Sendable {  // mutable state is touched on `queue` only
+public final class VoiceSink: GatewaySink, @unchecked Sendable {  // mutable state is touched on `queue` only
     /// What the voice needs to run (`[voice]` configuration).
     public struct Settings: Sendable, Equatable {
         /// ALSA playback device.
@@ -79,6 +79,14 @@ public final class VoiceSink: @unchecked Sendable {  // mutable state is touched
             self.speak(self.scheduler.receive(alerts, flight: flight, at: time), handed: handed)
         }
     }
+
+    /// `GatewaySink`: carries out one input's outputs (the encoded alerts are not needed).
+    public func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
+        carryOut(outputs, at: time)
+    }
+
+    /// `GatewaySink`: the process is ending; stops the playback.
+    public func finish() { stop() }
 
     /// Stops the playback (what is being said is finished).
     public func stop() {

@@ -1,0 +1,38 @@
+import Foundation
+import GDL90
+import Testing
+@testable import TrafficGateway
+
+/// A sink is one type and one line of wiring (issue 21): this one, a dozen lines, hears every
+/// output of a live gateway fed over a real UDP socket, the alert changes encoded once.
+@Suite struct SinkTests {
+    final class CountingSink: GatewaySink, @unchecked Sendable {  // counted under its own lock
+        let seen = Locked<(outputs: Int, alerts: [String], finished: Bool)>((0, [], false))
+        func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
+            seen.withLock { s in
+                s.outputs += 1
+                s.alerts += alerts.map(\.json)
+                #expect(alerts.map(\.event) == outputs.alerts)
+            }
+        }
+        func finish() { seen.withLock { $0.finished = true } }
+    }
+
+    @Test func aFakeSinkHearsEveryOutput() throws {
+        let sink = CountingSink()
+        let gateway = LiveGateway(sinks: [])
+        gateway.add(sink)
+        try gateway.start(bind: "127.0.0.1", port: 0)
+        let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("demo-flight.pcap").path)
+        let sender = try UDPSender(host: "127.0.0.1", port: gateway.port)
+        for d in capture.datagrams.prefix(60) { sender.send(d.bytes) }
+        var waited = 0
+        while sink.seen.value.outputs < 60 && waited < 500 { usleep(10_000); waited += 1 }
+        gateway.stop()
+        let seen = sink.seen.value
+        #expect(seen.outputs >= 60)  // one a datagram, and one a tick
+        #expect(seen.finished)
+        // The N99GT taxi target never alerts on the ground; nothing else is near in the first minute.
+        #expect(seen.alerts.allSatisfy { !$0.contains("a99999") })
+    }
+}
