@@ -24,12 +24,19 @@ let package = Package(
         .target(name: "GDL90"),
         // libcurl (system library) with typed wrappers for its variadic calls.
         .target(name: "CCurl"),
+        // espeak-ng (system library, Debian's libespeak-ng-dev): the voice's vocabulary rendered to PCM.
+        .target(name: "CEspeak"),
+        // ALSA (system library, Debian's libasound2-dev): the voice's playback, and a PCM opened from
+        // configuration text (tests play into a file PCM: no sound card needed).
+        .target(name: "CALSA"),
         // Domain and services: captures, core state machine, alerts, storage, listeners.
         .target(
             name: "TrafficGateway",
             dependencies: [
                 "GDL90",
                 "CCurl",
+                "CEspeak",
+                "CALSA",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

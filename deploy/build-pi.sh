@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Release build of gatewayd for 64-bit Raspberry Pi OS (aarch64, Debian 12 or 13) with the Swift
-# runtime linked statically: the Pi then needs only libcurl4 and libsqlite3-0 from Debian.
+# runtime linked statically: the Pi then needs only libcurl4, libsqlite3-0, libespeak-ng1 and
+# libasound2 from Debian (the last two for the voice).
 #
 #   deploy/build-pi.sh            natively on an aarch64 machine; on x86-64, with the aarch64 Swift SDK
 #                                 `swift sdk list` shows (swift.org), else with the SDK deploy/pi-sdk.sh
@@ -57,7 +58,7 @@ build-pi: this is $arch, not aarch64, and no aarch64 Swift SDK is installed (swi
     on disk the first time, in ${dir#"$repo"/}): sudo deploy/build-pi.sh   (sudo deploy/check-pi.sh also
     runs the result under qemu), or
   - install a swift.org aarch64 Debian 12 SDK for this compiler (${version:-?}) that holds
-    libcurl4-openssl-dev and libsqlite3-dev (swift-sdk-generator make-linux-sdk --with-docker
+    libcurl4-openssl-dev, libsqlite3-dev, libespeak-ng-dev and libasound2-dev (swift-sdk-generator make-linux-sdk --with-docker
     --from-container-image of swift:${version:-6.3.1}-bookworm with both added; see deploy/README.md),
     then run this script again (or SWIFT_SDK=name deploy/build-pi.sh), or
   - build natively on the Pi (Swift 6.2+ for Debian 12 aarch64 from swift.org): deploy/build-pi.sh there.
@@ -90,7 +91,7 @@ if [ -z "$glibc" ] || [ "$(printf '%s\n' "${glibc#GLIBC_}" "$glibc_max" | sort -
   say "$out needs ${glibc:-an unknown glibc}, above $glibc_max: it would not start on Raspberry Pi OS 12 (bookworm, glibc 2.36)"
   exit 1
 fi
-# The Pi must need only Debian's libcurl4 and libsqlite3-0 (and libc's own): no Swift runtime.
+# The Pi must need only Debian's libcurl4, libsqlite3-0, libespeak-ng1, libasound2 (and libc's own): no Swift runtime.
 needed=$(readelf -d "$out" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')
 echo "needed (readelf -d): ${needed% }"
 case " $needed " in

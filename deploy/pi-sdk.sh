@@ -10,7 +10,7 @@
 #                 glibc (libc6 >= 2.42), so it runs in that root via chroot, never on the host.
 #   sdk/          bound at /sdk inside that root:
 #     bookworm-arm64/  the TARGET sysroot: Debian 12 arm64 libc6-dev, libcurl4-openssl-dev,
-#                      libsqlite3-dev, libstdc++-12-dev (unpacked, not installed: no emulation
+#                      libsqlite3-dev, libespeak-ng-dev, libasound2-dev (the voice), libstdc++-12-dev (unpacked, not installed: no emulation
 #                      needed), plus sid's arm64 Swift resources (usr/libexec/swift/lib/swift and
 #                      swift_static, from the arm64 swiftlang and libswiftlang packages). Linking
 #                      against bookworm's libc keeps every GLIBC_ symbol version <= 2.36. It is also
@@ -36,7 +36,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 sdk_name=skygate-bookworm-aarch64
 triple=aarch64-unknown-linux-gnu
 # What the TARGET sysroot holds (dependencies resolved by debootstrap).
-target_pkgs=libc6-dev,libcurl4-openssl-dev,libsqlite3-dev,libstdc++-12-dev,libgcc-12-dev
+target_pkgs=libc6-dev,libcurl4-openssl-dev,libsqlite3-dev,libespeak-ng-dev,libasound2-dev,libstdc++-12-dev,libgcc-12-dev
 # What the compiler root holds: swiftlang (its dependencies bring binutils and gcc), libc6-dev and
 # g++ (libstdc++) for what SwiftPM builds for the host itself (manifests, plugins, macros), git for
 # SwiftPM's dependency checkouts, ca-certificates for https remotes.

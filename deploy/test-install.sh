@@ -30,10 +30,15 @@ if command -v systemd-analyze >/dev/null; then
   sed "s#/usr/local/bin/gatewayd#$root/usr/local/bin/gatewayd#" deploy/gatewayd.service > "$root/gatewayd.service"
   out=$(systemd-analyze verify "$root/gatewayd.service" 2>&1 || true)
   [ -z "$out" ] || fail "systemd-analyze verify: $out"
+  # The hardening score stays at most 2.5 (sound devices included, for the voice).
+  score=$(systemd-analyze security --offline=true "$root/gatewayd.service" 2>/dev/null | sed -n 's/.*Overall exposure level for .*: \([0-9.]*\).*/\1/p')
+  if [ -n "$score" ]; then
+    awk -v s="$score" 'BEGIN { exit !(s <= 2.5) }' || fail "systemd-analyze security: exposure $score, more than 2.5"
+  fi
 fi
 deploy/uninstall.sh --root "$root" 2>/dev/null
 [ ! -e "$root/usr/local/bin/gatewayd" ] || fail "binary left behind"
 [ -f "$root/var/lib/gatewayd/gateway.sqlite" ] || fail "uninstall removed the data"
 deploy/uninstall.sh --root "$root" --purge 2>/dev/null
 [ ! -e "$root/var/lib/gatewayd" ] || fail "--purge kept the data"
-echo "test-install: ok (installed twice, configuration kept, unit verified, data kept until --purge)"
+echo "test-install: ok (installed twice, configuration kept, unit verified, exposure ≤ 2.5, data kept until --purge)"

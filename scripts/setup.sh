@@ -7,6 +7,14 @@ need_apt=()
 have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/$(uname -m)-linux-gnu/$1" ]; }
 have_header sqlite3.h || need_apt+=(libsqlite3-dev)
 have_header curl/curl.h || need_apt+=(libcurl4-openssl-dev)
+# The voice (spoken callouts): espeak-ng renders the vocabulary, ALSA plays it; the tests play into
+# a file PCM (no sound card needed). aplay (alsa-utils) and sox play and check a replay's WAV.
+have_header espeak-ng/speak_lib.h || need_apt+=(libespeak-ng-dev)
+[ -d "/usr/lib/$(uname -m)-linux-gnu/espeak-ng-data" ] || [ -d /usr/share/espeak-ng-data ] || need_apt+=(espeak-ng)
+have_header alsa/asoundlib.h || need_apt+=(libasound2-dev)
+[ -d "/usr/lib/$(uname -m)-linux-gnu/alsa-lib" ] || need_apt+=(libasound2-plugins)
+command -v aplay >/dev/null 2>&1 || need_apt+=(alsa-utils)
+command -v sox >/dev/null 2>&1 || need_apt+=(sox)
 # The cockpit page's test drives a real headless browser (Debian's chromium).
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 

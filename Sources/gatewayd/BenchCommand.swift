@@ -49,15 +49,15 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "For --only commands: also decode and replay a capture of this many GB and report peak memory (0: skip).")
     var gigabytes: Int = 0
 
-    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile, commands (the last three are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s; decode, replay and fisb as child processes on a --stream-megabytes stream, a few minutes).")
+    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile, commands, voice (the last four are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s; decode, replay and fisb as child processes on a --stream-megabytes stream, a few minutes; the spoken callouts' start-up CPU and datagram-to-ALSA latency, about 30 s).")
     var only: [String] = []
 
     func run() throws {
-        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile", "commands"]
+        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile", "commands", "voice"]
         if let bad = only.first(where: { !known.contains($0) }) {
             throw ValidationError("unknown benchmark '\(bad)'; choose from: \(known.joined(separator: ", "))")
         }
-        func wanted(_ name: String) -> Bool { (only.isEmpty && !["flood", "hostile", "commands"].contains(name)) || only.contains(name) }
+        func wanted(_ name: String) -> Bool { (only.isEmpty && !["flood", "hostile", "commands", "voice"].contains(name)) || only.contains(name) }
         #if DEBUG
         Terminal.error("warning: this is a debug build; measure with: swift run -c release gatewayd bench")
         #endif
@@ -90,6 +90,9 @@ struct BenchCommand: ParsableCommand {
                                                        progress: { Terminal.error("commands: \($0)…") })
                 for r in results { print("commands: " + r.line) }
             } catch { throw CommandFailure("\(error)") }
+        }
+        if wanted("voice") {
+            do { for r in try Benchmarks.voice() { print(r.line) } } catch { throw CommandFailure("\(error)") }
         }
         if let rss = Benchmarks.residentMB() {
             var what: [String] = []

@@ -20,6 +20,12 @@ struct ReplayCommand: ParsableCommand {
               gatewayd replay --speed 1 fixtures/demo-flight.gdl90      (real time)
               gatewayd replay fixtures/scenarios/echo.pcap --gps fixtures/scenarios/echo.gps.jsonl
               gatewayd replay REC/gdl90-2026-05-16-14.pcapng --gps REC/gdl90-2026-05-16-14.gps.jsonl --events REC/gdl90-2026-05-16-14.events.jsonl
+
+            Hear a flight's callouts (what 'run' says into the headset with [voice] enabled):
+              gatewayd replay --callouts fixtures/scenarios/churn.pcap
+              gatewayd replay --callouts --json fixtures/demo-flight.pcap
+              gatewayd replay --callouts --wav demo.wav fixtures/demo-flight.pcap
+              aplay demo.wav
             """
     )
 
@@ -67,39 +73,34 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Ignore the stored NOTAMs (only --notams and --airspace).")
     var noStore = false
 
+    @Flag(help: ArgumentHelp(
+        "Print the spoken callouts instead of the alerts: 'HH:MM:SS  Traffic! Two o'clock, high, one mile.'",
+        discussion: "Paced as the voice paces them (one at a time, warnings first); [voice] advisories and repeat_warning_sec of the configuration apply. With --json: {\"time\",\"text\",\"alert\",\"kind\",\"level\"} lines."))
+    var callouts = false
+
+    @Option(help: ArgumentHelp(
+        "With --callouts: also write the replay's audio to this WAV file.",
+        discussion: "16-bit mono: silence, with each callout at its time in the capture (whatever --speed). Listen with 'aplay OUT.wav' or 'play OUT.wav' (sox)."))
+    var wav: String?
+
     @Flag(help: "Print the summary (messages by type, errors by reason) to stderr.")
     var quiet = false
 
     func validate() throws {
+        if wav != nil && !callouts { throw ValidationError("--wav needs --callouts (the WAV holds the callouts' speech)") }
         if let date, CaptureDate.resolve(given: date, path: "", firstHeartbeatSeconds: nil) == nil {
             throw ValidationError("--date \(date) is not a date like 2026-05-16")
         }
     }
 
     func run() throws {
+        let (areas, recorded, fixes) = try inputs()
+        if callouts { return try replayCallouts(areas: areas, recorded: recorded, fixes: fixes) }
         let formatter = AlertFormatter(style: json ? .json : .human(colour: Terminal.colourOnStdout))
         let log = try database.map { path in try AlertLog(database: GatewayDatabase(path: path)) }
         var totals = GatewayCounters()
         var alertCount = 0
         var damaged: [String] = []
-        // Airspace as `run` sees it: --airspace, --notams, then the stored NOTAMs (one merge rule);
-        // with --events, the sets the recorded session was given, at their times.
-        let areas: [AirspaceArea]
-        let recorded: [RecordedEvent]
-        do {
-            recorded = try events.map { try RecordedEventLog.read(path: $0) } ?? []
-            if events != nil {
-                areas = []
-            } else {
-                let store = noStore ? nil : try NotamDatabaseOption.existing(notamDatabase ?? database)
-                // The alert levels by kind that run would use ([alerts] level_* of the service's config).
-                let levels = (try? GatewayConfig.load(path: GatewayConfig.defaultPath, required: false))?.airspaceLevels ?? AirspaceLevelTable()
-                areas = try AirspaceSet.load(database: store, notamFiles: notams.map { [$0] } ?? [], airspaceFiles: airspace.map { [$0] } ?? [],
-                                             levels: levels)
-            }
-        } catch { throw CommandFailure("\(error)") }
-        let fixes: [TimedGPSFix]
-        do { fixes = try gps.map { try GPSLog.read(path: $0).fixes } ?? [] } catch { throw CommandFailure("\(error)") }
         var notes: [String] = []
         for path in files {
             var capture = try openCapture(path, port: port)
@@ -136,6 +137,30 @@ struct ReplayCommand: ParsableCommand {
             for d in damaged { Terminal.error("warning: \(d)") }
             for n in notes { Terminal.error("note: \(n)") }
         }
+    }
+}
+
+extension ReplayCommand {
+    /// Airspace as `run` sees it (--airspace, --notams, then the stored NOTAMs: one merge rule),
+    /// or with --events the sets the recorded session was given, at their times; and the gpsd fixes.
+    func inputs() throws -> (areas: [AirspaceArea], recorded: [RecordedEvent], fixes: [TimedGPSFix]) {
+        let areas: [AirspaceArea]
+        let recorded: [RecordedEvent]
+        do {
+            recorded = try events.map { try RecordedEventLog.read(path: $0) } ?? []
+            if events != nil {
+                areas = []
+            } else {
+                let store = noStore ? nil : try NotamDatabaseOption.existing(notamDatabase ?? database)
+                // The alert levels by kind that run would use ([alerts] level_* of the service's config).
+                let levels = (try? GatewayConfig.load(path: GatewayConfig.defaultPath, required: false))?.airspaceLevels ?? AirspaceLevelTable()
+                areas = try AirspaceSet.load(database: store, notamFiles: notams.map { [$0] } ?? [], airspaceFiles: airspace.map { [$0] } ?? [],
+                                             levels: levels)
+            }
+        } catch { throw CommandFailure("\(error)") }
+        let fixes: [TimedGPSFix]
+        do { fixes = try gps.map { try GPSLog.read(path: $0).fixes } ?? [] } catch { throw CommandFailure("\(error)") }
+        return (areas, recorded, fixes)
     }
 }
 

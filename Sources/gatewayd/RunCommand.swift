@@ -76,6 +76,19 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Seconds between status lines on stderr (default 60; 0: none).")
     var statusInterval: Int?
 
+    @Flag(help: ArgumentHelp("Speak traffic and airspace callouts through ALSA ([voice] enabled).",
+                             discussion: "Check the wiring first: gatewayd voice test --device plughw:1,0"))
+    var voice = false
+
+    @Option(help: "ALSA device for the callouts (default 'default'; see 'gatewayd voice list').")
+    var voiceDevice: String?
+
+    @Option(help: "Callout volume, percent of normal, 0-200 (default 100).")
+    var voiceVolume: Int?
+
+    @Flag(help: "Speak advisories too (default: cautions and warnings only).")
+    var voiceAdvisories = false
+
     @Option(help: "Configuration file (default /etc/gatewayd/gatewayd.toml when it exists); flags override it.")
     var config: String?
 
@@ -111,6 +124,10 @@ struct RunCommand: AsyncParsableCommand {
             .init("--notam-refresh-hours", "notams.refresh_hours", notamRefreshHours.map(TOMLValue.float)),
             .init("--status-interval", "output.status_interval", statusInterval.map(TOMLValue.integer)),
             .init("--log-level", "log.level", logLevel.map { .string($0.rawValue) }),
+            .init("--voice", "voice.enabled", voice ? .bool(true) : nil),
+            .init("--voice-device", "voice.device", voiceDevice.map(TOMLValue.string)),
+            .init("--voice-volume", "voice.volume", voiceVolume.map(TOMLValue.integer)),
+            .init("--voice-advisories", "voice.advisories", voiceAdvisories ? .bool(true) : nil),
         ]
         do {
             try c.apply(given)

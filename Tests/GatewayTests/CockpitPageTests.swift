@@ -172,6 +172,14 @@ private func chromiumPath() -> String? {
         #expect(dom.contains("RWY 13/31 CLSD") && dom.contains("runway 13/31 closed"), "a NOTAM with its translation is not on the page")
         #expect(dom.contains("METAR KSLE"), "the FIS-B METAR is not on the page")
         #expect(dom.contains("VFR"), "the flight category is not on the page")
+        // Speak alerts (issue 22): off by default; on (?speak=on), it speaks the gateway's callout text.
+        #expect(dom.contains("Speak alerts: off") && !dom.contains("data-spoken"), "the speak toggle is not off by default")
+        let spoken = try runProgram(chromium, browserArguments + ["--virtual-time-budget=5000", "--dump-dom", base + "/?speak=on#alerts"], timeout: 45).output
+        let api = (try? HTTPConnection.get(base + "/api/alerts"))?.body ?? ""
+        let said = spoken.range(of: #"data-spoken="[^"]*""#, options: .regularExpression).map { String(spoken[$0].dropFirst(13).dropLast()) }
+        #expect(spoken.contains("Speak alerts: on"), "?speak=on did not turn speaking on")
+        #expect(said.map { $0.hasPrefix("Traffic") && api.contains("\"callout\":\"\($0.replacingOccurrences(of: "&#39;", with: "'"))\"") } == true,
+                "the page did not speak the gateway's callout text: \(said ?? "nothing")")
         let log = (try? String(contentsOfFile: netlog, encoding: .utf8)) ?? ""
         let urls = try NSRegularExpression(pattern: #""url":"([a-z]+://[^"]*)""#)
         var outside: Set<String> = []
@@ -188,7 +196,7 @@ private func chromiumPath() -> String? {
         // A screenshot, tablet-sized, for people to look at.
         let shot = directory.appendingPathComponent("cockpit.png").path
         let screenshot = try runProgram(chromium, browserArguments + ["--window-size=1280,860", "--hide-scrollbars", "--virtual-time-budget=5000",
-                                                                       "--screenshot=" + shot, base + "/#traffic"], timeout: 45)
+                                                                       "--screenshot=" + shot, base + "/?speak=on#traffic"], timeout: 45)
         let size = (try? FileManager.default.attributesOfItem(atPath: shot)[.size] as? Int) ?? 0
         #expect(size > 10_000, "no screenshot: \(screenshot.errors.suffix(1000))")
         print("cockpit screenshot: \(shot)")

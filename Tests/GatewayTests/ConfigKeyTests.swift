@@ -24,6 +24,9 @@ import Testing
         "alerts.advisory_range_nm": ("3", "3"), "alerts.advisory_vertical_ft": ("1200", "1200"),
         "alerts.airspace_look_ahead_sec": ("90", "90"), "alerts.airspace_lateral_buffer_nm": ("2.5", "2.5"),
         "alerts.airspace_vertical_buffer_ft": ("300", "300"),
+        "voice.enabled": ("true", "true"), "voice.device": ("\"plughw:1,0\"", "\"plughw:1,0\""), "voice.volume": ("150", "150"),
+        "voice.rate": ("200", "200"), "voice.voice": ("\"en-gb\"", "\"en-gb\""), "voice.advisories": ("true", "true"),
+        "voice.repeat_warning_sec": ("20", "20"),
     ].merging(AirspaceKind.allCases.map { ("alerts.\($0.configKey)", ("\"caution\"", "\"caution,advisory,none\"")) }) { a, _ in a }
 
     /// Every key set in a file shows in `config show` with its value (secrets masked), and the shown
@@ -86,7 +89,7 @@ import Testing
             let names = GatewayConfig.keys.filter { $0.section == section }.map(\.name).sorted().joined(separator: ", ")
             #expect(error("[\(section)]\nnope = 1\n") == "g.toml:2: unknown key 'nope' in [\(section)] (known: \(names))")
         }
-        #expect(error("[inputs]\nudp_port = 1\n") == "g.toml:2: unknown key 'udp_port' in [inputs] (sections: input, database, output, log, feeds, recorder, airspace, notams, alerts)")
+        #expect(error("[inputs]\nudp_port = 1\n") == "g.toml:2: unknown key 'udp_port' in [inputs] (sections: input, database, output, log, feeds, recorder, airspace, notams, voice, alerts)")
         #expect(error("[log]\nlevel = \"debug\"\n") == "g.toml:2: 'level' in [log] must be error, warning or info")
         #expect(error("[notams]\nsource = \"faa\"\n") == "g.toml:2: 'source' in [notams] must be faa-api, faa-nms or faa-search")
         #expect(error("[feeds]\nforward = [\"efb\"]\n") == "g.toml:2: 'forward' in [feeds] must be array of \"host:port\" or \"auto\"")

@@ -96,7 +96,7 @@ public struct AirspaceAlertEngine: Sendable {
                 guard let level = level(area, geometry: g, altitudeFt: fix.altitudeFt, at: time) else { continue }
                 let numbers = AirspaceAlertNumbers(
                     distanceNM: max(0, g.signedDistanceNM), timeToEntrySec: g.timeToEntrySec, floorFt: area.floorFt,
-                    ceilingFt: area.ceilingFt, name: area.name)
+                    ceilingFt: area.ceilingFt, name: area.name, kind: area.kind)
                 wanted[area.id] = (level, numbers, area)
             }
         }

@@ -60,6 +60,8 @@ public struct AirspaceAlertNumbers: Sendable, Equatable {
     public var ceilingFt: Int?
     /// Name or designator of the area.
     public var name: String?
+    /// What kind of airspace it is (nil: not known, e.g. an area from a GeoJSON file without one).
+    public var kind: AirspaceKind? = nil
 }
 
 /// One change of one alert: raised, updated or cleared. The unit of every alert output.

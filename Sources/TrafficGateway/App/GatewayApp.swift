@@ -82,6 +82,14 @@ public struct GatewayApp: Sendable {
         gateway.onNotice = { console.warning("note: \($0)") }
         // The running parts, in the order they stop last (the group stops them in reverse).
         var edges: [EdgeService] = []
+        // The voice (issue 22): spoken callouts, a sink with its own queue and playback thread (the
+        // vocabulary renders and the device opens there); finished when the ingest stops.
+        if c.voiceEnabled {
+            let voice = VoiceSink(settings: c.voiceSettings, log: { console.warning($0) })
+            voice.start()
+            gateway.add(voice)
+            console.info("gatewayd: voice callouts on ALSA device '\(c.voiceDevice)'")
+        }
         // Alert lines still waiting for the terminal are printed before the process ends.
         edges.append(EdgeService("terminal") { terminal.drain() })
         // FIS-B NOTAMs heard in flight are written from here; drained before the database closes.

@@ -51,6 +51,16 @@ extension GatewayConfig {
             .optional("notams", "client_id", \.clientID, help: "string", secret: true, parse: path, format: path),
             .optional("notams", "client_secret", \.clientSecret, help: "string", secret: true, parse: path, format: path),
 
+            .boolean("voice", "enabled", \.voiceEnabled),
+            .text("voice", "device", \.voiceDevice, help: "an ALSA playback device name ('gatewayd voice list')",
+                  parse: { $0.isEmpty ? nil : $0 }, format: path),
+            .integer("voice", "volume", \.voiceVolume, in: 0...200, help: "percent 0–200 (100: normal)"),
+            .integer("voice", "rate", \.voiceRate, in: 80...450, help: "words per minute, 80–450"),
+            .text("voice", "voice", \.voiceName, help: "an espeak-ng voice name like \"en-us\" ('espeak-ng --voices=en')",
+                  parse: { $0.isEmpty || $0.contains("/") ? nil : $0 }, format: path),
+            .boolean("voice", "advisories", \.voiceAdvisories),
+            .number("voice", "repeat_warning_sec", \.voiceRepeatWarningSec, in: 0...600, help: "seconds, 0 to 600 (0: never)"),
+
             .number("alerts", "warning_time_sec", \.traffic.warningTimeSec, in: 1...600),
             .number("alerts", "warning_miss_nm", \.traffic.warningMissNM, in: 0.01...20),
             .number("alerts", "warning_vertical_ft", \.traffic.warningVerticalFt, in: 50...10_000),

@@ -71,8 +71,35 @@ public struct GatewayConfig: Sendable, Equatable {
     /// Alert levels of each airspace kind (`[alerts] level_restricted = "warning,caution,advisory"`).
     public var airspaceLevels = AirspaceLevelTable()
 
+    /// Speak traffic and airspace callouts through ALSA (`[voice] enabled`; off by default).
+    public var voiceEnabled = false
+    /// ALSA playback device for the callouts ("default", "plughw:1,0"; `gatewayd voice list`).
+    public var voiceDevice = "default"
+    /// Callout volume, percent of espeak-ng's normal (0–200).
+    public var voiceVolume = 100
+    /// Callout speech rate, words per minute.
+    public var voiceRate = 175
+    /// espeak-ng voice name.
+    public var voiceName = "en-us"
+    /// Speak advisories too (off: cautions and warnings only).
+    public var voiceAdvisories = false
+    /// While an alert stays a warning it is spoken again this often, seconds (0: never).
+    public var voiceRepeatWarningSec = 15.0
+
     /// The defaults.
     public init() {}
+
+    /// The voice sink's settings from `[voice]`.
+    public var voiceSettings: VoiceSink.Settings {
+        var v = VoiceSink.Settings()
+        v.device = voiceDevice
+        v.speech.voice = voiceName
+        v.speech.rate = voiceRate
+        v.speech.volume = voiceVolume
+        v.callouts.advisories = voiceAdvisories
+        v.callouts.repeatWarningSec = voiceRepeatWarningSec
+        return v
+    }
 
     /// The core's tunables with this file's alert thresholds.
     public var coreConfiguration: GatewayCore.Configuration {

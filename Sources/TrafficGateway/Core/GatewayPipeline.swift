@@ -138,6 +138,7 @@ public struct GatewayPipeline: Sendable {
             out.snapshot = core.snapshot(at: time)
         }
         out.nextTick = (tickedSecond ?? time.rounded(.down)) + 1
+        out.flight = FlightStatus(phase: core.ownship.flight.phase, lastMessage: core.health.lastMessage)
     }
 
     // MARK: Alerts
@@ -310,6 +311,9 @@ public struct GatewayOutputs: Sendable {
     public var snapshot: FeedSnapshot?
     /// The event time by which the core next needs time to pass (the next whole second).
     public var nextTick: Double?
+    /// Ownship's flight phase and when GDL 90 last arrived (the voice: silent on the ground,
+    /// "Traffic not available" when GDL 90 stops in flight).
+    public var flight: FlightStatus?
 
     /// No output.
     public init() {}

@@ -39,6 +39,7 @@ public enum CockpitPage {
             <span class="spacer"></span>
             <span id="clock" class="clock">--:--:--Z</span>
             <span id="link" class="link down" title="connection to the gateway">offline</span>
+            <button id="speak" type="button" aria-pressed="false" title="speak cautions and warnings with this tablet's voice (the gateway's callout words)">Speak alerts: off</button>
             <button id="theme" type="button" aria-label="day or night colours">Night</button>
           </nav>
           <div id="need-token" class="need-token" hidden>
@@ -550,8 +551,46 @@ public enum CockpitPage {
             state.canAck = doc.acknowledge;
             state.alerts = new Map(doc.active.map((a) => [alertKey(a), a]));
             state.history = doc.history;
+            for (const id of [...speech.spoken.keys()]) if (!state.alerts.has(id)) speech.spoken.delete(id);
+            for (const a of state.alerts.values()) speakAlert(a);
             renderBanner(); renderHistory();
           }
+          // ---- speak alerts ----
+          // Off by default (a tap, or ?speak=on in a bookmark, turns it on). Speaks the gateway's own
+          // callout text (the alert's `callout`: the words its headset voice says) as the voice paces
+          // them: cautions and warnings when raised or escalated, a warning again every 15 s, a
+          // warning cutting the queue. On the ground the gateway raises none.
+          const speech = { on: false, spoken: new Map() };
+          function airspaceStage(a) { return a.kind !== 'airspace' ? 0 : a.distanceNM === 0 ? 2 : (a.timeToEntrySec > 0 ? 1 : 0); }
+          function setSpeak(on) {
+            speech.on = on && !!window.speechSynthesis;
+            const b = $('speak');
+            b.textContent = 'Speak alerts: ' + (speech.on ? 'on' : 'off');
+            b.classList.toggle('on', speech.on); b.setAttribute('aria-pressed', String(speech.on));
+            if (!window.speechSynthesis) { b.disabled = true; b.title = 'this browser cannot speak'; }
+            localStorage.setItem('gw-speak', speech.on ? 'on' : 'off');
+            if (!speech.on && window.speechSynthesis) window.speechSynthesis.cancel();
+            speech.spoken.clear();
+            if (speech.on) for (const a of state.alerts.values()) speakAlert(a);
+          }
+          function speakAlert(a) {
+            if (!speech.on) return;
+            if (a.event === 'cleared' || !a.callout || levelRank[a.level] < levelRank.caution) { if (a.event === 'cleared') speech.spoken.delete(a.id); return; }
+            const rank = levelRank[a.level] * 4 + airspaceStage(a), at = Date.now(), prev = speech.spoken.get(a.id);
+            const due = !prev || rank > prev.rank || (a.level === 'warning' && at - prev.at >= 15000);
+            if (!due) { if (rank < prev.rank) prev.rank = rank; return; }
+            speech.spoken.set(a.id, { rank: rank, at: at });
+            $('speak').dataset.spoken = a.callout;
+            try {
+              if (a.level === 'warning') window.speechSynthesis.cancel();
+              const u = new SpeechSynthesisUtterance(a.callout);
+              u.lang = 'en-US';
+              window.speechSynthesis.speak(u);
+            } catch (e) { /* no voice on this device: the banner still shows it */ }
+          }
+          $('speak').addEventListener('click', () => setSpeak(!speech.on));
+          setInterval(() => { if (speech.on) for (const a of state.alerts.values()) if (a.level === 'warning') speakAlert(a); }, 1000);
+
           // Live alert changes over Server-Sent Events; without EventSource (or under automation,
           // whose virtual clock waits for an endless stream) /api/alerts is read once a second.
           function stream() {
@@ -560,6 +599,7 @@ public enum CockpitPage {
             es.onmessage = (m) => {
               let a; try { a = JSON.parse(m.data); } catch (e) { return; }
               if (a.event === 'cleared') state.alerts.delete(alertKey(a)); else state.alerts.set(alertKey(a), a);
+              speakAlert(a);
               if (state.history.length === 0 || state.history[0].time !== a.time || state.history[0].id !== a.id) state.history.unshift(a);
               renderBanner();
               if (state.panel === 'alerts') renderHistory();
@@ -687,6 +727,7 @@ public enum CockpitPage {
           if (localStorage.getItem('gw-orient') === 'north') { state.trackUp = false; $('orient').textContent = 'North up'; }
           const savedTheme = params.get('theme') || localStorage.getItem('gw-theme');
           setTheme(savedTheme || (window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 'night' : 'day'));
+          setSpeak((params.get('speak') || localStorage.getItem('gw-speak')) === 'on');
           window.addEventListener('hashchange', showPanel);
           for (const name of ['alerts', 'notams', 'weather', 'status']) loaders[name]().catch(() => {});
           stream();

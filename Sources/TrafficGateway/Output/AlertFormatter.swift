@@ -57,6 +57,8 @@ public struct AlertFormatter: Sendable {
             w.add("ceilingFt", a.ceilingFt)
             w.add("name", a.name)
         }
+        // What the voice says for it (the cockpit page speaks the same words); null when cleared.
+        w.add("callout", e.change == .cleared ? nil : CalloutWording.callout(for: e)?.text)
         return w.result
     }
 

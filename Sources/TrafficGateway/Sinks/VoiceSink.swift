@@ -1,0 +1,156 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The voice as a sink: it carries out the core's outputs by speaking callouts into the headset.
+///
+/// `carryOut` is called on the core's serial queue and only hands the alert changes and flight
+/// status to the voice's own queue (never a wait; at most 1,024 batches waiting, then dropped and
+/// counted). There the `CalloutScheduler` decides what to say and when, and the samples (the
+/// vocabulary rendered once at start) go to the `ALSAPlayer`'s thread. espeak-ng failing to start
+/// is a log line and a retry every 30 s; so is a sound device missing, busy or unplugged.
+public final class VoiceSink: GatewaySink, @unchecked Sendable {  // mutable state is touched on `queue` only
+    /// What the voice needs to run (`[voice]` configuration).
+    public struct Settings: Sendable, Equatable {
+        /// ALSA playback device.
+        public var device = "default"
+        /// Voice parameters (voice, rate, volume).
+        public var speech = SpeechSynthesizer.Parameters()
+        /// When to speak.
+        public var callouts = CalloutScheduler.Settings()
+        /// asoundrc text the device is looked up in instead of the system's (tests, benchmarks).
+        public var alsaConfiguration: String?
+        /// Seconds between attempts when espeak-ng or the device failed.
+        public var retrySec = 30.0
+        /// The defaults.
+        public init() {}
+    }
+
+    /// Settings in force.
+    public let settings: Settings
+    private let queue = DispatchQueue(label: "gatewayd.voice")
+    private let log: @Sendable (String) -> Void
+    private let waiting = Locked<(count: Int, dropped: Int)>((0, 0))
+    private var scheduler: CalloutScheduler
+    private var vocabulary: CalloutVocabulary?
+    private var player: ALSAPlayer?
+    private var lastRenderAttempt = -Double.infinity
+    private var clock: (event: Double, uptime: UInt64)?
+    private var wake: DispatchWorkItem?
+    private var stopped = false
+    /// Set before `start`. Called on the playback thread when a callout's first frames reached ALSA, with the
+    /// callout and the monotonic time (ns) the alert change that caused it was handed over
+    /// (benchmarks: arrival to first frame).
+    public var onFirstFrames: (@Sendable (TimedCallout, UInt64) -> Void)?
+    /// Set before `start`. Called on the voice's queue with every callout started (tests, logs).
+    public var onCallout: (@Sendable (TimedCallout) -> Void)?
+
+    /// A voice sink; nothing is rendered or opened until `start`.
+    public init(settings: Settings, log: @escaping @Sendable (String) -> Void) {
+        self.settings = settings
+        self.log = log
+        scheduler = CalloutScheduler(settings: settings.callouts)
+    }
+
+    /// Renders the vocabulary and opens the device, on the voice's own queue and thread.
+    public func start() {
+        queue.async { self.prepare() }
+    }
+
+    /// Waits until what `start` began is done (tests, benchmarks).
+    public func waitUntilReady() { queue.sync {} }
+
+    /// Carries out one input's outputs (on the core's queue; never blocks).
+    public func carryOut(_ outputs: GatewayOutputs, at time: Double) {
+        let alerts = outputs.alerts, flight = outputs.flight
+        let handed = DispatchTime.now().uptimeNanoseconds
+        let taken = waiting.withLock { w -> Bool in
+            guard w.count < 1_024 else { w.dropped += 1; return false }
+            w.count += 1
+            return true
+        }
+        guard taken else { return }
+        queue.async {
+            self.waiting.withLock { $0.count -= 1 }
+            self.clock = (time, handed)
+            self.speak(self.scheduler.receive(alerts, flight: flight, at: time), handed: handed)
+        }
+    }
+
+    /// `GatewaySink`: carries out one input's outputs (the encoded alerts are not needed).
+    public func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
+        carryOut(outputs, at: time)
+    }
+
+    /// `GatewaySink`: the process is ending; stops the playback.
+    public func finish() { stop() }
+
+    /// Stops the playback (what is being said is finished).
+    public func stop() {
+        let player = queue.sync { () -> ALSAPlayer? in
+            stopped = true
+            wake?.cancel()
+            wake = nil
+            return self.player
+        }
+        player?.stop()
+    }
+
+    /// Callouts played and dropped so far, and whether the device is open.
+    public var counts: (played: Int, dropped: Int, deviceOpen: Bool) {
+        queue.sync { player?.counts ?? (0, 0, false) }
+    }
+
+    // MARK: On the voice's queue
+
+    private func prepare() {
+        lastRenderAttempt = DispatchTime.now().uptimeNanoseconds.seconds
+        do {
+            let vocabulary = try CalloutVocabulary(parameters: settings.speech)
+            self.vocabulary = vocabulary
+            scheduler = CalloutScheduler(settings: settings.callouts, durations: vocabulary.durations)
+            let player = ALSAPlayer(device: settings.device, sampleRate: vocabulary.sampleRate, configuration: settings.alsaConfiguration,
+                                    retrySec: settings.retrySec, log: log)
+            player.start()
+            self.player = player
+        } catch {
+            log("voice: \(error); callouts are not spoken, tried again every \(Int(settings.retrySec)) s")
+        }
+    }
+
+    private func speak(_ callouts: [TimedCallout], handed: UInt64) {
+        guard !stopped else { return }
+        if vocabulary == nil, DispatchTime.now().uptimeNanoseconds.seconds - lastRenderAttempt >= settings.retrySec { prepare() }
+        for c in callouts {
+            onCallout?(c)
+            guard let vocabulary, let player else { continue }
+            var started: (@Sendable () -> Void)?
+            if let report = onFirstFrames { started = { report(c, handed) } }
+            player.play(vocabulary.pcm(c.callout), started: started)
+        }
+        scheduleWake()
+    }
+
+    /// Passes time for the scheduler when it next has something to do (a queued callout after
+    /// the one playing, a warning's repeat, "Traffic not available"), between the core's ticks.
+    private func scheduleWake() {
+        wake?.cancel()
+        guard !stopped, let next = scheduler.nextWake, let clock else { return }
+        let nowEvent = clock.event + (DispatchTime.now().uptimeNanoseconds - clock.uptime).seconds
+        let item = DispatchWorkItem { [weak self] in
+            guard let self, let clock = self.clock else { return }
+            let now = clock.event + (DispatchTime.now().uptimeNanoseconds - clock.uptime).seconds
+            self.speak(self.scheduler.advance(to: now), handed: DispatchTime.now().uptimeNanoseconds)
+        }
+        wake = item
+        queue.asyncAfter(deadline: .now() + max(0.001, next - nowEvent), execute: item)
+    }
+}
+
+extension UInt64 {
+    /// Nanoseconds as seconds.
+    fileprivate var seconds: Double { Double(self) / 1e9 }
+}

@@ -1,0 +1,74 @@
+import CEspeak
+
+/// Why speech could not be made, in words a person can act on.
+public struct VoiceError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// The sentence.
+    public var description: String
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
+}
+
+/// espeak-ng (Debian's libespeak-ng) synthesising text to 16-bit mono PCM in memory
+/// (`AUDIO_OUTPUT_SYNCHRONOUS`: `espeak_Synth` returns once every sample was handed to the
+/// callback). espeak-ng keeps one global state, so every use goes through one process-wide lock.
+public enum SpeechSynthesizer {
+    /// The voice parameters.
+    public struct Parameters: Sendable, Equatable {
+        /// espeak-ng voice name ("en-us", "en", "en-gb-x-rp"…).
+        public var voice = "en-us"
+        /// Words per minute (espeak-ng's range 80–450).
+        public var rate = 175
+        /// Volume, 0–200 (100: espeak-ng's normal).
+        public var volume = 100
+        /// The defaults.
+        public init() {}
+    }
+
+    /// Collects what the callback hands over (one synthesis at a time, under `lock`).
+    private final class Buffer {
+        var samples: [Int16] = []
+    }
+
+    private static let lock = Locked<Int32?>(nil)
+
+    /// Renders each text to PCM at the returned sample rate; throws when espeak-ng cannot start
+    /// (its voice data missing) or does not know `parameters.voice`.
+    public static func render(_ texts: [String], parameters: Parameters) throws(VoiceError) -> (sampleRate: Int, pcm: [[Int16]]) {
+        let result: Result<(Int, [[Int16]]), VoiceError> = lock.withLock { rate in
+            if rate == nil {
+                let r = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 200, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+                guard r > 0 else {
+                    return .failure(VoiceError("espeak-ng could not start (its voice data missing?): install Debian's espeak-ng-data (sudo apt-get install espeak-ng)"))
+                }
+                rate = r
+                espeak_SetSynthCallback { wav, count, events in
+                    guard let events, let context = events.pointee.user_data, let wav, count > 0 else { return 0 }
+                    let buffer = Unmanaged<Buffer>.fromOpaque(context).takeUnretainedValue()
+                    buffer.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count)))
+                    return 0
+                }
+            }
+            guard espeak_SetVoiceByName(parameters.voice) == EE_OK else {
+                return .failure(VoiceError("espeak-ng has no voice '\(parameters.voice)': `espeak-ng --voices=en` lists them; set [voice] voice"))
+            }
+            espeak_SetParameter(espeakRATE, Int32(parameters.rate), 0)
+            espeak_SetParameter(espeakVOLUME, Int32(parameters.volume), 0)
+            var out: [[Int16]] = []
+            for text in texts {
+                let buffer = Buffer()
+                let context = Unmanaged.passRetained(buffer)
+                let status = text.withCString { s in
+                    espeak_Synth(s, text.utf8.count + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, context.toOpaque())
+                }
+                context.release()
+                guard status == EE_OK else { return .failure(VoiceError("espeak-ng could not say \"\(text)\" (error \(status.rawValue))")) }
+                out.append(buffer.samples)
+            }
+            return .success((Int(rate!), out))
+        }
+        switch result {
+        case .success(let r): return (r.0, r.1)
+        case .failure(let e): throw e
+        }
+    }
+}
