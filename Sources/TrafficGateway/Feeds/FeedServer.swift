@@ -142,12 +142,13 @@ public final class FeedServer: Sendable {
 }
 
 
-/// A task executor on a concurrent dispatch queue, for the HTTP server's tasks: handlers run
-/// side by side, so one slow request (a large NOTAM query) never holds `/healthz`, `/alerts` or
-/// the page behind it, and a handler that blocks costs one thread, not the cooperative pool.
+/// A task executor on one serial dispatch queue (a thread of its own, not the cooperative pool
+/// or Dispatch's width-limited global pool), for the HTTP server's tasks. Handlers here are
+/// quick; the slow ones (database reads, large encodings) wait on `FeedServer.heavyQueue`, so
+/// none of them holds `/healthz`, `/alerts` or the page behind it.
 final class HTTPTaskExecutor: TaskExecutor, @unchecked Sendable {  // only a queue, itself thread-safe
     static let shared = HTTPTaskExecutor()
-    private let queue = DispatchQueue(label: "gatewayd.http", attributes: .concurrent)
+    private let queue = DispatchQueue(label: "gatewayd.http")
 
     func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
