@@ -46,8 +46,14 @@ root=$(printf '%s\n' "$report" | sed -n 's/^aarch64 root: //p')
 
 # 2. The x86-64 binary, in a scratch folder of its own (.build is left alone).
 phase "x86-64 build: swift build -c release --product gatewayd --scratch-path .build-pi/x86"
-swift build -c release --product gatewayd "${jobs[@]}" --scratch-path "$repo/.build-pi/x86" >&2 || fail "the x86-64 build"
-x86=$(swift build -c release --scratch-path "$repo/.build-pi/x86" --show-bin-path)/gatewayd
+if [ -n "${X86_GATEWAYD:-}" ]; then
+  # An x86-64 release build of this very tree made already (e.g. .build/release/gatewayd).
+  x86=$X86_GATEWAYD
+  say "x86-64: using $x86 (X86_GATEWAYD)"
+else
+  swift build -c release --product gatewayd "${jobs[@]}" --scratch-path "$repo/.build-pi/x86" >&2 || fail "the x86-64 build"
+  x86=$(swift build -c release --scratch-path "$repo/.build-pi/x86" --show-bin-path)/gatewayd
+fi
 [ -x "$x86" ] || fail "no $x86"
 
 out=$repo/.build-pi/check
