@@ -113,6 +113,14 @@ private final class FeedRig: @unchecked Sendable {
         try rig.send(FeedScene().datagram)
         rig.wait { rig.hub.snapshot.targets.count == 2 && rig.hub.activeAlerts.count == 1 }
 
+        // tar1090 reads readsb's receiver.json first (issue 28): version, refresh, history, position.
+        let receiver = try HTTPConnection.get(rig.base + "/data/receiver.json")
+        #expect(receiver.status == 200)
+        let info = try #require(try JSONSerialization.jsonObject(with: Data(receiver.body.utf8)) as? [String: Any])
+        #expect((info["version"] as? String)?.contains("gatewayd") == true)
+        #expect(info["refresh"] as? Int == 1000 && info["history"] as? Int == 0)
+        #expect(info["lat"] is Double && info["lon"] is Double)
+
         let aircraft = try HTTPConnection.get(rig.base + "/data/aircraft.json")
         #expect(aircraft.status == 200)
         #expect(aircraft.headers["content-type"] == "application/json")

@@ -9,6 +9,21 @@ public enum FeedEncoders {
     /// `lat`, `lon`, `alt_baro`, `gs`, `track`, `baro_rate`, `category`, `seen`, `seen_pos`,
     /// `messages`. Unknown values are left out, as readsb does; our own extras start with
     /// `gateway_`.
+    /// `/data/receiver.json` in readsb's shape, which tar1090 reads before `aircraft.json`
+    /// (without it tar1090 reports "the decoder … isn't working"): version, refresh interval
+    /// (ms), history files kept (none), and the receiver's position (ownship's, when known).
+    public static func receiverJSON(_ s: FeedSnapshot, version: String) -> String {
+        var w = JSONWriter()
+        w.add("version", version)
+        w.add("refresh", 1000)
+        w.add("history", 0)
+        if let p = s.ownship?.position {
+            w.add("lat", p.latitude, decimals: 4)
+            w.add("lon", p.longitude, decimals: 4)
+        }
+        return w.result
+    }
+
     public static func aircraftJSON(_ s: FeedSnapshot) -> String {
         var items: [String] = []
         items.reserveCapacity(s.targets.count)

@@ -54,6 +54,8 @@ public final class FeedServer: Sendable {
         if let token { router.add(middleware: TokenMiddleware(token: token)) }
         addCockpitRoutes(to: router)
         router.get("/data/aircraft.json") { _, _ in Self.json(FeedEncoders.aircraftJSON(hub.snapshot)) }
+        let version = cockpit.version
+        router.get("/data/receiver.json") { _, _ in Self.json(FeedEncoders.receiverJSON(hub.snapshot, version: version)) }
         router.get("/traffic.geojson") { _, _ in Self.json(FeedEncoders.trafficGeoJSON(hub.snapshot), type: "application/geo+json") }
         router.get("/airspace.geojson") { _, _ in Self.json(FeedEncoders.airspaceGeoJSON(hub.snapshot), type: "application/geo+json") }
         router.get("/alerts/active") { _, _ in Self.json(JSONWriter.array(hub.activeEncoded.map(\.json))) }
