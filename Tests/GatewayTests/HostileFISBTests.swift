@@ -30,28 +30,41 @@ import Testing
         #expect(Array(try Data(contentsOf: fixtures.appendingPathComponent("hostile/fisb-gridded-flood.uplink"))) == HostileFISB.griddedFlood(count: 1)[0])
     }
 
-    @Test func expandingTextIsBounded() {
-        var store = FISBProductStore()
-        store.limits.textCharacters = 1_000  // below what the decoder lets through, to cut every text
-        for i in 0..<12_000 { _ = store.ingest(payload: HostileFISB.dlacTabRun(station: i), at: start + Double(i) / 250) }
+    /// Smaller limits than the shipped ones, so a few thousand uplinks reach them (the shipped
+    /// ones are held by `bench --only hostile` on the release daemon).
+    @Test func expandingTextIsBounded() async {
+        let start = self.start
+        let store = await offPool { () -> FISBProductStore in
+            var store = FISBProductStore()
+            store.limits.textCharacters = 1_000  // below what the decoder lets through, to cut every text
+            store.limits.reports = 2_000
+            store.limits.bytes = 1 << 20
+            for i in 0..<3_000 { _ = store.ingest(payload: HostileFISB.dlacTabRun(station: i), at: start + Double(i) / 250) }
+            return store
+        }
         #expect(store.bytesHeld <= store.limits.bytes)
         #expect(store.reports.count <= store.limits.reports)
         #expect(store.reports.values.allSatisfy { $0.text.utf8.count <= store.limits.textCharacters })
-        #expect(store.counters.truncated == 12_000)
+        #expect(store.counters.truncated == 3_000)
         #expect(store.counters.dropped > 0)
         // The newest stay; what went is said in the summary.
-        #expect(store.reports["413/METAR/K" + "HTPR"] != nil || store.reports.values.contains { $0.received == start + 11_999.0 / 250 })
-        #expect(store.counters.summary.contains("over the store's limits: \(store.counters.dropped) dropped, 12000 texts cut"))
+        #expect(store.reports.values.contains { $0.received == start + 2_999.0 / 250 })
+        #expect(store.counters.summary.contains("over the store's limits: \(store.counters.dropped) dropped, 3000 texts cut"))
         // The byte count is what the reports hold.
         #expect(store.bytesHeld == store.reports.values.reduce(0) { $0 + $1.storageBytes })
     }
 
-    @Test func griddedFloodIsBounded() {
-        var store = FISBProductStore()
-        let flood = HostileFISB.griddedFlood(count: 6_000)
-        for (i, uplink) in flood.enumerated() { _ = store.ingest(payload: uplink, at: start + Double(i) / 100) }
-        _ = store.flushHeld()
-        #expect(store.counters.gridded > 20_000)
+    @Test func griddedFloodIsBounded() async {
+        let start = self.start
+        let store = await offPool { () -> FISBProductStore in
+            var store = FISBProductStore()
+            store.limits.compositeBlocks = 4_000
+            store.limits.bytes = 1 << 20
+            for (i, uplink) in HostileFISB.griddedFlood(count: 2_000).enumerated() { _ = store.ingest(payload: uplink, at: start + Double(i) / 100) }
+            _ = store.flushHeld()
+            return store
+        }
+        #expect(store.counters.gridded > 6_000)
         #expect(store.bytesHeld <= store.limits.bytes)
         #expect(store.bytesHeld == store.reports.values.reduce(0) { $0 + $1.storageBytes })
     }
@@ -62,5 +75,13 @@ import Testing
         for (i, uplink) in FISBSamples.uplinks().enumerated() { _ = store.ingest(payload: uplink, at: start + Double(i)) }
         #expect(store.counters.dropped + store.counters.truncated + store.counters.droppedBlocks == 0)
         #expect(!store.counters.summary.contains("limits"))
+    }
+}
+
+/// Runs CPU-heavy test work on a thread of its own, not the cooperative pool the suite's other
+/// tests (the systemd watchdog's timing among them) need to make progress.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: body()) }.start()
     }
 }

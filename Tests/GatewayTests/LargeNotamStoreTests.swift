@@ -10,9 +10,12 @@ import Testing
 
     /// A ring of a million vertices (a 20 NM circle drawn point by point) keeps its shape in at
     /// most 2,000 vertices; rings of real size are kept exactly.
-    @Test func hugeRingsAreSimplifiedWhereTheyEnter() {
-        let million = (0..<1_000_000).map { Geodesy.destination(from: salem, bearingDeg: Double($0) * 360 / 1_000_000, distanceNM: 20) }
-        let g = NotamGeometry.polygon(million, origin: .official)
+    @Test func hugeRingsAreSimplifiedWhereTheyEnter() async {
+        let salem = self.salem
+        let (million, g) = await offPool { () -> ([Position], NotamGeometry) in
+            let ring = (0..<1_000_000).map { Geodesy.destination(from: salem, bearingDeg: Double($0) * 360 / 1_000_000, distanceNM: 20) }
+            return (ring, NotamGeometry.polygon(ring, origin: .official))
+        }
         let ring = NotamGeometry.positions(g.polygon ?? [])
         #expect(ring.count <= RingSimplifier.maximumVertices && ring.count > 100)
         // Every kept vertex is one of the given ones, and the outline is still 20 NM out.
@@ -27,7 +30,20 @@ import Testing
 
     /// The feeds' snapshot (and so `/api/traffic` and `/airspace.geojson`) holds the areas near
     /// ownship, at most 500, whatever the store holds.
-    @Test func snapshotHoldsTheAreasNearOwnship() {
+    @Test func snapshotHoldsTheAreasNearOwnship() async {
+        let salem = self.salem
+        let (s, empty) = await offPool { Self.snapshots(salem: salem) }
+        #expect(s.airspace.count <= 500)
+        #expect(s.airspace.contains { $0.id == "SLE" })
+        #expect(s.airspace.allSatisfy { a in
+            guard case .circle(let c, _) = a.shape else { return false }
+            return Geodesy.distanceNM(c, salem) < 400
+        })
+        // Without a position: none to show.
+        #expect(empty.airspace.isEmpty)
+    }
+
+    static func snapshots(salem: Position) -> (FeedSnapshot, FeedSnapshot) {
         var areas: [AirspaceArea] = []
         var seed: UInt64 = 42
         func next() -> Double {
@@ -42,15 +58,7 @@ import Testing
         var core = GatewayCore()
         _ = core.handle(.airspace(areas), at: 1)
         _ = core.handle(.gpsFix(GPSFix(position: Position(latitude: 44.8, longitude: -123.0), altitudeFt: 3000, groundSpeedKt: 90, trackDeg: 0)), at: 2)
-        let s = core.snapshot(at: 2)
-        #expect(s.airspace.count <= 500)
-        #expect(s.airspace.contains { $0.id == "SLE" })
-        #expect(s.airspace.allSatisfy { a in
-            guard case .circle(let c, _) = a.shape else { return false }
-            return Geodesy.distanceNM(c, salem) < 400
-        })
-        // Without a position: still at most 500.
-        #expect(GatewayCore().snapshot(at: 2).airspace.isEmpty)
+        return (core.snapshot(at: 2), GatewayCore().snapshot(at: 2))
     }
 
     /// One NOTAM of 17 MB in a file is refused by name before it is parsed.
