@@ -50,8 +50,8 @@ public final class FlightRecorder: @unchecked Sendable {
     /// Bytes the folder's recordings hold (measured at each hour and cap check, plus what was
     /// written since).
     private var held: Int64 = 0
-    /// The hour being refused because the cap was reached within it (nil: recording).
-    private var pausedHour: Int64?
+    /// The current hour reached the cap: nothing more is recorded until the next hour.
+    private var paused = false
 
     /// Opens (creating) `directory`; throws when it cannot be created or written.
     public init(directory: String, maximumBytes: Int64 = 200 << 20, onError: @escaping @Sendable (String) -> Void) throws(GatewayError) {
@@ -115,14 +115,14 @@ public final class FlightRecorder: @unchecked Sendable {
     }
 
     private func append(_ bytes: [UInt8], at time: Double) {
-        guard !failed, rotate(for: time), pausedHour == nil else { return }
+        guard !failed, rotate(for: time), !paused else { return }
         PcapWriter.enhancedPacketBlock(PcapWriter.wrap(bytes, link: .rawIPv4, port: 4000), ticks: CaptureTime.ticks(time),
                                        writer: PcapWriter.Writer(bigEndian: false), into: &pending)
         if pending.count >= 64 << 10 { flush() }
     }
 
     private func appendFix(_ fix: GPSFix, at time: Double) {
-        guard !failed, rotate(for: time), pausedHour == nil else { return }
+        guard !failed, rotate(for: time), !paused else { return }
         var line = "{\"class\":\"TPV\",\"mode\":\(fix.altitudeFt == nil ? 2 : 3),\"time\":\"\(Self.microsecondTime(time))\""
         line += ",\"lat\":\(JSONWriter.format(fix.position.latitude, decimals: 8)),\"lon\":\(JSONWriter.format(fix.position.longitude, decimals: 8))"
         if let a = fix.altitudeFt { line += ",\"altMSL\":\(JSONWriter.format(a * 0.3048, decimals: 3))" }
@@ -142,7 +142,7 @@ public final class FlightRecorder: @unchecked Sendable {
         capture = nil
         gps = nil
         hour = h
-        pausedHour = nil
+        paused = false
         // A folder removed while recording is made again (its removal was said when noticed).
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let stem = directory + "/gdl90-" + Timestamp.iso8601(Double(h) * 3600).prefix(13).replacingOccurrences(of: "T", with: "-").replacingOccurrences(of: ":", with: "")
@@ -207,9 +207,9 @@ public final class FlightRecorder: @unchecked Sendable {
             held += written
             if held > maximumBytes {
                 enforceCap()
-                if held > maximumBytes, pausedHour == nil {
+                if held > maximumBytes, !paused {
                     // Only this hour is left and it is over the cap (a flood): stop until the next hour.
-                    pausedHour = hour
+                    paused = true
                     onError("recorder: this hour's recording reached the cap of \(maximumBytes >> 20) MB (a flood of datagrams?): recording paused until the next hour; raise [record] max_mb to keep more")
                 }
             }
