@@ -59,8 +59,9 @@ import Glibc
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         try #require(bound == 0)
-        // Generous: the service runs on the cooperative pool, which the suite's blocking tests
-        // (child processes, sockets) can hold for many seconds on a 2-core machine.
+        // The suite's CPU-heavy tests can hold both cooperative threads (and Dispatch's global
+        // queues, which share them) for a minute on a 2-core machine: the service runs on a queue
+        // of its own and each ping is awaited on another, so the test measures the watchdog only.
         var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
 
@@ -68,21 +69,36 @@ import Glibc
         let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": name, "WATCHDOG_USEC": "200000"])
         let watchdog = try #require(notifier.watchdog(petting: DispatchQueue(label: "test.core")))
         #expect(watchdog.interval == .milliseconds(100))
-        try await testGracefulShutdown { shutdown in
-            async let running: Void = watchdog.run()
-            // Received off the cooperative pool, which the service needs to run.
-            for _ in 0..<2 {
-                let ping = await Offload.run(on: .global()) {
-                    var buffer = [UInt8](repeating: 0, count: 64)
-                    let count = recv(fd, &buffer, buffer.count, 0)
-                    return String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+        let receiver = DispatchQueue(label: "test.notify-socket")
+        try await withTaskExecutorPreference(QueueTaskExecutor(label: "test.watchdog")) {
+            try await testGracefulShutdown { shutdown in
+                async let running: Void = watchdog.run()
+                for _ in 0..<2 {
+                    let ping = await Offload.run(on: receiver) {
+                        var buffer = [UInt8](repeating: 0, count: 64)
+                        let count = recv(fd, &buffer, buffer.count, 0)
+                        return String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+                    }
+                    #expect(ping == "WATCHDOG=1")
                 }
-                #expect(ping == "WATCHDOG=1")
+                shutdown.triggerGracefulShutdown()
+                try await running
             }
-            shutdown.triggerGracefulShutdown()
-            try await running
         }
         #expect(SystemdNotifier(environment: ["NOTIFY_SOCKET": name]).watchdog(petting: .main) == nil)
+    }
+}
+
+/// Runs a test's tasks on a serial queue of their own (an overcommitting thread), not the
+/// cooperative pool the rest of the suite shares.
+final class QueueTaskExecutor: TaskExecutor, @unchecked Sendable {  // only a queue, itself thread-safe
+    private let queue: DispatchQueue
+    init(label: String) { queue = DispatchQueue(label: label) }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { unowned.runSynchronously(on: executor) }
     }
 }
 #endif

@@ -50,10 +50,12 @@ public struct SystemdNotifier: Sendable, Equatable {
         guard fd >= 0 else { return false }
         defer { close(fd) }
         let message = Array(state.utf8)
+        // Never waits: a socket whose queue is full (a stalled systemd, an unread test socket) costs
+        // one ping, not the core's queue that pets the watchdog.
         let sent = message.withUnsafeBytes { bytes in
             withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, socklen_t(length))
+                    sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), $0, socklen_t(length))
                 }
             }
         }
