@@ -179,9 +179,9 @@ public struct TrafficScenario: Sendable {
 }
 
 extension TrafficScenario {
-    /// The scenarios, one for each phenomenon of issue 13 (1–6), each starting on the hour's tenth
-    /// minute of 2026-05-16 after 16:00Z.
-    public static let all: [TrafficScenario] = [parked, gaps, churn, twins, echo, frozen]
+    /// The scenarios, one for each phenomenon of issue 13 (1–6) and issue 28 (7–8), each starting
+    /// on its own minute of 2026-05-16 after 16:00Z.
+    public static let all: [TrafficScenario] = [parked, gaps, churn, twins, echo, frozen, turning, flicker]
 
     static func at(minute: Int) -> Double { Timestamp.midnight(year: 2026, month: 5, day: 16) + 16 * 3600 + Double(minute * 60) }
 
@@ -307,4 +307,70 @@ extension TrafficScenario {
             },
         ],
         mustNotAlert: ["~000456"])
+
+    /// A chase flight's path: north for 20 s, a right orbit at 8°/s (a 45° bank at 100 kt) for
+    /// 90 s, then north again; `lag` seconds behind the lead. Returns position, track and turn.
+    static func chase(_ t: Double) -> Kinematics {
+        let v = 100 / 3600.0, rate = 8.0, radius = v / (rate * .pi / 180)
+        if t < 20 { return Kinematics(east: 0, north: t * v, altitude: 0, speed: 100, track: 0) }
+        let turned = min(t - 20, 90) * rate
+        // A right turn from north about a centre `radius` east of where it began (sine and
+        // cosine of the angle turned are the east and north of a unit velocity along it).
+        let unit = PlaneVelocity(speedKt: 1, trackDeg: turned)
+        var k = Kinematics(east: radius - radius * unit.north, north: 20 * v + radius * unit.east, altitude: 0, speed: 100,
+                           track: turned.truncatingRemainder(dividingBy: 360))
+        if t > 110 {
+            let along = PlaneVelocity(speedKt: (t - 110) * v, trackDeg: k.track)
+            k.east += along.east
+            k.north += along.north
+        }
+        return k
+    }
+
+    /// 7. A chase flight in a 45° bank: ownship follows N96AN 6 s behind through an orbit, and a
+    /// TIS-B track file of N96AN (another address) reports it as the ground station's tracker
+    /// sees it, 5 s late and dead-reckoned along the old track: 0.05 NM and 50 ft off, its
+    /// track trailing by 40° in the turn.
+    public static let turning = TrafficScenario(
+        name: "turning",
+        summary: "a chase in a 45-degree bank: N96AN 6 s ahead, its TIS-B copy 5 s late with its track 40 degrees behind in the turn",
+        start: at(minute: 5), duration: 150,
+        ownship: { t in
+            var k = chase(t - 6)
+            k.altitude = 4400
+            return k
+        },
+        actors: [
+            Actor(address: 0xAD4F21, callsign: "N96AN", active: 0...149) { t in
+                var k = chase(t)
+                k.altitude = 4500
+                return k
+            },
+            Actor(address: 0x000960, type: .tisbTrackFile, callsign: "", active: 0...149) { t in
+                // Where the tracker last saw N96AN (5 s ago), carried forward along that track.
+                var k = chase(t - 5)
+                let ahead = PlaneVelocity(speedKt: 5 * k.speed / 3600, trackDeg: k.track)
+                k.east += ahead.east
+                k.north += ahead.north
+                k.altitude = 4550
+                return k
+            },
+        ],
+        mustNotAlert: ["~000960"],
+        sameAircraft: [["ad4f21", "~000960"]])
+
+    /// 8. Traffic in its own datagram half a second after ownship's, converging to a warning;
+    /// then the receiver re-sends its last position for 10 s (a lost target, frozen) and the
+    /// real reports resume in the very second the alert clears on the frozen position.
+    public static let flicker = TrafficScenario(
+        name: "flicker",
+        summary: "a converging target (warning) frozen for 10 s, its real reports resuming in the second the alert clears",
+        start: at(minute: 15), duration: 120, receiver: .stratuxSplit,
+        ownship: { t in Kinematics(east: 0, north: t * 100 / 3600, altitude: 3000, speed: 100, track: 0) },
+        actors: [
+            Actor(address: 0xA77701, callsign: "N77FL", active: 0...119, frozenFrom: 46, frozenUntil: 56) { t in
+                // Westbound, passing 0.2 NM ahead of ownship at t = 50, 100 ft above.
+                Kinematics(east: (50 - t) * 90 / 3600, north: 50 * 100 / 3600 + 0.2, altitude: 3100, speed: 90, track: 270)
+            },
+        ])
 }

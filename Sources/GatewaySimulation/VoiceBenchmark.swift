@@ -36,7 +36,7 @@ extension Benchmarks {
         let megabytes = Double(vocabulary.clips.values.reduce(0) { $0 + $1.count } * 2) / 1_048_576
 
         let cases: [(capture: String, notams: String?, gps: String?)] = [("demo-flight.pcap", "notams-demo.json", nil)]
-            + ["parked", "gaps", "churn", "twins", "echo", "frozen"].map { ("scenarios/\($0).pcap", nil, $0 == "echo" ? "scenarios/echo.gps.jsonl" : nil) }
+            + ["parked", "gaps", "churn", "twins", "echo", "frozen", "turning", "flicker"].map { ("scenarios/\($0).pcap", nil, $0 == "echo" ? "scenarios/echo.gps.jsonl" : nil) }
         var latencies: [Double] = []
         var callouts = 0
         for _ in 0..<rounds {

@@ -65,6 +65,22 @@ private func replay(_ scenario: TrafficScenario) throws -> (lines: [String], eve
         #expect(!traffic.contains { $0.subject == "a12301" || $0.subject == "a45601" })
     }
 
+    /// Issue 28, 1: the chase's lagging TIS-B copy is N96AN's twin through the whole orbit.
+    @Test func turningTwinIsAlertedOnce() throws {
+        let traffic = try replay(.turning).events.filter { $0.kind == .traffic }
+        #expect(!traffic.isEmpty && traffic.allSatisfy { $0.subject == "ad4f21" })
+        #expect(traffic.filter { $0.change == .raised }.count == 1)
+    }
+
+    /// Issue 28, 2: a clear and a comeback never fall in one second; the comeback is the next second's.
+    @Test func clearAndComebackNeverShareASecond() throws {
+        let traffic = try replay(.flicker).events.filter { $0.kind == .traffic }
+        let clear = try #require(traffic.firstIndex { $0.change == .cleared })
+        let back = traffic[clear + 1]
+        #expect(back.id == traffic[clear].id && back.change == .updated)
+        #expect(Int(back.time) == Int(traffic[clear].time) + 1)
+    }
+
     @Test func gapsKeepOneAlertForTheFormationPartner() throws {
         let events = try replay(.gaps).events.filter { $0.subject == "a22201" }
         #expect(events.map(\.change) == [.raised, .cleared])
@@ -224,6 +240,41 @@ private func replay(_ scenario: TrafficScenario) throws -> (lines: [String], eve
         // A track file 0.5 NM away is another aircraft.
         _ = picture.apply(report(0x000124, .tisbTrackFile, east: 1.5, north: 1), at: 0.4, ownship: own, ownshipFix: nil)
         #expect(picture.targets[TargetKey(namespace: .trackFile, address: 0x124)]?.twinOf == nil)
+    }
+
+    /// A track file lags the aircraft it copies: in a turn its track trails by the turn rate
+    /// times the lag. Within the turn's swept arc (plus the usual 20°) it is the same aircraft;
+    /// ahead of the turn, or while the aircraft flies straight, the old 20° holds.
+    @Test func turningTwinMayTrailByTheTurn() {
+        // Turning right at 8°/s: the last 6 s swept 48° behind the present track.
+        #expect(TrafficPicture.trackTrails(copy: 50, of: 90, turnRate: 8, lag: 6, tolerance: 20))
+        #expect(TrafficPicture.trackTrails(copy: 25, of: 90, turnRate: 8, lag: 6, tolerance: 20))
+        #expect(!TrafficPicture.trackTrails(copy: 20, of: 90, turnRate: 8, lag: 6, tolerance: 20))
+        // Ahead of the turn is not where a lagging copy can be.
+        #expect(!TrafficPicture.trackTrails(copy: 130, of: 90, turnRate: 8, lag: 6, tolerance: 20))
+        // Turning left, across north: 10° now, the copy on 40° (30° behind).
+        #expect(TrafficPicture.trackTrails(copy: 40, of: 10, turnRate: -5, lag: 6, tolerance: 20))
+        #expect(TrafficPicture.trackTrails(copy: 355, of: 10, turnRate: 0, lag: 6, tolerance: 20))
+        #expect(!TrafficPicture.trackTrails(copy: 40, of: 10, turnRate: 0, lag: 6, tolerance: 20))
+    }
+
+    /// The picture learns the turn rate from the reports and links the lagging copy; two aircraft
+    /// turning together 0.15 NM apart, or a straight crosser, are still two aircraft.
+    @Test func turningTrackFileIsLinkedAndAFormationIsNot() {
+        var picture = TrafficPicture()
+        let own = OwnshipState()
+        let lead = TargetKey(namespace: .icao, address: 0xAD4F21)
+        for t in 0...6 { _ = picture.apply(report(0xAD4F21, .adsbICAO, east: 1, north: 1, speed: 100, track: Double(t) * 8), at: Double(t), ownship: own, ownshipFix: nil) }
+        #expect(abs(picture.targets[lead]!.turnRateDegPerSec - 8) < 0.5)
+        // The copy, 40° behind, 0.05 NM off.
+        _ = picture.apply(report(0x000960, .tisbTrackFile, east: 1.04, north: 1.03, speed: 100, track: 8), at: 6.3, ownship: own, ownshipFix: nil)
+        #expect(picture.targets[TargetKey(namespace: .trackFile, address: 0x960)]?.twinOf == lead)
+        // Another radar-tracked aircraft turning with it 0.15 NM abeam is not a copy.
+        _ = picture.apply(report(0x000961, .tisbTrackFile, east: 1.15, north: 1, speed: 100, track: 40), at: 6.4, ownship: own, ownshipFix: nil)
+        #expect(picture.targets[TargetKey(namespace: .trackFile, address: 0x961)]?.twinOf == nil)
+        // Nor is one crossing close by on a track the turn never swept.
+        _ = picture.apply(report(0x000962, .tisbTrackFile, east: 1.03, north: 1.02, speed: 100, track: 200), at: 6.5, ownship: own, ownshipFix: nil)
+        #expect(picture.targets[TargetKey(namespace: .trackFile, address: 0x962)]?.twinOf == nil)
     }
 
     @Test func frozenPositionIsStaleAfterFiveSeconds() {

@@ -22,7 +22,7 @@ func calloutTimeline(_ capture: String, notams: String? = nil, gps: String? = ni
 @Suite struct VoiceGoldenTests {
     static let cases: [(name: String, capture: String, notams: String?, gps: String?, golden: String)] = [
         ("demo", "demo-flight.pcap", "notams-demo.json", nil, "demo-flight.callouts.txt")
-    ] + ["parked", "gaps", "churn", "twins", "echo", "frozen"].map {
+    ] + ["parked", "gaps", "churn", "twins", "echo", "frozen", "turning", "flicker"].map {
         ($0, "scenarios/\($0).pcap", nil, $0 == "echo" ? "scenarios/echo.gps.jsonl" : nil, "scenarios/\($0).callouts.txt")
     }
 

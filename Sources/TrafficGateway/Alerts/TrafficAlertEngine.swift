@@ -197,6 +197,11 @@ public struct TrafficAlertEngine: Sendable {
             // The common case, most targets most of the time: no alert, none called for. Return
             // before building the numbers (bearing, callsign) that nobody would read.
             guard let entry, let geometry else { return nil }
+            if !force, let previous = cleared[key], previous.at.rounded(.down) == time.rounded(.down) {
+                // Cleared earlier in this second: the alert has changed once this second already,
+                // so the comeback waits for the next one (a clear and a return in one second flicker).
+                return nil
+            }
             let numbers = numbers(geometry)
             if let previous = cleared.removeValue(forKey: key), time - previous.at < thresholds.rejoinWindow {
                 // The same encounter back within the window: same id, updated.

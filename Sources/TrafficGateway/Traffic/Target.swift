@@ -124,6 +124,11 @@ public struct Target: Sendable, Equatable {
     public var twinOf: TargetKey? = nil
     /// Since when a twin has stopped matching the target it copies (it is unlinked after a while).
     var twinMismatchSince: Double? = nil
+    /// Rate of turn, degrees a second (positive to the right), smoothed over the last reports;
+    /// zero when straight or unknown. The twin test allows a lagging copy's track by it.
+    public var turnRateDegPerSec: Double = 0
+    /// When `trackDeg` was last reported.
+    var trackTime: Double = 0
     /// The wire bytes `callsign` was last made from.
     var callsignWire: UInt64 = 0
 

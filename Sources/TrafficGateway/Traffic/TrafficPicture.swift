@@ -31,6 +31,10 @@ public struct TrafficPicture: Sendable {
         public var twinTrackDeg: Double = 20
         /// A twin that stops matching is unlinked after this long, seconds.
         public var twinUnlinkAfter: Double = 10
+        /// A TIS-B track file lags the aircraft it copies by up to this long, seconds: while the
+        /// aircraft turns, the copy's track may trail its own by its turn rate times this lag
+        /// (a chase in a 45° bank showed 40°), and the twin test allows that much more.
+        public var twinLagSec: Double = 6
         /// Echo of ownship (anonymous ownship, or ownship from gpsd): horizontal distance, NM.
         public var echoDistanceNM: Double = 0.05
         /// Echo: speed difference, knots.
@@ -264,8 +268,21 @@ public struct TrafficPicture: Sendable {
         guard abs(pa.latitude - pb.latitude) < 0.01, Geodesy.distanceNM(pa, pb) <= limits.twinDistanceNM else { return false }
         if let x = a.pressureAltitudeFt, let y = b.pressureAltitudeFt, abs(x - y) > limits.twinAltitudeFt { return false }
         if let x = a.groundSpeedKt, let y = b.groundSpeedKt, abs(x - y) > limits.twinSpeedKt { return false }
-        if let x = a.trackDeg, let y = b.trackDeg, Self.angle(x, y) > limits.twinTrackDeg { return false }
+        if let x = a.trackDeg, let y = b.trackDeg, !Self.trackTrails(copy: x, of: y, turnRate: b.turnRateDegPerSec,
+                                                                     lag: limits.twinLagSec, tolerance: limits.twinTrackDeg) { return false }
         return true
+    }
+
+    /// True when a relayed copy's `copy` track is within `tolerance` of a track the aircraft
+    /// (now on `track`, turning at `turnRate` °/s, positive to the right) flew in the last `lag`
+    /// seconds: what a track file that lags the aircraft by up to `lag` seconds reports.
+    static func trackTrails(copy: Double, of track: Double, turnRate: Double, lag: Double, tolerance: Double) -> Bool {
+        // Where the copy's track lies from the aircraft's, in (-180, 180], and the arc the
+        // aircraft's track swept in the last `lag` seconds (behind it: opposite to the turn).
+        var offset = (copy - track).truncatingRemainder(dividingBy: 360)
+        if offset > 180 { offset -= 360 } else if offset <= -180 { offset += 360 }
+        let swept = max(-90, min(90, -turnRate * lag))
+        return offset >= min(0, swept) - tolerance && offset <= max(0, swept) + tolerance
     }
 
     static func angle(_ a: Double, _ b: Double) -> Double {
@@ -333,7 +350,17 @@ extension Target {
         }
         if let a = r.pressureAltitudeFt { pressureAltitudeFt = a }
         groundSpeedKt = r.groundSpeedKt ?? groundSpeedKt
-        trackDeg = r.trackType == .invalid ? nil : r.trackDeg
+        let newTrack: Double? = r.trackType == .invalid ? nil : r.trackDeg
+        // The turn rate, smoothed over reports up to 3 s apart; zero when it cannot be known.
+        if let new = newTrack, let old = trackDeg, time > trackTime, time - trackTime <= 3 {
+            var change = (new - old).truncatingRemainder(dividingBy: 360)
+            if change > 180 { change -= 360 } else if change <= -180 { change += 360 }
+            turnRateDegPerSec = (turnRateDegPerSec + change / (time - trackTime)) / 2
+        } else if newTrack == nil || time - trackTime > 3 {
+            turnRateDegPerSec = 0
+        }
+        if newTrack != nil, time > trackTime { trackTime = time }
+        trackDeg = newTrack
         verticalSpeedFpm = r.verticalSpeedFpm ?? verticalSpeedFpm
         airborne = r.airborne
         emitterCategory = r.emitterCategory
