@@ -157,6 +157,20 @@ public enum FISBSamples {
         return dump978(payloads)
     }
 
+    /// The samples as a raw GDL 90 stream, the form a serial or UDP tap records: a heartbeat a
+    /// second from `startTime` (the time of day only: no date), each followed by one uplink
+    /// message. Its products are dated 2026-05-16; the file's own time says nothing of that.
+    public static func rawGDL90() -> [UInt8] {
+        var bytes: [UInt8] = []
+        let secondOfDay = UInt32(Int(startTime) % 86_400)
+        for (i, payload) in uplinks().enumerated() {
+            bytes += Message.heartbeat(Heartbeat(gpsPositionValid: true, uatInitialized: true, utcOK: true,
+                                                 secondsSinceMidnight: secondOfDay + UInt32(i))).frame()
+            bytes += Message.uplink(Uplink(timeOfReception: nil, payload: payload)).frame()
+        }
+        return bytes
+    }
+
     /// The samples as dump978 text lines (`+HEX;rs=…;t=…;`).
     public static func dump978() -> String { dump978(uplinks()) }
 

@@ -60,7 +60,11 @@ struct FISBCommand: ParsableCommand {
             var capture = try openCapture(path, port: port)
             let midnight = try rawCaptureMidnight(date, capture)
             // The one replay driver, as `replay` uses it: raw streams timed by their heartbeats.
-            var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.format == .raw ? .heartbeat(midnight: midnight) : .given,
+            // A file is decoded whole: no product is dropped for its age (a file's clock may be off).
+            var configuration = GatewayCore.Configuration()
+            configuration.keepsStaleFISBProducts = true
+            var replay = CaptureReplay(pipeline: GatewayPipeline(core: GatewayCore(configuration: configuration),
+                                                                 timeSource: capture.format == .raw ? .heartbeat(midnight: midnight) : .given,
                                                                  outputs: .init(fisb: true)))
             var out = OutputBuffer(capacity: 1 << 19)
             let json = self.json

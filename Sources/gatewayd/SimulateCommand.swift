@@ -26,6 +26,9 @@ struct SimulateCommand: ParsableCommand {
             ("demo-flight.pcap", PcapWriter.pcap(datagrams)),
             ("demo-flight.pcapng", PcapWriter.pcapng(datagrams, link: .linuxSLL2, nanoseconds: true)),
             ("demo-flight.gdl90", flight.rawStream()),
+            // The FIS-B samples as a raw stream without a date (issue 28): decoded on any later day
+            // it must keep every product, dated from the products themselves.
+            ("fisb-sample.gdl90", FISBSamples.rawGDL90()),
         ]
         // Hostile FIS-B uplinks (issue 27), seeds of the fisb fuzz target: one DLAC tab run, one
         // uplink of the gridded flood.

@@ -296,3 +296,70 @@ private func metar(_ text: String) -> InformationFrame {
         #expect(out.map(\.location) == ["KXYZ"])
     }
 }
+
+/// Issue 28, 3: a raw FIS-B stream carries no date, and a file copied on another day has that
+/// day's time. Decoding it must keep every product, dated from the products themselves.
+@Suite struct UndatedFISBTests {
+    @Test func rawSampleIsReproducible() throws {
+        #expect(try Data(contentsOf: fixtures.appendingPathComponent("fisb-sample.gdl90")) == Data(FISBSamples.rawGDL90()))
+    }
+
+    @Test func undatedStreamCopiedMonthsLaterKeepsEveryProductWithItsDates() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-undated-\(getpid()).gdl90").path
+        try Data(contentsOf: fixtures.appendingPathComponent("fisb-sample.gdl90")).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Copied on 2026-11-25: six months after the products were received.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: Timestamp.parse("2026-11-25T10:00:00Z")!)], ofItemAtPath: path)
+
+        var probe = try CaptureStream(path: path, port: 4000)
+        let (first, products) = CaptureDate.probe(&probe)
+        #expect(first == Double(14 * 3600))
+        let day = try #require(CaptureDate.resolve(given: nil, path: path, firstHeartbeatSeconds: first, products: products))
+        #expect(day.day == "2026-05-16" && day.assumed)
+        #expect(day.source.hasPrefix("the FIS-B products' dates"))
+
+        // Decoded as `gatewayd fisb` does: the same 13 products, the same times, as the dated dump978 sample.
+        func decode(_ midnight: Double, keeping: Bool) throws -> [FISBReport] {
+            var configuration = GatewayCore.Configuration()
+            configuration.keepsStaleFISBProducts = keeping
+            var replay = CaptureReplay(pipeline: GatewayPipeline(core: GatewayCore(configuration: configuration),
+                                                                 timeSource: .heartbeat(midnight: midnight), outputs: .init(fisb: true)))
+            var stream = try CaptureStream(path: path, port: 4000)
+            var out: [FISBReport] = []
+            while let d = stream.next() { out += replay.process(d).fisbProducts }
+            return out + replay.finishProducts()
+        }
+        let dated = try CaptureFile.read(path: fixtures.appendingPathComponent("fisb-sample.978").path)
+        let (expected, _) = FISBCaptureDecoder.decode(dated.datagrams.map { ($0.timestamp, $0.bytes) })
+        let decoded = try decode(day.midnight, keeping: true)
+        #expect(decoded.map(\.key) == expected.map(\.key))
+        #expect(decoded.map(\.time) == expected.map(\.time))
+        #expect(decoded.map(\.end) == expected.map(\.end))
+
+        // On the file's day the products would arrive long expired: kept, counted, never dropped.
+        let fileDay = Timestamp.parse("2026-11-25")!
+        #expect(try decode(fileDay, keeping: true).count == expected.count)
+        // A live gateway still drops them (what the file's day used to do to `fisb`: 9 of 13 gone).
+        #expect(try decode(fileDay, keeping: false).count == expected.count - 9)
+    }
+
+    @Test func evidenceFromHeadersWeatherOrNothing() {
+        // Issued 23:58 on 31 December, received at 00:03: the reception day is 1 January.
+        #expect(ProductDateEvidence.receptionDay(month: 12, day: 31, hour: 23, minute: 58, secondsOfDay: 180)! == (1, 1))
+        #expect(ProductDateEvidence.receptionDay(month: 2, day: 28, hour: 23, minute: 58, secondsOfDay: 180)! == (2, 29))
+        #expect(ProductDateEvidence.receptionDay(month: 5, day: 16, hour: 13, minute: 56, secondsOfDay: 50_400)! == (5, 16))
+        #expect(ProductDateEvidence.receptionDay(month: 13, day: 16, hour: 13, minute: 56, secondsOfDay: 50_400) == nil)
+
+        // Weather reports alone give the day of the month, the file's time the month.
+        var weather = ProductDateEvidence()
+        let metar = GenericTextProduct(records: [.init(text: FISBSamples.metarKSLE)]).encode()
+        let payload = FISBUplink(header: FISBSamples.station, frames: [.apdu(APDU(productID: 413, time: APDU.Time(hour: 13, minute: 56), payload: metar))]).encode()
+        weather.add(payload: payload, secondsOfDay: 50_400)
+        #expect(weather.monthDays.isEmpty && weather.daysOfMonth == [16: 1])
+        let fromWeather = weather.midnight(fallback: Timestamp.parse("2026-06-02T10:00:00Z")!)
+        #expect(fromWeather?.midnight == Timestamp.parse("2026-05-16"))
+        #expect(fromWeather?.source.contains("day of the month") == true)
+        // Nothing dated at all: the caller falls back to the file's time.
+        #expect(ProductDateEvidence().midnight(fallback: 1_800_000_000) == nil)
+    }
+}

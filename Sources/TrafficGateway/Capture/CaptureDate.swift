@@ -1,8 +1,8 @@
 import Foundation
 
 /// The UTC date of a raw GDL 90 stream, whose heartbeats carry only the time of day: the date the
-/// user gave, else the day the file was last written (a recording ends when it is last written),
-/// never 1970. `assumed` says the date was not given, so the output can say so.
+/// user gave, else the date its FIS-B products point to (`ProductDateEvidence`), else the day the
+/// file was last written (a recording ends when it is last written), never 1970. `assumed` says the date was not given, so the output can say so.
 public struct CaptureDate: Sendable, Equatable {
     /// Epoch seconds of 0000Z of the stream's first day.
     public var midnight: Double
@@ -22,12 +22,17 @@ public struct CaptureDate: Sendable, Equatable {
     /// file's modification time, stepped back a day when the stream's first heartbeat
     /// (`firstHeartbeatSeconds`, seconds since 0000Z) is later in the day than the file was
     /// last written (the recording began before midnight). Nil only when `given` is malformed.
-    public static func resolve(given: String?, path: String, firstHeartbeatSeconds: Double?) -> CaptureDate? {
+    public static func resolve(given: String?, path: String, firstHeartbeatSeconds: Double?,
+                               products: ProductDateEvidence = ProductDateEvidence()) -> CaptureDate? {
         if let given {
             guard given.count == 10, let midnight = Timestamp.parse(given) else { return nil }
             return CaptureDate(midnight: midnight, source: "--date", assumed: false)
         }
         let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)?.timeIntervalSince1970
+        // The products' own dates first: a file copied on another day has that day's time.
+        if let (midnight, source) = products.midnight(fallback: modified.flatMap { $0 > 86_400 ? $0 : nil } ?? Date().timeIntervalSince1970) {
+            return CaptureDate(midnight: midnight, source: source, assumed: true)
+        }
         guard let modified, modified > 86_400 else {
             // No usable file time (a pipe, a file touched to the epoch): today, said as assumed.
             let now = Date().timeIntervalSince1970

@@ -24,6 +24,9 @@ public struct GatewayCore: Sendable {
         /// Keep the FIS-B products each uplink made new or changed for `drainFISBProducts()` (the
         /// pipeline turns it on when its driver wants them as outputs).
         public var collectsFISBProducts = false
+        /// Keep FIS-B products that arrive past their validity (counted, not dropped): a person
+        /// decoding a file wants what is in it, whatever day the file's clock says (`gatewayd fisb`).
+        public var keepsStaleFISBProducts = false
         /// Creates the defaults.
         public init() {}
     }
@@ -71,6 +74,7 @@ public struct GatewayCore: Sendable {
         self.trafficAlerts = TrafficAlertEngine(thresholds: configuration.traffic)
         self.airspaceAlerts = AirspaceAlertEngine(thresholds: configuration.airspace)
         self.ownship.maximumFixAge = configuration.maximumFixAge
+        self.fisb.keepsStaleOnArrival = configuration.keepsStaleFISBProducts
     }
 
     /// `ownship.fix(at:)`, through the cache.

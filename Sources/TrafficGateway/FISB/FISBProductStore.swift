@@ -23,6 +23,9 @@ public struct FISBProductStore: Sendable {
     public private(set) var lastErrors: [FISBError] = []
     /// Seconds a product without its own end time stays after its last reception.
     public var refreshTimeout: Double
+    /// A product already past its validity when it arrives is counted (`counters.stale`) and,
+    /// unless this is set, not shown. Decoding a file sets it: a file's clock may be days off.
+    public var keepsStaleOnArrival = false
 
     private var reassembler = APDUReassembler()
     private var lists: [String: CurrentReportList] = [:]
@@ -168,12 +171,14 @@ public struct FISBProductStore: Sendable {
                 reports[key]?.station = [uplink.header.longitude, uplink.header.latitude]
             }
             guard let r = reports[key] else { continue }
-            if r.expires < time {
-                // Stale on arrival (a queued uplink, an old product): not shown.
-                remove(key)
-                returned[key] = nil
+            if r.expires < time, returned[key] == nil || !keepsStaleOnArrival {
+                // Stale on arrival (a queued uplink, an old product): counted, and not shown live.
                 counters.stale += 1
-                continue
+                if !keepsStaleOnArrival {
+                    remove(key)
+                    returned[key] = nil
+                    continue
+                }
             }
             guard isComplete(r) else { continue }
             let content = r.content
@@ -535,6 +540,12 @@ public struct FISBProductStore: Sendable {
     /// Removes reports whose validity ended before `time`; returns their keys.
     @discardableResult
     public mutating func expire(at time: Double) -> [String] {
+        // A file being decoded keeps what it carries (its clock may be days off); the limits
+        // still bound memory.
+        if keepsStaleOnArrival {
+            nextExpiry = .infinity
+            return []
+        }
         let gone = reports.filter { $0.value.expires < time }.map(\.key).sorted()
         for key in gone {
             remove(key)

@@ -1,0 +1,148 @@
+import GDL90
+
+/// What the FIS-B products inside a raw GDL 90 stream say about the day it was received (issue
+/// 28): a raw stream's heartbeats carry only the time of day, and a file's modification time is
+/// the day it was last copied, not recorded. Products carry dates: APDU headers the month and
+/// day of issue (time options 2 and 3), METAR, TAF and PIREP texts the day of the month, NOTAM
+/// texts full `YYMMDDHHMM` groups. Collected from uplinks with the heartbeat time they came at.
+public struct ProductDateEvidence: Sendable {
+    /// Votes for the reception day as month × 100 + day, from APDU headers.
+    public private(set) var monthDays: [Int: Int] = [:]
+    /// Votes for the reception day of the month, from weather report times.
+    public private(set) var daysOfMonth: [Int: Int] = [:]
+    /// Times of NOTAM `YYMMDDHHMM` groups (at most `maximumNotamDates`): they give the year and
+    /// month the others lack.
+    public private(set) var notamDates: [Double] = []
+    /// Uplinks read.
+    public private(set) var uplinks = 0
+    /// Segmented products (most TFR texts) are read once whole.
+    private var reassembler = APDUReassembler(capacity: 16)
+    static let maximumNotamDates = 512
+
+    /// Creates an empty collection.
+    public init() {}
+
+    /// True once enough was seen to decide (the probe of a file stops there).
+    public var isSufficient: Bool {
+        monthDays.values.reduce(0, +) >= 20 && !notamDates.isEmpty
+    }
+
+    /// Adds what one uplink payload says, received `secondsOfDay` after 0000Z (the last heartbeat).
+    public mutating func add(payload: [UInt8], secondsOfDay: Double) {
+        guard !FISBUplink.isEmpty(payload), let uplink = try? FISBUplink(payload: payload) else { return }
+        uplinks += 1
+        for frame in uplink.frames {
+            guard case .apdu(let apdu) = frame else { continue }
+            if let month = apdu.time.month, let day = apdu.time.day,
+               let received = Self.receptionDay(month: month, day: day, hour: apdu.time.hour, minute: apdu.time.minute, secondsOfDay: secondsOfDay) {
+                monthDays[received.month * 100 + received.day, default: 0] += 1
+            }
+            guard let whole = (try? reassembler.add(apdu)) ?? nil, let content = try? FISBProductContent(whole) else { continue }
+            switch content {
+            case .genericText(let product):
+                for record in product.records {
+                    guard let t = record.reportTime,
+                          let received = Self.receptionDay(month: 1, day: t.day, hour: t.hour, minute: t.minute, secondsOfDay: secondsOfDay)
+                    else { continue }
+                    daysOfMonth[received.day, default: 0] += 1
+                }
+            case .twgo(let product):
+                if case .text(let records) = product.records {
+                    for record in records { collectNotamDates(record.text) }
+                }
+            case .gridded:
+                break
+            }
+        }
+    }
+
+    /// The month and day a product issued at `month`/`day` `hour`:`minute` was received at
+    /// `secondsOfDay`: the same day, or the next when it was issued later in the day than it
+    /// arrived (issued before midnight, received after). Nil for impossible fields.
+    static func receptionDay(month: Int, day: Int, hour: Int, minute: Int, secondsOfDay: Double) -> (month: Int, day: Int)? {
+        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        let issued = Double(hour * 3600 + minute * 60)
+        // Products are issued before they are sent; ten minutes' slack for clocks.
+        guard issued > secondsOfDay + 600 else { return (month, day) }
+        // The next day, in a leap year so that 29 February stays possible.
+        let days = Timestamp.days(fromCivil: 2000, Int64(month), Int64(day)) + 1
+        let (_, m, d) = Timestamp.civil(fromDays: days)
+        return (Int(m), Int(d))
+    }
+
+    private mutating func collectNotamDates(_ text: String) {
+        var run: [UInt8] = []
+        func flush() {
+            if run.count == 10, notamDates.count < Self.maximumNotamDates, let t = FISBClock.notamTime(run[...]) { notamDates.append(t) }
+            run.removeAll(keepingCapacity: true)
+        }
+        for c in text.utf8 {
+            if c >= 0x30 && c <= 0x39 { run.append(c) } else { flush() }
+        }
+        flush()
+    }
+
+    /// The reception day these products point to: the month and day most APDU headers give (else
+    /// the day of the month most weather reports give), in the year and month nearest the NOTAM
+    /// texts' dates, else the latest not after `fallback` (the file's time: a file is written
+    /// after it is recorded). Nil when no product carries a day.
+    public func midnight(fallback: Double) -> (midnight: Double, source: String)? {
+        let anchor = notamDates.isEmpty ? fallback : notamDates.sorted()[notamDates.count / 2]
+        let near = notamDates.isEmpty ? "the file's time" : "\(notamDates.count) NOTAM date groups"
+        let (year, month, _) = FISBClock.date(anchor)
+        if let best = monthDays.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) {
+            let m = best.key / 100, d = best.key % 100
+            var candidates = ((year - 1)...(year + 1)).map { Timestamp.midnight(year: $0, month: m, day: d) }
+            if notamDates.isEmpty { candidates = candidates.filter { $0 <= anchor } }
+            guard let midnight = candidates.min(by: { abs($0 - anchor) < abs($1 - anchor) }) else { return nil }
+            return (midnight, "the FIS-B products' dates (month and day from \(best.value) product headers, year from \(near))")
+        }
+        if let best = daysOfMonth.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) {
+            var candidates: [Double] = []
+            for dm in -1...1 {
+                var y = year, m = month + dm
+                if m < 1 { m = 12; y -= 1 } else if m > 12 { m = 1; y += 1 }
+                // A day the month does not have (31 April) is no candidate.
+                let t = Timestamp.midnight(year: y, month: m, day: best.key)
+                if FISBClock.date(t).day == best.key { candidates.append(t) }
+            }
+            // A file is written after it was recorded: with only its time to go by, not later than that.
+            if notamDates.isEmpty { candidates = candidates.filter { $0 <= anchor } }
+            guard let midnight = candidates.min(by: { abs($0 - anchor) < abs($1 - anchor) }) else { return nil }
+            return (midnight, "the FIS-B weather reports' day of the month (\(best.value) reports; month and year from \(near))")
+        }
+        return nil
+    }
+}
+
+extension CaptureDate {
+    /// Reads the start of a raw GDL 90 stream (at most `limit` of its heartbeat-led datagrams,
+    /// and only its first day): the first heartbeat's time of day and what the FIS-B products
+    /// say of the date.
+    public static func probe(_ stream: inout CaptureStream, limit: Int = 20_000) -> (firstHeartbeat: Double?, evidence: ProductDateEvidence) {
+        var first: Double?
+        var secondsOfDay: Double?
+        var evidence = ProductDateEvidence()
+        var deframer = Deframer()
+        var dayEnded = false
+        for _ in 0..<limit {
+            guard !dayEnded, !evidence.isSufficient, let datagram = stream.next() else { break }
+            deframer.feed(datagram.bytes) { event in
+                guard !dayEnded, case .frame(let frame) = event, let message = try? Message.decode(frame.message) else { return }
+                switch message {
+                case .heartbeat(let hb):
+                    let s = Double(hb.secondsSinceMidnight)
+                    // Past midnight the products speak of the next day: enough was seen.
+                    if let last = secondsOfDay, s + 43_200 < last { dayEnded = true; return }
+                    if first == nil { first = s }
+                    secondsOfDay = s
+                case .uplink(let uplink):
+                    if let s = secondsOfDay { evidence.add(payload: uplink.payload, secondsOfDay: s) }
+                default:
+                    break
+                }
+            }
+        }
+        return (first, evidence)
+    }
+}
