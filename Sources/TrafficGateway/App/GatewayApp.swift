@@ -158,6 +158,8 @@ public struct GatewayApp: Sendable {
         if c.statusInterval > 0 { timers.append(statusLine(gateway)) }
         // Stopped first: the line that says why, and systemd's STOPPING=1.
         let stoppingLine = EdgeService("stopping line") {
+            // Input stops first: the status below waits for the core's queue, which a flood keeps busy.
+            gateway.stopReading()
             let status = gateway.status().line
             console.info(signals?.received.map { "gatewayd: stopping on \($0) (\(status))" } ?? "gatewayd: stopping (\(status))")
             systemd.notify("STOPPING=1")

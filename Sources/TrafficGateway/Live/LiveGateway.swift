@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -21,6 +22,8 @@ public final class LiveGateway: @unchecked Sendable {
     public let queue = DispatchQueue(label: "gatewayd.core")
     private var pipeline: GatewayPipeline
     private var listener: UDPListener?
+    /// The listener, for `stop` to reach without the queue.
+    private let listenerForStop = Mutex<UDPListener?>(nil)
     private var gpsd: GPSDClient?
     private var timer: DispatchSourceTimer?
     private var gpsdStatus: GPSDClient.Status?
@@ -74,6 +77,7 @@ public final class LiveGateway: @unchecked Sendable {
             // Times to the microsecond, as the flight recorder keeps them: its replay is identical.
             self.receive(bytes, at: CaptureTime.quantized(time))
         }
+        listenerForStop.withLock { $0 = listener }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [unowned self] in
@@ -204,8 +208,16 @@ public final class LiveGateway: @unchecked Sendable {
         }
     }
 
+    /// Stops reading GDL 90 at the next datagram, from any thread, without waiting for the queue:
+    /// the first step of a stop, so that nothing after it waits for queued input (a flood).
+    public func stopReading() {
+        listenerForStop.withLock { $0?.stopReading() }
+    }
+
     /// Stops everything and waits for what the sinks have queued (the alert log's writes).
     public func stop() {
+        // First, from this thread: the queue may be busy reading a flood.
+        stopReading()
         queue.sync {
             timer?.cancel()
             listener?.cancel()

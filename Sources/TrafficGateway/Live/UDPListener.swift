@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -28,6 +29,11 @@ public final class UDPListener: @unchecked Sendable {
     /// batches; what the socket cannot hold meanwhile the kernel drops. 64 cost a third of the
     /// loopback ingest rate (20,000 against 30,000 datagrams/s without loss).
     public static let batch = 1024
+    /// Most bytes read per wake-up: 1,024 datagrams of 65,000 bytes of junk frames are 64 MB and
+    /// seconds of deframing, which a stop would wait behind.
+    public static let batchBytes = 1 << 20
+    /// Set by `stopReading()` from any thread: the drain stops before its next datagram.
+    private let stopping = Atomic<Bool>(false)
 
     /// Binds `address:port` and starts receiving on `queue`.
     public init(
@@ -55,7 +61,9 @@ public final class UDPListener: @unchecked Sendable {
     }
 
     private func drain(_ handler: (UnsafeRawBufferPointer, Double) -> Void) {
+        var bytes = 0
         for _ in 0..<Self.batch {
+            if bytes >= Self.batchBytes || stopping.load(ordering: .relaxed) { return }
             var from = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let n = buffer.withUnsafeMutableBytes { b in
@@ -69,12 +77,20 @@ public final class UDPListener: @unchecked Sendable {
                 continue
             }
             let now = Date().timeIntervalSince1970
+            bytes += n
             buffer.withUnsafeBytes { handler(UnsafeRawBufferPointer(rebasing: $0[0..<n]), now) }
         }
     }
 
+    /// Stops reading at the next datagram, from any thread: a stop under a flood does not wait
+    /// for the batch being read, nor for what the socket still holds (`cancel` then closes it).
+    public func stopReading() { stopping.store(true, ordering: .relaxed) }
+
     /// Stops receiving and closes the socket.
-    public func cancel() { source.cancel() }
+    public func cancel() {
+        stopReading()
+        source.cancel()
+    }
 
     deinit { source.cancel() }
 }
