@@ -19,7 +19,10 @@ struct ReplayCommand: ParsableCommand {
               gatewayd replay --json fixtures/demo-flight.pcap | jq .message
               gatewayd replay --speed 1 fixtures/demo-flight.gdl90      (real time)
               gatewayd replay fixtures/scenarios/echo.pcap --gps fixtures/scenarios/echo.gps.jsonl
-              gatewayd replay REC/gdl90-2026-05-16-14.pcapng --gps REC/gdl90-2026-05-16-14.gps.jsonl --events REC/gdl90-2026-05-16-14.events.jsonl
+
+            A flight recording ('run --record REC') is replayed by its folder (every hour in order, as one session) or by an hour's stem; the gpsd fixes and session events kept beside each hour are found and replayed with it:
+              gatewayd replay REC/
+              gatewayd replay REC/gdl90-2026-05-16-14
 
             Hear a flight's callouts (what 'run' says into the headset with [voice] enabled):
               gatewayd replay --callouts fixtures/scenarios/churn.pcap
@@ -29,7 +32,8 @@ struct ReplayCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Capture files, replayed in the order given.")
+    @Argument(help: ArgumentHelp("Captures, replayed in the order given: files, recording folders, or a recorded hour's stem (REC/gdl90-2026-05-16-14).",
+                                 valueName: "capture"))
     var files: [String]
 
     @Option(help: "Pace: 1 for real time, N for N times faster, max for as fast as possible.")
@@ -94,20 +98,23 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (areas, recorded, fixes) = try inputs()
-        if callouts { return try replayCallouts(areas: areas, recorded: recorded, fixes: fixes) }
+        let sessions = try self.sessions()
+        if callouts { return try replayCallouts(sessions) }
         let formatter = AlertFormatter(style: json ? .json : .human(colour: Terminal.colourOnStdout))
         let log = try database.map { path in try AlertLog(database: GatewayDatabase(path: path)) }
         var totals = GatewayCounters()
         var alertCount = 0
         var damaged: [String] = []
         var notes: [String] = []
-        for path in files {
-            var capture = try openCapture(path, port: port)
+        for session in sessions {
+            // One replay a session: a recording's hours follow each other through one pipeline.
+            guard let firstPath = session.captures.first else { continue }
+            var capture = try openCapture(firstPath, port: port)
+            var hours = session.captures.dropFirst().makeIterator()
             let day = try rawCaptureDate(date, capture)
             if let note = day.note { notes.append(note) }
-            var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.format == .raw ? .heartbeat(midnight: day.midnight) : .given), gpsFixes: fixes,
-                                       events: recorded)
+            var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.format == .raw ? .heartbeat(midnight: day.midnight) : .given),
+                                       gpsFixes: session.fixes, events: session.recorded)
             let pace = Pacer(speed: speed)
             var emit: ([AlertEvent]) throws -> Void = { alerts in
                 guard !alerts.isEmpty else { return }
@@ -116,21 +123,26 @@ struct ReplayCommand: ParsableCommand {
                 alertCount += alerts.count
             }
             var next = capture.next()
-            if !areas.isEmpty {
+            if !session.areas.isEmpty {
                 var probe = replay  // the first datagram's time, without moving the real pacing clock
                 let first = next.flatMap { probe.eventTime(of: $0) }
-                try emit(replay.setAirspace(areas, at: first ?? replay.pipeline.now ?? 0))
+                try emit(replay.setAirspace(session.areas, at: first ?? replay.pipeline.now ?? 0))
             }
-            while let d = next {
-                if pace.isPaced, let t = replay.eventTime(of: d) { pace.wait(until: t) }
-                try emit(replay.feed(d))
+            while true {
+                while let d = next {
+                    if pace.isPaced, let t = replay.eventTime(of: d) { pace.wait(until: t) }
+                    try emit(replay.feed(d))
+                    next = capture.next()
+                }
+                if let damage = capture.error { damaged.append("\(damage)") }
+                guard let path = hours.next() else { break }
+                capture = try openCapture(path, port: port)
                 next = capture.next()
             }
             try emit(replay.finish())
-            notes += replay.drainNotices().map { "\(path): \($0)" }
+            notes += replay.drainNotices().map { "\(session.name): \($0)" }
             emit = { _ in }
             totals.merge(replay.pipeline.core.counters)
-            if let damage = capture.error { damaged.append("\(damage)") }
         }
         if !quiet {
             Terminal.error(Summary.text(totals, alerts: alertCount))
@@ -140,27 +152,50 @@ struct ReplayCommand: ParsableCommand {
     }
 }
 
+/// One replay: its captures, the gpsd fixes and recorded events interleaved with them, and the
+/// airspace watched.
+struct ResolvedSession {
+    var name: String
+    var captures: [String]
+    var fixes: [TimedGPSFix]
+    var recorded: [RecordedEvent]
+    var areas: [AirspaceArea]
+}
+
 extension ReplayCommand {
-    /// Airspace as `run` sees it (--airspace, --notams, then the stored NOTAMs: one merge rule),
-    /// or with --events the sets the recorded session was given, at their times; and the gpsd fixes.
-    func inputs() throws -> (areas: [AirspaceArea], recorded: [RecordedEvent], fixes: [TimedGPSFix]) {
-        let areas: [AirspaceArea]
-        let recorded: [RecordedEvent]
+    /// The sessions the arguments name (a capture, a recording hour's stem, a recording folder),
+    /// each with its gpsd fixes and recorded events: --gps and --events when given, else the
+    /// files the recorder kept beside the capture. Airspace is what `run` sees (--airspace,
+    /// --notams, then the stored NOTAMs: one merge rule) unless the session has recorded events,
+    /// whose airspace sets are then the ones the recorded session watched.
+    func sessions() throws -> [ResolvedSession] {
         do {
-            recorded = try events.map { try RecordedEventLog.read(path: $0) } ?? []
-            if events != nil {
-                areas = []
-            } else {
+            let givenEvents = try events.map { try RecordedEventLog.read(path: $0) }
+            let givenFixes = try gps.map { try GPSLog.read(path: $0).fixes }
+            var watched: [AirspaceArea]?
+            func watchedAreas() throws -> [AirspaceArea] {
+                if let watched { return watched }
                 let store = noStore ? nil : try NotamDatabaseOption.existing(notamDatabase ?? database)
                 // The alert levels by kind that run would use ([alerts] level_* of the service's config).
                 let levels = (try? GatewayConfig.load(path: GatewayConfig.defaultPath, required: false))?.airspaceLevels ?? AirspaceLevelTable()
-                areas = try AirspaceSet.load(database: store, notamFiles: notams.map { [$0] } ?? [], airspaceFiles: airspace.map { [$0] } ?? [],
-                                             levels: levels)
+                let areas = try AirspaceSet.load(database: store, notamFiles: notams.map { [$0] } ?? [], airspaceFiles: airspace.map { [$0] } ?? [],
+                                                 levels: levels)
+                watched = areas
+                return areas
             }
-        } catch { throw CommandFailure("\(error)") }
-        let fixes: [TimedGPSFix]
-        do { fixes = try gps.map { try GPSLog.read(path: $0).fixes } ?? [] } catch { throw CommandFailure("\(error)") }
-        return (areas, recorded, fixes)
+            return try files.map { argument in
+                let session = try ReplaySession.resolve(argument)
+                let recorded = try givenEvents ?? session.eventLogs.flatMap { try RecordedEventLog.read(path: $0) }.sorted { $0.time < $1.time }
+                let fixes = try givenFixes ?? session.gpsLogs.flatMap { try GPSLog.read(path: $0).fixes }.sorted { $0.time < $1.time }
+                let recording = events != nil || !session.eventLogs.isEmpty
+                return ResolvedSession(name: argument, captures: session.captures, fixes: fixes, recorded: recorded,
+                                       areas: recording ? [] : try watchedAreas())
+            }
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw CommandFailure("\(error)")
+        }
     }
 }
 

@@ -27,7 +27,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Flight recorder: keep every datagram and gpsd fix received in this folder (pcapng and gpspipe JSON, one pair an hour).",
-        discussion: "Replay a recording with: gatewayd replay DIR/gdl90-….pcapng --gps DIR/gdl90-….gps.jsonl. The folder is capped by [recorder] max_mb (200 MB by default): the oldest hour goes first."))
+        discussion: "Replay a recording with: gatewayd replay DIR (every hour) or gatewayd replay DIR/gdl90-2026-05-16-14 (one hour); the gpsd fixes and events beside it are found. The folder is capped by [recorder] max_mb (200 MB by default): the oldest hour goes first."))
     var record: String?
 
     @Option(name: .customLong("accept-from"), help: ArgumentHelp(

@@ -62,6 +62,71 @@ import Testing
         let b = replayed.filter { $0.time < cutoff }.map(AlertFormatter.json)
         #expect(!a.isEmpty)
         #expect(a == b)
+
+        // `gatewayd replay` finds the hour's files itself, by the folder or by the hour's stem:
+        // the same alerts as the replay above (issue 28).
+        if let executable = gatewaydExecutable() {
+            let stem = directory + "/" + String(recordings[0].dropLast(".pcapng".count))
+            let whole = replayed.map(AlertFormatter.json)
+            for argument in recordings.count == 1 ? [directory, stem] : [directory] {
+                let output = try runCommand(executable, ["replay", "--json", "--quiet", argument])
+                #expect(output.status == 0)
+                #expect(output.stdout.split(separator: "\n").map(String.init) == whole, "gatewayd replay \(argument)")
+            }
+            let sideFile = try runCommand(executable, ["replay", stem + ".events.jsonl"])
+            #expect(sideFile.status != 0 && sideFile.stderr.contains("replay the hour by its stem ('gatewayd replay \(stem)'"))
+        }
+    }
+}
+
+/// Runs `executable` with `arguments`; its exit status and what it printed.
+func runCommand(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let p = Process()
+    p.executableURL = executable
+    p.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    // Read before waiting: a full pipe would block the child.
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
+
+@Suite struct ReplaySessionTests {
+    /// A stem finds the hour's files; a folder every hour in order; a side file or a missing one
+    /// is an error that says what to give.
+    @Test func stemsFoldersAndSideFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-sessions-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for name in ["gdl90-2026-05-16-15.pcapng", "gdl90-2026-05-16-14.pcapng", "gdl90-2026-05-16-14.gps.jsonl",
+                     "gdl90-2026-05-16-15.events.jsonl", "notes.txt"] {
+            FileManager.default.createFile(atPath: dir + "/" + name, contents: Data())
+        }
+        let hour = try ReplaySession.resolve(dir + "/gdl90-2026-05-16-14")
+        #expect(hour == ReplaySession(captures: [dir + "/gdl90-2026-05-16-14.pcapng"], gpsLogs: [dir + "/gdl90-2026-05-16-14.gps.jsonl"]))
+        let folder = try ReplaySession.resolve(dir + "/")
+        #expect(folder.captures == [dir + "/gdl90-2026-05-16-14.pcapng", dir + "/gdl90-2026-05-16-15.pcapng"])
+        #expect(folder.gpsLogs == [dir + "/gdl90-2026-05-16-14.gps.jsonl"] && folder.eventLogs == [dir + "/gdl90-2026-05-16-15.events.jsonl"])
+        #expect(try ReplaySession.resolve(dir + "/notes.txt") == ReplaySession(captures: [dir + "/notes.txt"]))
+        #expect(throws: GatewayError.self) { try ReplaySession.resolve(dir + "/gdl90-2026-05-16-14.gps.jsonl") }
+        do {
+            _ = try ReplaySession.resolve(dir + "/gdl90-2026-05-16-13")
+            Issue.record("a missing hour must be an error")
+        } catch {
+            #expect("\(error)".contains("a recording hour is given by its stem"))
+        }
+        let empty = dir + "/empty"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        do {
+            _ = try ReplaySession.resolve(empty)
+            Issue.record("a folder without recordings must be an error")
+        } catch {
+            #expect("\(error)".contains("no recordings in this folder"))
+        }
     }
 }
 
