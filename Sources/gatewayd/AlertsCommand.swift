@@ -10,7 +10,7 @@ struct AlertsCommand: ParsableCommand {
         discussion: """
             Examples:
               gatewayd alerts --since 2026-05-16T14:00:00Z --json
-              gatewayd alerts ack "FDC 6/2174"      (no repeated warning for that area for 15 min)
+              gatewayd alerts ack "FDC 6/2174"   (its warning not repeated for 15 min)
             """,
         subcommands: [AlertsList.self, AlertsAck.self], defaultSubcommand: AlertsList.self)
 }
@@ -20,6 +20,7 @@ struct AlertsList: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the alert log kept by run (and replay --database).",
+        usage: "gatewayd alerts list [<options>]",
         discussion: "Example: gatewayd alerts --since 2026-05-16T14:00:00Z --json"
     )
 

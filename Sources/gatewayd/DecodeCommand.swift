@@ -12,7 +12,8 @@ struct DecodeCommand: ParsableCommand {
 
             Examples:
               gatewayd decode fixtures/demo-flight.gdl90 | less
-              gatewayd decode --json fixtures/demo-flight.pcap | jq 'select(.type=="traffic") | .callsign'
+              gatewayd decode --json fixtures/demo-flight.pcap \\
+                | jq 'select(.type=="traffic") | .callsign'
             """
     )
 
@@ -25,8 +26,7 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: "UDP destination port to extract from pcap/pcapng captures.")
     var port: UInt16 = 4000
 
-    @Option(help: ArgumentHelp("UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day.",
-                               discussion: "Without it the date is taken from the file's modification time (said in a note)."))
+    @Option(help: ArgumentHelp("UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day. Without it the date comes from the FIS-B products' own dates, else the file's modification time (said in a note)."))
     var date: String?
 
     func run() throws {

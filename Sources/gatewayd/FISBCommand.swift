@@ -8,12 +8,14 @@ struct FISBCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fisb",
         abstract: "Decode FIS-B uplinks (message 0x07) of captures into products, each printed once complete.",
+        usage: "gatewayd fisb [<options>] <files> ...\ngatewayd fisb --sample | --bench [--uplinks <uplinks>]",
         discussion: """
             Reads pcap, pcapng, raw GDL90 and dump978 text (+HEX;…;t=…; lines). Products are printed when complete and again whenever they change (a TFR's areas arriving after its text, a newer METAR). Malformed frames are skipped and counted; a summary goes to stderr.
 
             Examples:
               gatewayd fisb fixtures/fisb-sample.978
-              gatewayd fisb --json fixtures/fisb-sample.978 | jq 'select(.kind=="NOTAM") | .geometry'
+              gatewayd fisb --json fixtures/fisb-sample.978 \\
+                | jq 'select(.kind=="NOTAM") | .geometry'
               swift run -c release gatewayd fisb --bench
             """
     )
@@ -27,8 +29,7 @@ struct FISBCommand: ParsableCommand {
     @Option(help: "UDP destination port to extract from pcap/pcapng captures.")
     var port: UInt16 = 4000
 
-    @Option(help: ArgumentHelp("UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day.",
-                               discussion: "Without it the date is taken from the file's modification time (said in a note)."))
+    @Option(help: ArgumentHelp("UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day. Without it the date comes from the FIS-B products' own dates, else the file's modification time (said in a note)."))
     var date: String?
 
     @Flag(help: "Measure decode throughput (uplinks/s) beside a copy+CRC baseline, then exit.")

@@ -6,7 +6,8 @@ import TrafficGateway
 /// `gatewayd notams fetch`.
 struct NotamsFetch: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "fetch", abstract: "Fetch NOTAMs from the FAA and store them (never replacing good data with a bad reply).")
+        commandName: "fetch", abstract: "Fetch NOTAMs from the FAA and store them (never replacing good data with a bad reply).",
+        usage: "gatewayd notams fetch [<options>]")
 
     @Option(help: "Source: faa-api (needs a key from api.faa.gov), faa-nms (the FAA's NOTAM Management Service, OAuth2 key) or faa-search (no key; may refuse scripts).")
     var source = NotamSourceKind.faaAPI

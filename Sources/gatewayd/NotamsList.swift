@@ -4,7 +4,8 @@ import TrafficGateway
 
 /// `gatewayd notams list`.
 struct NotamsList: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the stored NOTAMs.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the stored NOTAMs.",
+                                                    usage: "gatewayd notams list [<options>]")
 
     @Flag(help: "Only those in force now (or at --at).")
     var active = false

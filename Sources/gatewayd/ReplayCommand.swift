@@ -9,7 +9,7 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Run recorded captures through the live pipeline and print the alerts.",
         discussion: """
-            Reads pcap, pcapng (UDP to port 4000), dump978 text lines and raw GDL90 byte streams, through the same pipeline and the same once-a-second tick as a live gateway. Time comes from the capture: packet timestamps, or for raw streams the GDL90 heartbeat clock on the day given by --date (else the day the file was last written, said in a note). The same capture always gives byte-identical output.
+            Reads pcap, pcapng (UDP to port 4000), dump978 text lines and raw GDL90 byte streams, through the same pipeline and the same once-a-second tick as a live gateway. Time comes from the capture: packet timestamps, or for raw streams the GDL90 heartbeat clock on the day given by --date (else the day its FIS-B products are dated, else the day the file was last written, said in a note). The same capture always gives byte-identical output.
 
             Airspace is what 'run' would watch: the NOTAMs stored by 'gatewayd notams fetch/import', plus --notams and --airspace files. A receiver that sends no ownship report (a Dynon-style box) can be replayed with the gpsd fixes recorded beside it (--gps, 'gpspipe -w' output).
 
@@ -18,7 +18,8 @@ struct ReplayCommand: ParsableCommand {
               gatewayd replay fixtures/demo-flight.pcap --notams fixtures/notams-demo.json
               gatewayd replay --json fixtures/demo-flight.pcap | jq .message
               gatewayd replay --speed 1 fixtures/demo-flight.gdl90      (real time)
-              gatewayd replay fixtures/scenarios/echo.pcap --gps fixtures/scenarios/echo.gps.jsonl
+              gatewayd replay fixtures/scenarios/echo.pcap \\
+                --gps fixtures/scenarios/echo.gps.jsonl
 
             A flight recording ('run --record REC') is replayed by its folder (every hour in order, as one session) or by an hour's stem; the gpsd fixes and session events kept beside each hour are found and replayed with it:
               gatewayd replay REC/
@@ -46,29 +47,24 @@ struct ReplayCommand: ParsableCommand {
     var port: UInt16 = 4000
 
     @Option(help: ArgumentHelp(
-        "UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day.",
-        discussion: "Without it the date is taken from the file's modification time, and the summary says it was assumed."))
+        "UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day. Without it the date comes from the FIS-B products' own dates, else the file's modification time (said in a note)."))
     var date: String?
 
     @Option(help: ArgumentHelp(
-        "gpsd fixes recorded beside the capture (the JSON lines 'gpspipe -w' prints), replayed by their times.",
-        discussion: "For receivers that send no ownship report: ownship then comes from these fixes, as from gpsd in 'run'."))
+        "gpsd fixes recorded beside the capture (the JSON lines 'gpspipe -w' prints), replayed by their times. For receivers that send no ownship report: ownship then comes from these fixes, as from gpsd in 'run'."))
     var gps: String?
 
     @Option(help: ArgumentHelp(
-        "Airspace sets and acknowledgements a flight recording kept beside its capture (DIR/gdl90-….events.jsonl), replayed by their times.",
-        discussion: "With it the replay is the recorded session: the areas are the ones the session watched (the stored NOTAMs, --notams and --airspace are not read)."))
+        "Airspace sets and acknowledgements a flight recording kept beside its capture (DIR/gdl90-….events.jsonl), replayed by their times. With it the replay is the recorded session: the areas are the ones the session watched (the stored NOTAMs, --notams and --airspace are not read)."))
     var events: String?
 
     @Option(help: "SQLite database: its stored NOTAMs are watched, as run does, and the alerts are appended to its log.")
     var database: String?
 
-    @Option(help: ArgumentHelp("Airspace to watch: a GeoJSON file of areas (what /airspace.geojson serves).",
-                               discussion: "Example: --airspace fixtures/demo-airspace.geojson (a TFR on the demo flight's route)."))
+    @Option(help: ArgumentHelp("Airspace to watch: a GeoJSON file of areas (what /airspace.geojson serves). Example: --airspace fixtures/demo-airspace.geojson (a TFR on the demo flight's route)."))
     var airspace: String?
 
-    @Option(help: ArgumentHelp("NOTAMs to watch: a JSON file in the FAA NOTAM API's shape (TFRs, restricted areas become airspace alerts).",
-                               discussion: "Example: --notams fixtures/notams-demo.json (a TFR on the demo flight's route)."))
+    @Option(help: ArgumentHelp("NOTAMs to watch: a JSON file in the FAA NOTAM API's shape (TFRs, restricted areas become airspace alerts). Example: --notams fixtures/notams-demo.json (a TFR on the demo flight's route)."))
     var notams: String?
 
     @Option(help: "Database whose stored NOTAMs (`notams fetch`/`import`) are watched, as `run` does (default: --database, else $XDG_DATA_HOME/gatewayd/gateway.sqlite when it exists).")
@@ -78,13 +74,11 @@ struct ReplayCommand: ParsableCommand {
     var noStore = false
 
     @Flag(help: ArgumentHelp(
-        "Print the spoken callouts instead of the alerts: 'HH:MM:SS  Traffic! Two o'clock, high, one mile.'",
-        discussion: "Paced as the voice paces them (one at a time, warnings first); [voice] advisories and repeat_warning_sec of the configuration apply. With --json: {\"time\",\"text\",\"alert\",\"kind\",\"level\"} lines."))
+        "Print the spoken callouts instead of the alerts: 'HH:MM:SS  Traffic! Two o'clock, high, one mile.' Paced as the voice paces them (one at a time, warnings first); [voice] advisories and repeat_warning_sec of the configuration apply. With --json: {\"time\",\"text\",\"alert\",\"kind\",\"level\"} lines."))
     var callouts = false
 
     @Option(help: ArgumentHelp(
-        "With --callouts: also write the replay's audio to this WAV file.",
-        discussion: "16-bit mono: silence, with each callout at its time in the capture (whatever --speed). Listen with 'aplay OUT.wav' or 'play OUT.wav' (sox)."))
+        "With --callouts: also write the replay's audio to this WAV file. 16-bit mono: silence, with each callout at its time in the capture (whatever --speed). Listen with 'aplay OUT.wav' or 'play OUT.wav' (sox)."))
     var wav: String?
 
     @Flag(help: "Print the summary (messages by type, errors by reason) to stderr.")

@@ -26,13 +26,11 @@ struct RunCommand: AsyncParsableCommand {
     var gpsd: HostPort?
 
     @Option(help: ArgumentHelp(
-        "Flight recorder: keep every datagram and gpsd fix received in this folder (pcapng and gpspipe JSON, one pair an hour).",
-        discussion: "Replay a recording with: gatewayd replay DIR (every hour) or gatewayd replay DIR/gdl90-2026-05-16-14 (one hour); the gpsd fixes and events beside it are found. The folder is capped by [recorder] max_mb (200 MB by default): the oldest hour goes first."))
+        "Flight recorder: keep every datagram and gpsd fix received in this folder (pcapng and gpspipe JSON, one pair an hour). Replay a recording with: gatewayd replay DIR (every hour) or gatewayd replay DIR/gdl90-2026-05-16-14 (one hour); the gpsd fixes and events beside it are found. The folder is capped by [recorder] max_mb (200 MB by default): the oldest hour goes first."))
     var record: String?
 
     @Option(name: .customLong("accept-from"), help: ArgumentHelp(
-        "Accept GDL90 only from this IPv4 address (repeatable; default: from anyone).",
-        discussion: "On a Stratux Wi-Fi network every passenger's phone can send to UDP 4000: --accept-from 192.168.10.1 takes the Stratux's stream only."))
+        "Accept GDL90 only from this IPv4 address (repeatable; default: from anyone). On a Stratux Wi-Fi network every passenger's phone can send to UDP 4000: --accept-from 192.168.10.1 takes the Stratux's stream only."))
     var acceptFrom: [String] = []
 
     @Flag(help: "Print alerts as JSON Lines.")
@@ -51,8 +49,7 @@ struct RunCommand: AsyncParsableCommand {
     var httpBind: String?
 
     @Option(help: ArgumentHelp(
-        "Re-broadcast GDL90 to host:port (repeatable), with the alert bit set from our alerts; 'auto': to EFBs that announce themselves on UDP 63093.",
-        discussion: "Do not forward to EFBs on the Stratux Wi-Fi: they already get its stream and would show every aircraft twice."))
+        "Re-broadcast GDL90 to host:port (repeatable), with the alert bit set from our alerts; 'auto': to EFBs that announce themselves on UDP 63093. Do not forward to EFBs on the Stratux Wi-Fi: they already get its stream and would show every aircraft twice."))
     var forward: [ForwardTarget] = []
 
     @Option(help: "TCP port for FLARM NMEA ($PFLAU/$PFLAA/$GPRMC/$GPGGA) for XCSoar-family apps (default 2000; 0: none).")
@@ -76,8 +73,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Seconds between status lines on stderr (default 60; 0: none).")
     var statusInterval: Int?
 
-    @Flag(help: ArgumentHelp("Speak traffic and airspace callouts through ALSA ([voice] enabled).",
-                             discussion: "Check the wiring first: gatewayd voice test --device plughw:1,0"))
+    @Flag(help: ArgumentHelp("Speak traffic and airspace callouts through ALSA ([voice] enabled). Check the wiring first: gatewayd voice test --device plughw:1,0"))
     var voice = false
 
     @Option(help: "ALSA device for the callouts (default 'default'; see 'gatewayd voice list').")

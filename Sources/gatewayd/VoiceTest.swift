@@ -6,6 +6,7 @@ struct VoiceTest: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
         abstract: "Speak a sample callout through the sound device.",
+        usage: "gatewayd voice test [<options>]",
         discussion: """
             Says "Traffic! Two o'clock, high, one mile." and "Traffic, traffic!
             Twelve o'clock, same altitude, less than one mile, closing." with the
