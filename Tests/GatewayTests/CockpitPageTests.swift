@@ -167,6 +167,13 @@ private func chromiumPath() -> String? {
         let dom = dump.output
         #expect(dom.contains("N825V"), "the conflict target is not on the page: \(dump.errors.suffix(2000))")
         #expect(dom.contains("Traffic N825V (ab4549)"), "its alert (the terminal's wording) is not on the page")
+        // The alert shows its current numbers: the range in its card is the traffic table's (issue 28).
+        let card = dom.range(of: #"Traffic N825V \(ab4549\) [^<]*?, ([0-9.]+) NM"#, options: .regularExpression).map { String(dom[$0]) }
+        let row = dom.range(of: #"<strong>N825V</strong>.*?<td>([0-9.]+) NM</td>"#, options: .regularExpression).map { String(dom[$0]) }
+        func lastRange(_ s: String?) -> String? { s?.components(separatedBy: " NM").dropLast().last?.components(separatedBy: CharacterSet(charactersIn: " >")).last }
+        #expect(lastRange(card) != nil && lastRange(card) == lastRange(row), "the alert's range (\(card ?? "none")) is not the table's (\(row ?? "none"))")
+        // The tab and its count badge read as words.
+        #expect(dom.contains(#"aria-label="Alerts, "#) && dom.contains(" active\""), "the Alerts tab has no spoken count")
         #expect(dom.contains("6/2174"), "the TFR is not on the page")
         #expect(dom.contains("SFC–4000 MSL"), "the TFR's limits are not on the page")
         #expect(dom.contains("RWY 13/31 CLSD") && dom.contains("runway 13/31 closed"), "a NOTAM with its translation is not on the page")

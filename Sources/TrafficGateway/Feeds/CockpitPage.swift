@@ -32,7 +32,7 @@ public enum CockpitPage {
           <div id="banner" class="banner quiet" role="status" aria-live="assertive"><span id="banner-text">No active alerts</span></div>
           <nav>
             <a href="#traffic" data-panel="traffic">Traffic</a>
-            <a href="#alerts" data-panel="alerts">Alerts <span id="alert-count" class="count"></span></a>
+            <a href="#alerts" data-panel="alerts" id="alerts-tab" aria-label="Alerts"><span>Alerts</span><span id="alert-count" class="count"></span></a>
             <a href="#notams" data-panel="notams">NOTAMs</a>
             <a href="#weather" data-panel="weather">Weather</a>
             <a href="#status" data-panel="status">Status</a>
@@ -131,7 +131,7 @@ public enum CockpitPage {
         nav a.on{background:var(--accent);color:var(--bg);border-color:var(--accent)}
         nav .spacer{flex:1}
         .clock{font-variant-numeric:tabular-nums;font-weight:700;font-size:1.1rem;padding:0 8px}
-        .count:not(:empty){margin-left:6px;background:var(--warn);color:#fff;border-radius:999px;padding:0 8px;font-size:.85rem}
+        nav a{gap:6px}.count:not(:empty){display:inline-block;background:var(--warn);color:#fff;border-radius:999px;padding:0 8px;font-size:.85rem}
         .link{font-size:.8rem;padding:4px 8px;border-radius:6px;border:1px solid var(--line)}
         .link.up{color:var(--vfr)}.link.down{color:var(--warn)}
         button,select,input{font:inherit;color:var(--fg);background:var(--card);border:1px solid var(--line);border-radius:8px;min-height:48px;padding:0 14px}
@@ -286,6 +286,7 @@ public enum CockpitPage {
             syncClock(doc);
             state.traffic = doc;
             renderOwnship(doc); renderTrafficList(doc); renderAirspaceList(doc);
+            if (state.alerts.size) renderBanner();
             draw();
           }
           function renderOwnship(doc) {
@@ -484,15 +485,29 @@ public enum CockpitPage {
 
           // ---- alerts ----
           function alertKey(a) { return a.id; }
+          // A traffic alert in its current numbers (the traffic table's, refreshed every second),
+          // not the ones it was raised or last updated with; the alert's own text without a fix.
+          function alertText(a) {
+            const doc = state.traffic;
+            const t = a.kind === 'traffic' && doc ? doc.targets.find((x) => x.address === a.subject) : null;
+            if (!t || t.rangeNM === undefined || t.rangeNM === null) return a.message;
+            const dz = t.relativeAltitudeFt, h = dz === undefined || dz === null ? null : Math.round(dz / 100) * 100;
+            const height = h === null ? 'altitude unknown' : h === 0 ? 'same altitude' : Math.abs(h) + ' ft ' + (h > 0 ? 'above' : 'below');
+            const track = doc.ownship ? doc.ownship.trackDeg : null;
+            const where = track === null || track === undefined ? 'bearing ' + pad3(t.bearingDeg) + '\u00b0' : clockPos(t.bearingDeg, track);
+            return 'Traffic ' + (t.callsign ? t.callsign + ' (' + t.address + ')' : t.address) + ' ' + where + ', ' + t.rangeNM.toFixed(1) + ' NM, ' + height;
+          }
           function renderBanner() {
             const active = [...state.alerts.values()].sort((a, b) => (levelRank[b.level] - levelRank[a.level]) || (a.time < b.time ? 1 : -1));
             const banner = $('banner'), text = $('banner-text');
             $('alert-count').textContent = active.length ? String(active.length) : '';
+            // Read as words, not "Alerts4": the badge is a separate box beside the label.
+            $('alerts-tab').setAttribute('aria-label', active.length ? 'Alerts, ' + active.length + ' active' : 'Alerts');
             if (!active.length) { banner.className = 'banner quiet'; text.textContent = 'No active alerts'; }
             else {
               const top = active[0];
               banner.className = 'banner ' + top.level;
-              text.textContent = top.level.toUpperCase() + ' \u2014 ' + top.message + (active.length > 1 ? '  (+' + (active.length - 1) + ' more)' : '');
+              text.textContent = top.level.toUpperCase() + ' \u2014 ' + alertText(top) + (active.length > 1 ? '  (+' + (active.length - 1) + ' more)' : '');
             }
             renderActive(active);
           }
@@ -502,7 +517,7 @@ public enum CockpitPage {
             for (const a of active) {
               const card = el('div', 'alert ' + a.level);
               card.appendChild(el('span', 'chip ' + a.level, a.level.toUpperCase()));
-              card.appendChild(el('span', 'msg', a.message));
+              card.appendChild(el('span', 'msg', alertText(a)));
               const nums = [];
               if (a.kind === 'traffic') {
                 if (a.timeToCPASec !== undefined && a.timeToCPASec !== null) nums.push('CPA in ' + Math.round(a.timeToCPASec) + ' s');
