@@ -9,11 +9,30 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Stratux sends GDL90 to UDP port 4000 of each Wi-Fi client that holds a DHCP lease and answers ping with that port open. Alerts go to stdout (and the alert log); a status line goes to stderr every --status-interval seconds. SIGINT/SIGTERM stop it cleanly.
 
-            Try it without a receiver, in two terminals:
+            Try it without a receiver: a capture played as the input, its time the gateway's clock
+            (the page at http://localhost:8090/ shows the flight as it happened):
+              gatewayd run --replay fixtures/demo-flight.pcap \\
+                --notams fixtures/notams-demo.json
+
+            Or in two terminals, over UDP as a Stratux sends it:
               gatewayd run --udp-port 4000
               gatewayd send fixtures/demo-flight.pcap --to 127.0.0.1:4000 --speed 10
             """
     )
+
+    @Option(help: ArgumentHelp(
+        "Play a capture as the input instead of listening on UDP (repeatable; a file, a recording folder or an hour's stem, as replay takes). The gateway's clock is the capture's: the page, API, feeds and alert log show the flight at its own time.",
+        valueName: "capture"))
+    var replay: [String] = []
+
+    @Option(help: "With --replay: capture seconds per second (1: real time, 10: ten times faster).")
+    var speed: Double = 1
+
+    @Flag(help: "With --replay: play the captures again after the end, each round later by the length of the last.")
+    var loop = false
+
+    @Option(help: "With --replay: UTC date (YYYY-MM-DD) of raw GDL90 streams (default: from their FIS-B products, else the file).")
+    var date: String?
 
     @Option(help: "UDP port to listen on (default 4000).")
     var udpPort: UInt16?
@@ -139,12 +158,23 @@ struct RunCommand: AsyncParsableCommand {
         if c.notamSource != nil && c.notamLocations.isEmpty { throw ValidationError("--notam-source needs --notam-location ICAO (repeatable)") }
     }
 
+    func validate() throws {
+        if replay.isEmpty && (loop || speed != 1 || date != nil) { throw ValidationError("--speed, --loop and --date go with --replay CAPTURE") }
+        if !(speed > 0 && speed <= 1_000) { throw ValidationError("--speed \(speed): give a pace from 0.1 to 1000 (1: real time)") }
+        if let date, CaptureDate.resolve(given: date, path: "", firstHeartbeatSeconds: nil) == nil {
+            throw ValidationError("--date \(date) is not a date like 2026-05-16")
+        }
+    }
+
     func run() async throws {
         Terminal.onStdoutClosed = { Terminal.warning("gatewayd: stdout was closed; alerts go on to the feeds and the alert log") }
         let config = try effective()
         Terminal.level = config.logLevel
         do {
-            try await GatewayApp(config: config, console: Terminal.console).run()
+            let source = try replay.isEmpty ? nil : CaptureSource(
+                sessions: replay.map(ReplaySession.resolve), speed: speed, loop: loop,
+                date: date.flatMap { CaptureDate.resolve(given: $0, path: "", firstHeartbeatSeconds: nil) })
+            try await GatewayApp(config: config, console: Terminal.console, replay: source).run()
         } catch {
             throw CommandFailure("\(error)")
         }

@@ -20,14 +20,18 @@ public struct GatewayApp: Sendable {
     /// systemd's notification socket and watchdog (does nothing outside systemd).
     public let systemd: SystemdNotifier
     private let clock: any Clock<Duration>
+    /// A capture played as the input instead of the UDP socket (`run --replay`), nil for live.
+    public let replay: CaptureSource?
 
-    /// An app for `config`, writing to `console`; the timers run on `clock`.
+    /// An app for `config`, writing to `console`; the timers run on `clock`. With `replay`, the
+    /// capture is the input and its time the gateway's clock (no UDP socket is bound).
     public init(config: GatewayConfig, console: GatewayConsole, systemd: SystemdNotifier = SystemdNotifier(),
-                clock: any Clock<Duration> = ContinuousClock()) {
+                clock: any Clock<Duration> = ContinuousClock(), replay: CaptureSource? = nil) {
         self.config = config
         self.console = console
         self.systemd = systemd
         self.clock = clock
+        self.replay = replay
     }
 
     /// The signals that stop the gateway gracefully.
@@ -62,7 +66,9 @@ public struct GatewayApp: Sendable {
         let log = c.databaseEnabled ? AlertLog(database: try GatewayDatabase(path: c.database ?? GatewayDatabase.defaultPath())) : nil
         let store = log.map { NotamStore(database: $0.database) }
         let formatter = AlertFormatter(style: c.json ? .json : .human(colour: console.colour))
-        let hub = FeedHub(now: Date().timeIntervalSince1970)
+        let now: @Sendable () -> Double
+        if let replay { now = { replay.now() } } else { now = { Date().timeIntervalSince1970 } }
+        let hub = FeedHub(now: now())
         // The terminal is a bounded consumer off the core's queue: a paused terminal (Ctrl-S, a full
         // pipe) costs dropped lines, counted and said, never a stalled core.
         let terminal = BoundedConsumer(label: "gatewayd.terminal", limit: 1_024) { (lines: [String]) in console.alerts(lines) }
@@ -80,6 +86,8 @@ public struct GatewayApp: Sendable {
         }
         let gateway = LiveGateway(core: GatewayCore(configuration: c.coreConfiguration), hub: hub, sinks: sinks)
         gateway.onNotice = { console.warning("note: \($0)") }
+        gateway.clock = now
+        if let replay { gateway.tickInterval = max(0.05, 1 / replay.speed) }
         // The running parts, in the order they stop last (the group stops them in reverse).
         var edges: [EdgeService] = []
         // The voice (issue 22): spoken callouts, a sink with its own queue and playback thread (the
@@ -127,8 +135,15 @@ public struct GatewayApp: Sendable {
             if let source = c.notamSource, let store {
                 timers.append(notamRefresh(NotamRefresh(source: source, config: c, store: store), then: reloadAreas))
             }
-            try gateway.start(bind: c.bind, port: UInt16(c.udpPort), acceptFrom: c.acceptFrom)
-            edges.append(EdgeService("GDL90 ingest") { gateway.stop() })
+            if let replay {
+                gateway.startTicking()
+                edges.append(EdgeService("GDL90 ingest") { gateway.stop() })
+                // Stopped first of the inputs: no datagram is handed on once the ingest stops.
+                edges.append(EdgeService("capture") { replay.stop() })
+            } else {
+                try gateway.start(bind: c.bind, port: UInt16(c.udpPort), acceptFrom: c.acceptFrom)
+                edges.append(EdgeService("GDL90 ingest") { gateway.stop() })
+            }
             // gpsd, when configured: connects once the group runs, and stops before the ingest.
             if let gpsd = c.gpsd { readers.append(gateway.gpsdClient(host: gpsd.host, port: gpsd.port)) }
             if c.httpPort > 0 {
@@ -148,7 +163,13 @@ public struct GatewayApp: Sendable {
             throw error
         }
         if descriptors < 1_100 { console.warning("gatewayd: only \(descriptors) open files allowed: raise LimitNOFILE (the HTTP and NMEA caps need about 600)") }
-        console.info("gatewayd: listening for GDL90 on UDP \(c.bind):\(gateway.port)\(log.map { ", alert log \($0.database.path)" } ?? "")")
+        if let replay {
+            let names = replay.sessions.flatMap(\.captures)
+            console.info("gatewayd: playing \(names.count == 1 ? names[0] : "\(names.count) captures") at \(JSONWriter.format(replay.speed, decimals: 1))× real time\(replay.loop ? ", looping" : ""); the clock is the capture's, from \(Timestamp.iso8601(replay.start))\(log.map { ", alert log \($0.database.path)" } ?? "")")
+            replay.play(into: gateway) { console.info("gatewayd: " + $0) }
+        } else {
+            console.info("gatewayd: listening for GDL90 on UDP \(c.bind):\(gateway.port)\(log.map { ", alert log \($0.database.path)" } ?? "")")
+        }
         if !feeds.isEmpty { console.info("gatewayd: feeds: " + feeds.joined(separator: "; ")) }
         if let dir = c.recordDirectory { console.info("gatewayd: recording to \(dir) (at most \(c.recordMaxMB) MB)") }
         // systemd (Type=notify): started; the watchdog is petted from the core's queue, so a
@@ -187,7 +208,7 @@ public struct GatewayApp: Sendable {
         let levels = config.airspaceLevels
         let load: @Sendable () throws(GatewayError) -> [AirspaceArea] = { () throws(GatewayError) in
             try AirspaceSet.load(database: store?.database, notamFiles: notamFiles, airspaceFiles: airspaceFiles,
-                                 activeAt: Date().timeIntervalSince1970, levels: levels)
+                                 activeAt: gateway.clock(), levels: levels)
         }
         gateway.setAirspace(try load())
         return {

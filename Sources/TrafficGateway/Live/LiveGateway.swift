@@ -49,6 +49,12 @@ public final class LiveGateway: @unchecked Sendable {
 
     /// The UDP port bound.
     public var port: UInt16 { listener?.port ?? 0 }
+    /// The gateway's clock (set before `start`): the wall clock, or a capture's when a capture is
+    /// the source (`run --replay`). Ticks, gpsd fixes, airspace sets and acknowledgements are
+    /// stamped with it, so the page and the alerts follow the capture's time.
+    public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    /// Seconds of wall time between ticks: 1, or less when a capture plays faster than real time.
+    public var tickInterval: Double = 1
 
     /// Creates a gateway whose outputs go to `sinks` (more can be added before `start`); the
     /// feeds' picture is produced when `hub` is given. Nothing runs until `start`.
@@ -78,10 +84,16 @@ public final class LiveGateway: @unchecked Sendable {
             self.receive(bytes, at: CaptureTime.quantized(time))
         }
         listenerForStop.withLock { $0 = listener }
+        startTicking(gpsd: gpsd)
+    }
+
+    /// Starts the tick (and gpsd when given "host:port") without a UDP socket: the GDL 90 comes
+    /// from `inject` (a capture played as a live source).
+    public func startTicking(gpsd: (host: String, port: UInt16)? = nil) {
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.schedule(deadline: .now() + tickInterval, repeating: tickInterval)
         timer.setEventHandler { [unowned self] in
-            let now = Date().timeIntervalSince1970
+            let now = self.clock()
             self.carryOut(self.pipeline.process(tickAt: now), at: now)
             for notice in self.pipeline.drainNotices() { self.onNotice?(notice) }
             // Impossible gpsd values are dropped by the core and counted; say so, at most once a minute.
@@ -114,7 +126,7 @@ public final class LiveGateway: @unchecked Sendable {
         GPSDClient(host: host, port: port, onFix: { [weak self] fix in
             guard let self else { return }
             self.queue.async {
-                let time = CaptureTime.quantized(Date().timeIntervalSince1970)
+                let time = CaptureTime.quantized(self.clock())
                 self.recorder?.record(fix, at: time)
                 self.carryOut(self.pipeline.process(gpsFix: fix, at: time), at: time)
             }
@@ -145,8 +157,9 @@ public final class LiveGateway: @unchecked Sendable {
         self.forwarder = forwarder
         add(forwarder)
         if auto {
+            let clock = self.clock
             discovery = try DatagramSocket(port: discoveryPort, queue: queue) { host, bytes in
-                forwarder.announce(from: host, payload: bytes, at: Date().timeIntervalSince1970)
+                forwarder.announce(from: host, payload: bytes, at: clock())
             }
         }
     }
@@ -158,7 +171,7 @@ public final class LiveGateway: @unchecked Sendable {
             // recorded again (the recording would grow by every area each minute) nor re-applied.
             guard areas != self.givenAirspace else { return }
             self.givenAirspace = areas
-            let now = CaptureTime.quantized(Date().timeIntervalSince1970)
+            let now = CaptureTime.quantized(self.clock())
             self.recorder?.record(RecordedEvent(time: now, change: .airspace(areas)))
             self.carryOut(self.pipeline.process(airspace: areas, at: now), at: now)
         }
@@ -167,7 +180,7 @@ public final class LiveGateway: @unchecked Sendable {
     /// Acknowledges an airspace alert (alert id or area id).
     public func acknowledge(_ id: String) {
         queue.async {
-            let now = CaptureTime.quantized(Date().timeIntervalSince1970)
+            let now = CaptureTime.quantized(self.clock())
             self.recorder?.record(RecordedEvent(time: now, change: .acknowledge(id)))
             self.carryOut(self.pipeline.process(acknowledge: id, at: now), at: now)
         }
@@ -178,7 +191,21 @@ public final class LiveGateway: @unchecked Sendable {
 
     /// EFBs found by discovery and still announcing.
     public func discoveredEFBs() -> [EFBRegistry.EFB] {
-        queue.sync { forwarder?.efbs?.active(at: Date().timeIntervalSince1970) ?? [] }
+        queue.sync { forwarder?.efbs?.active(at: clock()) ?? [] }
+    }
+
+    /// A datagram from a source other than the UDP socket (a capture played live), at its time;
+    /// handled on the core's queue as a received one is.
+    public func inject(_ bytes: [UInt8], at time: Double) {
+        queue.async { bytes.withUnsafeBytes { self.receive($0, at: time) } }
+    }
+
+    /// A gpsd fix from a source other than gpsd (a capture's recorded fixes), at its time.
+    public func inject(_ fix: GPSFix, at time: Double) {
+        queue.async {
+            self.recorder?.record(fix, at: time)
+            self.carryOut(self.pipeline.process(gpsFix: fix, at: time), at: time)
+        }
     }
 
     private func receive(_ bytes: UnsafeRawBufferPointer, at time: Double) {
@@ -200,7 +227,7 @@ public final class LiveGateway: @unchecked Sendable {
     public func status() -> GatewayStatus {
         queue.sync {
             let core = pipeline.core
-            let now = Date().timeIntervalSince1970
+            let now = clock()
             return GatewayStatus(
                 counters: core.counters, targets: core.picture.targets.count, activeAlerts: core.trafficAlerts.activeCount,
                 positionSource: core.ownship.fix(at: now)?.source ?? .none, problem: core.health.problem(at: now),

@@ -1,0 +1,202 @@
+import Dispatch
+import Synchronization
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A capture played as the live gateway's input (`gatewayd run --replay`): its datagrams, and the
+/// gpsd fixes and session events a recording kept beside it, are handed to the gateway at their
+/// capture times, paced against the wall clock by `speed`; the gateway's clock is the capture's
+/// (`now`). The page, the API, the feeds and the alert log then show the flight as it happened
+/// (its NOTAMs active, its FIS-B weather fresh), with nothing re-dated. With `loop` the captures
+/// play again, each round later by the length of the last, so time never runs backwards.
+public final class CaptureSource: Sendable {
+    /// What was played, for the status line and the end notice.
+    public struct Progress: Sendable, Equatable {
+        /// Datagrams handed to the gateway.
+        public var datagrams = 0
+        /// Rounds completed (with `loop`).
+        public var rounds = 0
+    }
+
+    /// The sessions played, in order.
+    public let sessions: [ReplaySession]
+    /// Capture seconds a wall second.
+    public let speed: Double
+    /// Play again from the start after the end.
+    public let loop: Bool
+    /// Capture time at which playing starts (the first datagram's).
+    public let start: Double
+    private let anchor = Mutex<(capture: Double, wall: Double)?>(nil)
+    private let stopping = Atomic<Bool>(false)
+    private let progressState = Mutex(Progress())
+    private let date: CaptureDate?
+
+    /// Opens the sessions' first capture to learn where playing starts; an error names the file.
+    /// `date` dates raw GDL 90 streams (else each is dated as `replay` dates it).
+    public init(sessions: [ReplaySession], speed: Double = 1, loop: Bool = false, date: CaptureDate? = nil) throws {
+        guard speed > 0, speed.isFinite else { throw GatewayError.invalidInput("--speed \(speed): give a pace such as 1 (real time) or 10") }
+        self.sessions = sessions
+        self.speed = speed
+        self.loop = loop
+        self.date = date
+        guard let first = sessions.first?.captures.first else {
+            throw GatewayError.invalidInput("--replay needs a capture, a recording folder or a recorded hour's stem")
+        }
+        // Opened once here so that a missing or unreadable capture is an error before the start.
+        for path in sessions.flatMap(\.captures) { _ = try CaptureStream(path: path, port: 4000) }
+        var cursors = sessions.map { Cursor(session: $0, date: date) }
+        let start = cursors.indices.compactMap { cursors[$0].peek()?.time }.min()
+        guard let start else { throw GatewayError.file(path: first, reason: "no timed datagram in the captures (nothing to play)") }
+        self.start = start
+    }
+
+    /// The capture's time now: where playing has got to, moving on between datagrams at `speed`.
+    public func now() -> Double {
+        let wall = Date().timeIntervalSince1970
+        guard let a = anchor.withLock({ $0 }) else { return start }
+        return a.capture + (wall - a.wall) * speed
+    }
+
+    /// What has been played so far.
+    public var progress: Progress { progressState.withLock { $0 } }
+
+    /// Plays into `gateway` on a thread of its own until the end (or forever with `loop`), then
+    /// calls `onEnd` with a line to log. The gateway's clock should be `now` (set before its start).
+    public func play(into gateway: LiveGateway, onEnd: @escaping @Sendable (String) -> Void) {
+        anchor.withLock { $0 = (start, Date().timeIntervalSince1970) }
+        // A queue of its own (an overcommitting thread): the pacing sleeps there, never on the
+        // cooperative pool or the core's queue.
+        DispatchQueue(label: "gatewayd.replay").async { [self] in
+            var offset = 0.0
+            repeat {
+                let last = playOnce(into: gateway, offset: offset)
+                guard !stopping.load(ordering: .relaxed) else { return }
+                progressState.withLock { $0.rounds += 1 }
+                offset += (last ?? start) - start + 1
+            } while loop && !stopping.load(ordering: .relaxed)
+            let p = progress
+            onEnd("the capture has been played (\(p.datagrams) datagrams); the gateway goes on at its clock with no new input")
+        }
+    }
+
+    /// Stops playing at the next datagram.
+    public func stop() { stopping.store(true, ordering: .relaxed) }
+
+    /// One round of every session, their datagrams interleaved by time (several captures given
+    /// together play as one sky); returns the last capture time played (before `offset`).
+    private func playOnce(into gateway: LiveGateway, offset: Double) -> Double? {
+        var cursors = sessions.map { Cursor(session: $0, date: date) }
+        let fixes = sessions.flatMap(\.gpsLogs).flatMap { (try? GPSLog.read(path: $0).fixes) ?? [] }.sorted { $0.time < $1.time }
+        let events = sessions.flatMap(\.eventLogs).flatMap { (try? RecordedEventLog.read(path: $0)) ?? [] }.sorted { $0.time < $1.time }
+        var nextFix = fixes.startIndex, nextEvent = events.startIndex
+        var last: Double?
+        func due(through t: Double) -> Bool {
+            while nextFix < fixes.endIndex, fixes[nextFix].time <= t {
+                guard wait(until: fixes[nextFix].time + offset) else { return false }
+                gateway.inject(fixes[nextFix].fix, at: CaptureTime.quantized(fixes[nextFix].time + offset))
+                nextFix += 1
+            }
+            while nextEvent < events.endIndex, events[nextEvent].time <= t {
+                switch events[nextEvent].change {
+                case .airspace(let areas): gateway.setAirspace(areas)
+                case .acknowledge(let id): gateway.acknowledge(id)
+                }
+                nextEvent += 1
+            }
+            return true
+        }
+        while true {
+            // The session whose next datagram is earliest.
+            var best: Int?
+            for i in cursors.indices where cursors[i].peek() != nil {
+                if best == nil || cursors[i].peek()!.time < cursors[best!].peek()!.time { best = i }
+            }
+            guard let b = best, let (t, bytes) = cursors[b].take() else { break }
+            guard due(through: t), wait(until: t + offset) else { return last }
+            gateway.inject(bytes, at: CaptureTime.quantized(t + offset))
+            progressState.withLock { $0.datagrams += 1 }
+            last = t
+        }
+        _ = due(through: .infinity)
+        return last
+    }
+
+    /// A session's datagrams with their times, its captures one after another.
+    struct Cursor {
+        var paths: ArraySlice<String>
+        var stream: CaptureStream?
+        var timing = Timing()
+        var pending: (time: Double, bytes: [UInt8])?
+        let date: CaptureDate?
+
+        init(session: ReplaySession, date: CaptureDate?) {
+            paths = session.captures[...]
+            self.date = date
+        }
+
+        mutating func peek() -> (time: Double, bytes: [UInt8])? {
+            while pending == nil {
+                if stream == nil {
+                    // The next capture (one that will not open is skipped: the others still play).
+                    guard let path = paths.popFirst() else { return nil }
+                    guard let s = try? CaptureStream(path: path, port: 4000), let t = try? CaptureSource.timing(for: s, date: date) else { continue }
+                    stream = s
+                    timing = t
+                }
+                guard let d = stream!.next() else { stream = nil; continue }
+                if let t = timing.time(of: d) { pending = (t, d.bytes) }
+            }
+            return pending
+        }
+
+        mutating func take() -> (time: Double, bytes: [UInt8])? {
+            defer { pending = nil }
+            return peek()
+        }
+    }
+
+    /// Sleeps until capture time `t` is due on the wall clock; false when stopped meanwhile.
+    private func wait(until t: Double) -> Bool {
+        guard let a = anchor.withLock({ $0 }) else { return false }
+        while !stopping.load(ordering: .relaxed) {
+            let left = a.wall + (t - a.capture) / speed - Date().timeIntervalSince1970
+            if left <= 0 { return true }
+            usleep(useconds_t(min(left, 0.1) * 1_000_000))
+        }
+        return false
+    }
+
+    /// Times of a capture's datagrams: their timestamps, or for a raw stream its heartbeat clock
+    /// on its date (given, else from its products or the file, as `replay` dates it).
+    struct Timing {
+        var midnight: Double?
+        var day = 0.0
+        var lastSeconds: Double?
+        var lastTime: Double?
+
+        mutating func time(of d: CapturedDatagram) -> Double? {
+            if let t = d.timestamp { lastTime = t; return t }
+            guard let midnight else { return lastTime }
+            if let s = RawStreamSegmenter.leadingHeartbeatSeconds(d.bytes) {
+                if let last = lastSeconds, s + 43_200 < last { day += 86_400 }
+                lastSeconds = s
+                lastTime = midnight + day + s
+            }
+            return lastTime
+        }
+    }
+
+    static func timing(for stream: CaptureStream, date: CaptureDate?) throws -> Timing {
+        guard stream.format == .raw else { return Timing() }
+        if let date { return Timing(midnight: date.midnight) }
+        var probe = try CaptureStream(path: stream.path, port: 4000)
+        let (first, products) = CaptureDate.probe(&probe)
+        return Timing(midnight: CaptureDate.resolve(given: nil, path: stream.path, firstHeartbeatSeconds: first, products: products)?.midnight)
+    }
+}
