@@ -118,34 +118,35 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
-        // Every flag sets a key of the file's table (one parser and range check for both).
-        let given: [GatewayConfig.Override] = [
-            .init("--udp-port", "input.udp_port", udpPort.map { .integer(Int($0)) }),
-            .init("--bind", "input.bind", bind.map(TOMLValue.string)),
-            .init("--gpsd", "input.gpsd", gpsd.map { .string($0.description) }),
-            .init("--accept-from", "input.accept_from", acceptFrom.isEmpty ? nil : .array(acceptFrom.map(TOMLValue.string))),
-            .init("--record", "recorder.dir", record.map(TOMLValue.string)),
-            .init("--json", "output.json", json ? .bool(true) : nil),
-            .init("--database", "database.path", database.map(TOMLValue.string)),
-            .init("--no-database", "database.enabled", noDatabase ? .bool(false) : nil),
-            .init("--http-port", "feeds.http_port", httpPort.map(TOMLValue.integer)),
-            .init("--http-bind", "feeds.http_bind", httpBind.map(TOMLValue.string)),
-            .init("--forward", "feeds.forward", forward.isEmpty ? nil : .array(forward.map { .string($0.description) })),
-            .init("--nmea-port", "feeds.nmea_port", nmeaPort.map(TOMLValue.integer)),
-            .init("--airspace", "airspace.file", airspace.map(TOMLValue.string)),
-            .init("--notams", "airspace.notams_file", notams.map(TOMLValue.string)),
-            .init("--notam-source", "notams.source", notamSource.map { .string($0.rawValue) }),
-            .init("--notam-location", "notams.locations", notamLocation.isEmpty ? nil : .array(notamLocation.map(TOMLValue.string))),
-            .init("--notam-refresh-hours", "notams.refresh_hours", notamRefreshHours.map(TOMLValue.float)),
-            .init("--status-interval", "output.status_interval", statusInterval.map(TOMLValue.integer)),
-            .init("--log-level", "log.level", logLevel.map { .string($0.rawValue) }),
-            .init("--voice", "voice.enabled", voice ? .bool(true) : nil),
-            .init("--voice-device", "voice.device", voiceDevice.map(TOMLValue.string)),
-            .init("--voice-volume", "voice.volume", voiceVolume.map(TOMLValue.integer)),
-            .init("--voice-advisories", "voice.advisories", voiceAdvisories ? .bool(true) : nil),
+        // Every flag sets a key of the file's table (one parser and range check for both), by
+        // its name in GatewayConfig.runFlags.
+        let given: [String: TOMLValue?] = [
+            "--udp-port": udpPort.map { .integer(Int($0)) },
+            "--bind": bind.map(TOMLValue.string),
+            "--gpsd": gpsd.map { .string($0.description) },
+            "--accept-from": acceptFrom.isEmpty ? nil : .array(acceptFrom.map(TOMLValue.string)),
+            "--record": record.map(TOMLValue.string),
+            "--json": json ? .bool(true) : nil,
+            "--database": database.map(TOMLValue.string),
+            "--no-database": noDatabase ? .bool(false) : nil,
+            "--http-port": httpPort.map(TOMLValue.integer),
+            "--http-bind": httpBind.map(TOMLValue.string),
+            "--forward": forward.isEmpty ? nil : .array(forward.map { .string($0.description) }),
+            "--nmea-port": nmeaPort.map(TOMLValue.integer),
+            "--airspace": airspace.map(TOMLValue.string),
+            "--notams": notams.map(TOMLValue.string),
+            "--notam-source": notamSource.map { .string($0.rawValue) },
+            "--notam-location": notamLocation.isEmpty ? nil : .array(notamLocation.map(TOMLValue.string)),
+            "--notam-refresh-hours": notamRefreshHours.map(TOMLValue.float),
+            "--status-interval": statusInterval.map(TOMLValue.integer),
+            "--log-level": logLevel.map { .string($0.rawValue) },
+            "--voice": voice ? .bool(true) : nil,
+            "--voice-device": voiceDevice.map(TOMLValue.string),
+            "--voice-volume": voiceVolume.map(TOMLValue.integer),
+            "--voice-advisories": voiceAdvisories ? .bool(true) : nil,
         ]
         do {
-            try c.apply(given)
+            try c.apply(flags: given)
         } catch {
             throw ValidationError("\(error)")
         }

@@ -39,3 +39,37 @@ import Testing
         }
     }
 }
+
+/// `run`'s flags and the key table (issue 21): every flag of `GatewayConfig.runFlags` names a key
+/// of the table and is an option of `gatewayd run`; every option of `run` is in `runFlags` or is
+/// one of run's own (no key: the configuration file, the replayed capture).
+@Suite struct RunFlagsTests {
+    static let runOnly: Set<String> = ["--config", "--replay", "--speed", "--loop", "--date", "--help"]
+
+    @Test func runFlagsAndTheKeyTableAgree() throws {
+        let paths = Set(GatewayConfig.keys.map(\.path))
+        for (flag, key) in GatewayConfig.runFlags { #expect(paths.contains(key), "\(flag) names \(key), which is not in GatewayConfig.keys") }
+        #expect(Set(GatewayConfig.runFlags.map(\.flag)).count == GatewayConfig.runFlags.count, "a flag listed twice")
+
+        let executable = try #require(gatewaydExecutable())
+        let help = try runCommand(executable, ["run", "--help"]).stdout
+        // Options as the help lists them: "  --udp-port <udp-port>", "  --json".
+        let options = Set(help.split(separator: "\n").compactMap { line -> String? in
+            let t = line.drop { $0 == " " }
+            guard line.hasPrefix("  "), t.hasPrefix("--") else { return nil }
+            return String(t.prefix { $0 != " " && $0 != "," })
+        })
+        #expect(options.count > 20)
+        for (flag, _) in GatewayConfig.runFlags { #expect(options.contains(flag), "\(flag) is in runFlags but not an option of run") }
+        for option in options where !Self.runOnly.contains(option) {
+            #expect(GatewayConfig.runFlags.contains { $0.flag == option }, "run's \(option) sets no key (add it to GatewayConfig.runFlags)")
+        }
+    }
+
+    @Test func anUnknownFlagIsAnErrorNotATrap() {
+        var c = GatewayConfig()
+        #expect(throws: GatewayError.self) { try c.apply(flags: ["--udp-prot": .integer(4000)]) }
+        #expect(throws: GatewayError.self) { try c.apply([.init("--x", "feeds.no_such_key", .integer(1))]) }
+        #expect((try? c.apply(flags: ["--udp-port": .integer(4001), "--json": nil])) != nil && c.udpPort == 4001)
+    }
+}

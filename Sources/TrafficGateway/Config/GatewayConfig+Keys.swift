@@ -106,13 +106,37 @@ extension GatewayConfig {
         }
     }
 
+    /// The keys `gatewayd run` takes as flags, and their flags: the one list `run` reads its flags
+    /// through (`apply(flags:)`). `ConfigKeyTests` checks it both ways against the key table and
+    /// `run --help`, so a misspelt key or a flag without its key fails a test, not a flight.
+    public static let runFlags: [(flag: String, key: String)] = [
+        ("--udp-port", "input.udp_port"), ("--bind", "input.bind"), ("--gpsd", "input.gpsd"), ("--accept-from", "input.accept_from"),
+        ("--record", "recorder.dir"), ("--json", "output.json"), ("--database", "database.path"), ("--no-database", "database.enabled"),
+        ("--http-port", "feeds.http_port"), ("--http-bind", "feeds.http_bind"), ("--forward", "feeds.forward"), ("--nmea-port", "feeds.nmea_port"),
+        ("--airspace", "airspace.file"), ("--notams", "airspace.notams_file"), ("--notam-source", "notams.source"),
+        ("--notam-location", "notams.locations"), ("--notam-refresh-hours", "notams.refresh_hours"),
+        ("--status-interval", "output.status_interval"), ("--log-level", "log.level"), ("--voice", "voice.enabled"),
+        ("--voice-device", "voice.device"), ("--voice-volume", "voice.volume"), ("--voice-advisories", "voice.advisories"),
+    ]
+
+    /// Applies the flags given (flag → its value as TOML would give it; nil: not given), through
+    /// `runFlags` and the same table of keys as the file (one parser, one range check, one message
+    /// per key): flag > file > default. A flag `runFlags` does not know is an error naming it.
+    public mutating func apply(flags: [String: TOMLValue?]) throws(GatewayError) {
+        let keyOf = Dictionary(uniqueKeysWithValues: Self.runFlags.map { ($0.flag, $0.key) })
+        try apply(flags.sorted { $0.key < $1.key }.map { flag, value throws(GatewayError) in
+            guard let key = keyOf[flag] else { throw GatewayError.invalidInput("\(flag) is not a flag of run (GatewayConfig.runFlags)") }
+            return Override(flag, key, value)
+        })
+    }
+
     /// Applies the flags given, through the same table of keys as the file (one parser, one range
     /// check, one message per key): flag > file > default.
     public mutating func apply(_ overrides: [Override]) throws(GatewayError) {
         let table = Dictionary(uniqueKeysWithValues: Self.keys.map { ($0.path, $0) })
         for o in overrides {
             guard let value = o.value else { continue }
-            guard let key = table[o.key] else { preconditionFailure("\(o.flag) names \(o.key), which is not in GatewayConfig.keys") }
+            guard let key = table[o.key] else { throw GatewayError.invalidInput("\(o.flag) names \(o.key), which is not in GatewayConfig.keys") }
             guard key.read(value, into: &self) else { throw GatewayError.invalidInput("\(o.flag) must be \(key.help)") }
         }
     }
