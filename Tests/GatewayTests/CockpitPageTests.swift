@@ -169,7 +169,7 @@ private func chromiumPath() -> String? {
         #expect(dom.contains("Traffic N825V (ab4549)"), "its alert (the terminal's wording) is not on the page")
         #expect(dom.contains("6/2174"), "the TFR is not on the page")
         #expect(dom.contains("SFC–4000 MSL"), "the TFR's limits are not on the page")
-        #expect(dom.contains("RWY 13/31 CLSD") && dom.contains("runway 13/31 closed"), "a NOTAM with its translation is not on the page")
+        #expect(dom.contains("RWY 13/31 CLSD") && dom.contains("Runway 13/31 is closed."), "a NOTAM with its translation is not on the page")
         #expect(dom.contains("METAR KSLE"), "the FIS-B METAR is not on the page")
         #expect(dom.contains("VFR"), "the flight category is not on the page")
         // Speak alerts (issue 22): off by default; on (?speak=on), it speaks the gateway's callout text.

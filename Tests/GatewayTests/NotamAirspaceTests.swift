@@ -299,12 +299,14 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
 
 @Suite struct NotamTranslatorContextTests {
     @Test func tokensInContext() {
-        #expect(NotamTranslator.translate("TWY N CLSD") == "taxiway N closed")
-        #expect(NotamTranslator.translate("TWY A, B AND N CLSD") == "taxiway A, B and N closed")
-        #expect(NotamTranslator.translate("RWY 13L/31R CLSD") == "runway 13L/31R closed")
+        // Sentences since issue 26; designators stay names, NM after a number is nautical miles.
+        #expect(NotamTranslator.translate("TWY N CLSD") == "Taxiway N is closed.")
+        #expect(NotamTranslator.translate("TWY A, B AND N CLSD") == "Taxiways A, B and N are closed.")
+        #expect(NotamTranslator.translate("RWY 13L/31R CLSD") == "Runway 13L/31R is closed.")
+        // The FDC place stays as written (the state is a name there); the distance is nautical miles.
         #expect(NotamTranslator.translate("NM..AIRSPACE ALBUQUERQUE, NM..TEMPORARY FLIGHT RESTRICTIONS WI 5 NM")
-            == "New Mexico..AIRSPACE ALBUQUERQUE, New Mexico..TEMPORARY FLIGHT RESTRICTIONS within 5 nautical miles")
-        #expect(NotamTranslator.translate("OBST TWR 1 NM N OF AD") == "obstacle tower 1 nautical miles north OF aerodrome")
+            == "Temporary flight restriction, ALBUQUERQUE, NM: within 5 nautical miles.")
+        #expect(NotamTranslator.translate("OBST TWR 1 NM N OF AD") == "Obstacle: a tower 1 nautical mile north of aerodrome.")
     }
 }
 

@@ -24,11 +24,16 @@ public enum NotamTranslationAudit {
     public static func findings(in translation: String) -> [Finding] {
         let lower = translation.lowercased()
         var out: [Finding] = []
+        var previous: Substring = ""
         for word in translation.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
             var core = Substring(word)
             while let f = core.first, "(\"'[".contains(f) { core = core.dropFirst() }
             while let l = core.last, ",.;:)\"']".contains(l) { core = core.dropLast() }
+            defer { previous = word }
             guard !core.isEmpty else { continue }
+            // Names: a designator after its kind ("taxiway NB"), a state after its place ("BOISE, ID").
+            if designatorWords.contains(previous.lowercased()) { continue }
+            if previous.hasSuffix(","), NotamEnglishWords.states.contains(String(core)) { continue }
             if let k = kind(of: String(core), lower: lower) { out.append(Finding(kind: k, token: String(core))) }
         }
         return out
@@ -78,6 +83,9 @@ public enum NotamTranslationAudit {
         if token == "U/S" { return .contraction }
         return nil
     }
+
+    /// Words after which a token is a designator (a name), not a contraction.
+    static let designatorWords: Set<String> = ["taxiway", "taxiways", "runway", "runways", "category", "apron"]
 
     static func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
 }
