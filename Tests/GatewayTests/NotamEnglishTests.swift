@@ -183,3 +183,19 @@ import Testing
         #expect(commonMissing.isEmpty, "common contractions not expanded: \(commonMissing.sorted())")
     }
 }
+
+/// Hostile texts never trap the translator, and what it cannot read stays as written.
+@Suite struct NotamTranslatorHostileTests {
+    @Test func oddInputs() {
+        for s in ["", " ", "RWY", "TWY ,", "OBST", "OBST LGT", "AD AP", "NAV RWY", "..", "...", "(", ")", "-", "!", "!A B C", "FL", "99999999999999999999999FT",
+                  "1.5NM", "NM", "ABC999999", "9999N99999W", "0000N00000E-", "SFC-", "-FL180", "RWY 13/31 CLSD ( U/S", "ÄÖÜ 12€ RWY ½",
+                  String(repeating: "RWY 1 CLSD ", count: 200), "OR..AIRSPACE", "OR..AIRSPACE X, OR..", "IAP", "S-", "AWOS-", "A A A A"] {
+            let t0 = ContinuousClock.now
+            _ = NotamTranslator.translate(s)
+            let dt = ContinuousClock.now - t0
+            if dt > .milliseconds(50) { print("SLOW \(dt): \(s.prefix(40))") }
+        }
+        #expect(NotamTranslator.translate("99999999999999999999999FT").hasSuffix("ft."))
+        #expect(NotamTranslator.translate("USE ZZQX WITH CAUTION") == "Use ZZQX with caution.")
+    }
+}

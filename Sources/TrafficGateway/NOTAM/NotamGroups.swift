@@ -28,6 +28,7 @@ enum NotamGroups {
             if s.hasPrefix("0.") == false, s.hasPrefix(".") { s = "0" + s }
             return s
         }
+        guard n.isFinite, abs(n) < 1e15 else { return String(n) }
         let v = Int(n.rounded())
         let digits = String(abs(v))
         var out = ""
