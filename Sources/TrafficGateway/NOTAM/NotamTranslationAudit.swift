@@ -7,7 +7,16 @@
 public enum NotamTranslationAudit {
     /// The kind of a raw group.
     public enum Kind: String, Sendable, CaseIterable {
-        case date, coordinate, height, distance, contraction
+        /// A date-time group (`2605161300`).
+        case date
+        /// A coordinate group (`341118.10N0971213.30W`).
+        case coordinate
+        /// A height or limit (`1263.1FT`, `FL180`, `SFC`, `AGL`).
+        case height
+        /// A distance or a radial/distance fix (`4.7NM`, `TFD094017`).
+        case distance
+        /// A contraction of the table whose meaning is nowhere in the translation.
+        case contraction
     }
 
     /// One raw group left in a translation.

@@ -227,10 +227,8 @@ struct NotamEnglishWriter {
             let labels = ["ROUTE": "Route", "SECURITY": "Security", "SPECIAL": "Special notice"]
             return Self.sentence("\(labels[String(key)]!) " + rest.map { $0.lead + String($0.core) + $0.trail }.joined(separator: " "))
         default:
-            if words.count >= 2, words[1].core == "AD" || key == "AD" { break }
             return Self.sentence(statusSentence(words, subjectPrefix: "", article: true) ?? render(words))
         }
-        return Self.sentence(render(words))
     }
 
     /// A runway or taxiway NOTAM (`RWY 13/31 CLSD`, `TWY A, B AND N CLSD`, `RWY 25L PAPI U/S`,
@@ -481,6 +479,8 @@ struct NotamEnglishWriter {
             if before == meaning.lowercased() { return c }
         }
         if c == "ASR", NotamGroups.isDigits(Substring(next)) { return "antenna structure registration" }
+        // "30 MIN": minutes, not minimum.
+        if c == "MIN", NotamGroups.isDigits(Substring(previous)) { return "minutes" }
         // `AWOS-3`: the system, its type as written.
         if let dash = c.firstIndex(of: "-"), let m = NotamContractions.all[String(c[..<dash])], NotamEnglishWords.acronyms.contains(String(c[..<dash])) {
             return "\(m) (\(c))"
