@@ -199,3 +199,13 @@ import Testing
         #expect(NotamTranslator.translate("USE ZZQX WITH CAUTION") == "Use ZZQX with caution.")
     }
 }
+
+/// A location ending in Q before a parenthesis ("(3.9NM SSW ABQ)") is no ICAO Q) item: the
+/// NOTAM stays domestic (it was read as ICAO, its whole raw text becoming the body).
+@Suite struct NotamParserItemTests {
+    @Test func abqIsNotAQItem() {
+        let n = NotamParser.parse("!ABQ 05/310 ABQ OBST TOWER LGT (ASR 1234567) 350300N1063700W (3.9NM SSW ABQ) 5612FT (302FT AGL) U/S 2605160000-2606150000", source: "t")
+        #expect(n.number == "05/310" && n.designator == "ABQ" && n.end == Timestamp.parse("2026-06-15T00:00:00Z"))
+        #expect(n.text == "OBST TOWER LGT (ASR 1234567) 350300N1063700W (3.9NM SSW ABQ) 5612FT (302FT AGL) U/S")
+    }
+}

@@ -119,7 +119,7 @@ public enum NotamContractions {
         "RCVR": "receiver", "SUA": "special use airspace", "SPEC": "special", "TRA": "temporary reserved area", "TSA": "temporary segregated area",
         "DTAM": "descend to and maintain", "CTAM": "climb to and maintain", "RVSM": "reduced vertical separation minimum",
         "ATZ": "aerodrome traffic zone", "AFIS": "aerodrome flight information service", "ARO": "air traffic services reporting office",
-        "NOTAM": "notice to air missions", "KT": "knots", "TAX": "taxiing", "VCY": "vicinity", "MHZ": "MHz", "KHZ": "kHz", "HZ": "hertz",
+"KT": "knots", "TAX": "taxiing", "VCY": "vicinity", "MHZ": "MHz", "KHZ": "kHz", "HZ": "hertz",
     ]
 
     /// Every contraction, contraction → meaning (`common` and `more`).
