@@ -118,6 +118,7 @@ import Testing
         #expect(t("NAV LAS VORTAC VOR UNUSBL 045-090 BYD 20NM BLW 12000FT").hasSuffix("is unusable 045° to 090° beyond 20 nautical miles below 12,000 ft."))
         #expect(t("COM RCO 122.35 U/S") == "The remote communications outlet (RCO) 122.35 MHz is out of service.")
         #expect(t("TWR FREQ 120.900MHZ NOT AVBL, USE 118.100MHZ") == "The tower frequency 120.900 MHz is not available, use 118.100 MHz.")
+        #expect(t("COM GND 121.9 U/S") == "The ground control 121.9 MHz is out of service.")
         #expect(t("SVC AWOS-3 OTS") == "The automated weather observing system (AWOS-3) is out of service.")
     }
 

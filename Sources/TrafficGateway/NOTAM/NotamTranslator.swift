@@ -479,6 +479,8 @@ struct NotamEnglishWriter {
             if before == meaning.lowercased() { return c }
         }
         if c == "ASR", NotamGroups.isDigits(Substring(next)) { return "antenna structure registration" }
+        // A radio position before its frequency: "GND 121.9" is ground control.
+        if c == "GND", NotamGroups.frequency(Substring(next)) != nil { return "ground control" }
         // "30 MIN": minutes, not minimum.
         if c == "MIN", NotamGroups.isDigits(Substring(previous)) { return "minutes" }
         // `AWOS-3`: the system, its type as written.
