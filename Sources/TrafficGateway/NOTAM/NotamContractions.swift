@@ -1,14 +1,14 @@
 /// The NOTAM contractions a translation spells out: the FAA's (Order JO 7340.2, the contractions
 /// of domestic NOTAMs and FDC procedure NOTAMs) and ICAO's (Doc 8400) as they are met in NOTAMs,
-/// written from the public lists. `common` holds the 300 seen most in NOTAMs (a test fails if the
-/// translator leaves one of them unexpanded); `more` the rest. Where the two lists differ the
+/// written from the public lists. `common` holds the ones seen most in NOTAMs, about 300 (a test fails
+/// if the translator leaves one of them unexpanded); `more` the rest. Where the two lists differ the
 /// FAA meaning wins for a US NOTAM's words (`CL` centerline, `AP` airport).
 ///
 /// Left out on purpose, because in NOTAM texts they are far more often names or English words:
 /// `APV` (Apple Valley's identifier; "approve" was wrong), `IF`, `AS`, `AT`, `OR`, `NO`, `ON`,
 /// `ALL`, `A`, `E`, `N`, `S`, `W` (compass letters are read only after a distance).
 public enum NotamContractions {
-    /// The 300 commonest, contraction → meaning.
+    /// The commonest (at least 300), contraction → meaning.
     public static let common: KeyValuePairs<String, String> = [
         "ABN": "aerodrome beacon", "ABV": "above", "ACC": "area control centre", "ACFT": "aircraft", "ACT": "active",
         "AD": "aerodrome", "ADJ": "adjacent", "AFD": "chart supplement", "AGL": "above ground level", "ALS": "approach lighting system",
@@ -89,7 +89,7 @@ public enum NotamContractions {
         "ACCUM": "accumulate", "ACR": "air carrier", "ADZ": "advise", "ALSTG": "altimeter setting", "AMGR": "airport manager",
         "AMOS": "automatic meteorological observing system", "ATCAA": "air traffic control assigned airspace", "AUTOB": "automatic weather reporting system",
         "BERM": "snowbank", "BND": "bound", "CAAS": "class A airspace", "CBAS": "class B airspace", "CCAS": "class C airspace",
-        "CDAS": "class D airspace", "CEAS": "class E airspace", "CGAS": "class G airspace", "CPD": "coupled", "DCT": "direct",
+        "CDAS": "class D airspace", "CEAS": "class E airspace", "CGAS": "class G airspace", "CPD": "coupled",
         "DER": "departure end of runway", "DISABLD": "disabled", "DIST": "distance", "DLT": "delete", "DMSTN": "demonstration",
         "DRFT": "drift", "DTHR": "displaced threshold", "EFAS": "en route flight advisory service", "EQUIP": "equipment",
         "FAN": "fan", "FIS": "flight information service", "FRH": "fly runway heading", "GC": "grooved concrete",
@@ -112,7 +112,7 @@ public enum NotamContractions {
         "AIRAC": "aeronautical information regulation and control", "ACTVT": "activated", "DECMSND": "decommissioned", "CRN": "crane",
         "LRG": "large", "SEC": "seconds", "RCLS": "runway centerline light system", "TDWR": "terminal Doppler weather radar",
         "ADS-B": "automatic dependent surveillance–broadcast", "SIAP": "standard instrument approach procedure", "CFR": "Code of Federal Regulations",
-        "USC": "United States Code", "COP": "changeover point", "MAP": "missed approach point", "SVC": "service", "FPNM": "feet per nautical mile",
+        "USC": "United States Code", "COP": "changeover point", "MAP": "missed approach point", "FPNM": "feet per nautical mile",
         "DSTC": "distance", "INST": "instrument", "OBSTR": "obstruction", "PRESHD": "preheated", "BRAF": "braking action fair",
         "BRAG": "braking action good", "BRAN": "braking action nil", "BRAP": "braking action poor", "MU": "friction coefficient",
         "FREQS": "frequencies", "LGTG": "lighting", "MKG": "marking", "MKGS": "markings", "TRANS": "transmitter", "XMTR": "transmitter",
