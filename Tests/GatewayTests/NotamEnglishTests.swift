@@ -107,6 +107,10 @@ import Testing
         #expect(t("TWY H2, H3 CLSD") == "Taxiways H2 and H3 are closed.")
         #expect(t("APRON TERMINAL 2 RAMP CLSD") == "Apron terminal 2 ramp is closed.")
         #expect(t("RWY 09L/27R CLSD DUE WIP") == "Runway 09L/27R is closed due work in progress.")
+        // JO 7930.2's examples of an unsafe movement area (A/FD is now the chart supplement).
+        #expect(t("RWY 15/33 UNSAFE BREAKS IN ASPH SE END") == "Runway 15/33 is unsafe: BREAKS in asphalt SE end.")
+        #expect(t("RWY 16/34 UNSAFE DISABLD ACFT") == "Runway 16/34 is unsafe: disabled aircraft.")
+        #expect(t("RWY 16/34 UNSAFE") == "Runway 16/34 is unsafe.")
     }
 
     @Test func navaidsAndCommunications() {

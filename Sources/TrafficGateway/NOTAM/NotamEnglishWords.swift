@@ -73,7 +73,7 @@ enum NotamEnglishWords {
         (["UNUSABLE"], "unusable", true), (["UNAVBL"], "unavailable", true), (["AVBL"], "available", true), (["LGTD"], "lighted", true),
         (["UNLGTD"], "unlighted", true), (["ACT"], "active", true), (["NA"], "not authorized", true), (["UNMNT"], "unmonitored", true),
         (["OBSC"], "obscured", true), (["UNREL"], "unreliable", true), (["DSPLCD"], "displaced", true), (["RSTD"], "restricted", true),
-        (["DCMSND"], "decommissioned", true), (["CMSND"], "commissioned", true), (["ACTIVATED"], "activated", true),
+        (["DCMSND"], "decommissioned", true), (["UNSAFE"], "unsafe:", true), (["CMSND"], "commissioned", true), (["ACTIVATED"], "activated", true),
     ]
 
     /// US state and territory codes (FDC texts: `SALEM, OR`).
