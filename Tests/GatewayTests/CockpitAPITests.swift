@@ -162,7 +162,7 @@ private final class CockpitRig: @unchecked Sendable {
         let list = try #require(doc["notams"] as? [[String: Any]])
         let rwy = try #require(list.first { $0["number"] as? String == "05/012" })
         #expect(rwy["text"] as? String == "RWY 13/31 CLSD")
-        #expect((rwy["translation"] as? String)?.contains("runway 13/31 closed") == true)
+        #expect((rwy["translation"] as? String)?.contains("Runway 13/31 is closed.") == true)
         #expect(rwy["severity"] as? String == "warning")
         #expect(rwy["heardOn"] as? String == "fetched")
         #expect(rwy["start"] as? String == "2026-05-16T08:00:00Z")

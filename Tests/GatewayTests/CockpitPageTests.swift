@@ -108,7 +108,7 @@ private func chromiumPath() -> String? {
         #expect(dom.contains(#"aria-label="Alerts, "#) && dom.contains(" active\""), "the Alerts tab has no spoken count")
         #expect(dom.contains("6/2174"), "the TFR is not on the page")
         #expect(dom.contains("SFC–4000 MSL"), "the TFR's limits are not on the page")
-        #expect(dom.contains("RWY 13/31 CLSD") && dom.contains("runway 13/31 closed"), "a NOTAM with its translation is not on the page")
+        #expect(dom.contains("RWY 13/31 CLSD") && dom.contains("Runway 13/31 is closed."), "a NOTAM with its translation is not on the page")
         #expect(dom.contains("METAR KSLE"), "the FIS-B METAR is not on the page")
         #expect(dom.contains("VFR"), "the flight category is not on the page")
         // Speak alerts (issue 22): off by default; on (?speak=on), it speaks the gateway's callout text.

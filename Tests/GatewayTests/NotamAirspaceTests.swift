@@ -254,6 +254,38 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
         #expect(n.kind == .moa && n.geometry?.floorFt == 8000 && n.geometry?.ceilingFt == 18_000)
     }
 
+    /// A hand-made several-part feature (issue 26): one boundary drawn as three open pieces
+    /// whose corners the source left out (gaps of 0.05°, the third piece reversed), plus a
+    /// second area as a Polygon. The pieces join into one ring in the order given (not three
+    /// slivers each closed on itself) and the second area stays its own part.
+    @Test func openPiecesWithGapsJoinIntoOneRingAndEveryPartStays() throws {
+        let geometry = #"{"type":"GeometryCollection","geometries":[{"type":"LineString","coordinates":[[-98.0,36.0],[-98.0,36.5]]},{"type":"LineString","coordinates":[[-97.95,36.5],[-97.45,36.5]]},{"type":"LineString","coordinates":[[-97.95,36.0],[-97.4,36.0],[-97.4,36.45]]},{"type":"Polygon","coordinates":[[[-96.0,35.0],[-95.9,35.0],[-95.9,35.1],[-96.0,35.1],[-96.0,35.0]]]}]}"#
+        let n = try parseFeature(apiFeature(number: "05/312", text: "AIRSPACE DEMO MOA ACT 8000FT-FL180", geometry: geometry))
+        let g = try #require(n.geometry)
+        let parts = try #require(g.parts)
+        #expect(parts.count == 2)
+        // The joined ring: 2 + 2 + 3 points, in the order given.
+        let ring = try #require(parts.first { $0[0].count == 7 }?[0])
+        #expect(ring.map { [$0[0], $0[1]] } == [[36.0, -98.0], [36.5, -98.0], [36.5, -97.95], [36.5, -97.45], [36.45, -97.4], [36.0, -97.4], [36.0, -97.95]])
+        // 0.5° × 0.6° at 36.25° N less the three cut corners ≈ 868 NM² + the 0.1° square ≈ 29 NM².
+        #expect(abs(g.areaNM2 - 898) < 15, "area \(g.areaNM2)")
+        #expect(inside(g, Position(latitude: 36.25, longitude: -97.7)) && inside(g, Position(latitude: 35.05, longitude: -95.95)))
+        #expect(!inside(g, Position(latitude: 35.6, longitude: -96.7)))
+    }
+
+    /// Pieces that would cross themselves when joined in order are each closed on their own.
+    @Test func piecesThatWouldCrossStaySeparate() {
+        let a = [Position(latitude: 36.0, longitude: -98.0), Position(latitude: 36.5, longitude: -97.4), Position(latitude: 36.5, longitude: -97.3)]
+        let b = [Position(latitude: 36.0, longitude: -97.3), Position(latitude: 36.0, longitude: -97.4), Position(latitude: 36.5, longitude: -98.0)]
+        #expect(FAANotamAPI.joinRings([a, b]) == [a, b])
+        #expect(!FAANotamAPI.isSimple(a + b))
+        // Far apart, they are two areas, not one boundary.
+        let far = b.map { Position(latitude: $0.latitude + 5, longitude: $0.longitude) }
+        #expect(FAANotamAPI.joinRings([a, far]).count == 2)
+        // A lone open piece is closed by its last leg, as before.
+        #expect(FAANotamAPI.joinRings([a]) == [a])
+    }
+
     /// A SUBTR member is a cut-out within its band, not the area itself; holes are holes.
     @Test func subtractedPartsAndHoles() throws {
         let geometry = #"{"type":"GeometryCollection","geometries":[{"type":"Polygon","operation":"SUBTR","upperLimit":"5000","coordinates":[[[-117.1,35.1],[-117.0,35.1],[-117.0,35.2],[-117.1,35.2],[-117.1,35.1]]]},{"type":"Polygon","coordinates":[[[-117.5,35.0],[-116.5,35.0],[-116.5,35.5],[-117.5,35.5],[-117.5,35.0]],[[-117.4,35.3],[-117.3,35.3],[-117.3,35.4],[-117.4,35.4],[-117.4,35.3]]]}]}"#
@@ -299,12 +331,14 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
 
 @Suite struct NotamTranslatorContextTests {
     @Test func tokensInContext() {
-        #expect(NotamTranslator.translate("TWY N CLSD") == "taxiway N closed")
-        #expect(NotamTranslator.translate("TWY A, B AND N CLSD") == "taxiway A, B and N closed")
-        #expect(NotamTranslator.translate("RWY 13L/31R CLSD") == "runway 13L/31R closed")
+        // Sentences since issue 26; designators stay names, NM after a number is nautical miles.
+        #expect(NotamTranslator.translate("TWY N CLSD") == "Taxiway N is closed.")
+        #expect(NotamTranslator.translate("TWY A, B AND N CLSD") == "Taxiways A, B and N are closed.")
+        #expect(NotamTranslator.translate("RWY 13L/31R CLSD") == "Runway 13L/31R is closed.")
+        // The FDC place stays as written (the state is a name there); the distance is nautical miles.
         #expect(NotamTranslator.translate("NM..AIRSPACE ALBUQUERQUE, NM..TEMPORARY FLIGHT RESTRICTIONS WI 5 NM")
-            == "New Mexico..AIRSPACE ALBUQUERQUE, New Mexico..TEMPORARY FLIGHT RESTRICTIONS within 5 nautical miles")
-        #expect(NotamTranslator.translate("OBST TWR 1 NM N OF AD") == "obstacle tower 1 nautical miles north OF aerodrome")
+            == "Temporary flight restriction, ALBUQUERQUE, NM: within 5 nautical miles.")
+        #expect(NotamTranslator.translate("OBST TWR 1 NM N OF AD") == "Obstacle: a tower 1 nautical mile north of aerodrome.")
     }
 }
 

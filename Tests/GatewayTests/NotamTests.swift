@@ -106,11 +106,12 @@ enum NotamTexts {
     }
 
     @Test func translatorSpellsOutContractions() {
-        #expect(NotamTranslator.translate("RWY 13/31 CLSD") == "runway 13/31 closed")
-        #expect(NotamTranslator.translate("TWY C CLSD EXC TAX ACFT") == "taxiway C closed except TAX aircraft")
-        #expect(NotamTranslator.translate("OBST LGT U/S.") == "obstacle light unserviceable.")
-        #expect(NotamTranslator.translate("AD CLSD (WIP)") == "aerodrome closed (work in progress)")
-        #expect(NotamTranslator.abbreviations.count >= 100)
+        // Sentences since issue 26 (were "runway 13/31 closed", "taxiway C closed except TAX aircraft", …).
+        #expect(NotamTranslator.translate("RWY 13/31 CLSD") == "Runway 13/31 is closed.")
+        #expect(NotamTranslator.translate("TWY C CLSD EXC TAX ACFT") == "Taxiway C is closed except taxiing aircraft.")
+        #expect(NotamTranslator.translate("OBST LGT U/S.") == "Obstacle: the light is out of service.")
+        #expect(NotamTranslator.translate("AD CLSD (WIP)") == "The aerodrome is closed (work in progress).")
+        #expect(NotamTranslator.abbreviations.count >= 400)
     }
 
     @Test func faaAPIFixtureParses() throws {

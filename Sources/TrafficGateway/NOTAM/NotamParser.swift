@@ -9,7 +9,9 @@ public enum NotamParser {
     public static func parse(_ raw: String, source: String, id: String? = nil) -> Notam {
         let text = raw.replacingOccurrences(of: "\r", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
         var n = Notam(id: id ?? "", raw: text, source: source)
-        if text.has("Q)") || text.hasPrefix("E)") || text.has(" E)") || text.has("\nE)") || text.has("\tE)") {
+        // An item letter starts a word: "(3.9NM SSW ABQ)" is no Q) item.
+        if text.hasPrefix("Q)") || text.has(" Q)") || text.has("\nQ)") || text.has("\tQ)") || text.has("(Q)")
+            || text.hasPrefix("E)") || text.has(" E)") || text.has("\nE)") || text.has("\tE)") {
             parseICAO(text, into: &n)
         } else {
             parseDomestic(text, into: &n)

@@ -254,11 +254,15 @@ public struct FAANotamAPI: NotamSource {
     }
 
     /// Open boundary pieces chained end to end (either direction, ends within 0.01°) into
-    /// closed rings; a chain that never closes is closed by its last leg (the pieces were the
-    /// whole boundary).
+    /// closed rings. Chains still open after that are pieces of one boundary whose source left
+    /// out a border or an arc between them: they join into one ring in the order given (each
+    /// turned to start at the end nearer the ring so far) when that ring is simple and every
+    /// gap is no longer than the pieces around it; otherwise (a ring that would cross itself,
+    /// pieces far apart) each is closed by its own last leg. Every closed ring stays a part.
     static func joinRings(_ pieces: [[Position]]) -> [[Position]] {
         var left = pieces.filter { $0.count >= 2 }
         var rings: [[Position]] = []
+        var open: [[Position]] = []
         func near(_ a: Position, _ b: Position) -> Bool { abs(a.latitude - b.latitude) < 0.01 && abs(a.longitude - b.longitude) < 0.01 }
         while !left.isEmpty {
             var chain = left.removeFirst()
@@ -268,10 +272,61 @@ public struct FAANotamAPI: NotamSource {
                 let next = near(piece.first!, chain.last!) ? piece : Array(piece.reversed())
                 chain += next.dropFirst()
             }
-            if chain.count > 1, near(chain.first!, chain.last!) { chain.removeLast() }
-            if chain.count >= 3 { rings.append(chain) }
+            if chain.count > 1, near(chain.first!, chain.last!) {
+                chain.removeLast()
+                if chain.count >= 3 { rings.append(chain) }
+            } else {
+                open.append(chain)
+            }
+        }
+        if open.count >= 2, let joined = joinInOrder(open) {
+            rings.append(joined)
+        } else {
+            rings += open.filter { $0.count >= 3 }
         }
         return rings
+    }
+
+    /// Open chains joined in the order given into one simple ring, or nil.
+    static func joinInOrder(_ chains: [[Position]]) -> [Position]? {
+        func d(_ a: Position, _ b: Position) -> Double {
+            let k = cos(a.latitude * .pi / 180)
+            return ((a.latitude - b.latitude) * (a.latitude - b.latitude) + (a.longitude - b.longitude) * k * (a.longitude - b.longitude) * k).squareRoot()
+        }
+        func span(_ c: [Position]) -> Double {
+            let lats = c.map(\.latitude), lons = c.map(\.longitude)
+            return d(Position(latitude: lats.min()!, longitude: lons.min()!), Position(latitude: lats.max()!, longitude: lons.max()!))
+        }
+        var ring = chains[0]
+        for (i, chain) in chains.enumerated().dropFirst() {
+            let next = d(ring.last!, chain.first!) <= d(ring.last!, chain.last!) ? chain : Array(chain.reversed())
+            // A gap longer than the pieces around it joins two areas, not one boundary.
+            guard d(ring.last!, next.first!) <= 1.5 * max(span(chains[i - 1]), span(chain)) else { return nil }
+            ring += next
+        }
+        guard d(ring.last!, ring.first!) <= 1.5 * max(span(chains.last!), span(chains[0])), ring.count >= 3, isSimple(ring) else { return nil }
+        return ring
+    }
+
+    /// Whether a closed ring's edges cross only at shared vertices (longitude/latitude plane).
+    static func isSimple(_ ring: [Position]) -> Bool {
+        let n = ring.count
+        func cross(_ o: Position, _ a: Position, _ b: Position) -> Double {
+            (a.longitude - o.longitude) * (b.latitude - o.latitude) - (a.latitude - o.latitude) * (b.longitude - o.longitude)
+        }
+        for i in 0..<n {
+            let a = ring[i], b = ring[(i + 1) % n]
+            for j in stride(from: i + 2, to: n, by: 1) where !(i == 0 && j == n - 1) {
+                let c = ring[j], e = ring[(j + 1) % n]
+                if max(a.longitude, b.longitude) < min(c.longitude, e.longitude) || max(c.longitude, e.longitude) < min(a.longitude, b.longitude)
+                    || max(a.latitude, b.latitude) < min(c.latitude, e.latitude) || max(c.latitude, e.latitude) < min(a.latitude, b.latitude) {
+                    continue
+                }
+                let d1 = cross(c, e, a), d2 = cross(c, e, b), d3 = cross(a, b, c), d4 = cross(a, b, e)
+                if (d1 > 0) != (d2 > 0) && (d3 > 0) != (d4 > 0) && d1 != 0 && d2 != 0 && d3 != 0 && d4 != 0 { return false }
+            }
+        }
+        return true
     }
 }
 

@@ -1,104 +1,646 @@
-/// NOTAM contractions in plain English (the FAA's and ICAO's common ones): word by word, so
-/// `RWY 13/31 CLSD` reads "runway 13/31 closed"; numbers, identifiers and unknown words stay.
+/// NOTAMs in plain English. The text is read in its parts, not word by word: the keyword frames
+/// the sentence ("Runway 13/31 is closed.", "The instrument landing system (ILS) for runway 35
+/// is out of service.", "Obstacle: …", "Temporary flight restriction, SALEM, OR: …"); date-time
+/// groups, schedules, coordinates, heights and limits, distances and bearings, radial/distance
+/// fixes, frequencies and runway/taxiway designators are written as values; contractions
+/// (`NotamContractions`) are spelled out; identifiers (airports, navaids, fixes: `APV`, `1F0`,
+/// `OAK VORTAC`) and names stay as written, and what cannot be read is kept verbatim rather than
+/// guessed. Callers keep the original text beside the translation.
 public enum NotamTranslator {
-    /// Contraction → meaning.
-    public static let abbreviations: [String: String] = [
-        "ABV": "above", "ACFT": "aircraft", "ACT": "active", "AD": "aerodrome", "ADJ": "adjacent", "AGL": "above ground level",
-        "ALS": "approach lighting system", "ALT": "altitude", "AMDT": "amendment", "AMSL": "above mean sea level", "APCH": "approach",
-        "APN": "apron", "APP": "approach control", "APRX": "approximately", "ARFF": "aircraft rescue and fire fighting", "ARR": "arrival",
-        "ASDA": "accelerate-stop distance available", "ATC": "air traffic control", "ATIS": "automatic terminal information service",
-        "ATS": "air traffic services", "AUTH": "authorized", "AVBL": "available", "AWOS": "automated weather observing system",
-        "BA": "braking action", "BCN": "beacon", "BLW": "below", "BTN": "between", "CAT": "category", "CL": "centreline",
-        "CLSD": "closed", "CNL": "cancelled", "COM": "communications", "CONST": "construction", "CTAF": "common traffic advisory frequency",
-        "CTC": "contact", "CTN": "caution", "CTR": "control zone", "DCT": "direct", "DEP": "departure", "DLY": "daily",
-        "DME": "distance measuring equipment", "DSPLCD": "displaced", "E": "east", "EFF": "effective", "ELEV": "elevation",
-        "ENG": "engine", "EST": "estimated", "EXC": "except", "FAC": "facility", "FAF": "final approach fix", "FICON": "field condition",
-        "FIR": "flight information region", "FL": "flight level", "FLT": "flight", "FM": "from", "FREQ": "frequency", "FRI": "Friday",
-        "FT": "feet", "GND": "ground", "GP": "glide path", "GPS": "GPS", "HEL": "helicopter", "HGT": "height", "HR": "hours",
-        "IAP": "instrument approach procedure", "ILS": "instrument landing system", "INOP": "inoperative", "INT": "intersection",
-        "LAT": "latitude", "LDA": "landing distance available", "LGT": "light", "LGTD": "lighted", "LGTS": "lights", "LOC": "localizer",
-        "LONG": "longitude", "MAINT": "maintenance", "MAX": "maximum", "MIL": "military", "MIN": "minimum", "MNM": "minimum",
-        "MON": "Monday", "MSL": "mean sea level", "N": "north", "NAV": "navigation", "NDB": "non-directional beacon", "NM": "nautical miles",
-        "NML": "normal", "NXT": "next", "OBST": "obstacle", "OPS": "operations", "OTS": "out of service", "PAPI": "precision approach path indicator",
-        "PARL": "parallel", "PERM": "permanent", "PJE": "parachute jumping exercise", "PPR": "prior permission required",
-        "PROC": "procedure", "RAI": "runway alignment indicator", "RCL": "runway centreline", "RCLL": "runway centreline lights",
-        "REIL": "runway end identifier lights", "RMK": "remark", "RNAV": "area navigation", "RTE": "route", "RWY": "runway",
-        "S": "south", "SAT": "Saturday", "SFC": "surface", "SKED": "scheduled", "SR": "sunrise", "SS": "sunset", "STAR": "standard arrival",
-        "SUN": "Sunday", "SVC": "service", "TAR": "terminal area radar", "TEMPO": "temporary", "TFC": "traffic", "TFR": "temporary flight restriction",
-        "THR": "threshold", "THU": "Thursday", "TIL": "until", "TKOF": "take-off", "TORA": "take-off run available", "TUE": "Tuesday",
-        "TWR": "tower", "TWY": "taxiway", "U/S": "unserviceable", "UFN": "until further notice", "UNL": "unlimited", "UNREL": "unreliable",
-        "VASI": "visual approach slope indicator", "VFR": "visual flight rules", "VIS": "visibility", "VOR": "VHF omnidirectional range",
-        "W": "west", "WED": "Wednesday", "WEF": "with effect from", "WI": "within", "WIP": "work in progress", "WKDAYS": "weekdays",
-        "WKEND": "weekend", "WPT": "waypoint", "WX": "weather", "ACTVT": "activated", "AFD": "airport facility directory",
-        "APV": "approve", "AWY": "airway", "CRN": "crane", "DECMSND": "decommissioned", "DEG": "degrees", "LRG": "large",
-        "NGT": "night", "OBSC": "obscured", "RDL": "radial", "RSTD": "restricted", "SEC": "seconds", "TWEB": "transcribed weather broadcast",
-        "UAS": "unmanned aircraft system", "UNMKD": "unmarked", "UNLGTD": "unlighted", "VOLMET": "meteorological information for aircraft in flight",
-    ]
+    /// Contraction → meaning (every contraction the translator knows).
+    public static let abbreviations: [String: String] = NotamContractions.all
 
-    /// Words after which letters are designators, not directions (`TWY N`, `TWY A, B AND N`).
-    static let designatorWords: Set<String> = ["TWY", "TWYS", "TAXIWAY", "TAXIWAYS", "RWY", "RWYS", "RUNWAY", "APN", "APRON", "STAND", "GATE", "HELIPAD"]
-
-    /// `text` with every known contraction spelled out, reading each word in its context: the
-    /// letters after `TWY` (and the list that follows) stay taxiway names, runway designators
-    /// stay as written, and `NM` not after a number (`ALBUQUERQUE, NM`, `NM..AIRSPACE`) is the
-    /// state, New Mexico.
+    /// `text` (a NOTAM's E) item or domestic body; a whole domestic NOTAM with its `!` header
+    /// and validity also reads) in plain English sentences.
     public static func translate(_ text: String) -> String {
-        var context = WordContext()
-        var out: [String] = []
-        for token in text.split(separator: " ", omittingEmptySubsequences: true) {
-            // FDC texts glue words with "..": "NM..AIRSPACE ALBUQUERQUE, NM..TEMPORARY".
-            var pieces: [String] = []
-            for piece in token.components(separatedBy: "..") { pieces.append(context.translate(Substring(piece))) }
-            out.append(pieces.joined(separator: ".."))
-        }
-        return out.joined(separator: " ")
+        var writer = NotamEnglishWriter()
+        return writer.write(text)
+    }
+}
+
+/// One word of a NOTAM text: its core and the punctuation around it.
+struct NotamWord {
+    var lead: String
+    var core: Substring
+    var trail: String
+    /// What follows it in the output (" ", or "" when it was glued to the next: `3520/HAT`).
+    var glue = " "
+
+    init(lead: String = "", core: Substring, trail: String = "", glue: String = " ") {
+        (self.lead, self.core, self.trail, self.glue) = (lead, core, trail, glue)
     }
 
-    /// What the previous words say about the next one.
-    struct WordContext {
-        static let joiners: Set<String> = ["AND", "OR", "&", "-", "BTN", "TO"]
-        /// The previous word's core, upper case.
-        var previous = ""
-        /// Its trailing punctuation.
-        var previousTrailing = ""
-        /// Inside a list of taxiway or runway designators.
-        var inDesignatorList = false
-
-        mutating func translate(_ word: Substring) -> String {
-            var core = word
-            var trailing = ""
-            while let last = core.last, ",.;:()".contains(last) {
-                trailing = String(last) + trailing
-                core = core.dropLast()
-            }
-            var leading = ""
-            while let first = core.first, first == "(" {
-                leading += String(first)
-                core = core.dropFirst()
-            }
-            let upper = core.uppercased()
-            defer {
-                previous = upper
-                previousTrailing = trailing
-            }
-            // Designators: after TWY/RWY, and a list of them joined by commas, AND, OR, "-".
-            if designatorWords.contains(previous) && !upper.isEmpty {
-                inDesignatorList = true
-                return String(word)
-            }
-            if inDesignatorList {
-                let isDesignator = upper.count == 1
-                    || upper.count <= 4 && upper.first.map { $0.isLetter || $0.isNumber } == true && abbreviations[upper] == nil
-                if Self.joiners.contains(upper) {
-                    return abbreviations[upper] ?? (upper.count > 1 ? upper.lowercased() : String(word))
-                }
-                if isDesignator && (previousTrailing.contains(",") || Self.joiners.contains(previous)) { return String(word) }
-                inDesignatorList = false
-            }
-            // NM after a number is nautical miles; otherwise the state (after a city, before "..").
-            if upper == "NM" && core.uppercased() == core && !(previous.last?.isNumber ?? false) { return leading + "New Mexico" + trailing }
-            if let full = abbreviations[upper], core.uppercased() == core { return leading + full + trailing }
-            return String(word)
+    /// Splits a word off its punctuation.
+    init(_ word: Substring) {
+        var core = word
+        var trail = ""
+        while let last = core.last, ",.;:)".contains(last), !(last == ")" && core.contains("(") && core.first != "(") {
+            trail = String(last) + trail
+            core = core.dropLast()
         }
+        var lead = ""
+        while let first = core.first, first == "(" {
+            lead += "("
+            core = core.dropFirst()
+        }
+        (self.lead, self.core, self.trail) = (lead, core, trail)
+    }
+}
+
+/// Writes one NOTAM text as sentences (see `NotamTranslator`).
+struct NotamEnglishWriter {
+    /// Acronyms already written with their meaning.
+    var introduced: Set<String> = []
+
+    mutating func write(_ text: String) -> String {
+        var body = Substring(text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(separator: " "))
+        var prefix = "", suffix = ""
+        // A whole domestic NOTAM: "!SLE 05/012 SLE RWY 13/31 CLSD 2605160800-2605170800".
+        if body.hasPrefix("!") {
+            let parts = body.dropFirst().split(separator: " ", maxSplits: 3)
+            if parts.count == 4, parts[1].contains("/") {
+                prefix = "NOTAM \(parts[1]) (\(parts[2])): "
+                body = parts[3]
+                if let space = body.lastIndex(of: " "), let v = NotamGroups.dateRange(body[body.index(after: space)...]) {
+                    suffix = " In force \(v)."
+                    body = body[..<space]
+                }
+            }
+        }
+        var sentences = Self.sentences(body)
+        var out: [String] = []
+        // FDC: "OR..AIRSPACE SALEM, OR..TEMPORARY FLIGHT RESTRICTIONS …", "WA..ROUTE ZSE. …".
+        var place: Substring? = nil
+        if sentences.count >= 2, sentences[0].count == 2, NotamEnglishWords.states.contains(String(sentences[0])) {
+            sentences.removeFirst()
+            if sentences[0].hasPrefix("AIRSPACE "), sentences.count >= 2 {
+                place = sentences.removeFirst().dropFirst("AIRSPACE ".count)
+            }
+        }
+        for (i, s) in sentences.enumerated() {
+            let words = Self.words(s)
+            guard !words.isEmpty else { continue }
+            if i == 0 {
+                out.append(frame(words, place: place, following: sentences.count > 1))
+            } else {
+                out.append(Self.sentence(statusSentence(words, subjectPrefix: "", article: false) ?? render(words)))
+            }
+        }
+        let joined = out.filter { !$0.isEmpty }.joined(separator: " ")
+        return prefix + joined + suffix
+    }
+
+    // MARK: Sentences and words
+
+    /// The text's sentences: split at "..", "..." and at a full stop before a space or the end
+    /// (not inside numbers: `0.2NM`, `91.137`).
+    static func sentences(_ s: Substring) -> [Substring] {
+        var out: [Substring] = []
+        var start = s.startIndex
+        var i = s.startIndex
+        while i < s.endIndex {
+            if s[i] == "." {
+                let next = s.index(after: i)
+                if next < s.endIndex && s[next] == "." {
+                    var end = next
+                    while end < s.endIndex && s[end] == "." { end = s.index(after: end) }
+                    out.append(s[start..<i])
+                    start = end
+                    i = end
+                    continue
+                }
+                if next == s.endIndex || s[next] == " " {
+                    out.append(s[start..<i])
+                    start = next
+                    i = next
+                    continue
+                }
+            }
+            i = s.index(after: i)
+        }
+        out.append(s[start...])
+        return out.map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+    }
+
+    /// A sentence's words, ranges split at their hyphen (`SFC-5000FT`, `AGL-FL180`) and
+    /// numbers glued to a procedure word split at their slash (`3520/HAT`).
+    static func words(_ s: Substring) -> [NotamWord] {
+        var out: [NotamWord] = []
+        for raw in s.split(separator: " ") {
+            var w = NotamWord(raw)
+            let c = w.core
+            if c.contains("-"), NotamGroups.dateRange(c) == nil, NotamGroups.coordinateList(c) == nil {
+                let parts = c.split(separator: "-", omittingEmptySubsequences: false)
+                if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, isLimit(parts[0]) || isDatum(parts[0]), isLimit(parts[1]) {
+                    out.append(NotamWord(lead: w.lead, core: parts[0], glue: ""))
+                    out.append(NotamWord(core: "-", glue: ""))
+                    w.lead = ""
+                    w.core = parts[1]
+                    out.append(w)
+                    continue
+                }
+            }
+            if let slash = c.firstIndex(of: "/"), c.filter({ $0 == "/" }).count == 1 {
+                let a = c[..<slash], b = c[c.index(after: slash)...]
+                if NotamGroups.isDigits(a), !b.isEmpty, b.allSatisfy({ $0.isLetter }) {
+                    out.append(NotamWord(lead: w.lead, core: a, trail: "/", glue: ""))
+                    w.lead = ""
+                    w.core = b
+                }
+            }
+            out.append(w)
+        }
+        return out
+    }
+
+    /// A vertical limit as one word: SFC, GND, UNL, FL180, 5000FT.
+    static func isLimit(_ s: Substring) -> Bool {
+        if ["SFC", "GND", "SURFACE", "UNL", "UNLIMITED"].contains(s) { return true }
+        if NotamGroups.flightLevel(s) != nil { return true }
+        if let (_, unit) = NotamGroups.measure(s), unit == "FT" || unit == "FEET" { return true }
+        return false
+    }
+
+    static func isDatum(_ s: Substring) -> Bool { s == "AGL" || s == "MSL" || s == "AMSL" }
+
+    /// `s` as a sentence: a capital first letter, a full stop at the end.
+    static func sentence(_ s: String) -> String {
+        var t = String(s.trimmingSpaces)
+        guard let first = t.first else { return "" }
+        t = String(first).uppercased() + t.dropFirst()
+        if let last = t.last, !".!?".contains(last) {
+            if last == "," || last == ";" || last == ":" { t.removeLast() }
+            t += "."
+        }
+        return String(t)
+    }
+
+    // MARK: Frames
+
+    /// The first sentence, framed by its keyword.
+    mutating func frame(_ words: [NotamWord], place: Substring?, following: Bool) -> String {
+        let key = words[0].core
+        let rest = Array(words.dropFirst())
+        if let place {
+            // FDC airspace: the place as written, then what happens there.
+            let up = words.map { String($0.core) }
+            if up.starts(with: ["TEMPORARY", "FLIGHT"]), up.count >= 3, up[2].hasPrefix("RESTRICTION") {
+                return Self.sentence("Temporary flight restriction, \(place): " + render(Array(words.dropFirst(3))))
+            }
+            return Self.sentence("Airspace, \(place): " + (statusSentence(words, subjectPrefix: "", article: false) ?? render(words)))
+        }
+        switch key {
+        case "RWY", "TWY", "TWYS", "RWYS":
+            return Self.sentence(surface(words))
+        case "NAV":
+            if rest.first?.core == "RWY" { return Self.sentence(surface(rest, article: true)) }
+            if rest.first?.core == "GPS", let s = statusSentence(rest, subjectPrefix: "", article: false) {
+                return Self.sentence("GPS interference testing: " + s)
+            }
+            return Self.sentence(statusSentence(rest, subjectPrefix: "", article: true) ?? "Navigation: " + render(rest))
+        case "COM", "SVC":
+            let label = key == "COM" ? "Communications" : "Services"
+            return Self.sentence(statusSentence(rest, subjectPrefix: "", article: true) ?? "\(label): " + render(rest))
+        case "AD":
+            var r = rest
+            var what = "aerodrome"
+            if r.first?.core == "AP" { r.removeFirst(); what = "airport" }
+            if r.first.map({ Self.status(in: [$0], from: 0) != nil }) ?? false {
+                return Self.sentence("The \(what) " + (statusSentence(r, subjectPrefix: "", article: false, allowEmptySubject: true) ?? render(r)))
+            }
+            return Self.sentence(statusSentence(r, subjectPrefix: "\(what) ", article: true) ?? "\(what.capitalizedFirst): " + render(r))
+        case "OBST":
+            return Self.sentence("Obstacle: " + obstacle(rest))
+        case "AIRSPACE":
+            return Self.sentence(statusSentence(rest, subjectPrefix: "airspace ", article: false) ?? "Airspace: " + render(rest))
+        case "APRON":
+            return Self.sentence(statusSentence(rest, subjectPrefix: "apron ", article: false) ?? "Apron: " + render(rest))
+        case "IAP", "ODP", "SID", "STAR", "CHART", "DATA", "VFP":
+            let labels = ["IAP": "Instrument approach procedure", "ODP": "Obstacle departure procedure", "SID": "Standard instrument departure",
+                          "STAR": "Standard terminal arrival", "CHART": "Chart", "DATA": "Data", "VFP": "Visual flight procedure"]
+            // The airport's name, as written (its INTL, FLD written out).
+            let name = rest.map { w in
+                w.lead + (NotamEnglishWords.nameWords[String(w.core)] ?? String(w.core)) + w.trail
+            }.joined(separator: " ")
+            return Self.sentence("\(labels[String(key)]!), \(name)")
+        case "ROUTE", "SECURITY", "SPECIAL":
+            let labels = ["ROUTE": "Route", "SECURITY": "Security", "SPECIAL": "Special notice"]
+            return Self.sentence("\(labels[String(key)]!) " + rest.map { $0.lead + String($0.core) + $0.trail }.joined(separator: " "))
+        default:
+            return Self.sentence(statusSentence(words, subjectPrefix: "", article: true) ?? render(words))
+        }
+    }
+
+    /// A runway or taxiway NOTAM (`RWY 13/31 CLSD`, `TWY A, B AND N CLSD`, `RWY 25L PAPI U/S`,
+    /// `TWY B BTN TWY B1 AND TWY B3 CLSD`).
+    mutating func surface(_ words: [NotamWord], article: Bool = true) -> String {
+        let kind = words[0].core.hasPrefix("RWY") ? "runway" : "taxiway"
+        var designators: [String] = []
+        var i = 1
+        while i < words.count {
+            let w = words[i]
+            guard w.core.count <= 9, w.core.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "/" }) else { break }
+            designators.append(String(w.core))
+            i += 1
+            if w.trail.contains(","), i < words.count { continue }
+            if i + 1 < words.count, words[i].core == "AND" || words[i].core == "&" { i += 1; continue }
+            break
+        }
+        guard !designators.isEmpty else { return render(words) }
+        let names = designators.count == 1 ? designators[0]
+            : designators.dropLast().joined(separator: ", ") + " and " + designators.last!
+        let subject = (designators.count > 1 ? kind + "s " : kind + " ") + names
+        let remaining = Array(words[i...])
+        guard let (k, end, phrase, copula) = Self.status(in: remaining, from: 0) else {
+            return subject.capitalizedFirst + (remaining.isEmpty ? "" : ": " + render(remaining))
+        }
+        let part = Array(remaining[..<k])
+        let after = Array(remaining[end...])
+        var head: String
+        var plural = designators.count > 1
+        if part.isEmpty {
+            head = subject
+        } else if NotamEnglishWords.qualifiers.contains(String(part[0].core)) {
+            head = subject + " " + render(part)
+        } else {
+            let p = render(part)
+            head = (article ? "the " : "") + p + " for " + subject
+            plural = Self.isPlural(p)
+        }
+        return head + " " + (copula ? (plural ? "are " : "is ") : "") + phrase + (after.isEmpty ? "" : " " + render(after))
+    }
+
+    /// "<subject> is <status> <rest>" when the words hold a status after a subject.
+    mutating func statusSentence(_ words: [NotamWord], subjectPrefix: String, article: Bool, allowEmptySubject: Bool = false) -> String? {
+        guard let (k, end, phrase, copula) = Self.status(in: words, from: allowEmptySubject ? 0 : 1), k > 0 || allowEmptySubject else { return nil }
+        var subjectWords = Array(words[..<k])
+        var subject: String
+        // "<part> RWY <d>": the part for the runway.
+        if subjectWords.count >= 3, subjectWords[subjectWords.count - 2].core == "RWY" {
+            let d = subjectWords.removeLast().core
+            subjectWords.removeLast()
+            subject = render(subjectWords) + " for runway \(d)"
+        } else {
+            subject = render(subjectWords)
+        }
+        subject = subjectPrefix + subject
+        let plural = Self.isPlural(subject)
+        let head = subject.isEmpty ? "" : ((article && !subject.hasPrefix("GPS") ? "the " : "") + subject + " ")
+        let after = Array(words[end...])
+        return head + (copula ? (plural ? "are " : "is ") : "") + phrase + (after.isEmpty ? "" : " " + render(after))
+    }
+
+    /// The first status in `words` (outside parentheses): its index, the index after it, its
+    /// reading and whether it takes "is".
+    static func status(in words: [NotamWord], from start: Int = 1) -> (Int, Int, String, Bool)? {
+        var depth = 0
+        for i in words.indices {
+            let w = words[i]
+            depth += w.lead.filter { $0 == "(" }.count
+            defer { depth -= w.trail.filter { $0 == ")" }.count }
+            guard depth == 0, i >= start || (start == 0) else { continue }
+            for (pattern, reading, copula) in NotamEnglishWords.statuses where i + pattern.count <= words.count {
+                if zip(pattern, words[i..<(i + pattern.count)]).allSatisfy({ $0.0 == $0.1.core }) {
+                    return (i, i + pattern.count, reading + words[i + pattern.count - 1].trail.filter { $0 == "," }, copula)
+                }
+            }
+        }
+        return nil
+    }
+
+    static func isPlural(_ subject: String) -> Bool {
+        var s = Substring(subject)
+        // "… system with … lights": the head is before "with".
+        let words = subject.split(separator: " ")
+        if let with = words.firstIndex(of: "with"), with > 0 { s = Substring(words[..<with].joined(separator: " ")) }
+        // The head word, before any parenthesis: "lights (…)".
+        while s.hasSuffix(")"), let open = s.lastIndex(of: "(") { s = s[..<open].trimmingSpaces }
+        guard let last = s.split(separator: " ").last?.lowercased() else { return false }
+        return last.hasSuffix("s") && !last.hasSuffix("ss") && !last.hasSuffix("us") && !last.hasSuffix("is") && last.count > 3
+            || subject.contains(" and ") && !subject.contains("(") && !subject.contains(" between ")
+    }
+
+    /// An obstacle: "the light on a tower (…) at … is out of service".
+    mutating func obstacle(_ words: [NotamWord]) -> String {
+        var i = 0
+        var kind: [String] = []
+        let things = ["TWR": "tower", "TWRS": "towers", "CRN": "crane", "BLDG": "building", "ANT": "antenna", "BCN": "beacon"]
+        while i < words.count, words[i].lead.isEmpty, words[i].core.allSatisfy(\.isLetter), !["LGT", "LGTS"].contains(words[i].core),
+              Self.status(in: [words[i]], from: 0) == nil,
+              NotamEnglishWords.english.contains(String(words[i].core)) || NotamContractions.all[String(words[i].core)] == nil || things[String(words[i].core)] != nil {
+            kind.append(things[String(words[i].core)] ?? words[i].core.lowercased())
+            i += 1
+            if words[i - 1].trail.count > 0 { break }
+        }
+        var lights = ""
+        if i < words.count, words[i].core == "LGT" || words[i].core == "LGTS" {
+            lights = words[i].core == "LGT" ? "the light on " : "the lights on "
+            i += 1
+        }
+        let thing = kind.joined(separator: " ")
+        let subject = thing.isEmpty ? String(lights.dropLast(4))
+            : lights + (("aeiou".contains(thing.first!) ? "an " : "a ") + thing)
+        var rest = Array(words[i...])
+        // Where it stands: "at" before its coordinates.
+        if let p = rest.firstIndex(where: { NotamGroups.coordinate($0.core) != nil }), rest[p].lead.isEmpty,
+           p == 0 || !["AT", "PSN", "OF"].contains(rest[p - 1].core) {
+            rest[p].lead = "at "
+        }
+        // A bare height before "(… AGL)" is above mean sea level.
+        if let h = rest.firstIndex(where: { NotamGroups.measure($0.core)?.1 == "FT" && $0.lead.isEmpty }),
+           h + 1 < rest.count, rest[h + 1].lead == "(", h + 2 < rest.count, rest[h + 2].core == "AGL" {
+            rest[h].trail += " MSLX"
+        }
+        if let (k, end, phrase, copula) = Self.status(in: rest, from: 0) {
+            let details = render(Array(rest[..<k]))
+            let after = Array(rest[end...])
+            let plural = !lights.isEmpty && lights.hasPrefix("the lights")
+            let head = subject + (details.isEmpty ? "" : (subject.isEmpty ? "" : " ") + details + (subject.isEmpty ? "" : ","))
+            return head + (head.isEmpty ? "" : " ") + (copula ? (plural ? "are " : "is ") : "") + phrase + (after.isEmpty ? "" : " " + render(after))
+        }
+        return subject + (rest.isEmpty ? "" : (subject.isEmpty ? "" : " ") + render(rest))
+    }
+
+    // MARK: Rendering words
+
+    /// `words` in plain English (no sentence frame).
+    mutating func render(_ words: [NotamWord]) -> String {
+        var out = ""
+        var i = 0
+        var previousCore: Substring = ""
+        var designatorList = false
+        func emit(_ text: String, _ from: Int, _ to: Int) {
+            let first = words[from], last = words[to - 1]
+            var t = text
+            if last.trail.hasSuffix(" MSLX") {
+                // The obstacle frame's mark: this height is above mean sea level.
+                t += " above mean sea level" + last.trail.dropLast(5)
+            } else {
+                t += last.trail
+            }
+            out += first.lead + t + last.glue
+        }
+        while i < words.count {
+            let w = words[i]
+            let c = w.core
+            let next: NotamWord? = i + 1 < words.count ? words[i + 1] : nil
+            defer { previousCore = words[min(i, words.count) - 1].core }
+            // Designators after TWY/RWY, and their lists.
+            if NotamEnglishWords.designatorWords.contains(String(previousCore)) && !c.isEmpty && c.count <= 9
+                && c.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "/" }) && Self.status(in: [w], from: 0) == nil
+                && (c.count <= 4 || c.contains(where: \.isNumber)) && (NotamContractions.all[String(c)] == nil || c.count == 1) {
+                designatorList = ["TWY", "TWYS", "RWY", "RWYS"].contains(String(previousCore))
+                emit(String(c), i, i + 1); i += 1; continue
+            }
+            if designatorList {
+                if (c == "AND" || c == "&") && next.map({ $0.core.count <= 4 && $0.core.allSatisfy { $0.isLetter || $0.isNumber } && NotamContractions.all[String($0.core)] == nil }) == true {
+                    emit("and", i, i + 1); emit(String(next!.core), i + 1, i + 2); i += 2; continue
+                }
+                if words[i - 1].trail.contains(","), c.count <= 3, c.allSatisfy({ $0.isLetter || $0.isNumber }), NotamContractions.all[String(c)] == nil {
+                    emit(String(c), i, i + 1); i += 1; continue
+                }
+                designatorList = false
+            }
+            // Date-time groups and schedules.
+            if let r = NotamGroups.dateRange(c) { emit(r, i, i + 1); i += 1; continue }
+            if let r = NotamGroups.date(c) {
+                if next?.core == "UTC" { emit(r, i, i + 2); i += 2 } else { emit(r, i, i + 1); i += 1 }
+                continue
+            }
+            if let r = NotamGroups.clockRange(c) { emit(r, i, i + 1); i += 1; continue }
+            if let r = NotamGroups.dayRange(c) { emit(r, i, i + 1); i += 1; continue }
+            if let r = NotamGroups.bearingRange(c) { emit(r, i, i + 1); i += 1; continue }
+            // Coordinates.
+            if let r = NotamGroups.coordinate(c) ?? NotamGroups.coordinateList(c) { emit(r, i, i + 1); i += 1; continue }
+            if let lat = NotamGroups.latitude(c), w.trail.isEmpty, let n = next, let lon = NotamGroups.longitude(n.core) {
+                emit(lat + " " + lon, i, i + 2); i += 2; continue
+            }
+            if let r = NotamGroups.radialFix(c) { emit(r, i, i + 1); i += 1; continue }
+            // Heights and limits.
+            if let (text, end) = limitPhrase(words, i) { emit(text, i, end); i = end; continue }
+            // Distances (and the bearing and place after them).
+            if let (text, end) = distancePhrase(words, i) { emit(text, i, end); i = end; continue }
+            // Frequencies.
+            if let f = NotamGroups.frequency(c) {
+                if next?.core == "MHZ" { emit(f + " MHz", i, i + 2); i += 2 } else { emit(f + " MHz", i, i + 1); i += 1 }
+                continue
+            }
+            if let (v, unit) = NotamGroups.measure(c) {
+                let s = String(c.prefix { $0.isNumber || $0 == "." || $0 == "," })
+                let units = ["MHZ": " MHz", "KHZ": " kHz", "LBS": " pounds", "LB": " pounds", "KT": " knots", "KTS": " knots", "M": " m",
+                             "IN": " inches", "SM": " statute miles", "KM": " km", "PCT": " percent", "DEG": "°"]
+                if let u = units[unit] {
+                    emit((unit == "MHZ" || unit == "KHZ" ? s : NotamGroups.format(v, whole: v == v.rounded())) + u, i, i + 1); i += 1; continue
+                }
+            }
+            if let slash = c.firstIndex(of: "/"), c.hasSuffix("IN"), NotamGroups.isDigits(c[..<slash]) {
+                emit(c.dropLast(2) + " inch", i, i + 1); i += 1; continue
+            }
+            // A bare number after a procedure altitude is in feet (`MDA 560`, `MEA 4000`).
+            if NotamGroups.isDigits(c), NotamEnglishWords.procedureAltitudes.contains(String(previousCore)) {
+                emit(NotamGroups.format(Double(c)!) + " ft", i, i + 1); i += 1; continue
+            }
+            // "13275FT X 150FT": by.
+            if c == "X", i > 0, NotamGroups.measure(words[i - 1].core) != nil, next.flatMap({ NotamGroups.measure($0.core) }) != nil {
+                emit("by", i, i + 1); i += 1; continue
+            }
+            emit(word(words, i), i, i + 1)
+            i += 1
+        }
+        return String(out.trimmingSpaces)
+    }
+
+    /// One word: a contraction spelled out, an English word in lower case, a name or an
+    /// identifier as written.
+    mutating func word(_ words: [NotamWord], _ i: Int) -> String {
+        let w = words[i]
+        let c = String(w.core)
+        let previous = i > 0 ? String(words[i - 1].core) : ""
+        let next = i + 1 < words.count ? String(words[i + 1].core) : ""
+        guard !c.isEmpty else { return "" }
+        if c == "-" { return "–" }
+        // Identifiers: before a navaid type (`OAK VORTAC`), after one and before its frequency.
+        let identifierShaped = (2...5).contains(c.count) && c.allSatisfy { ($0.isUppercase && $0.isLetter) || $0.isNumber }
+        if identifierShaped, NotamEnglishWords.navaids.contains(next), !NotamEnglishWords.navaids.contains(c),
+           !NotamEnglishWords.notIdentifiers.contains(c), !NotamEnglishWords.english.contains(c) {
+            return c
+        }
+        if identifierShaped, NotamEnglishWords.navaids.contains(previous), i + 1 < words.count,
+           NotamGroups.frequency(words[i + 1].core) != nil || NotamGroups.measure(words[i + 1].core).map({ $0.1 == "MHZ" || $0.1 == "KHZ" }) == true {
+            return c
+        }
+        // A state after a place: "SALEM, OR", "ALBUQUERQUE, NM".
+        if NotamEnglishWords.states.contains(c), i > 0, words[i - 1].trail.hasSuffix(",") {
+            return c == "NM" ? "New Mexico" : c
+        }
+        // "(ATC)" right after "air traffic control" stays as written.
+        if w.lead == "(", let meaning = NotamContractions.all[c], i > 0 {
+            let before = words[..<i].suffix(meaning.split(separator: " ").count).map { $0.core.lowercased() }.joined(separator: " ")
+            if before == meaning.lowercased() { return c }
+        }
+        if c == "ASR", NotamGroups.isDigits(Substring(next)) { return "antenna structure registration" }
+        // A radio position before its frequency: "GND 121.9" is ground control.
+        if c == "GND", NotamGroups.frequency(Substring(next)) != nil { return "ground control" }
+        // "30 MIN": minutes, not minimum.
+        if c == "MIN", NotamGroups.isDigits(Substring(previous)) { return "minutes" }
+        // `AWOS-3`: the system, its type as written.
+        if let dash = c.firstIndex(of: "-"), let m = NotamContractions.all[String(c[..<dash])], NotamEnglishWords.acronyms.contains(String(c[..<dash])) {
+            return "\(m) (\(c))"
+        }
+        if c == "S", next.hasPrefix("ILS") || next.hasPrefix("LOC") { return "straight-in" }
+        if c.hasPrefix("S-"), let m = NotamContractions.all[String(c.dropFirst(2))] {
+            return "straight-in " + acronym(String(c.dropFirst(2)), meaning: m)
+        }
+        if c == "A" {
+            // The article, unless a name or designator ("AREA A", "INDEX A", "TWY A").
+            return next.isEmpty || NotamEnglishWords.designatorWords.contains(previous) || !w.trail.isEmpty ? c : "a"
+        }
+        if let m = NotamContractions.all[c], c.count >= 2 {
+            if c == "NM" && previous == "PER" { return "nautical mile" }
+            if c == "NM" && !(previous.last?.isNumber ?? false) { return "nautical miles" }
+            return acronym(c, meaning: m)
+        }
+        if NotamEnglishWords.english.contains(c) { return c.lowercased() }
+        // `VOR/DME`, `LNAV/VNAV`, `ILS/DME`: each part.
+        if c.contains("/"), !c.contains(where: \.isNumber) {
+            let parts = c.split(separator: "/").map(String.init)
+            if parts.count >= 2, parts.allSatisfy({ NotamContractions.all[$0] != nil }) {
+                let meanings = parts.map { NotamContractions.all[$0]! }
+                if parts.contains(where: { NotamEnglishWords.acronyms.contains($0) }) {
+                    if introduced.contains(c) { return c }
+                    introduced.insert(c)
+                    for p in parts { introduced.insert(p) }
+                    return meanings.joined(separator: "/") + " (\(c))"
+                }
+                return meanings.joined(separator: "/")
+            }
+        }
+        return c
+    }
+
+    /// A contraction: a system's acronym as "meaning (ACR)" the first time, else its meaning.
+    mutating func acronym(_ c: String, meaning: String) -> String {
+        guard NotamEnglishWords.acronyms.contains(c) else { return meaning }
+        if introduced.contains(c) { return c }
+        introduced.insert(c)
+        return "\(meaning) (\(c))"
+    }
+
+    /// A height or a range of them at `i`: "from the surface to 5,000 ft above mean sea level".
+    func limitPhrase(_ words: [NotamWord], _ i: Int) -> (String, Int)? {
+        guard let (a, afterA) = height(words, i, inRange: false) else { return nil }
+        if afterA + 1 < words.count, words[afterA].core == "-" || words[afterA - 1].glue.isEmpty && words[afterA].core == "-",
+           let (b, afterB) = height(words, afterA + 1, inRange: true) {
+            let from = height(words, i, inRange: true)?.0 ?? a
+            if b == "unlimited" { return ("from \(from) upward, with no upper limit", afterB) }
+            return ("from \(from) to \(b)", afterB)
+        }
+        guard words[i].core != "SFC" && words[i].core != "GND" && words[i].core != "UNL" else { return nil }
+        return (a, afterA)
+    }
+
+    /// One height at `i` and the index after it.
+    func height(_ words: [NotamWord], _ i: Int, inRange: Bool) -> (String, Int)? {
+        guard i < words.count else { return nil }
+        let c = words[i].core
+        var text: String
+        var end = i + 1
+        switch c {
+        case "SFC", "GND", "SURFACE": text = inRange ? "the surface" : "surface"
+        case "UNL", "UNLIMITED": text = "unlimited"
+        default:
+            if let fl = NotamGroups.flightLevel(c) {
+                text = "flight level \(fl)"
+            } else if c == "FL", i + 1 < words.count, words[i].trail.isEmpty, NotamGroups.isDigits(words[i + 1].core), words[i + 1].core.count == 3 {
+                text = "flight level \(words[i + 1].core)"
+                end = i + 2
+            } else if let (v, unit) = NotamGroups.measure(c), unit == "FT" || unit == "FEET" {
+                text = NotamGroups.format(v) + " ft"
+            } else if let v = NotamGroups.number(c), words[i].trail.isEmpty, i + 1 < words.count, ["MSL", "AMSL"].contains(words[i + 1].core) {
+                text = NotamGroups.format(v) + " ft"
+            } else if let v = NotamGroups.number(c), words[i].trail.isEmpty, i + 1 < words.count, ["FT", "FEET"].contains(words[i + 1].core) {
+                text = NotamGroups.format(v) + " ft"
+                end = i + 2
+            } else {
+                return nil
+            }
+        }
+        if end < words.count, words[end - 1].trail.isEmpty || words[end - 1].trail == " MSLX" {
+            switch words[end].core {
+            case "MSL", "AMSL": text += " above mean sea level"; end += 1
+            case "AGL": text += " above ground level"; end += 1
+            default: break
+            }
+        }
+        return (text, end)
+    }
+
+    /// A distance at `i` ("4.7NM WNW 1F0", "5 NM", "3NM RADIUS OF", "3 NMR OF").
+    func distancePhrase(_ words: [NotamWord], _ i: Int) -> (String, Int)? {
+        let c = words[i].core
+        var value: Substring
+        var unit: String
+        var end = i + 1
+        if let (_, u) = NotamGroups.measure(c), ["NM", "NMR", "SM"].contains(u) {
+            value = c.prefix { $0.isNumber || $0 == "." }
+            unit = u
+        } else if NotamGroups.number(c) != nil, words[i].trail.isEmpty, i + 1 < words.count, ["NM", "NMR", "SM"].contains(words[i + 1].core) {
+            value = c
+            unit = String(words[i + 1].core)
+            end = i + 2
+        } else {
+            return nil
+        }
+        if value.hasPrefix(".") { value = "0" + value }
+        let one = Double(value) == 1
+        let name = unit == "SM" ? "statute mile" : "nautical mile"
+        if unit == "NMR" || (end < words.count && words[end - 1].trail.isEmpty && words[end].core == "RADIUS") {
+            if unit != "NMR" { end += 1 }
+            return ("\(value)-\(name.replacingSpaces)-radius".replacingLastHyphen, end)
+        }
+        var text = "\(value) \(name)\(one ? "" : "s")"
+        guard words[end - 1].trail.isEmpty, end < words.count, let dir = NotamGroups.compass[String(words[end].core)] else { return (text, end) }
+        text += " " + dir
+        end += 1
+        if words[end - 1].trail.isEmpty, end < words.count {
+            let place = words[end]
+            if place.core == "OF" { return (text, end) }
+            if place.core == "AD" || place.core == "AP" || place.core == "ARPT" {
+                return (text + " of the " + (place.core == "AD" ? "aerodrome" : "airport"), end + 1)
+            }
+            if place.lead.isEmpty, (2...5).contains(place.core.count), place.core.allSatisfy({ ($0.isLetter && $0.isUppercase) || $0.isNumber }),
+               !NotamEnglishWords.english.contains(String(place.core)) {
+                return (text + " of " + place.core, end + 1)
+            }
+        }
+        return (text, end)
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces.
+    var trimmingSpaces: Substring {
+        let s = Substring(self)
+        guard let a = s.firstIndex(where: { $0 != " " }), let b = s.lastIndex(where: { $0 != " " }) else { return "" }
+        return s[a...b]
+    }
+
+    /// With its first letter in upper case.
+    var capitalizedFirst: String {
+        guard let f = first else { return "" }
+        return String(f).uppercased() + dropFirst()
+    }
+}
+
+extension String {
+    /// Spaces as hyphens ("nautical mile" → "nautical-mile").
+    var replacingSpaces: String { String(map { $0 == " " ? "-" : $0 }) }
+
+    /// The last hyphen as a space ("3-nautical-mile-radius" → "3-nautical-mile radius").
+    var replacingLastHyphen: String {
+        guard let i = lastIndex(of: "-") else { return self }
+        var s = self
+        s.replaceSubrange(i...i, with: " ")
+        return s
     }
 }
