@@ -151,16 +151,8 @@ import Testing
     @Test func checkAndShowCommands() throws {
         let executable = try #require(gatewaydExecutable())
         func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-            let p = Process()
-            p.executableURL = executable
-            p.arguments = arguments
-            let out = Pipe(), err = Pipe()
-            p.standardOutput = out
-            p.standardError = err
-            try p.run()
-            let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+            let r = try runCommand(executable, arguments)
+            return (r.status, r.stdout, r.stderr)
         }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cfgcmd-\(UUID())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -331,3 +331,31 @@ final class Delays: Sendable {
         #expect(try db.all().first?.geometry?.origin == .fisb)
     }
 }
+
+/// The store's JSON, written without `JSONEncoder` (issue 26's import rate), reads back through
+/// `Codable` as the very NOTAM that was written: every NOTAM of the real-shaped benchmark set
+/// and of the demo file, geometry, limits and Q-line included.
+@Suite struct NotamStoredJSONTests {
+    @Test func storedJSONReadsBackAsTheSameNotam() throws {
+        var notams: [Notam] = []
+        try NotamFile.read(path: fixtures.appendingPathComponent("notams-demo.json").path) { notams.append($0) }
+        let corpus = FileManager.default.temporaryDirectory.appendingPathComponent("stored-json-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: corpus) }
+        try NotamCorpus.write(count: 2_000, to: corpus.path)
+        try NotamFile.read(path: corpus.path) { notams.append($0) }
+        #expect(notams.count > 2_000)
+        #expect(notams.contains { $0.geometry?.parts != nil } && notams.contains { $0.q != nil } && notams.contains { $0.limits != nil })
+        var mismatched: [String] = []
+        for n in notams {
+            let back = try JSONDecoder().decode(Notam.self, from: Data(n.storedJSON.utf8))
+            if back != n { mismatched.append(n.id) }
+        }
+        #expect(mismatched.isEmpty, "\(mismatched.count) NOTAMs read back differently, first \(mismatched.prefix(3))")
+        // Odd text survives: quotes, backslashes, control characters, non-ASCII.
+        var odd = notams[0]
+        odd.text = "A \"quoted\" \\ back\u{1}slash — é\n"
+        odd.unparsed = ["x\"y", ""]
+        odd.reference = [1e-7, -123.456789012345, 0]
+        #expect(try JSONDecoder().decode(Notam.self, from: Data(odd.storedJSON.utf8)) == odd)
+    }
+}

@@ -60,8 +60,6 @@ public struct NotamStore: Sendable {
         guard !notams.isEmpty else {
             throw GatewayError.invalidInput("\(source) returned no NOTAMs: kept the \((try? count()) ?? 0) stored ones (an empty reply is never taken as 'no NOTAMs')")
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
         do {
             return try database.pool.write { db -> [NotamChange] in
                 var changes: [NotamChange] = []
@@ -94,7 +92,7 @@ public struct NotamStore: Sendable {
                         if let og = old.geometry, og.origin > (n.geometry?.origin ?? .qLine) || n.geometry == nil { merged.geometry = og }
                         if merged.text.isEmpty { merged.text = old.text }
                     }
-                    let json = String(decoding: try encoder.encode(merged), as: UTF8.self)
+                    let json = merged.storedJSON
                     let content = Self.contentHash(merged)
                     if let existing {
                         let rid: Int64 = existing["rid"]
