@@ -32,9 +32,9 @@ public final class CaptureSource: Sendable {
     public let loop: Bool
     /// Capture time at which playing starts (the first datagram's).
     public let start: Double
-    private let anchor = Mutex<(capture: Double, wall: Double)?>(nil)
+    private let anchor = Locked<(capture: Double, wall: Double)?>(nil)
     private let stopping = Atomic<Bool>(false)
-    private let progressState = Mutex(Progress())
+    private let progressState = Locked(Progress())
     private let date: CaptureDate?
 
     /// Opens the sessions' first capture to learn where playing starts; an error names the file.

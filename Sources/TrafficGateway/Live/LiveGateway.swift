@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -23,7 +22,7 @@ public final class LiveGateway: @unchecked Sendable {
     private var pipeline: GatewayPipeline
     private var listener: UDPListener?
     /// The listener, for `stop` to reach without the queue.
-    private let listenerForStop = Mutex<UDPListener?>(nil)
+    private let listenerForStop = Locked<UDPListener?>(nil)
     private var gpsd: GPSDClient?
     private var timer: DispatchSourceTimer?
     private var gpsdStatus: GPSDClient.Status?
