@@ -18,11 +18,10 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// need none (the midnight returned is then unused).
 func rawCaptureDate(_ given: String?, _ capture: CaptureStream) throws -> (midnight: Double, note: String?) {
     guard capture.format == .raw else { return (0, nil) }
-    // The first heartbeat and the products' dates, from a second look at the file's start (the
-    // stream itself is not read).
-    var probe = try openCapture(capture.path, port: 4000)
-    let (first, products) = given == nil ? CaptureDate.probe(&probe) : (nil, ProductDateEvidence())
-    guard let day = CaptureDate.resolve(given: given, path: capture.path, firstHeartbeatSeconds: first, products: products) else {
+    // From a second look at the file's start (the stream itself is not read).
+    let found: CaptureDate?
+    do { found = try CaptureDate.ofRawStream(at: capture.path, given: given) } catch { throw CommandFailure("\(error)") }
+    guard let day = found else {
         throw ValidationError("--date \(given ?? "") is not a date like 2026-05-16")
     }
     let note = day.assumed ? "\(capture.path): a raw stream carries no date; assumed \(day.day) from \(day.source) (give --date to set it)" : nil

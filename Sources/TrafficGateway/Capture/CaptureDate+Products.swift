@@ -145,4 +145,14 @@ extension CaptureDate {
         }
         return (first, evidence)
     }
+
+    /// The date of the raw stream at `path`: `given` (`YYYY-MM-DD`) when set, else what its start
+    /// says (`probe`: the products' dates, the first heartbeat), else the file's day. Nil only
+    /// when `given` is malformed; an error when the file cannot be opened.
+    public static func ofRawStream(at path: String, given: String? = nil) throws(CaptureError) -> CaptureDate? {
+        if given != nil { return resolve(given: given, path: path, firstHeartbeatSeconds: nil) }
+        var stream = try CaptureStream(path: path, port: 4000)
+        let (first, products) = probe(&stream)
+        return resolve(given: nil, path: path, firstHeartbeatSeconds: first, products: products)
+    }
 }

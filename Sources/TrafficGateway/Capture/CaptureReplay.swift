@@ -29,8 +29,7 @@ public struct CaptureReplay: Sendable {
     private var nextFix = 0
     private let events: [RecordedEvent]
     private var nextEvent = 0
-    private var pacingDay = 0.0
-    private var pacingLast: Double?
+    private var rawClock = RawStreamClock()
 
     /// Creates a replay into `pipeline`, interleaving `gpsFixes` and the recorded `events`
     /// (airspace sets, acknowledgements) by their times.
@@ -44,11 +43,8 @@ public struct CaptureReplay: Sendable {
     /// stream's segment the heartbeat it begins with (nil when it has none).
     public mutating func eventTime(of datagram: CapturedDatagram) -> Double? {
         if let t = datagram.timestamp { return t }
-        guard case .heartbeat(let midnight) = pipeline.timeSource,
-              let seconds = RawStreamSegmenter.leadingHeartbeatSeconds(datagram.bytes) else { return nil }
-        if let last = pacingLast, seconds + 43_200 < last { pacingDay += 86_400 }
-        pacingLast = seconds
-        return midnight + pacingDay + seconds
+        guard case .heartbeat(let midnight) = pipeline.timeSource else { return nil }
+        return rawClock.time(of: datagram.bytes, midnight: midnight)
     }
 
     /// Feeds one datagram (gpsd fixes due before it first).
@@ -162,5 +158,23 @@ public enum RawStreamSegmenter {
             }
         }
         return seconds
+    }
+}
+
+/// The times of a raw GDL 90 stream's heartbeat-led segments: the leading heartbeat's time of
+/// day on `midnight`'s day, a day later each time it wraps past midnight.
+public struct RawStreamClock: Sendable {
+    private var day = 0.0
+    private var last: Double?
+
+    /// A clock at the stream's first day.
+    public init() {}
+
+    /// The time of the segment `bytes`, nil when it does not begin with a heartbeat.
+    public mutating func time(of bytes: [UInt8], midnight: Double) -> Double? {
+        guard let seconds = RawStreamSegmenter.leadingHeartbeatSeconds(bytes) else { return nil }
+        if let last, seconds + 43_200 < last { day += 86_400 }
+        last = seconds
+        return midnight + day + seconds
     }
 }

@@ -171,14 +171,16 @@ public struct FISBProductStore: Sendable {
                 reports[key]?.station = [uplink.header.longitude, uplink.header.latitude]
             }
             guard let r = reports[key] else { continue }
-            if r.expires < time, returned[key] == nil || !keepsStaleOnArrival {
-                // Stale on arrival (a queued uplink, an old product): counted, and not shown live.
-                counters.stale += 1
+            if r.expires < time {
+                // Stale on arrival (a queued uplink, an old product): not shown live; a file being
+                // decoded keeps it, counted once.
                 if !keepsStaleOnArrival {
+                    counters.stale += 1
                     remove(key)
                     returned[key] = nil
                     continue
                 }
+                if returned[key] == nil { counters.stale += 1 }
             }
             guard isComplete(r) else { continue }
             let content = r.content

@@ -173,30 +173,22 @@ public final class CaptureSource: Sendable {
     }
 
     /// Times of a capture's datagrams: their timestamps, or for a raw stream its heartbeat clock
-    /// on its date (given, else from its products or the file, as `replay` dates it).
+    /// on its date (given, else from its products or the file, as `replay` dates it); a datagram
+    /// without either takes the time before it.
     struct Timing {
         var midnight: Double?
-        var day = 0.0
-        var lastSeconds: Double?
+        var clock = RawStreamClock()
         var lastTime: Double?
 
         mutating func time(of d: CapturedDatagram) -> Double? {
             if let t = d.timestamp { lastTime = t; return t }
-            guard let midnight else { return lastTime }
-            if let s = RawStreamSegmenter.leadingHeartbeatSeconds(d.bytes) {
-                if let last = lastSeconds, s + 43_200 < last { day += 86_400 }
-                lastSeconds = s
-                lastTime = midnight + day + s
-            }
+            if let midnight, let t = clock.time(of: d.bytes, midnight: midnight) { lastTime = t }
             return lastTime
         }
     }
 
     static func timing(for stream: CaptureStream, date: CaptureDate?) throws -> Timing {
         guard stream.format == .raw else { return Timing() }
-        if let date { return Timing(midnight: date.midnight) }
-        var probe = try CaptureStream(path: stream.path, port: 4000)
-        let (first, products) = CaptureDate.probe(&probe)
-        return Timing(midnight: CaptureDate.resolve(given: nil, path: stream.path, firstHeartbeatSeconds: first, products: products)?.midnight)
+        return Timing(midnight: try date?.midnight ?? CaptureDate.ofRawStream(at: stream.path)?.midnight)
     }
 }

@@ -20,9 +20,9 @@ public final class LiveGateway: @unchecked Sendable {
     /// The serial queue that owns the pipeline.
     public let queue = DispatchQueue(label: "gatewayd.core")
     private var pipeline: GatewayPipeline
-    private var listener: UDPListener?
-    /// The listener, for `stop` to reach without the queue.
-    private let listenerForStop = Locked<UDPListener?>(nil)
+    /// The UDP socket's reader, set by `start`; behind its own lock so that a stop reaches it
+    /// without waiting for the queue.
+    private let listener = Locked<UDPListener?>(nil)
     private var gpsd: GPSDClient?
     private var timer: DispatchSourceTimer?
     private var gpsdStatus: GPSDClient.Status?
@@ -47,7 +47,7 @@ public final class LiveGateway: @unchecked Sendable {
     public var latencyProbe: LatencyProbe?
 
     /// The UDP port bound.
-    public var port: UInt16 { listener?.port ?? 0 }
+    public var port: UInt16 { listener.value?.port ?? 0 }
     /// The gateway's clock (set before `start`): the wall clock, or a capture's when a capture is
     /// the source (`run --replay`). Ticks, gpsd fixes, airspace sets and acknowledgements are
     /// stamped with it, so the page and the alerts follow the capture's time.
@@ -78,11 +78,10 @@ public final class LiveGateway: @unchecked Sendable {
     /// Binds the UDP socket and starts the tick (and gpsd when given "host:port").
     /// GDL 90 is accepted only from `acceptFrom` (IPv4 addresses) when it is not empty.
     public func start(bind: String, port: UInt16, gpsd: (host: String, port: UInt16)? = nil, acceptFrom: [String] = []) throws(GatewayError) {
-        listener = try UDPListener(address: bind, port: port, queue: queue, acceptFrom: acceptFrom) { [unowned self] bytes, time in
+        listener.set(try UDPListener(address: bind, port: port, queue: queue, acceptFrom: acceptFrom) { [unowned self] bytes, time in
             // Times to the microsecond, as the flight recorder keeps them: its replay is identical.
             self.receive(bytes, at: CaptureTime.quantized(time))
-        }
-        listenerForStop.withLock { $0 = listener }
+        })
         startTicking(gpsd: gpsd)
     }
 
@@ -237,7 +236,7 @@ public final class LiveGateway: @unchecked Sendable {
     /// Stops reading GDL 90 at the next datagram, from any thread, without waiting for the queue:
     /// the first step of a stop, so that nothing after it waits for queued input (a flood).
     public func stopReading() {
-        listenerForStop.withLock { $0?.stopReading() }
+        listener.value?.stopReading()
     }
 
     /// Stops everything and waits for what the sinks have queued (the alert log's writes).
@@ -246,7 +245,7 @@ public final class LiveGateway: @unchecked Sendable {
         stopReading()
         queue.sync {
             timer?.cancel()
-            listener?.cancel()
+            listener.value?.cancel()
             discovery?.cancel()
             gpsd?.stop()
         }
