@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import GDL90
 
 #if canImport(Glibc)
@@ -26,18 +31,13 @@ public enum CommandBenchmark {
     /// heartbeat first (as Stratux sends them), in ~1 kB datagrams; written to `path`.
     public static func writeTrafficStream(path: String, megabytes: Int, targets: Int) throws {
         let field = TargetField(count: targets)
-        guard let out = FileHandle(forWritingAtPath: path) ?? {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-            return FileHandle(forWritingAtPath: path)
-        }() else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
-        defer { try? out.close() }
-        try out.truncate(atOffset: 0)
+        let out = try OpenFile.writing(path)
         var written = 0
         var second = 0
         while written < megabytes << 20 {
             var chunk: [UInt8] = []
             for d in field.datagrams(second: 36_000 + second % 43_200) { chunk += d.bytes }
-            try out.write(contentsOf: Data(chunk))
+            try out.write(chunk)
             written += chunk.count
             second += 1
         }
@@ -46,10 +46,8 @@ public enum CommandBenchmark {
     /// Writes `path` as `copies` copies of `source` back to back (a long capture of the same shape).
     public static func writeRepeated(source: String, path: String, copies: Int) throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
-        guard let out = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
-        defer { try? out.close() }
-        for _ in 0..<copies { try out.write(contentsOf: bytes) }
+        let out = try OpenFile.writing(path)
+        for _ in 0..<copies { try out.write(bytes) }
     }
 
     /// Runs `executable arguments…` with stdout and stderr to /dev/null. Spawned and reaped here
@@ -80,13 +78,13 @@ public enum CommandBenchmark {
         let start = DispatchTime.now().uptimeNanoseconds
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environment)
         guard spawned == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot start \(executable): \(String(cString: strerror(spawned)))"])
+            throw GatewayError.file(path: executable, reason: "cannot start: \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let reported = (try? String(contentsOfFile: peakFile, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let reported = (try? String(contentsOfFile: peakFile, encoding: .utf8)).flatMap { Double($0.trimmingWhitespaceAndNewlines()) }
         return Run(seconds: seconds, peakMB: (reported ?? Double(usage.ru_maxrss)) / 1024, status: (status >> 8) & 0xFF)
     }
 
@@ -139,7 +137,7 @@ public enum CommandBenchmark {
         func measure(_ name: String, _ arguments: [String], inputBytes: Double, perSecond unit: String, count: Double? = nil) throws {
             progress(name)
             let now = try best(executable, arguments)
-            guard now.status == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(name) exited with status \(now.status)"]) }
+            guard now.status == 0 else { throw GatewayError.invalidInput("\(name) exited with status \(now.status)") }
             let before = try baseline.map { try best($0, arguments) }
             let amount = count ?? inputBytes / 1e6
             var result = Benchmarks.Result(name: name, value: amount / now.seconds, unit: unit, baseline: before.map { amount / $0.seconds })
