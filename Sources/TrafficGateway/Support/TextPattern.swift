@@ -13,6 +13,8 @@
 /// small program run by a backtracking machine with an explicit stack; a search skips start
 /// positions whose byte cannot begin a match.
 struct TextPattern: Sendable {
+    /// The pattern as written.
+    let source: String
     private let program: [Instruction]
     private let looks: [[Instruction]]
     /// Capturing groups.
@@ -21,6 +23,7 @@ struct TextPattern: Sendable {
 
     /// Compiles `pattern`.
     init(_ pattern: String) {
+        source = pattern
         var parser = PatternParser(pattern: Array(pattern.utf8))
         let node = parser.parse()
         groupCount = parser.groups
