@@ -20,7 +20,7 @@ import Testing
     /// NOTAM texts from the fixtures (the English corpus, the airspace and demo sets), upper-cased as
     /// the parser sees them, plus edge cases written for the engine.
     static func texts() throws -> [String] {
-        var out = try NotamEnglishTests.fixtureNotams()
+        var out = try NotamEnglishMeasureTests.fixtureNotams()
         for name in ["notams-airspace.json", "notams-demo.json"] {
             let data = try Data(contentsOf: fixtures.appendingPathComponent(name))
             let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -104,7 +104,7 @@ import Testing
         }
         #expect(failure(#"{"a": 1"#) == .init(offset: 7, reason: "the text ends inside an object"))
         #expect(failure(#"{"a": 1} x"#) == .init(offset: 9, reason: "text after the value"))
-        #expect(failure(#"["\q"]"#) == .init(offset: 2, reason: "a bad escape '\\q'"))
+        #expect(failure(#"["\q"]"#) == .init(offset: 3, reason: "a bad escape '\\q'"))
         #expect(failure("[1.]") == .init(offset: 3, reason: "a number with no digit after '.'"))
         #expect(failure(String(repeating: "[", count: 600))?.reason == "nested deeper than 512 levels")
         #expect(failure("\"abc") == .init(offset: 4, reason: "the text ends inside a string"))
