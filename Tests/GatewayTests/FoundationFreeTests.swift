@@ -147,3 +147,45 @@ import Testing
         }
     }
 }
+
+/// libcurl and libespeak-ng are loaded on first use; when one is missing, the command that needs
+/// it says which package to install (at once: it is not a network error to retry), and the rest of
+/// gatewayd works without it.
+@Suite struct LazyLibraryTests {
+    func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stderr: String) {
+        let executable = try #require(gatewaydExecutable(), "build gatewayd first (swift build)")
+        let p = Process()
+        p.executableURL = executable
+        p.arguments = arguments
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice  // a pipe nobody reads would stop a long output
+        try p.run()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func missingLibcurlIsNamedAndNotRetried() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-nocurl-\(UUID())").path
+        let started = Date()
+        let r = try run(["notams", "fetch", "--source", "faa-search", "--url", "http://127.0.0.1:9", "--location", "KSLE",
+                         "--database", dir + "/gateway.sqlite"], environment: ["SKYGATE_LIBCURL": "libskygate-missing.so.4"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("libcurl is not installed (libskygate-missing.so.4: cannot open shared object file"), "\(r.stderr)")
+        #expect(r.stderr.contains("sudo apt-get install libcurl4"))
+        #expect(!r.stderr.contains("retry"), "a missing library is not retried: \(r.stderr)")
+        #expect(Date().timeIntervalSince(started) < 5)
+        // What needs no network still works: the demo flight decodes.
+        let decode = try run(["decode", fixtures.appendingPathComponent("demo-flight.pcap").path], environment: ["SKYGATE_LIBCURL": "libskygate-missing.so.4"])
+        #expect(decode.status == 0)
+    }
+
+    @Test func missingEspeakIsNamed() throws {
+        let r = try run(["voice", "test", "--device", "null"], environment: ["SKYGATE_LIBESPEAK": "libskygate-missing.so.1"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("espeak-ng is not installed (libskygate-missing.so.1: cannot open shared object file"), "\(r.stderr)")
+        #expect(r.stderr.contains("sudo apt-get install libespeak-ng1 espeak-ng-data"))
+    }
+}

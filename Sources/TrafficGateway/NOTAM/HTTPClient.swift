@@ -99,6 +99,11 @@ public struct HTTPClient: Sendable {
     }
 
     func send(url: String, headers: [(String, String)], form: [(String, String)]?) throws(FetchError) -> HTTPResponse {
+        // A missing libcurl is not a network error to retry.
+        guard skygate_curl_load() != 0 else {
+            let why = skygate_curl_load_error().map { String(cString: $0) } ?? "not found"
+            throw FetchError(.network, url: url, reason: "libcurl is not installed (\(why)): sudo apt-get install libcurl4")
+        }
         var attempt = 0
         var url = url, headers = headers, form = form, redirects = 0
         while true {
