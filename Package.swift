@@ -12,7 +12,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
@@ -29,6 +28,9 @@ let package = Package(
         // ALSA (system library, Debian's libasound2-dev): the voice's playback, and a PCM opened from
         // configuration text (tests play into a file PCM: no sound card needed).
         .target(name: "CALSA"),
+        // SQLite (system library, Debian's libsqlite3-dev): the alert log, the NOTAMs, the logbook,
+        // through the small layer in Storage/SQLiteConnection.swift.
+        .target(name: "CSQLite"),
         // Domain and services: captures, core state machine, alerts, storage, listeners.
         .target(
             name: "TrafficGateway",
@@ -37,7 +39,7 @@ let package = Package(
                 "CCurl",
                 "CEspeak",
                 "CALSA",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "CSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -424,7 +424,7 @@ SWIFT
       fail "$prog needs ${glibc:-an unknown GLIBC}: it would not start on bookworm (2.36)"
   done
   # The SDK bundle as SwiftPM uses it (what deploy/build-pi.sh does): a C target including curl.h
-  # and sqlite3.h, linked with -lcurl -lsqlite3 like the project's CCurl and GRDB.
+  # and sqlite3.h, linked with -lcurl -lsqlite3 like the project's CCurl and CSQLite.
   say "self-test: swift build --swift-sdk $sdk_name of a two-target package (C with libcurl and SQLite, Swift with Foundation)"
   pkg=$sdk/selftest/pkg
   mkdir -p "$pkg/Sources/CLibs/include" "$pkg/Sources/hello"

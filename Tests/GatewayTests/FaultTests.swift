@@ -1,6 +1,5 @@
 import Foundation
 import GDL90
-import GRDB
 import Synchronization
 import Testing
 @testable import TrafficGateway
@@ -44,7 +43,7 @@ import Testing
             _ = try run(["replay", capture, "--database", db, "--quiet"], killAfter: delay)
             _ = try run(["notams", "import", notams, "--database", db], killAfter: delay / 2)
             let database = try GatewayDatabase(path: db)
-            let check = try database.pool.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+            let check = try database.read { try $0.row("PRAGMA integrity_check")?.string("integrity_check") }
             #expect(check == "ok")
             #expect(try AlertLog(database: database).events().count >= committed)
             #expect(try NotamStore(database: database).count() == 5)
@@ -60,8 +59,8 @@ import Testing
         let event = AlertEvent(change: .raised, kind: .traffic, id: "t", subject: "ab4549", level: .warning, time: 1,
                                message: String(repeating: "x", count: 2000))
         try log.append([event])
-        let pages = try database.pool.read { try Int.fetchOne($0, sql: "PRAGMA page_count") } ?? 0
-        try database.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA max_page_count = \(pages + 2)") }
+        let pages = try database.read { try $0.row("PRAGMA page_count")?.int("page_count") } ?? 0
+        try database.writeWithoutTransaction { try $0.executeScript("PRAGMA max_page_count = \(pages + 2)") }
         var failure: GatewayError? = nil
         for _ in 0..<50 {
             do { try log.append(Array(repeating: event, count: 20)) } catch { failure = error; break }

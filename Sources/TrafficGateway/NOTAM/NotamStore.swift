@@ -9,7 +9,6 @@ import Glibc
 import Darwin
 #endif
 import GDL90
-import GRDB
 
 /// One change found by a refresh.
 public struct NotamChange: Sendable, Equatable {
@@ -61,7 +60,7 @@ public struct NotamStore: Sendable {
             throw GatewayError.invalidInput("\(source) returned no NOTAMs: kept the \((try? count()) ?? 0) stored ones (an empty reply is never taken as 'no NOTAMs')")
         }
         do {
-            return try database.pool.write { db -> [NotamChange] in
+            return try database.write { db -> [NotamChange] in
                 var changes: [NotamChange] = []
                 var seen = Set<String>()
                 // Cancellations first, wherever they sit in the reply: a NOTAMC before the NOTAM
@@ -72,8 +71,8 @@ public struct NotamStore: Sendable {
                     if let ref = n.refersTo { cancelled["\(n.issuer ?? n.location ?? n.designator ?? "?"):\(ref)"] = n }
                 }
                 for (refKey, n) in cancelled.sorted(by: { $0.key < $1.key }) {
-                    if let row = try Row.fetchOne(db, sql: "SELECT rid FROM notam WHERE key = ?", arguments: [refKey]) {
-                        try Self.delete(db, rid: row["rid"])
+                    if let row = try db.row("SELECT rid FROM notam WHERE key = ?", [refKey]) {
+                        try Self.delete(db, rid: row.int64("rid") ?? 0)
                         changes.append(NotamChange(time: time, kind: "cancelled", key: refKey, number: n.refersTo, location: n.location,
                                                    summary: "cancelled by \(n.number ?? "?")", read: false))
                     }
@@ -85,9 +84,9 @@ public struct NotamStore: Sendable {
                     if cancelled[key] != nil { continue }
                     var merged = n
                     var sources = [n.source]
-                    let existing = try Row.fetchOne(db, sql: "SELECT rid, hash, json, sources FROM notam WHERE key = ?", arguments: [key])
-                    if let existing, let old = try? JSONDecoder().decode(Notam.self, from: Data((existing["json"] as String).utf8)) {
-                        sources = Set((existing["sources"] as String).split(separator: "+").map(String.init) + [n.source]).sorted()
+                    let existing = try db.row("SELECT rid, hash, json, sources FROM notam WHERE key = ?", [key])
+                    if let existing, let old = try? JSONDecoder().decode(Notam.self, from: Data((existing.string("json") ?? "").utf8)) {
+                        sources = Set((existing.string("sources") ?? "").split(separator: "+").map(String.init) + [n.source]).sorted()
                         // Geometry priority: official polygon > FIS-B graphic > text > Q-line.
                         if let og = old.geometry, og.origin > (n.geometry?.origin ?? .qLine) || n.geometry == nil { merged.geometry = og }
                         if merged.text.isEmpty { merged.text = old.text }
@@ -95,22 +94,22 @@ public struct NotamStore: Sendable {
                     let json = merged.storedJSON
                     let content = Self.contentHash(merged)
                     if let existing {
-                        let rid: Int64 = existing["rid"]
-                        if (existing["hash"] as String) != content {
+                        let rid = existing.int64("rid") ?? 0
+                        if existing.string("hash") != content {
                             changes.append(NotamChange(time: time, kind: "modified", key: key, number: n.number, location: n.location ?? n.designator,
                                                        summary: String(merged.text.prefix(100)), read: false))
                         }
-                        try db.execute(sql: """
+                        try db.execute("""
                             UPDATE notam SET id = ?, number = ?, location = ?, severity = ?, start = ?, "end" = ?, sources = ?, updated = ?, hash = ?, json = ?
                             WHERE rid = ?
-                            """, arguments: [merged.id, merged.number, merged.location ?? merged.designator, merged.severity, merged.start, merged.end,
+                            """, [merged.id, merged.number, merged.location ?? merged.designator, merged.severity, merged.start, merged.end,
                                              sources.joined(separator: "+"), time, content, json, rid])
                         try Self.index(db, rid: rid, merged)
                     } else {
-                        try db.execute(sql: """
+                        try db.execute("""
                             INSERT INTO notam (key, id, number, location, severity, start, "end", sources, updated, hash, json)
                             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                            """, arguments: [key, merged.id, merged.number, merged.location ?? merged.designator, merged.severity, merged.start,
+                            """, [key, merged.id, merged.number, merged.location ?? merged.designator, merged.severity, merged.start,
                                              merged.end, sources.joined(separator: "+"), time, content, json])
                         try Self.index(db, rid: db.lastInsertedRowID, merged)
                         changes.append(NotamChange(time: time, kind: "new", key: key, number: n.number, location: n.location ?? n.designator,
@@ -120,28 +119,28 @@ public struct NotamStore: Sendable {
                 // NOTAMs this source held in the same scope that it no longer lists: cancelled
                 // (or expired, if their end has passed).
                 // Keys first; a row's JSON is read only for the few not listed (memory stays flat).
-                let rows = try Row.fetchAll(db, sql: "SELECT rid, key, number, location, sources, \"end\" FROM notam")
+                let rows = try db.rows("SELECT rid, key, number, location, sources, \"end\" FROM notam")
                 for row in rows {
-                    let key: String = row["key"]
+                    let key = row.string("key") ?? ""
                     guard !seen.contains(key) else { continue }
-                    let end: Double? = row["end"]
+                    let end = row.double("end")
                     let expired = end.map { $0 <= time } ?? false
-                    let mine = (row["sources"] as String).split(separator: "+").contains { $0 == source }
-                    guard expired || mine, let json = try String.fetchOne(db, sql: "SELECT json FROM notam WHERE rid = ?", arguments: [row["rid"] as Int64]),
+                    let mine = (row.string("sources") ?? "").split(separator: "+").contains { $0 == source }
+                    guard expired || mine, let json = try db.row("SELECT json FROM notam WHERE rid = ?", [row.int64("rid") ?? 0])?.string("json"),
                           let old = try? JSONDecoder().decode(Notam.self, from: Data(json.utf8)) else { continue }
                     if expired || (mine && inScope(old)) {
-                        try Self.delete(db, rid: row["rid"])
-                        changes.append(NotamChange(time: time, kind: expired ? "expired" : "cancelled", key: key, number: row["number"],
-                                                   location: row["location"], summary: String(old.text.prefix(100)), read: false))
+                        try Self.delete(db, rid: row.int64("rid") ?? 0)
+                        changes.append(NotamChange(time: time, kind: expired ? "expired" : "cancelled", key: key, number: row.string("number"),
+                                                   location: row.string("location"), summary: String(old.text.prefix(100)), read: false))
                     }
                 }
                 for c in changes {
-                    try db.execute(sql: "INSERT INTO notam_change (time, kind, key, number, location, summary) VALUES (?, ?, ?, ?, ?, ?)",
-                                   arguments: [c.time, c.kind, c.key, c.number, c.location, c.summary])
+                    try db.execute("INSERT INTO notam_change (time, kind, key, number, location, summary) VALUES (?, ?, ?, ?, ?, ?)",
+                                   [c.time, c.kind, c.key, c.number, c.location, c.summary])
                 }
-                try db.execute(sql: "DELETE FROM notam_change WHERE time < ?", arguments: [time - keepChanges])
-                try db.execute(sql: "INSERT OR REPLACE INTO notam_refresh (source, time, count) VALUES (?, ?, ?)",
-                               arguments: [source, time, notams.count])
+                try db.execute("DELETE FROM notam_change WHERE time < ?", [time - keepChanges])
+                try db.execute("INSERT OR REPLACE INTO notam_refresh (source, time, count) VALUES (?, ?, ?)",
+                               [source, time, notams.count])
                 return changes
             }
         } catch {
@@ -157,38 +156,38 @@ public struct NotamStore: Sendable {
         return String(h, radix: 16)
     }
 
-    static func index(_ db: Database, rid: Int64, _ n: Notam) throws {
-        try db.execute(sql: "DELETE FROM notam_rtree WHERE rid = ?", arguments: [rid])
+    static func index(_ db: SQLiteConnection, rid: Int64, _ n: Notam) throws {
+        try db.execute("DELETE FROM notam_rtree WHERE rid = ?", [rid])
         guard let g = n.geometry else { return }
         let b = g.bounds
-        try db.execute(sql: "INSERT INTO notam_rtree (rid, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [rid, b.0, b.1, b.2, b.3])
+        try db.execute("INSERT INTO notam_rtree (rid, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
+                       [rid, b.0, b.1, b.2, b.3])
     }
 
-    static func delete(_ db: Database, rid: Int64) throws {
-        try db.execute(sql: "DELETE FROM notam WHERE rid = ?", arguments: [rid])
-        try db.execute(sql: "DELETE FROM notam_rtree WHERE rid = ?", arguments: [rid])
+    static func delete(_ db: SQLiteConnection, rid: Int64) throws {
+        try db.execute("DELETE FROM notam WHERE rid = ?", [rid])
+        try db.execute("DELETE FROM notam_rtree WHERE rid = ?", [rid])
     }
 
     /// Stored NOTAMs.
     public func count() throws(GatewayError) -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notam") ?? 0 }
+        try read { db in try db.row("SELECT COUNT(*) AS n FROM notam")?.int("n") ?? 0 }
     }
 
     /// Every stored NOTAM, by key.
     public func all() throws(GatewayError) -> [Notam] {
         try read { db in
-            try String.fetchAll(db, sql: "SELECT json FROM notam ORDER BY key").compactMap { try? JSONDecoder().decode(Notam.self, from: Data($0.utf8)) }
+            try db.rows("SELECT json FROM notam ORDER BY key").compactMap { $0.string("json") }.compactMap { try? JSONDecoder().decode(Notam.self, from: Data($0.utf8)) }
         }
     }
 
     /// NOTAMs whose area's bounding box meets the box (R*Tree query).
     public func notams(minLat: Double, maxLat: Double, minLon: Double, maxLon: Double) throws(GatewayError) -> [Notam] {
         try read { db in
-            try String.fetchAll(db, sql: """
+            try db.rows("""
                 SELECT n.json FROM notam n JOIN notam_rtree r ON r.rid = n.rid
                 WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ? ORDER BY n.key
-                """, arguments: [minLat, maxLat, minLon, maxLon]).compactMap { try? JSONDecoder().decode(Notam.self, from: Data($0.utf8)) }
+                """, [minLat, maxLat, minLon, maxLon]).compactMap { $0.string("json") }.compactMap { try? JSONDecoder().decode(Notam.self, from: Data($0.utf8)) }
         }
     }
 
@@ -210,12 +209,12 @@ public struct NotamStore: Sendable {
             box = (p.latitude - dLat, p.latitude + dLat, p.longitude - dLon, p.longitude + dLon)
         }
         let list: [Notam] = try read { db in
-            try String.fetchAll(db, sql: """
+            try db.rows("""
                 SELECT n.json FROM notam n JOIN notam_rtree r ON r.rid = n.rid
                 WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ?
                 AND (? IS NULL OR ((n.start IS NULL OR n.start <= ?) AND (n."end" IS NULL OR n."end" > ?))) ORDER BY n.key
-                """, arguments: [box.0, box.1, box.2, box.3, activeAt, activeAt, activeAt])
-                .compactMap { try? JSONDecoder().decode(Notam.self, from: Data($0.utf8)) }
+                """, [box.0, box.1, box.2, box.3, activeAt, activeAt, activeAt])
+                .compactMap { $0.string("json") }.compactMap { try? JSONDecoder().decode(Notam.self, from: Data($0.utf8)) }
         }
         return list.filter { n in n.type != "C" && (activeAt.map { n.isActive(at: $0) } ?? true) }.compactMap { $0.airspaceArea(levels: levels) }
     }
@@ -230,7 +229,7 @@ public struct NotamStore: Sendable {
     public func refreshes() throws(GatewayError) -> [String: Double] {
         try read { db in
             var out: [String: Double] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT source, time FROM notam_refresh") { out[row["source"]] = row["time"] }
+            for row in try db.rows("SELECT source, time FROM notam_refresh") { if let s = row.string("source") { out[s] = row.double("time") } }
             return out
         }
     }
@@ -244,12 +243,12 @@ public struct NotamStore: Sendable {
     /// Changes, newest first; `unread` only those not yet seen; marks what it returns read.
     public func changes(unreadOnly: Bool, markRead: Bool = true) throws(GatewayError) -> [NotamChange] {
         do {
-            return try database.pool.write { db in
-                let rows = try Row.fetchAll(db, sql: "SELECT * FROM notam_change \(unreadOnly ? "WHERE read = 0" : "") ORDER BY time DESC, rowid DESC")
-                if markRead { try db.execute(sql: "UPDATE notam_change SET read = 1") }
+            return try database.write { db in
+                let rows = try db.rows("SELECT * FROM notam_change \(unreadOnly ? "WHERE read = 0" : "") ORDER BY time DESC, rowid DESC")
+                if markRead { try db.execute("UPDATE notam_change SET read = 1") }
                 return rows.map { r in
-                    NotamChange(time: r["time"], kind: r["kind"], key: r["key"], number: r["number"], location: r["location"],
-                                summary: r["summary"], read: (r["read"] as Int) != 0)
+                    NotamChange(time: r.double("time") ?? 0, kind: r.string("kind") ?? "", key: r.string("key") ?? "", number: r.string("number"),
+                                location: r.string("location"), summary: r.string("summary") ?? "", read: (r.int("read") ?? 0) != 0)
                 }
             }
         } catch {
@@ -257,8 +256,8 @@ public struct NotamStore: Sendable {
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(GatewayError) -> T {
-        do { return try database.pool.read(body) } catch {
+    private func read<T>(_ body: (SQLiteConnection) throws -> T) throws(GatewayError) -> T {
+        do { return try database.read(body) } catch {
             throw GatewayError.database(path: database.path, reason: GatewayDatabase.explain(error))
         }
     }

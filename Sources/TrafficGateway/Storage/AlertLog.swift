@@ -3,12 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import GRDB
 
 /// One stored alert change.
-public struct AlertRecord: Codable, FetchableRecord, PersistableRecord, Sendable, Equatable {
-    /// Table name.
-    public static let databaseTableName = "alert_event"
+public struct AlertRecord: Codable, Sendable, Equatable {
     /// Row id.
     public var rowid: Int64?
     /// Stable alert id.
@@ -49,6 +46,19 @@ public struct AlertRecord: Codable, FetchableRecord, PersistableRecord, Sendable
         message = event.message
         json = alert.json
     }
+
+    /// The record of a stored row.
+    init(row: SQLRow) {
+        rowid = row.int64("rowid")
+        alertID = row.string("alert_id") ?? ""
+        event = row.string("event") ?? ""
+        kind = row.string("kind") ?? ""
+        level = row.string("level") ?? ""
+        subject = row.string("subject") ?? ""
+        time = row.double("time") ?? 0
+        message = row.string("message") ?? ""
+        json = row.string("json") ?? ""
+    }
 }
 
 /// The alert log: every alert change, in order, in SQLite.
@@ -68,8 +78,13 @@ public struct AlertLog: Sendable {
     public func append(encoded events: [EncodedAlert]) throws(GatewayError) {
         guard !events.isEmpty else { return }
         do {
-            try database.pool.write { db in
-                for e in events { try AlertRecord(e).insert(db) }
+            try database.write { db in
+                for e in events {
+                    let r = AlertRecord(e)
+                    try db.execute("""
+                        INSERT INTO alert_event (alert_id, event, kind, level, subject, time, message, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """, [r.alertID, r.event, r.kind, r.level, r.subject, r.time, r.message, r.json])
+                }
             }
         } catch {
             throw GatewayError.database(path: database.path, reason: "cannot write the alert log: " + GatewayDatabase.explain(error))
@@ -79,10 +94,9 @@ public struct AlertLog: Sendable {
     /// Alert changes at or after `since` (epoch seconds), oldest first, at most `limit`.
     public func events(since: Double? = nil, limit: Int = 10_000) throws(GatewayError) -> [AlertRecord] {
         do {
-            return try database.pool.read { db in
-                var request = AlertRecord.order(Column("time"), Column("rowid"))
-                if let since { request = request.filter(Column("time") >= since) }
-                return try request.limit(limit).fetchAll(db)
+            return try database.read { db in
+                try db.rows("SELECT * FROM alert_event WHERE time >= ? ORDER BY time, rowid LIMIT ?", [since ?? -Double.infinity, limit])
+                    .map(AlertRecord.init(row:))
             }
         } catch {
             throw GatewayError.database(path: database.path, reason: "cannot read the alert log: " + GatewayDatabase.explain(error))
@@ -93,8 +107,8 @@ public struct AlertLog: Sendable {
     /// gateway picks it up within seconds and stops repeating that area's warning.
     public func acknowledge(_ target: String, at time: Double) throws(GatewayError) {
         do {
-            try database.pool.write { db in
-                try db.execute(sql: "INSERT INTO alert_ack (target, time) VALUES (?, ?)", arguments: [target, time])
+            try database.write { db in
+                try db.execute("INSERT INTO alert_ack (target, time) VALUES (?, ?)", [target, time])
             }
         } catch {
             throw GatewayError.database(path: database.path, reason: GatewayDatabase.explain(error))
@@ -104,9 +118,9 @@ public struct AlertLog: Sendable {
     /// Acknowledgements after row `after` (rowid, target), oldest first.
     public func acknowledgements(after: Int64) throws(GatewayError) -> [(Int64, String)] {
         do {
-            return try database.pool.read { db in
-                try Row.fetchAll(db, sql: "SELECT rowid, target FROM alert_ack WHERE rowid > ? ORDER BY rowid", arguments: [after])
-                    .map { ($0["rowid"], $0["target"]) }
+            return try database.read { db in
+                try db.rows("SELECT rowid, target FROM alert_ack WHERE rowid > ? ORDER BY rowid", [after])
+                    .map { ($0.int64("rowid") ?? 0, $0.string("target") ?? "") }
             }
         } catch {
             throw GatewayError.database(path: database.path, reason: GatewayDatabase.explain(error))

@@ -1,42 +1,85 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-import GRDB
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CSQLite
 
-/// The gateway's SQLite database (WAL): the alert log now, NOTAMs and FIS-B products later.
-/// The schema changes only through migrations.
+/// The gateway's SQLite database (WAL): the alert log, the NOTAMs, the acknowledgements. The
+/// schema changes only through migrations.
+///
+/// Two connections, each behind its own lock: one writes (every `write` is one transaction), one
+/// reads, so a reader (the page, `run`'s NOTAM re-read) never waits for a refresh's transaction
+/// (WAL readers see the last commit).
 public final class GatewayDatabase: Sendable {
-    /// The GRDB connection pool.
-    public let pool: DatabasePool
     /// The file path.
     public let path: String
+    private let writer: Locked<SQLiteConnection>
+    private let reader: Locked<SQLiteConnection>
 
     /// The default location: `$XDG_DATA_HOME/gatewayd/gateway.sqlite`, else `~/.local/share/gatewayd/`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/gatewayd/gateway.sqlite" }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/share/gatewayd/gateway.sqlite"
     }
 
     /// Opens (creating if needed) the database at `path` and migrates it.
     public init(path: String) throws(GatewayError) {
         self.path = path
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            let directory = String(path[..<slash])
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
                 throw GatewayError.database(path: path, reason: "cannot create its folder \(directory): \(error.localizedDescription)")
             }
         }
-        var config = Configuration()
-        config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
-        config.busyMode = .timeout(5)
         do {
-            pool = try DatabasePool(path: path, configuration: config)
-            try Self.migrator.migrate(pool)
+            let w = try SQLiteConnection(path: path, create: true)
+            try w.executeScript("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+            try Self.migrate(w)
+            let r = try SQLiteConnection(path: path, create: false)
+            try r.executeScript("PRAGMA foreign_keys = ON")
+            writer = Locked(w)
+            reader = Locked(r)
         } catch {
             throw GatewayError.database(path: path, reason: GatewayDatabase.explain(error))
+        }
+    }
+
+    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE` … `COMMIT`; rolled back when it
+    /// throws, so nothing half-written is ever kept).
+    public func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try writer.withLock { db in
+            try db.execute("BEGIN IMMEDIATE")
+            do {
+                let result = try body(db)
+                try db.execute("COMMIT")
+                return result
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` on the write connection outside a transaction (PRAGMAs, checkpoints).
+    public func writeWithoutTransaction<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try writer.withLock { try body($0) }
+    }
+
+    /// Runs `body` with the read connection, in one read transaction (a consistent view).
+    public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try reader.withLock { db in
+            try db.execute("BEGIN")
+            defer { try? db.execute("COMMIT") }
+            return try body(db)
         }
     }
 
@@ -44,79 +87,99 @@ public final class GatewayDatabase: Sendable {
     /// value must not be used afterwards.
     public func close() throws(GatewayError) {
         do {
-            try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
-            try pool.close()
+            try writer.withLock { try $0.executeScript("PRAGMA wal_checkpoint(TRUNCATE)") }
         } catch {
             throw GatewayError.database(path: path, reason: GatewayDatabase.explain(error))
         }
     }
 
     static func explain(_ error: any Error) -> String {
-        if let e = error as? DatabaseError {
-            switch e.resultCode {
-            case .SQLITE_READONLY: return "the database is read-only (check its permissions and its folder's)"
-            case .SQLITE_FULL: return "the disk is full"
-            case .SQLITE_CANTOPEN: return "cannot open the file (missing folder or no permission)"
-            case .SQLITE_NOTADB, .SQLITE_CORRUPT: return "the file is not a valid SQLite database (corrupt, or another kind of file)"
-            case .SQLITE_BUSY, .SQLITE_LOCKED: return "the database is locked by another process"
-            default: return e.message ?? "\(e)"
+        if let e = error as? SQLiteError {
+            switch e.primaryCode {
+            case SQLITE_READONLY: return "the database is read-only (check its permissions and its folder's)"
+            case SQLITE_FULL: return "the disk is full"
+            case SQLITE_CANTOPEN: return "cannot open the file (missing folder or no permission)"
+            case SQLITE_NOTADB, SQLITE_CORRUPT: return "the file is not a valid SQLite database (corrupt, or another kind of file)"
+            case SQLITE_BUSY, SQLITE_LOCKED: return "the database is locked by another process"
+            default: return e.description
             }
         }
         return "\(error)"
     }
 
-    /// Every schema version, in order.
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-alert-log") { db in
-            try db.create(table: "alert_event") { t in
-                t.autoIncrementedPrimaryKey("rowid")
-                t.column("alert_id", .text).notNull().indexed()
-                t.column("event", .text).notNull().check { ["raised", "updated", "cleared"].contains($0) }
-                t.column("kind", .text).notNull().check { ["traffic", "airspace"].contains($0) }
-                t.column("level", .text).notNull().check { ["advisory", "caution", "warning"].contains($0) }
-                t.column("subject", .text).notNull()
-                t.column("time", .double).notNull().indexed()
-                t.column("message", .text).notNull()
-                t.column("json", .text).notNull()
+    /// One schema step: an id, kept once applied, and the statements that make it.
+    public struct Migration: Sendable {
+        /// Kept in `grdb_migrations` (the table the first versions, built on GRDB, used).
+        public var id: String
+        /// The schema script.
+        public var sql: String
+    }
+
+    /// Every schema version, in order. Append; never edit one already released.
+    static let migrations: [Migration] = [
+        Migration(id: "v1-alert-log", sql: """
+            CREATE TABLE "alert_event" ("rowid" INTEGER PRIMARY KEY AUTOINCREMENT, "alert_id" TEXT NOT NULL,
+                "event" TEXT NOT NULL CHECK ("event" IN ('raised', 'updated', 'cleared')),
+                "kind" TEXT NOT NULL CHECK ("kind" IN ('traffic', 'airspace')),
+                "level" TEXT NOT NULL CHECK ("level" IN ('advisory', 'caution', 'warning')),
+                "subject" TEXT NOT NULL, "time" DOUBLE NOT NULL, "message" TEXT NOT NULL, "json" TEXT NOT NULL);
+            CREATE INDEX "alert_event_on_alert_id" ON "alert_event"("alert_id");
+            CREATE INDEX "alert_event_on_time" ON "alert_event"("time");
+            """),
+        Migration(id: "v2-notams", sql: """
+            CREATE TABLE notam (
+                rid INTEGER PRIMARY KEY AUTOINCREMENT,
+                key TEXT NOT NULL UNIQUE,
+                id TEXT NOT NULL,
+                number TEXT,
+                location TEXT,
+                severity TEXT NOT NULL,
+                start REAL,
+                "end" REAL,
+                sources TEXT NOT NULL,
+                updated REAL NOT NULL,
+                hash TEXT NOT NULL,
+                json TEXT NOT NULL
+            );
+            CREATE INDEX notam_number ON notam(number);
+            CREATE VIRTUAL TABLE notam_rtree USING rtree(rid, min_lat, max_lat, min_lon, max_lon);
+            CREATE TABLE notam_change (
+                rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+                time REAL NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('new', 'modified', 'expired', 'cancelled')),
+                key TEXT NOT NULL,
+                number TEXT,
+                location TEXT,
+                summary TEXT NOT NULL,
+                read INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE INDEX notam_change_time ON notam_change(time);
+            CREATE TABLE notam_refresh (source TEXT PRIMARY KEY, time REAL NOT NULL, count INTEGER NOT NULL);
+            """),
+        Migration(id: "v3-alert-ack", sql: """
+            CREATE TABLE alert_ack (rowid INTEGER PRIMARY KEY AUTOINCREMENT, target TEXT NOT NULL, time REAL NOT NULL)
+            """),
+    ]
+
+    /// Applies the migrations not yet applied, each in its own transaction.
+    static func migrate(_ db: SQLiteConnection) throws {
+        try db.executeScript("CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        let applied = Set(try db.rows("SELECT identifier FROM grdb_migrations").compactMap { $0.string("identifier") })
+        let known = Set(migrations.map(\.id))
+        if let unknown = applied.subtracting(known).sorted().first {
+            throw SQLiteError(code: SQLITE_ERROR, message: "made by a newer gatewayd (schema step \(unknown) is unknown to this one); upgrade gatewayd", statement: nil)
+        }
+        for m in migrations where !applied.contains(m.id) {
+            try db.execute("BEGIN IMMEDIATE")
+            do {
+                try db.executeScript(m.sql)
+                try db.execute("INSERT INTO grdb_migrations (identifier) VALUES (?)", [m.id])
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
             }
         }
-        migrator.registerMigration("v2-notams") { db in
-            try db.execute(sql: """
-                CREATE TABLE notam (
-                    rid INTEGER PRIMARY KEY AUTOINCREMENT,
-                    key TEXT NOT NULL UNIQUE,
-                    id TEXT NOT NULL,
-                    number TEXT,
-                    location TEXT,
-                    severity TEXT NOT NULL,
-                    start REAL,
-                    "end" REAL,
-                    sources TEXT NOT NULL,
-                    updated REAL NOT NULL,
-                    hash TEXT NOT NULL,
-                    json TEXT NOT NULL
-                );
-                CREATE INDEX notam_number ON notam(number);
-                CREATE VIRTUAL TABLE notam_rtree USING rtree(rid, min_lat, max_lat, min_lon, max_lon);
-                CREATE TABLE notam_change (
-                    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
-                    time REAL NOT NULL,
-                    kind TEXT NOT NULL CHECK (kind IN ('new', 'modified', 'expired', 'cancelled')),
-                    key TEXT NOT NULL,
-                    number TEXT,
-                    location TEXT,
-                    summary TEXT NOT NULL,
-                    read INTEGER NOT NULL DEFAULT 0
-                );
-                CREATE INDEX notam_change_time ON notam_change(time);
-                CREATE TABLE notam_refresh (source TEXT PRIMARY KEY, time REAL NOT NULL, count INTEGER NOT NULL);
-                """)
-        }
-        migrator.registerMigration("v3-alert-ack") { db in
-            try db.execute(sql: "CREATE TABLE alert_ack (rowid INTEGER PRIMARY KEY AUTOINCREMENT, target TEXT NOT NULL, time REAL NOT NULL)")
-        }
-        return migrator
     }
 }
 
