@@ -59,18 +59,19 @@ public final class AirportTable: @unchecked Sendable {  // immutable after init:
         guard let map = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
             throw GatewayError.file(path: path, reason: "cannot map the airport table (\(String(cString: strerror(errno))))")
         }
-        base = UnsafeRawPointer(map)
-        let magic = Array(UnsafeRawBufferPointer(start: base, count: 8))
-        func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
-        count = u32(8)
-        lidCount = u32(12)
-        namesOffset = u32(16)
-        lidOffset = u32(20)
-        latOffset = u32(24)
-        sourceVersion = u32(28)
+        let mapped = UnsafeRawPointer(map)
+        base = mapped
+        let magic = Array(UnsafeRawBufferPointer(start: mapped, count: 8))
+        func header(_ at: Int) -> Int { Int(UInt32(littleEndian: mapped.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+        count = header(8)
+        lidCount = header(12)
+        namesOffset = header(16)
+        lidOffset = header(20)
+        latOffset = header(24)
+        sourceVersion = header(28)
         guard magic == Array("SKYAPT01".utf8), Self.headerSize + count * Self.recordSize <= lidOffset, lidOffset + lidCount * 8 <= latOffset,
               latOffset + count * 4 <= namesOffset, namesOffset <= size else {
-            munmap(UnsafeMutableRawPointer(mutating: base), size)
+            // Every property is set: the deinitializer unmaps.
             throw GatewayError.file(path: path, reason: "not an airport table of this version (regenerate it with scripts/airports/generate.py)")
         }
     }
