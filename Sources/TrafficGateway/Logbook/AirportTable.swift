@@ -18,10 +18,10 @@ public struct Airport: Sendable, Equatable {
     /// Field elevation, feet.
     public var elevationFt: Int
 
-    /// The identifier a US pilot says: the FAA LID when it is not the ICAO id less its K
-    /// (`7S5`), else the ICAO id (`KSLE`).
+    /// The identifier a pilot uses: the ICAO id (`KSLE`), or the FAA LID (`7S5`) when the
+    /// airport has no real ICAO id (airportsdata then gives "K" + LID, `K7S5`: a digit in it).
     public var spoken: String {
-        if let lid, ident != "K" + lid { return lid }
+        if let lid, ident.contains(where: \.isNumber) { return lid }
         return ident
     }
 }

@@ -114,6 +114,7 @@ public enum FlightImport {
                                        gpsFixes: fixes.filter { $0.time >= start - 1 })
             }
             var batch: [AlertEvent] = []
+            let messagesBefore = replay?.pipeline.core.counters.messages ?? 0
             while let d = stream.next() {
                 if let t = d.timestamp {
                     if t < lastTime - 1 {
@@ -135,7 +136,11 @@ public enum FlightImport {
                 }
             }
             if stream.format == .raw, let now = replay?.pipeline.now { lastTime = max(lastTime, now) }
-            if let damage = stream.error { report.damaged.append("\(damage) (read up to there)") }
+            if let damage = stream.error {
+                report.damaged.append("\(damage) (read up to there)")
+            } else if replay?.pipeline.core.counters.messages ?? 0 == messagesBefore {
+                report.damaged.append("\(capture.path): no GDL90 message in it (not a GDL90 capture, or its UDP port is not \(port): give --port)")
+            }
         }
         try endSession(&logbook)
         return report

@@ -23,6 +23,12 @@ public enum LogbookText {
         return "\(s) s"
     }
 
+    /// `1:05:10`, `5:37`.
+    public static func clock(_ seconds: Double) -> String {
+        let s = max(0, Int(seconds.rounded()))
+        return s >= 3600 ? "\(s / 3600):\(Timestamp.pad(s / 60 % 60, 2)):\(Timestamp.pad(s % 60, 2))" : "\(s / 60):\(Timestamp.pad(s % 60, 2))"
+    }
+
     static func nm(_ v: Double, _ decimals: Int = 1) -> String { JSONWriter.format(v, decimals: decimals) + " NM" }
     static func ft(_ v: Double?) -> String { v.map { "\(Int($0.rounded())) ft" } ?? "—" }
 
@@ -39,7 +45,7 @@ public enum LogbookText {
         let airborne = (s.landing ?? s.onBlock) - start
         return left(String(s.id), 4) + "  " + String(Timestamp.iso8601(start).prefix(10)) + "  "
             + pad(s.takeoff.map { Timestamp.timeOfDay($0) } ?? "--:--:--", 8) + "  " + pad(s.landing.map { Timestamp.timeOfDay($0) } ?? "--:--:--", 8) + "  "
-            + pad(from + " → " + to, 29) + "  " + left(duration(airborne).replacingOccurrences(" min ", ":"), 7) + "  "
+            + pad(from + " → " + to, 29) + "  " + left(clock(airborne), 7) + "  "
             + left(JSONWriter.format(s.distanceNM, decimals: 1), 5) + "  " + left(s.maxAltitudeFt.map { String(Int($0.rounded())) } ?? "—", 7) + "  "
             + left(String(s.alerts), 6) + "  " + (s.closestNM.map { nm($0, 2) } ?? "—")
     }
