@@ -109,6 +109,7 @@ struct FlightsExport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write one flight as KML, GPX, IGC, GeoJSON or CSV.",
+        usage: "gatewayd flights export <number> --format <format> [<options>]",
         discussion: """
             kml      Google Earth, CloudAhoy: the track as an absolute-altitude 3D line with times, alerts and closest approaches as placemarks, each encounter's target track for its minute.
             gpx      GPX 1.1: the track with time and elevation; waypoints for alerts and closest approaches.
@@ -154,6 +155,7 @@ struct FlightsImport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Build the logbook from recordings and captures.",
+        usage: "gatewayd flights import [<options>] <capture> ...",
         discussion: """
             Each argument is a capture (pcap, pcapng, raw GDL90), a recording folder ('run --record REC') or a recorded hour's stem. The captures are read in the order of their first timestamp, each once, through the pipeline 'run' uses, so the flights are the ones 'run' would have kept. Importing the same recordings again adds no flight twice. A damaged capture is read up to the damage and named.
 

@@ -66,7 +66,8 @@ public struct FlightDetector: Sendable {
         guard let draft = open else { return nil }
         open = nil
         taxi.removeAll()
-        return draft.close(onBlock: draft.landing != nil ? (stillSince ?? lastTime) : lastTime, source: source)
+        // Ended in the air: the flight ends at its last position (not at the silence ticked after it).
+        return draft.close(onBlock: draft.landing != nil ? (stillSince ?? lastTime) : (draft.track.last?.time ?? lastTime), source: source)
     }
 
     // MARK: Samples
@@ -208,9 +209,11 @@ private struct Draft: Sendable {
         guard let own = ownship else { return }
         for n in nearby {
             targetPoints[n.subject, default: []].append(.init(time: time, position: n.position, altitudeFt: n.altitudeFt))
-            guard n.rangeNM <= LoggedFlight.encounterRangeNM else { continue }
-            if let best = closest[n.subject], best.rangeNM <= n.rangeNM { continue }
             let vertical = n.altitudeFt.flatMap { t in own.pressureAltitudeFt.map { t - Int($0.rounded()) } }
+            // Within 2 NM in three dimensions (a jet 30,000 ft overhead never came close).
+            let slant = LoggedFlight.slantNM(n.rangeNM, vertical)
+            guard slant <= LoggedFlight.encounterRangeNM else { continue }
+            if let best = closest[n.subject], LoggedFlight.slantNM(best.rangeNM, best.verticalFt) <= slant { continue }
             closest[n.subject] = .init(subject: n.subject, callsign: n.callsign ?? closest[n.subject]?.callsign, time: time, rangeNM: n.rangeNM,
                                        verticalFt: vertical, position: n.position, altitudeFt: n.altitudeFt, ownshipPosition: own.position, track: [])
         }

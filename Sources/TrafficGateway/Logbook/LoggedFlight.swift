@@ -104,8 +104,15 @@ public struct LoggedFlight: Sendable, Equatable {
         public var position: Position?
     }
 
-    /// Targets that came this close (NM) have their closest approach kept.
+    /// Targets that came this close (NM, in three dimensions: `slantNM`) have their closest approach kept.
     public static let encounterRangeNM = 2.0
+
+    /// The distance in three dimensions of a target `rangeNM` away horizontally and `verticalFt`
+    /// above or below (unknown: horizontal only), NM. The closest approach is the least of it.
+    public static func slantNM(_ rangeNM: Double, _ verticalFt: Int?) -> Double {
+        let v = Double(verticalFt ?? 0) / 6_076.12
+        return (rangeNM * rangeNM + v * v).squareRoot()
+    }
 
     /// Database id (nil until stored).
     public var id: Int64?
