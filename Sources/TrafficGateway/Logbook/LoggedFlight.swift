@@ -50,6 +50,17 @@ public struct LoggedFlight: Sendable, Equatable {
         public var position: Position?
         /// Ownship's altitude then, feet.
         public var altitudeFt: Double?
+        /// Creates one.
+        public init(time: Double, alertID: String, kind: AlertEvent.Kind, level: AlertLevel, subject: String, message: String, position: Position?, altitudeFt: Double?) {
+            self.time = time
+            self.alertID = alertID
+            self.kind = kind
+            self.level = level
+            self.subject = subject
+            self.message = message
+            self.position = position
+            self.altitudeFt = altitudeFt
+        }
     }
 
     /// One target's position in an encounter's minute.
@@ -60,6 +71,12 @@ public struct LoggedFlight: Sendable, Equatable {
         public var position: Position
         /// Pressure altitude, feet.
         public var altitudeFt: Int?
+        /// Creates one.
+        public init(time: Double, position: Position, altitudeFt: Int?) {
+            self.time = time
+            self.position = position
+            self.altitudeFt = altitudeFt
+        }
     }
 
     /// The closest approach of one target that came within `LoggedFlight.encounterRangeNM`.
@@ -82,6 +99,18 @@ public struct LoggedFlight: Sendable, Equatable {
         public var ownshipPosition: Position
         /// Its track for the minute around the closest approach (30 s either side).
         public var track: [TargetPoint]
+        /// Creates one.
+        public init(subject: String, callsign: String?, time: Double, rangeNM: Double, verticalFt: Int?, position: Position, altitudeFt: Int?, ownshipPosition: Position, track: [TargetPoint]) {
+            self.subject = subject
+            self.callsign = callsign
+            self.time = time
+            self.rangeNM = rangeNM
+            self.verticalFt = verticalFt
+            self.position = position
+            self.altitudeFt = altitudeFt
+            self.ownshipPosition = ownshipPosition
+            self.track = track
+        }
     }
 
     /// An area ownship entered or came near (from the airspace alerts).
@@ -102,6 +131,17 @@ public struct LoggedFlight: Sendable, Equatable {
         public var time: Double
         /// Ownship's position then.
         public var position: Position?
+        /// Creates one.
+        public init(subject: String, name: String, kind: String?, entered: Bool, closestNM: Double, level: AlertLevel, time: Double, position: Position?) {
+            self.subject = subject
+            self.name = name
+            self.kind = kind
+            self.entered = entered
+            self.closestNM = closestNM
+            self.level = level
+            self.time = time
+            self.position = position
+        }
     }
 
     /// Targets that came this close (NM, in three dimensions: `slantNM`) have their closest approach kept.
@@ -144,6 +184,25 @@ public struct LoggedFlight: Sendable, Equatable {
     public var airspace: [AirspaceVisit]
     /// Where it came from (the recording or `live`).
     public var source: String
+
+    /// Creates a flight.
+    public init(id: Int64?, offBlock: Double, takeoff: Double?, landing: Double?, onBlock: Double, departure: String?, arrival: String?, distanceNM: Double, maxAltitudeFt: Double?, maxGroundSpeedKt: Double, track: [TrackPoint], alerts: [Alert], encounters: [Encounter], airspace: [AirspaceVisit], source: String) {
+        self.id = id
+        self.offBlock = offBlock
+        self.takeoff = takeoff
+        self.landing = landing
+        self.onBlock = onBlock
+        self.departure = departure
+        self.arrival = arrival
+        self.distanceNM = distanceNM
+        self.maxAltitudeFt = maxAltitudeFt
+        self.maxGroundSpeedKt = maxGroundSpeedKt
+        self.track = track
+        self.alerts = alerts
+        self.encounters = encounters
+        self.airspace = airspace
+        self.source = source
+    }
 
     /// True when the recording began in the air (no takeoff seen).
     public var startedInAir: Bool { takeoff == nil }
