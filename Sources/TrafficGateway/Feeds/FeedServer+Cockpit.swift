@@ -142,6 +142,9 @@ extension FeedServer {
             let names: Set<String> = [airport, airport.count == 4 && airport.hasPrefix("K") ? String(airport.dropFirst()) : airport]
             if let p = all.first(where: { !$0.referenceNames.isDisjoint(with: names) && $0.referencePosition != nil })?.referencePosition {
                 center = .init(latitude: p.latitude, longitude: p.longitude, name: airport)
+            } else if let a = AirportTable.shared?.airport(airport) {
+                // No NOTAM names it: the airport table knows where it is (issue 23).
+                center = .init(latitude: a.position.latitude, longitude: a.position.longitude, name: airport)
             }
         } else if let own = s.ownship {
             center = .init(latitude: own.position.latitude, longitude: own.position.longitude, name: "ownship")

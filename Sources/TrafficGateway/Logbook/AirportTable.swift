@@ -81,6 +81,9 @@ public final class AirportTable: @unchecked Sendable {  // immutable after init:
     /// The airports in the table.
     public var airportCount: Int { count }
 
+    /// The table `located()` finds, mapped at first use (nil when there is none).
+    public static let shared: AirportTable? = located()
+
     /// The table found where an installed or a development `gatewayd` keeps it (see
     /// data/README.md), or nil when there is none.
     public static func located(configured: String? = nil) -> AirportTable? {

@@ -17,7 +17,8 @@ import Darwin
 public enum FlightImport {
     /// What an import did.
     public struct Report: Sendable {
-        /// Flights closed, with what the store did with each.
+        /// Flights closed, with what the store did with each (their tracks left out: they are in
+        /// the store, and an import of months of recordings holds none of them in memory).
         public var flights: [(LoggedFlight, LogbookStore.Saved?)] = []
         /// One sentence a damaged or unreadable capture (naming the file).
         public var damaged: [String] = []
@@ -85,7 +86,7 @@ public enum FlightImport {
             let alerts = r.finish()
             let kept = try logbook.receive(samples: r.drainFlightSamples(), alerts: alerts) + logbook.finish()
             for k in kept { progress(Self.line(k.0, k.1)) }
-            report.flights += kept
+            report.flights += kept.map { ($0.0.withoutTracks, $0.1) }
             replay = nil
         }
         for (index, capture) in captures.enumerated() {
@@ -130,7 +131,7 @@ public enum FlightImport {
                     if !samples.isEmpty || !batch.isEmpty {
                         let kept = try logbook.receive(samples: samples, alerts: batch)
                         for k in kept { progress(Self.line(k.0, k.1)) }
-                        report.flights += kept
+                        report.flights += kept.map { ($0.0.withoutTracks, $0.1) }
                         batch.removeAll(keepingCapacity: true)
                     }
                 }

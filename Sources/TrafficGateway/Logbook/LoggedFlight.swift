@@ -204,6 +204,14 @@ public struct LoggedFlight: Sendable, Equatable {
         self.source = source
     }
 
+    /// The flight without its track and its encounters' tracks (a summary to hold many of).
+    public var withoutTracks: LoggedFlight {
+        var f = self
+        f.track = []
+        for i in f.encounters.indices { f.encounters[i].track = [] }
+        return f
+    }
+
     /// True when the recording began in the air (no takeoff seen).
     public var startedInAir: Bool { takeoff == nil }
     /// True when the recording ended in the air (no landing seen).
