@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GDL90
 import TrafficGateway
 
@@ -148,23 +158,30 @@ struct TargetField {
     let count: Int
     let plane = LocalPlane(origin: DemoFlight.origin)
 
-    func datagrams(second s: Int) -> [DemoFlight.Datagram] {
+    /// Ownship's report and one traffic report a target, at second `s`.
+    func messages(second s: Int) -> [Message] {
         let t = Double(s)
-        var frames: [[UInt8]] = []
-        frames.append(Message.heartbeat(Heartbeat(gpsPositionValid: true, utcOK: true, secondsSinceMidnight: UInt32(s))).frame())
+        var messages: [Message] = []
         let own = plane.unproject(PlanePoint(east: 0, north: t * 100 / 3600))
-        frames.append(Message.ownship(TrafficReport(address: 0xA1B2C3, position: own, pressureAltitudeFt: 3000, groundSpeedKt: 100,
-                                                    verticalSpeedFpm: 0, trackDeg: 0)).frame())
+        messages.append(.ownship(TrafficReport(address: 0xA1B2C3, position: own, pressureAltitudeFt: 3000, groundSpeedKt: 100,
+                                               verticalSpeedFpm: 0, trackDeg: 0)))
         for i in 0..<count {
             let angle = Double(i) * 137.5
             let radius = 0.5 + Double(i % 40) * 0.5
             let heading = (angle + 180 + Double(i % 7) * 5).truncatingRemainder(dividingBy: 360)
             let v = PlaneVelocity(speedKt: 120, trackDeg: heading)
             let p = PlanePoint(east: radius * sinDeg(angle) + v.east * t / 3600, north: radius * cosDeg(angle) + v.north * t / 3600)
-            frames.append(Message.traffic(TrafficReport(
+            messages.append(.traffic(TrafficReport(
                 address: 0x100000 + UInt32(i), position: plane.unproject(p), pressureAltitudeFt: 2000 + (i % 9) * 250,
-                groundSpeedKt: 120, verticalSpeedFpm: 0, trackDeg: (heading / 1.40625).rounded() * 1.40625, callsign: "T\(i)")).frame())
+                groundSpeedKt: 120, verticalSpeedFpm: 0, trackDeg: (heading / 1.40625).rounded() * 1.40625, callsign: "T\(i)")))
         }
+        return messages
+    }
+
+    func datagrams(second s: Int) -> [DemoFlight.Datagram] {
+        let t = Double(s)
+        var frames: [[UInt8]] = [Message.heartbeat(Heartbeat(gpsPositionValid: true, utcOK: true, secondsSinceMidnight: UInt32(s))).frame()]
+        frames += messages(second: s).map { $0.frame() }
         var out: [DemoFlight.Datagram] = []
         var current: [UInt8] = []
         for f in frames {

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import GDL90
 
 #if canImport(Glibc)
@@ -26,18 +31,13 @@ public enum CommandBenchmark {
     /// heartbeat first (as Stratux sends them), in ~1 kB datagrams; written to `path`.
     public static func writeTrafficStream(path: String, megabytes: Int, targets: Int) throws {
         let field = TargetField(count: targets)
-        guard let out = FileHandle(forWritingAtPath: path) ?? {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-            return FileHandle(forWritingAtPath: path)
-        }() else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
-        defer { try? out.close() }
-        try out.truncate(atOffset: 0)
+        let out = try OpenFile.writing(path)
         var written = 0
         var second = 0
         while written < megabytes << 20 {
             var chunk: [UInt8] = []
             for d in field.datagrams(second: 36_000 + second % 43_200) { chunk += d.bytes }
-            try out.write(contentsOf: Data(chunk))
+            try out.write(chunk)
             written += chunk.count
             second += 1
         }
@@ -46,10 +46,8 @@ public enum CommandBenchmark {
     /// Writes `path` as `copies` copies of `source` back to back (a long capture of the same shape).
     public static func writeRepeated(source: String, path: String, copies: Int) throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
-        guard let out = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
-        defer { try? out.close() }
-        for _ in 0..<copies { try out.write(contentsOf: bytes) }
+        let out = try OpenFile.writing(path)
+        for _ in 0..<copies { try out.write(bytes) }
     }
 
     /// Runs `executable arguments…` with stdout and stderr to /dev/null. Spawned and reaped here
@@ -80,13 +78,13 @@ public enum CommandBenchmark {
         let start = DispatchTime.now().uptimeNanoseconds
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environment)
         guard spawned == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot start \(executable): \(String(cString: strerror(spawned)))"])
+            throw GatewayError.file(path: executable, reason: "cannot start: \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let reported = (try? String(contentsOfFile: peakFile, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let reported = (try? String(contentsOfFile: peakFile, encoding: .utf8)).flatMap { Double($0.trimmingWhitespaceAndNewlines()) }
         return Run(seconds: seconds, peakMB: (reported ?? Double(usage.ru_maxrss)) / 1024, status: (status >> 8) & 0xFF)
     }
 
@@ -112,57 +110,74 @@ public enum CommandBenchmark {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stream = keepStream ?? folder.appendingPathComponent("traffic.gdl90").path
+        // The Stratux-shaped stream (every message type a Stratux sends, in a real recording's
+        // proportions, ~1 % damaged) and a message-dense one (heartbeat, ownship, 5 targets).
+        let stream = keepStream ?? folder.appendingPathComponent("stratux.gdl90").path
         if keepStream == nil || !FileManager.default.fileExists(atPath: stream) {
-            progress("writing a \(megabytes) MB stream of \(targets) targets to \(stream)")
-            try writeTrafficStream(path: stream, megabytes: megabytes, targets: targets)
+            progress("writing a \(megabytes) MB Stratux-shaped stream (20 targets, 4 uplinks a second) to \(stream)")
+            try BenchStreams.stratuxShaped(megabytes: megabytes, into: try OpenFile.writing(stream))
         }
-        let size = Double((try FileManager.default.attributesOfItem(atPath: stream)[.size] as? Int) ?? 0)
+        let dense = folder.appendingPathComponent("dense.gdl90").path
+        try BenchStreams.messageDense(megabytes: megabytes, into: try OpenFile.writing(dense))
         var results: [Benchmarks.Result] = []
 
-        // The codec alone over the same bytes, in this process: the ceiling for decode.
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: stream)))
-        var codecBest = Double.infinity
-        for _ in 0..<3 {
-            var deframer = Deframer()
-            var sink = 0
-            let start = DispatchTime.now().uptimeNanoseconds
-            deframer.feed(bytes) { event in
-                if case .frame(let f) = event, let m = try? Message.decode(f.message) { sink &+= m.typeName.utf8.count }
+        /// Size and messages (frames decoded or rejected) of a stream, and the codec alone over it
+        /// in this process: the ceiling for decode.
+        func codec(_ path: String, _ name: String) throws -> (size: Double, messages: Double) {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            var codecBest = Double.infinity
+            var messages = 0
+            for _ in 0..<3 {
+                var deframer = Deframer()
+                var sink = 0
+                messages = 0
+                let start = DispatchTime.now().uptimeNanoseconds
+                deframer.feed(bytes) { event in
+                    messages += 1
+                    if case .frame(let f) = event, let m = try? Message.decode(f.message) { sink &+= m.typeName.utf8.count }
+                }
+                codecBest = min(codecBest, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                if sink == 42 { print("") }
             }
-            codecBest = min(codecBest, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            if sink == 42 { print("") }
+            let size = Double(bytes.count)
+            results.append(.init(name: "codec alone (deframe + CRC + decode), \(name), \(JSONWriter.format(size / 1e6, decimals: 0)) MB",
+                                 value: size / 1e6 / codecBest, unit: "MB/s",
+                                 note: "\(JSONWriter.format(Double(messages) / codecBest / 1e6, decimals: 1)) M messages/s"))
+            return (size, Double(messages))
         }
-        let codecRate = size / 1e6 / codecBest
-        results.append(.init(name: "codec alone (deframe + CRC + decode), \(megabytes) MB, \(targets) targets", value: codecRate, unit: "MB/s"))
+        let shaped = try codec(stream, "Stratux-shaped")
+        let denseShape = try codec(dense, "message-dense")
 
-        func measure(_ name: String, _ arguments: [String], inputBytes: Double, perSecond unit: String, count: Double? = nil) throws {
+        func measure(_ name: String, _ arguments: [String], inputBytes: Double, perSecond unit: String, count: Double? = nil, messages: Double? = nil) throws {
             progress(name)
             let now = try best(executable, arguments)
-            guard now.status == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(name) exited with status \(now.status)"]) }
+            guard now.status == 0 else { throw GatewayError.invalidInput("\(name) exited with status \(now.status)") }
             let before = try baseline.map { try best($0, arguments) }
             let amount = count ?? inputBytes / 1e6
             var result = Benchmarks.Result(name: name, value: amount / now.seconds, unit: unit, baseline: before.map { amount / $0.seconds })
-            result.note = "\(JSONWriter.format(now.seconds, decimals: 2)) s, peak \(JSONWriter.format(now.peakMB, decimals: 0)) MB"
+            result.note = (messages.map { "\(JSONWriter.format($0 / now.seconds / 1e6, decimals: 2)) M messages/s; " } ?? "")
+                + "\(JSONWriter.format(now.seconds, decimals: 2)) s, peak \(JSONWriter.format(now.peakMB, decimals: 0)) MB"
                 + (before.map { "; baseline \(JSONWriter.format($0.seconds, decimals: 2)) s, peak \(JSONWriter.format($0.peakMB, decimals: 0)) MB" } ?? "")
             results.append(result)
         }
         let date = ["--date", "2026-05-16"]
-        try measure("decode --json", ["decode", "--json"] + date + [stream], inputBytes: size, perSecond: "MB/s")
+        try measure("decode --json, Stratux-shaped", ["decode", "--json"] + date + [stream], inputBytes: shaped.size, perSecond: "MB/s", messages: shaped.messages)
         // The same-run peer: a plain Python decoder printing the same JSON fields (when python3
         // and the script are here: it is the repository's scripts/bench/gdl90_json.py).
         let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
         if let python, FileManager.default.fileExists(atPath: pythonDecoder) {
             progress("Python decoder (\(pythonDecoder)), once")
             let r = try run(python, [pythonDecoder, stream, "2026-05-16"])
-            if r.status == 0, let ours = results.last(where: { $0.name == "decode --json" }) {
-                let rate = size / 1e6 / r.seconds
-                results.append(.init(name: "Python decoder printing the same fields (\(pythonDecoder))", value: rate, unit: "MB/s",
+            if r.status == 0, let ours = results.last(where: { $0.name == "decode --json, Stratux-shaped" }) {
+                let rate = shaped.size / 1e6 / r.seconds
+                results.append(.init(name: "Python decoder printing the same fields (\(pythonDecoder)), Stratux-shaped", value: rate, unit: "MB/s",
                                      note: "\(JSONWriter.format(r.seconds, decimals: 1)) s; decode --json is ×\(JSONWriter.format(ours.value / rate, decimals: 0)) of it"))
             }
         }
-        try measure("decode (readable)", ["decode"] + date + [stream], inputBytes: size, perSecond: "MB/s")
-        try measure("replay --json --speed max", ["replay", "--json", "--speed", "max", "--no-store"] + date + [stream], inputBytes: size, perSecond: "MB/s")
+        try measure("decode --json, message-dense", ["decode", "--json"] + date + [dense], inputBytes: denseShape.size, perSecond: "MB/s", messages: denseShape.messages)
+        try measure("decode (readable), Stratux-shaped", ["decode"] + date + [stream], inputBytes: shaped.size, perSecond: "MB/s", messages: shaped.messages)
+        try measure("replay --json --speed max, Stratux-shaped", ["replay", "--json", "--speed", "max", "--no-store"] + date + [stream],
+                    inputBytes: shaped.size, perSecond: "MB/s", messages: shaped.messages)
         if !fisb.isEmpty {
             var uplinks = 0
             for path in fisb {
@@ -176,16 +191,15 @@ public enum CommandBenchmark {
             try measure("fisb --json (\(uplinks) uplinks × \(fisbCopies))", ["fisb", "--json", repeated], inputBytes: 0, perSecond: "uplinks/s",
                         count: Double(uplinks * fisbCopies))
         }
-        // NEXRAD composites of 1,500 blocks: the store adds each block where its composite lies
-        // (it used to copy the composite's block table on every block).
+        // NEXRAD-heavy: 20,000 uplinks of 5 gridded blocks each (regional and CONUS NEXRAD).
         let nexrad = folder.appendingPathComponent("nexrad.978").path
-        _ = FileManager.default.createFile(atPath: nexrad, contents: Data(FISBSamples.nexradDump978(blocks: 1_500, composites: 4).utf8))
-        try measure("fisb --json, NEXRAD composites (4 × 1,500 blocks, 2,000 uplinks)", ["fisb", "--json", nexrad], inputBytes: 0,
-                    perSecond: "blocks/s", count: 6_000)
+        _ = FileManager.default.createFile(atPath: nexrad, contents: Data(BenchStreams.nexradHeavy(uplinks: 20_000).utf8))
+        try measure("fisb --json, NEXRAD-heavy (20,000 uplinks × 5 gridded blocks)", ["fisb", "--json", nexrad], inputBytes: 0,
+                    perSecond: "uplinks/s", count: 20_000)
         if gigabytes > 0 {
             let big = folder.appendingPathComponent("big.gdl90").path
-            let copies = max(1, Int((Double(gigabytes) * 1_073_741_824 / size).rounded(.up)))
-            progress("writing a \(JSONWriter.format(size * Double(copies) / 1_073_741_824, decimals: 1)) GB capture")
+            let copies = max(1, Int((Double(gigabytes) * 1_073_741_824 / shaped.size).rounded(.up)))
+            progress("writing a \(JSONWriter.format(shaped.size * Double(copies) / 1_073_741_824, decimals: 1)) GB capture")
             try writeRepeated(source: stream, path: big, copies: copies)
             for (name, args) in [("decode --json", ["decode", "--json"]), ("replay --json --speed max", ["replay", "--json", "--speed", "max", "--no-store"])] {
                 progress("\(name), \(gigabytes) GB")

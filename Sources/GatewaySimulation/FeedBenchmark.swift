@@ -1,5 +1,14 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TrafficGateway
 
 extension Benchmarks {
@@ -33,7 +42,7 @@ extension Benchmarks {
         var sinks: [UDPListener] = []
         var stalledSink: Int32 = -1
         var http: FeedServer? = nil
-        var readers: [Thread] = []
+        var readers: [BenchThread] = []
         let stop = Locked(false)
         let events = Locked(0)
         if clients {
@@ -62,7 +71,7 @@ extension Benchmarks {
             // One stalled SSE client: connects and never reads.
             _ = try? HTTPConnection(HTTPConnection.Target(url)!)
             for _ in 0..<19 {
-                let t = Thread {
+                let t = BenchThread {
                     guard var c = try? HTTPConnection(HTTPConnection.Target(url)!) else { return }
                     c.setReadTimeout(0.5)
                     var parser = SSEParser()

@@ -1,5 +1,14 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GDL90
 import TrafficGateway
 
@@ -74,7 +83,7 @@ extension Benchmarks {
         let total = Int(Double(rate) * seconds)
         let done = DispatchSemaphore(value: 0)
         let sentScenario = Locked(0), sentFlood = Locked(0)
-        Thread {
+        BenchThread {
             let start = DispatchTime.now().uptimeNanoseconds
             var i = 0, scenarios = 0, floods = 0
             while i < total {

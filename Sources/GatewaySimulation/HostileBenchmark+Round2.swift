@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import GDL90
 #if canImport(Glibc)
 import Glibc
@@ -34,15 +39,10 @@ extension HostileBenchmark {
         for (old, new) in [("2026-05-15T18:00:00Z", Timestamp.iso8601(from - 3600)), ("2026-05-16T12:00:00Z", Timestamp.iso8601(from)),
                            ("2026-05-16T13:00:00Z", Timestamp.iso8601(from)), ("2026-05-17T23:00:00Z", Timestamp.iso8601(to)),
                            ("2605161300", short(from)), ("2605172300", short(to))] {
-            corpus = corpus.replacingOccurrences(of: old, with: new)
+            corpus = corpus.replacingAll(old, with: new)
         }
         try corpus.write(toFile: dir + "/notams.json", atomically: true, encoding: .utf8)
-        let importer = Process()
-        importer.executableURL = URL(fileURLWithPath: executable)
-        importer.arguments = ["notams", "import", dir + "/notams.json", "--database", dir + "/full.sqlite"]
-        importer.standardOutput = FileHandle.nullDevice
-        importer.standardError = FileHandle.nullDevice
-        try importer.run()
+        let importer = try ChildProcess(executable, ["notams", "import", dir + "/notams.json", "--database", dir + "/full.sqlite"])
         importer.waitUntilExit()
 
         // CPU a datagram: the demo flight at 50 datagrams/s for 12 s, empty store, then 20,000.
@@ -56,7 +56,7 @@ extension HostileBenchmark {
             for i in 0..<50 { sender.send(flight[i % flight.count].bytes); usleep(20_000) }
             let before = d.cpuSeconds
             for i in 0..<600 { sender.send(flight[(50 + i) % flight.count].bytes); usleep(20_000) }
-            Thread.sleep(forTimeInterval: 0.5)
+            pause(0.5)
             cpu.append((d.cpuSeconds - before) / 600 * 1000)
             if database == "full.sqlite" {
                 let rss = residentMB(d.pid) ?? 0
@@ -66,14 +66,14 @@ extension HostileBenchmark {
 
                 progress("8 clients looping /api/notams")
                 let stopLoop = Locked(false)
-                var loops: [Thread] = []
+                var loops: [BenchThread] = []
                 let port = d.http
                 for c in 0..<8 {
-                    let t = Thread { while !stopLoop.value { _ = httpGet(port, "/api/notams?radius=500&lat=39&lon=-98", from: "127.0.0.\(4 + c)", timeout: 30) } }
+                    let t = BenchThread { while !stopLoop.value { _ = httpGet(port, "/api/notams?radius=500&lat=39&lon=-98", from: "127.0.0.\(4 + c)", timeout: 30) } }
                     t.start()
                     loops.append(t)
                 }
-                Thread.sleep(forTimeInterval: 1)
+                pause(1)
                 var worst = 0.0, failed = 0
                 for _ in 0..<50 {
                     let started = Date()
@@ -94,7 +94,7 @@ extension HostileBenchmark {
             defer { d.stop() }
             var held: [Int32] = []
             for a in 0..<17 { for _ in 0..<31 { let fd = connectTCP(d.http, from: "127.0.1.\(1 + a)"); if fd >= 0 { held.append(fd) } } }
-            Thread.sleep(forTimeInterval: 0.5)
+            pause(0.5)
             let started = Date()
             let ok = httpGet(d.http, "/healthz", from: "127.0.2.1", timeout: 5)?.hasPrefix("HTTP/1.1 ") == true
             let took = Date().timeIntervalSince(started)
@@ -125,7 +125,7 @@ extension HostileBenchmark {
                     }
                 }
             }
-            Thread.sleep(forTimeInterval: 2)
+            pause(2)
             let weather = httpGet(d.http, "/api/weather", from: "127.0.0.2", timeout: 30)?.utf8.count ?? 0
             let peak = peakMB(d.pid) ?? 0, now = residentMB(d.pid) ?? 0
             check(peak < 128 && healthWorst < 1,
@@ -136,19 +136,14 @@ extension HostileBenchmark {
 
     /// A release daemon on loopback ports with the unit's malloc setting, stopped by `stop`.
     final class Daemon {
-        let process = Process()
+        let process: ChildProcess
         let udp = freePort(Int32(SOCK_DGRAM.rawValue)), http = freePort(Int32(SOCK_STREAM.rawValue))
         var pid: Int32 { process.processIdentifier }
 
         init(executable: String, database: String?) throws {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -S -n 1024 && exec \"$0\" \"$@\"", executable, "run", "--bind", "127.0.0.1", "--udp-port", "\(udp)",
+            process = try ChildProcess("/bin/sh", ["-c", "ulimit -S -n 1024 && exec \"$0\" \"$@\"", executable, "run", "--bind", "127.0.0.1", "--udp-port", "\(udp)",
                                  "--http-bind", "127.0.0.1", "--http-port", "\(http)", "--nmea-port", "0", "--status-interval", "0", "--log-level", "error"]
-                + (database.map { ["--database", $0] } ?? ["--no-database"])
-            process.environment = ProcessInfo.processInfo.environment.merging(["MALLOC_ARENA_MAX": "2"]) { _, new in new }
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+                + (database.map { ["--database", $0] } ?? ["--no-database"]), extraEnvironment: ["MALLOC_ARENA_MAX": "2"])
             for _ in 0..<100 where httpGet(http, "/healthz", from: "127.0.0.2", timeout: 1) == nil { usleep(100_000) }
         }
 

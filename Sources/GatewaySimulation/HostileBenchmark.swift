@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import GDL90
 #if canImport(Glibc)
 import Glibc
@@ -25,27 +30,21 @@ public enum HostileBenchmark {
     public static func run(executable: String) throws -> Report {
         var report = Report()
         let http = freePort(Int32(SOCK_STREAM.rawValue)), nmea = freePort(Int32(SOCK_STREAM.rawValue)), udp = freePort(Int32(SOCK_DGRAM.rawValue))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -S -n 1024 && exec \"$0\" \"$@\"", executable, "run", "--bind", "127.0.0.1", "--udp-port", "\(udp)",
-                             "--http-bind", "127.0.0.1", "--http-port", "\(http)", "--nmea-port", "\(nmea)", "--no-database",
-                             "--status-interval", "0", "--forward", "auto", "--log-level", "error"]
         // As the systemd unit runs it: two malloc arenas (glibc otherwise keeps one a thread, each
         // holding freed memory).
-        process.environment = ProcessInfo.processInfo.environment.merging(["MALLOC_ARENA_MAX": "2"]) { _, new in new }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess("/bin/sh", ["-c", "ulimit -S -n 1024 && exec \"$0\" \"$@\"", executable, "run", "--bind", "127.0.0.1", "--udp-port", "\(udp)",
+                             "--http-bind", "127.0.0.1", "--http-port", "\(http)", "--nmea-port", "\(nmea)", "--no-database",
+                             "--status-interval", "0", "--forward", "auto", "--log-level", "error"], extraEnvironment: ["MALLOC_ARENA_MAX": "2"])
         defer { if process.isRunning { process.terminate() } }
         let pid = process.processIdentifier
-        Thread.sleep(forTimeInterval: 2)
+        pause(2)
 
         // The flight keeps arriving; another neighbour (127.0.0.2) polls /healthz every 100 ms.
         let sender = try UDPSender(host: "127.0.0.1", port: udp)
         let flight = DemoFlight().datagrams()
         let running = Locked(true)
         let health = Locked<(worst: Double, failures: Int, polls: Int)>((0, 0, 0))
-        let feeder = Thread {
+        let feeder = BenchThread {
             var i = 0
             while running.withLock({ $0 }) {
                 sender.send(flight[i % flight.count].bytes)
@@ -53,7 +52,7 @@ public enum HostileBenchmark {
                 usleep(20_000)
             }
         }
-        let prober = Thread {
+        let prober = BenchThread {
             while running.withLock({ $0 }) {
                 let started = Date()
                 let ok = httpGet(http, "/healthz", from: "127.0.0.2")?.hasPrefix("HTTP/1.1 200") == true
@@ -68,7 +67,7 @@ public enum HostileBenchmark {
         }
         feeder.start()
         prober.start()
-        Thread.sleep(forTimeInterval: 2)
+        pause(2)
         let rssStart = residentMB(pid) ?? 0
         let anonStart = (statusKB(pid, "RssAnon:") ?? 0) / 1024, fileStart = (statusKB(pid, "RssFile:") ?? 0) / 1024
 
@@ -104,19 +103,19 @@ public enum HostileBenchmark {
             }
             sender.send(bytes)
         }
-        Thread.sleep(forTimeInterval: 2)
+        pause(2)
         let rssLoaded = residentMB(pid) ?? 0
         let peak = peakMB(pid) ?? 0
         let metrics = httpGet(http, "/metrics", from: "127.0.0.2") ?? ""
         func metric(_ name: String) -> Int { Int(metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }?.split(separator: " ").last ?? "") ?? -1 }
         // Every invented target expires after 60 s of silence; the departed SSE clients are found.
-        Thread.sleep(forTimeInterval: 65)
+        pause(65)
         let rssAfter = residentMB(pid) ?? 0
         let anonAfter = (statusKB(pid, "RssAnon:") ?? 0) / 1024, fileAfter = (statusKB(pid, "RssFile:") ?? 0) / 1024
         let after = httpGet(http, "/metrics", from: "127.0.0.2") ?? ""
         let sseAfter = Int(after.split(separator: "\n").first { $0.hasPrefix("gatewayd_sse_clients ") }?.split(separator: " ").last ?? "") ?? -1
         running.withLock { $0 = false }
-        Thread.sleep(forTimeInterval: 0.3)
+        pause(0.3)
         let h = health.withLock { $0 }
 
         // SIGTERM under a saturating flood (issue 28): 65,000-byte datagrams of empty frames
@@ -125,13 +124,13 @@ public enum HostileBenchmark {
         var junk = [UInt8]()
         for _ in 0..<32_500 { junk += [0x7E, 0x00] }
         let floods = (0..<2).map { _ in
-            Thread { [junk] in
+            BenchThread { [junk] in
                 guard let sender = try? UDPSender(host: "127.0.0.1", port: udp) else { return }
                 while flooding.withLock({ $0 }) { for _ in 0..<16 { sender.send(junk) } }
             }
         }
         for flood in floods { flood.start() }
-        Thread.sleep(forTimeInterval: 2)
+        pause(2)
         let sent = Date()
         kill(pid, SIGTERM)
         while process.isRunning && Date().timeIntervalSince(sent) < 10 { usleep(5_000) }

@@ -1,5 +1,14 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TrafficGateway
 
 extension Benchmarks {
@@ -58,7 +67,7 @@ extension Benchmarks {
         let total = Int(Double(rate) * seconds)
         let done = DispatchSemaphore(value: 0)
         let sentBox = ReceiveCounter()
-        let thread = Thread {
+        let thread = BenchThread {
             // Pace in 1 ms slices: send what is due, then sleep to the next slice.
             let start = DispatchTime.now().uptimeNanoseconds
             var sent = 0
@@ -90,9 +99,8 @@ extension Benchmarks {
 }
 
 /// A thread-safe counter for the loopback benchmark.
-private final class ReceiveCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func add() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+private final class ReceiveCounter: Sendable {
+    private let count = Locked(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.value }
 }

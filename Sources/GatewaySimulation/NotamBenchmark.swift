@@ -1,5 +1,14 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GDL90
 import TrafficGateway
 
@@ -12,20 +21,17 @@ import TrafficGateway
 public enum NotamCorpus {
     /// Writes `count` features as `{"items": [...]}` to `path`, one feature at a time.
     public static func write(count: Int, to path: String) throws(GatewayError) {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let out = FileHandle(forWritingAtPath: path) else {
-            throw GatewayError.invalidInput("cannot write the NOTAM corpus to \(path)")
-        }
-        defer { try? out.close() }
-        out.write(Data("{\"pageSize\":\(count),\"pageNum\":1,\"totalCount\":\(count),\"totalPages\":1,\"items\":[\n".utf8))
+        let out = try OpenFile.writing(path)
+        try out.write(Array("{\"pageSize\":\(count),\"pageNum\":1,\"totalCount\":\(count),\"totalPages\":1,\"items\":[\n".utf8))
         var seed: UInt64 = 7
         func random() -> Double {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Double(seed >> 11) / Double(1 << 53)
         }
         for i in 0..<count {
-            out.write(Data(((i > 0 ? ",\n" : "") + feature(i, random: random)).utf8))
+            try out.write(Array(((i > 0 ? ",\n" : "") + feature(i, random: random)).utf8))
         }
-        out.write(Data("\n]}\n".utf8))
+        try out.write(Array("\n]}\n".utf8))
     }
 
     static func dms(_ v: Double, degreeDigits: Int) -> String {
@@ -117,7 +123,7 @@ public enum NotamCorpus {
         if fdc { account = "FDC"; classification = "FDC" }
         let num = fdc ? "6/\(1000 + i)" : number
         let domestic = classification == "INTL" ? nil : "!\(account) \(num) \(loc) \(text) \(validity)"
-        func esc(_ s: String) -> String { s.replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") }
+        func esc(_ s: String) -> String { s.replacingAll("\"", with: "\\\"").replacingAll("\n", with: "\\n") }
         // The API sends the ICAO form beside the domestic one (as HTML-ish formatted text).
         let icaoForm = #"{"type":"ICAO","formattedText":"A\#(1000 + i % 9000)/26 NOTAMN\nQ) KZSE/\#(selection.isEmpty ? "QXXXX" : selection)/IV/NBO/A/000/999/\#(dms(c.latitude, degreeDigits: 2).prefix(4))N\#(dms(c.longitude, degreeDigits: 3).prefix(5))W005\nA) \#(icao)\nB) 2605161300\nC) 2605172300\nE) \#(esc(text))"}"#
         let translation = domestic.map { #"{"type":"LOCAL_FORMAT","simpleText":"\#(esc($0))"},"# + icaoForm } ?? icaoForm
@@ -151,10 +157,8 @@ extension Benchmarks {
     /// Resets the peak to the current resident size (Linux `clear_refs` 5); false when refused.
     @discardableResult
     public static func resetPeakResident() -> Bool {
-        guard let h = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
-        defer { try? h.close() }
-        h.write(Data("5".utf8))
-        return true
+        guard let h = try? OpenFile.writing("/proc/self/clear_refs") else { return false }
+        return (try? h.write(Array("5".utf8))) != nil
     }
 
     /// `notams import` end to end on a real-shaped set of `count` NOTAMs (`NotamCorpus`): the
@@ -182,7 +186,7 @@ extension Benchmarks {
         let whole = try run("whole") { () throws(GatewayError) in
             guard let data = FileManager.default.contents(atPath: path) else { throw GatewayError.invalidInput("cannot read \(path)") }
             // What import did before: the whole file as one JSON tree, then each feature.
-            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let items = object["items"] as? [Any] else {
+            guard let object = JSONReader.object(data), let items = object["items"] as? [Any] else {
                 throw GatewayError.invalidInput("\(path): not the NOTAM API's JSON")
             }
             return items.compactMap { ($0 as? [String: Any]).flatMap { FAANotamAPI.notam($0) } }

@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TrafficGateway
 #if canImport(Glibc)
 import Glibc
@@ -73,7 +77,7 @@ extension Benchmarks {
         var settings = VoiceSink.Settings()
         settings.device = "bench_null"
         settings.alsaConfiguration = "pcm.bench_null { type null }"
-        let sink = VoiceSink(settings: settings) { line in FileHandle.standardError.write(Data("voice bench: \(line)\n".utf8)) }
+        let sink = VoiceSink(settings: settings) { line in let text = Array("voice bench: \(line)\n".utf8); _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) } }
         let arrivals = Locked<[Double: UInt64]>([:])
         let measured = Locked<(latencies: [Double], callouts: Int)>(([], 0))
         sink.onFirstFrames = { callout, _ in

@@ -49,7 +49,7 @@ struct DecodeCommand: ParsableCommand {
             totals.merge(pipeline.core.counters)
             if let damage = capture.error { damaged.append("\(damage)") }
         }
-        Terminal.error(Summary.text(totals, alerts: 0).replacingOccurrences(of: "; 0 alert changes", with: ""))
+        Terminal.error(Summary.text(totals, alerts: 0).replacingAll("; 0 alert changes", with: ""))
         for d in damaged { Terminal.error("warning: \(d)") }
     }
 }

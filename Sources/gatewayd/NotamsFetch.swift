@@ -1,5 +1,15 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GDL90
 import TrafficGateway
 
@@ -41,7 +51,7 @@ struct NotamsFetch: ParsableCommand {
     static func point(_ s: String) -> (Double, Double)? {
         // An airport identifier: its position from the airport table (issue 23).
         if !s.contains(","), let a = AirportTable.shared?.airport(s) { return (a.position.latitude, a.position.longitude) }
-        let v = s.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let v = s.split(separator: ",").compactMap { Double($0.trimmingWhitespace()) }
         guard v.count == 2, (-90...90).contains(v[0]), (-180...180).contains(v[1]) else { return nil }
         return (v[0], v[1])
     }

@@ -1,5 +1,15 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TrafficGateway
 
 /// `gatewayd notams list`.
@@ -37,7 +47,7 @@ struct NotamsList: ParsableCommand {
             var list = try store.all()
             if active { list = list.filter { $0.isActive(at: now) } }
             if !severity.isEmpty { list = list.filter { severity.contains($0.severity) } }
-            if let search { list = list.filter { $0.raw.localizedCaseInsensitiveContains(search) } }
+            if let search { list = list.filter { $0.raw.lowercased().contains(search.lowercased()) } }
             Terminal.out(list.map { json ? NotamOutput.json($0, stale: stale) : NotamOutput.line($0).escapingControlCharacters })
             if list.isEmpty { Terminal.error("notams: none stored match (import or fetch first: gatewayd notams --help)") }
             if stale { Terminal.error("notams: stale: no refresh in the last 24 h") }
@@ -117,7 +127,7 @@ struct NotamsChanges: ParsableCommand {
                     w.add("read", c.read)
                     return w.result
                 }
-                return "\(Timestamp.iso8601(c.time))  \(c.kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(c.key)  \(c.summary)".escapingControlCharacters
+                return "\(Timestamp.iso8601(c.time))  \(c.kind.paddedRight(9)) \(c.key)  \(c.summary)".escapingControlCharacters
             })
             if changes.isEmpty { Terminal.error("notams: no \(unread ? "unread " : "")changes") }
         } catch {
@@ -154,6 +164,6 @@ enum NotamOutput {
 
     static func line(_ n: Notam) -> String {
         let end = n.permanent ? "PERM" : n.end.map(Timestamp.iso8601) ?? "?"
-        return "\(NotamStore.key(n).padding(toLength: 14, withPad: " ", startingAt: 0)) \(n.severity.padding(toLength: 8, withPad: " ", startingAt: 0)) \(n.start.map(Timestamp.iso8601) ?? "?") → \(end)  \(n.text.prefix(90))"
+        return "\(NotamStore.key(n).paddedRight(14)) \(n.severity.paddedRight(8)) \(n.start.map(Timestamp.iso8601) ?? "?") → \(end)  \(n.text.prefix(90))"
     }
 }

@@ -1,5 +1,15 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GDL90
 import TrafficGateway
 
@@ -237,7 +247,7 @@ final class Pacer {
             return
         }
         let wait = (time - first) / factor - Date().timeIntervalSince(started)
-        if wait > 0 { Thread.sleep(forTimeInterval: min(wait, 3600)) }
+        if wait > 0 { Terminal.pause(min(wait, 3600)) }
     }
 }
 

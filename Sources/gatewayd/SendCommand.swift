@@ -1,5 +1,15 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TrafficGateway
 
 /// `gatewayd send`: replay a capture's datagrams over UDP, paced by their timestamps.
@@ -41,7 +51,7 @@ struct SendCommand: ParsableCommand {
                 let t = d.timestamp ?? Double(i)
                 if first == nil { first = t }
                 let wait = (t - first!) / factor - Date().timeIntervalSince(started)
-                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+                if wait > 0 { Terminal.pause(wait) }
             }
             if sender.send(d.bytes) { sent += 1; bytes += d.bytes.count } else { refused += 1 }
         }

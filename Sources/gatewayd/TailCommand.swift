@@ -1,5 +1,15 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TrafficGateway
 
 /// `gatewayd tail`: follows a running gateway's alerts (its `/alerts` Server-Sent Events).
@@ -44,9 +54,7 @@ struct TailCommand: ParsableCommand {
         let alerts = (base.hasSuffix("/alerts") ? base : base + "/alerts") + (json ? "" : "?format=text")
         let token = self.token ?? ProcessInfo.processInfo.environment["GATEWAYD_TOKEN"]
         guard let token, !token.isEmpty else { return alerts }
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return alerts + (json ? "?" : "&") + "token=" + (token.addingPercentEncoding(withAllowedCharacters: allowed) ?? token)
+        return alerts + (json ? "?" : "&") + "token=" + HTTPClient.escape(token)
     }
 
     func run() throws {
@@ -77,7 +85,7 @@ struct TailCommand: ParsableCommand {
             } catch {
                 Terminal.error("tail: \(error); retrying in \(Int(delay)) s")
             }
-            Thread.sleep(forTimeInterval: delay)
+            Terminal.pause(delay)
             delay = min(delay * 1.5, 10)
         }
     }

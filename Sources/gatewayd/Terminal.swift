@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import TrafficGateway
 #if canImport(Glibc)
 import Glibc
@@ -19,6 +24,13 @@ enum Terminal {
         if level >= .info { error(line) }
     }
 
+    /// Sleeps this thread for `seconds` (pacing replays and sends, waiting between retries).
+    static func pause(_ seconds: Double) {
+        var left = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+        var rest = timespec()
+        while nanosleep(&left, &rest) != 0 && errno == EINTR { left = rest }
+    }
+
     /// A warning on stderr (hidden at --log-level error).
     static func warning(_ line: String) {
         if level >= .warning { error(line) }
@@ -26,7 +38,7 @@ enum Terminal {
 
     /// What happens when stdout's reader has gone (`| head`): by default the command ends quietly,
     /// as command-line tools do; `run` replaces it so the daemon keeps working. Set once at start-up.
-    nonisolated(unsafe) static var onStdoutClosed: () -> Void = { Foundation.exit(0) }
+    nonisolated(unsafe) static var onStdoutClosed: () -> Void = { Glibc.exit(0) }
     nonisolated(unsafe) private static var stdoutClosed = false
 
     /// Writes a line to stderr (a closed stderr is ignored).

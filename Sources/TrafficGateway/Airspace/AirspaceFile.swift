@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GDL90
 
 /// Reads airspace areas from GeoJSON, the format `/airspace.geojson` writes (so a saved feed
@@ -20,7 +24,7 @@ public enum AirspaceFile {
 
     /// Parses GeoJSON `data` (`name` is used in errors).
     public static func parse(_ data: Data, name: String) throws(GatewayError) -> [AirspaceArea] {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let object = JSONReader.object(data) else {
             throw GatewayError.invalidInput("\(name): not JSON (expected a GeoJSON FeatureCollection)")
         }
         guard object["type"] as? String == "FeatureCollection", let features = object["features"] as? [Any] else {

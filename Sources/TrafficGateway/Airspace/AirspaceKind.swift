@@ -77,7 +77,7 @@ public struct AirspaceAlertLevels: Sendable, Equatable, Codable {
     /// Parses the configuration form: `"warning"` (inside; entry one step lower, near two), or
     /// `"warning,caution,advisory"` / `"caution,caution,none"` (inside, entry, near).
     public init?(config text: String) {
-        let names = text.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let names = text.lowercased().split(separator: ",").map { $0.trimmingWhitespace() }
         func level(_ s: String) -> AlertLevel?? {
             if s == "none" || s == "off" { return .some(nil) }
             guard let l = AlertLevel.allCases.first(where: { $0.description == s }) else { return nil }

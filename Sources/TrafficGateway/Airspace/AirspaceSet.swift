@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GDL90
 
 /// The areas the airspace alerts watch, assembled the same way by `run`, `replay` and the
@@ -51,11 +55,10 @@ public enum NotamFile {
     /// Calls `body` with each NOTAM of `path` (source `file`); throws when the file cannot be
     /// read, is not the API's shape, or holds no NOTAM.
     public static func read(path: String, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let file = OpenFile.reading(path) else {
             throw GatewayError.invalidInput("cannot read NOTAM file \(path): no such file or not readable")
         }
-        defer { try? handle.close() }
-        try read(name: path, chunks: { handle.readData(ofLength: 1 << 20) }, body)
+        try read(name: path, chunks: { Data(file.read(upTo: 1 << 20)) }, body)
     }
 
     /// The same over a file's contents in memory (`name` in errors): the fuzz target's way in.
@@ -80,7 +83,7 @@ public enum NotamFile {
                     guard bytes.count <= maximumItemBytes else {
                         throw GatewayError.invalidInput("\(path): item \(count + 1) of \"items\" is \(bytes.count >> 20) MB, over the \(maximumItemBytes >> 20) MB a NOTAM may take: refused")
                     }
-                    guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+                    guard let object = JSONReader.object(bytes) else {
                         throw GatewayError.invalidInput("\(path): item \(count + 1) of \"items\" is not a JSON object")
                     }
                     guard var n = FAANotamAPI.notam(object) else { return }

@@ -2,7 +2,11 @@ import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 import Logging
 import ServiceLifecycle

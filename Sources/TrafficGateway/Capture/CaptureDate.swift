@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The UTC date of a raw GDL 90 stream, whose heartbeats carry only the time of day: the date the
 /// user gave, else the date its FIS-B products point to (`ProductDateEvidence`), else the day the
@@ -65,7 +69,7 @@ public enum GPSLog {
         var skipped = 0
         for line in bytes.split(separator: 0x0A) where !line.isEmpty {
             guard let fix = GPSDClient.fix(fromJSONLine: Array(line)),
-                  let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+                  let object = JSONReader.object(line),
                   let text = object["time"] as? String, let time = Timestamp.parse(text)
             else {
                 skipped += 1

@@ -4,7 +4,11 @@ import Glibc
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 
 /// What one argument of `gatewayd replay` names, with the files a flight recording keeps beside
@@ -57,7 +61,7 @@ public struct ReplaySession: Sendable, Equatable {
     static func folder(_ path: String) throws(GatewayError) -> ReplaySession {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
-            throw GatewayError.file(path: path, reason: "cannot list the folder (\(error.localizedDescription))")
+            throw GatewayError.file(path: path, reason: "cannot list the folder (\(describe(error)))")
         }
         let base = path.hasSuffix("/") ? path : path + "/"
         // The recorder's names sort by time: gdl90-YYYY-MM-DD-HH.

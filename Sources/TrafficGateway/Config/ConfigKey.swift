@@ -1,7 +1,11 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 
 /// One key of the configuration file: where it lives (`[section] name`), what it must be, how a
@@ -158,6 +162,6 @@ extension ConfigKey {
 
     /// A TOML basic string.
     static func quoted(_ s: String) -> String {
-        "\"\(s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
+        "\"\(s.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\""))\""
     }
 }

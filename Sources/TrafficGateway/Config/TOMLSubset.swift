@@ -1,7 +1,11 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 /// A value in the TOML subset the configuration uses.
 public enum TOMLValue: Sendable, Equatable {
@@ -60,11 +64,11 @@ public enum TOMLSubset {
         let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         for (i, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let n = i + 1
-            let line = stripComment(String(rawLine)).trimmingCharacters(in: .whitespaces.union(.init(charactersIn: "\r")))
+            let line = stripComment(String(rawLine)).trimmingWhitespaceAndNewlines()
             if line.isEmpty { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), !line.hasPrefix("[[") else { throw ConfigError(file: file, line: n, message: "a section is written [name]") }
-                section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+                section = String(line.dropFirst().dropLast()).trimmingWhitespace()
                 guard !section.isEmpty, section.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
                     throw ConfigError(file: file, line: n, message: "bad section name [\(quoted(Substring(section)))]")
                 }
@@ -73,15 +77,15 @@ public enum TOMLSubset {
             guard let eq = line.firstIndex(of: "=") else {
                 throw ConfigError(file: file, line: n, message: "expected key = value, found '\(line.prefix(40))'")
             }
-            let key = line[..<eq].trimmingCharacters(in: .whitespaces)
+            let key = line[..<eq].trimmingWhitespace()
             guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
                 throw ConfigError(file: file, line: n, message: "bad key '\(quoted(Substring(key)))'")
             }
             let full = section.isEmpty ? key : section + "." + key
             guard seen.insert(full).inserted else { throw ConfigError(file: file, line: n, message: "'\(key)' is set twice in [\(section)]") }
-            var rest = Substring(line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces))
+            var rest = Substring(line[line.index(after: eq)...].trimmingWhitespace())
             let value = try parseValue(&rest, file: file, line: n)
-            guard rest.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard rest.trimmingWhitespace().isEmpty else {
                 throw ConfigError(file: file, line: n, message: "unexpected '\(quoted(rest.prefix(40)))' after the value of '\(key)'")
             }
             out.append(TOMLEntry(section: section, key: key, value: value, line: n))
@@ -161,7 +165,7 @@ public enum TOMLSubset {
         case "true": return .bool(true)
         case "false": return .bool(false)
         default:
-            let clean = token.replacingOccurrences(of: "_", with: "")
+            let clean = token.replacingAll("_", with: "")
             if let i = Int(clean) { return .integer(i) }
             if let d = Double(clean), d.isFinite { return .float(d) }
             throw ConfigError(file: file, line: line, message: "'\(quoted(token))' is not a value (strings need \"quotes\")")

@@ -1,7 +1,11 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 #if canImport(Glibc)
 import Glibc
@@ -87,7 +91,7 @@ public struct HTTPConnection {
         while let line = try readLine(), !line.isEmpty {
             if let colon = line.firstIndex(of: ":") {
                 let name = line[..<colon].lowercased()
-                headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                headers[name] = line[line.index(after: colon)...].trimmingWhitespace()
             }
         }
         chunked = headers["transfer-encoding"]?.lowercased().contains("chunked") ?? false
@@ -134,7 +138,7 @@ public struct HTTPConnection {
         if chunked {
             if chunkLeft == 0 {
                 guard let sizeLine = try readLine() else { return nil }
-                let size = Int(sizeLine.split(separator: ";").first.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? "", radix: 16)
+                let size = Int(sizeLine.split(separator: ";").first.map(String.init)?.trimmingWhitespace() ?? "", radix: 16)
                 guard let size else { throw Failure(description: "bad chunk size \(sizeLine.prefix(20))") }
                 if size == 0 { return nil }
                 chunkLeft = size

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GDL90
 
 /// GDL 90 re-broadcast to EFBs: the decoded stream framed again, with the traffic-alert bit of
@@ -99,11 +103,11 @@ public struct EFBRegistry: Sendable {
     /// Parses `{"App":"ForeFlight","GDL90":{"port":4000}}` (port 4000 when absent).
     static func parse(_ payload: [UInt8], host: String) -> EFB? {
         guard payload.count < 4096,
-              let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any],
+              let object = JSONReader.object(payload),
               let app = object["App"] as? String, !app.isEmpty else { return nil }
         var port: UInt16 = 4000
         if let gdl = object["GDL90"] as? [String: Any] {
-            if let p = gdl["port"] as? Int, p > 0, p < 65536 { port = UInt16(p) } else if gdl["port"] != nil { return nil }
+            if let p = JSONReader.int(gdl["port"]), p > 0, p < 65536 { port = UInt16(p) } else if gdl["port"] != nil { return nil }
         }
         return EFB(host: host, port: port, app: app)
     }

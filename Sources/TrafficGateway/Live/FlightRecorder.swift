@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,8 +41,8 @@ public final class FlightRecorder: @unchecked Sendable {
     public let maximumBytes: Int64
     private let queue = DispatchQueue(label: "gatewayd.recorder")
     private let onError: @Sendable (String) -> Void
-    private var capture: FileHandle?
-    private var gps: FileHandle?
+    private var capture: OpenFile?
+    private var gps: OpenFile?
     private var hour: Int64 = -1
     private var failed = false
     private var written: Int64 = 0
@@ -61,7 +65,7 @@ public final class FlightRecorder: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw GatewayError.file(path: directory, reason: "cannot create the recording folder (\(error.localizedDescription))")
+            throw GatewayError.file(path: directory, reason: "cannot create the recording folder (\(describe(error)))")
         }
         guard access(directory, W_OK) == 0 else { throw GatewayError.file(path: directory, reason: "the recording folder is not writable") }
         let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -101,8 +105,8 @@ public final class FlightRecorder: @unchecked Sendable {
         queue.sync {
             flushTimer?.cancel()
             flush()
-            try? capture?.close()
-            try? gps?.close()
+            capture?.close()
+            gps?.close()
             capture = nil
             gps = nil
         }
@@ -137,18 +141,18 @@ public final class FlightRecorder: @unchecked Sendable {
         let h = Int64(time / 3600)
         if h == hour, capture != nil { return true }
         flush()
-        try? capture?.close()
-        try? gps?.close()
+        capture?.close()
+        gps?.close()
         capture = nil
         gps = nil
         hour = h
         paused = false
         // A folder removed while recording is made again (its removal was said when noticed).
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let stem = directory + "/gdl90-" + Timestamp.iso8601(Double(h) * 3600).prefix(13).replacingOccurrences(of: "T", with: "-").replacingOccurrences(of: ":", with: "")
+        let stem = directory + "/gdl90-" + Timestamp.iso8601(Double(h) * 3600).prefix(13).replacingAll("T", with: "-").replacingAll(":", with: "")
         self.stem = stem
         let path = stem + ".pcapng"
-        let opened: (handle: FileHandle, fresh: Bool)
+        let opened: (handle: OpenFile, fresh: Bool)
         do throws(GatewayError) { opened = try Self.openForAppend(path) } catch { return fail("\(error)") }
         capture = opened.handle
         if opened.fresh { pending = Self.header() + pending }
@@ -160,7 +164,7 @@ public final class FlightRecorder: @unchecked Sendable {
     /// Opens `path` for appending, creating it: never through a symbolic link (a planted link
     /// would have our blocks appended to its target), never anything but a regular file, never
     /// truncated. `fresh`: it was empty (a new recording needs its header).
-    static func openForAppend(_ path: String) throws(GatewayError) -> (handle: FileHandle, fresh: Bool) {
+    static func openForAppend(_ path: String) throws(GatewayError) -> (handle: OpenFile, fresh: Bool) {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let code = errno
@@ -172,7 +176,7 @@ public final class FlightRecorder: @unchecked Sendable {
             Glibc.close(fd)
             throw GatewayError.file(path: path, reason: "is not a regular file: not written")
         }
-        return (FileHandle(fileDescriptor: fd, closeOnDealloc: true), info.st_size == 0)
+        return (OpenFile(descriptor: fd, path: path), info.st_size == 0)
     }
 
     /// Whether the open capture file is still in the folder (a removed folder or file leaves
@@ -180,27 +184,27 @@ public final class FlightRecorder: @unchecked Sendable {
     private var captureStillLinked: Bool {
         guard let capture else { return true }
         var info = stat()
-        return fstat(capture.fileDescriptor, &info) != 0 || info.st_nlink > 0
+        return fstat(capture.descriptor, &info) != 0 || info.st_nlink > 0
     }
 
     private func flush() {
         guard !failed else { return }
         do {
             if !pending.isEmpty, let capture {
-                try capture.write(contentsOf: pending)
+                try capture.write(pending)
                 written += Int64(pending.count)
                 pending.removeAll(keepingCapacity: true)
             }
             if !pendingGPS.isEmpty, let gps {
-                try gps.write(contentsOf: Data(pendingGPS.utf8))
+                try gps.write(Array(pendingGPS.utf8))
                 written += Int64(pendingGPS.utf8.count)
                 pendingGPS = ""
             }
             if !pendingEvents.isEmpty {
                 // Rare (an airspace change, an acknowledgement): opened for each write.
                 let handle = try Self.openForAppend(stem + ".events.jsonl").handle
-                defer { try? handle.close() }
-                try handle.write(contentsOf: Data(pendingEvents.utf8))
+                defer { handle.close() }
+                try handle.write(Array(pendingEvents.utf8))
                 written += Int64(pendingEvents.utf8.count)
                 pendingEvents = ""
             }
@@ -216,14 +220,14 @@ public final class FlightRecorder: @unchecked Sendable {
             written = 0
             if !captureStillLinked {
                 onError("recorder: \(stem).pcapng was removed while recording (the folder or the file): up to a second of recording lost; recording again into a new file")
-                try? capture?.close()
-                try? gps?.close()
+                capture?.close()
+                gps?.close()
                 capture = nil
                 gps = nil
                 hour = -1
             }
         } catch {
-            _ = fail("\(error.localizedDescription) (disk full?)")
+            _ = fail("\(error) (disk full?)")
         }
     }
 
@@ -234,7 +238,7 @@ public final class FlightRecorder: @unchecked Sendable {
             return (path, (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0)
         }
         var total = files.reduce(0) { $0 + $1.1 }
-        let current = hour >= 0 ? Timestamp.iso8601(Double(hour) * 3600).prefix(13).replacingOccurrences(of: "T", with: "-").replacingOccurrences(of: ":", with: "") : ""
+        let current = hour >= 0 ? Timestamp.iso8601(Double(hour) * 3600).prefix(13).replacingAll("T", with: "-").replacingAll(":", with: "") : ""
         while total > maximumBytes, let oldest = files.first, !oldest.0.contains(current) {
             try? FileManager.default.removeItem(atPath: oldest.0)
             total -= oldest.1

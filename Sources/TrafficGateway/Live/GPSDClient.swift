@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NIOCore
 import NIOPosix
 #if canImport(Glibc)
@@ -182,9 +186,9 @@ private final class GPSDLineHandler: ChannelInboundHandler {
 extension GPSDClient {
     /// The fix in one gpsd JSON line, if it is a TPV report with mode 2 or 3.
     public static func fix(fromJSONLine line: [UInt8]) -> GPSFix? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+        guard let object = JSONReader.object(line),
               object["class"] as? String == "TPV",
-              let mode = object["mode"] as? Int, mode >= 2,
+              let mode = JSONReader.int(object["mode"]), mode >= 2,
               let lat = object["lat"] as? Double, let lon = object["lon"] as? Double,
               (-90...90).contains(lat), (-180...180).contains(lon)
         else { return nil }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The airspace kind of a NOTAM, from everything that says it together: the Q-code (the Q-line's
 /// or the FAA API's `selectionCode`; 2nd and 3rd letters: RT temporary restricted, RP
@@ -38,8 +42,8 @@ public enum AirspaceClassifier {
 
     static func has(_ up: String, _ words: String...) -> Bool { words.contains { up.has($0) } }
 
-    static func matches(_ up: String, _ pattern: NSRegularExpression) -> Bool {
-        pattern.firstMatch(in: up, range: NSRange(location: 0, length: (up as NSString).length)) != nil
+    static func matches(_ up: String, _ pattern: TextPattern) -> Bool {
+        pattern.occurs(in: Array(up.utf8))
     }
 
     /// An airspace NOTAM by its keyword: domestic "…AIRSPACE …", "OR..AIRSPACE".
@@ -74,9 +78,9 @@ public enum AirspaceClassifier {
 
 /// The classifier's designator patterns, compiled once.
 enum ClassifierPatterns {
-    static let prohibited = try! NSRegularExpression(pattern: #"\bP-?\d{2,3}[A-Z]?\b"#)
-    static let restricted = try! NSRegularExpression(pattern: #"\bR-?\d{3,4}[A-Z]?\d?\b"#)
-    static let warning = try! NSRegularExpression(pattern: #"\bW-?\d{2,4}[A-Z]?\b"#)
-    static let alert = try! NSRegularExpression(pattern: #"\bA-?\d{3}[A-Z]?\b"#)
-    static let moa = try! NSRegularExpression(pattern: #"\b(MOA|MOAS|ATCAA|MILITARY OPERATIONS AREA)\b"#)
+    static let prohibited = TextPattern(#"\bP-?\d{2,3}[A-Z]?\b"#)
+    static let restricted = TextPattern(#"\bR-?\d{3,4}[A-Z]?\d?\b"#)
+    static let warning = TextPattern(#"\bW-?\d{2,4}[A-Z]?\b"#)
+    static let alert = TextPattern(#"\bA-?\d{3}[A-Z]?\b"#)
+    static let moa = TextPattern(#"\b(MOA|MOAS|ATCAA|MILITARY OPERATIONS AREA)\b"#)
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The FAA NOTAM Management Service API, the successor the FAA is moving to: an OAuth2
 /// client-credentials token (`POST /v1/auth/token`), then `GET /nmsapi/v1/notams` with
@@ -32,7 +36,7 @@ public struct FAANotamNMS: NotamSource {
         let url = baseURL + "/v1/auth/token"
         let basic = Data("\(credentials.id):\(credentials.secret)".utf8).base64EncodedString()
         let r = try http.post(url, form: [("grant_type", "client_credentials")], headers: [("Authorization", "Basic \(basic)")])
-        guard let object = try? JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any],
+        guard let object = JSONReader.object(r.body),
               let token = object["access_token"] as? String, !token.isEmpty else {
             throw FetchError(.credentials, url: url, reason: "no access_token in the token reply: check FAA_CLIENT_ID and FAA_CLIENT_SECRET")
         }
@@ -60,7 +64,7 @@ public struct FAANotamNMS: NotamSource {
 
     /// The NOTAMs of one reply.
     public static func parse(_ body: [UInt8], url: String) throws(FetchError) -> [Notam] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+        guard let object = JSONReader.object(body) else {
             throw FetchError(.content, url: url, reason: "the reply is not valid JSON (\(body.count) bytes)")
         }
         let data = object["data"] as? [String: Any]

@@ -1,5 +1,14 @@
 import CCurl
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Why a fetch failed, in words that name the URL and say what to do.
 public struct FetchError: Error, CustomStringConvertible, Equatable {
@@ -56,7 +65,7 @@ public struct HTTPClient: Sendable {
     /// Delays before each retry; their count is the number of retries.
     public var retryDelays: [Double] = [1, 2, 4]
     /// How to wait (tests pass a no-op that records).
-    public var sleep: @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
+    public var sleep: @Sendable (Double) -> Void = { usleep(UInt32(min(max(0, $0), 4000) * 1_000_000)) }
     /// User-Agent header.
     public var userAgent = "skygate-gatewayd/0.1 (+https://github.com/skygate/skygate)"
     /// Called before each retry with the attempt number and the reason (progress messages).
@@ -176,7 +185,7 @@ public struct HTTPClient: Sendable {
             let line = String(decoding: UnsafeRawBufferPointer(start: ptr, count: n), as: UTF8.self)
             if line.hasPrefix("HTTP/") { sink.headers = [:] }
             if let colon = line.firstIndex(of: ":") {
-                sink.headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+                sink.headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingWhitespaceAndNewlines()
             }
             return n
         }
@@ -212,10 +221,19 @@ public struct HTTPClient: Sendable {
     }
 
     /// Percent-encoding for form values.
-    static func escape(_ s: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
+    public static func escape(_ s: String) -> String {
+        // RFC 3986 unreserved characters stay; every other byte of the UTF-8 is %XX.
+        var out = ""
+        for b in s.utf8 {
+            switch b {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                let hex = Array("0123456789ABCDEF".utf8)
+                out += "%" + String(Unicode.Scalar(hex[Int(b >> 4)])) + String(Unicode.Scalar(hex[Int(b & 15)]))
+            }
+        }
+        return out
     }
 
     private final class Sink {

@@ -1,7 +1,11 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 #if canImport(Glibc)
 import Glibc
@@ -114,7 +118,7 @@ public struct Notam: Sendable, Equatable, Codable {
         let levels = table[kind]
         let label = kind == .tfr ? "TFR " : kind == .moa ? "MOA " : kind == .gps ? "GPS " : kind == .uas ? "UAS " : kind == .other ? "" : "\(kind.rawValue.capitalized) "
         var area = AirspaceArea(
-            id: number.map { "\(issuer ?? "") \($0)".trimmingCharacters(in: .whitespaces) } ?? id,
+            id: number.map { "\(issuer ?? "") \($0)".trimmingWhitespace() } ?? id,
             name: "\(label)\(number ?? id)\(location.map { " \($0)" } ?? designator.map { " \($0)" } ?? "")",
             shape: g.shape, floorFt: g.floorFt, floorIsAGL: g.floorAGL, ceilingFt: g.ceilingFt, ceilingIsAGL: g.ceilingAGL,
             start: start, end: end, severity: AirspaceArea.Severity(name: severity) ?? levels.severity, kind: kind, levels: levels)

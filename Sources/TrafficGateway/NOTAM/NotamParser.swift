@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GDL90
 
 /// Reads NOTAM texts: ICAO format (`Q) … A) … B) … C) … D) … E) … F) … G)`) and FAA domestic
@@ -7,7 +11,7 @@ import GDL90
 public enum NotamParser {
     /// Parses `raw` (either format) into a NOTAM from `source`; `id` overrides the identity.
     public static func parse(_ raw: String, source: String, id: String? = nil) -> Notam {
-        let text = raw.replacingOccurrences(of: "\r", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = raw.replacingAll("\r", with: "").trimmingWhitespaceAndNewlines()
         var n = Notam(id: id ?? "", raw: text, source: source)
         // An item letter starts a word: "(3.9NM SSW ABQ)" is no Q) item.
         if text.hasPrefix("Q)") || text.has(" Q)") || text.has("\nQ)") || text.has("\tQ)") || text.has("(Q)")
@@ -97,13 +101,13 @@ public enum NotamParser {
     static func icaoItems(_ text: String) -> [String: String] {
         var out: [String: String] = [:]
         let pattern = NotamPatterns.pattern
-        let ns = text as NSString
-        let matches = pattern.matches(in: text, range: NSRange(location: 0, length: ns.length))
+        let bytes = Array(text.utf8)
+        let matches = pattern.matches(in: bytes)
         for (i, m) in matches.enumerated() {
-            let key = ns.substring(with: m.range(at: 1))
-            let from = m.range.location + m.range.length
-            let to = i + 1 < matches.count ? matches[i + 1].range.location : ns.length
-            var value = ns.substring(with: NSRange(location: from, length: max(0, to - from))).trimmingCharacters(in: .whitespacesAndNewlines)
+            let key = bytes.text(m.range(at: 1))
+            let from = m.range.upperBound
+            let to = i + 1 < matches.count ? matches[i + 1].range.lowerBound : bytes.count
+            var value = bytes.text(from..<max(from, to)).trimmingWhitespaceAndNewlines()
             if value.hasSuffix(")") && key == "G" { value.removeLast() }
             if out[key] == nil { out[key] = value }
         }
@@ -111,7 +115,7 @@ public enum NotamParser {
     }
 
     static func qLine(_ q: String, unparsed: inout [String]) -> QLine {
-        let f = q.split(separator: "/", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let f = q.split(separator: "/", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
         var out = QLine()
         func field(_ i: Int) -> String? { i < f.count && !f[i].isEmpty ? f[i] : nil }
         out.fir = field(0)
@@ -123,8 +127,7 @@ public enum NotamParser {
         out.upperFL = field(6).flatMap { $0.count <= 3 ? Int($0) : nil }
         if let geo = field(7) {
             // DDMMNDDDMMW + 3-digit radius.
-            let m = geo.range(of: #"^(\d{2})(\d{2})([NS])(\d{3})(\d{2})([EW])(\d{3})?$"#, options: .regularExpression)
-            if m != nil {
+            if NotamPatterns.qLineGeo.occurs(in: Array(geo.utf8)) {
                 let c = Array(geo)
                 let lat = (Double(String(c[0..<2]))! + Double(String(c[2..<4]))! / 60) * (c[4] == "S" ? -1 : 1)
                 let lon = (Double(String(c[5..<8]))! + Double(String(c[8..<10]))! / 60) * (c[10] == "W" ? -1 : 1)
@@ -160,13 +163,13 @@ public enum NotamParser {
         if n.issuer == "FDC" { n.classification = "FDC" }
         // Validity at the end: YYMMDDHHMM-YYMMDDHHMM[EST] or -PERM.
         let validity = NotamPatterns.validity
-        let ns = rest as NSString
-        if let m = validity.firstMatch(in: rest, range: NSRange(location: 0, length: ns.length)) {
-            n.start = time(ns.substring(with: m.range(at: 1)))
-            let e = ns.substring(with: m.range(at: 2))
+        let bytes = Array(rest.utf8)
+        if let m = validity.firstMatch(in: bytes) {
+            n.start = time(bytes.text(m.range(at: 1)))
+            let e = bytes.text(m.range(at: 2))
             if e == "PERM" { n.permanent = true } else { n.end = time(e) }
-            n.endEstimated = m.range(at: 3).location != NSNotFound
-            n.text = ns.substring(to: m.range.location).trimmingCharacters(in: .whitespaces)
+            n.endEstimated = m.range(at: 3) != nil
+            n.text = bytes.text(0..<m.range.lowerBound).trimmingWhitespace()
         } else {
             n.text = rest
             n.unparsed.append("no validity (YYMMDDHHMM-YYMMDDHHMM)")
@@ -211,10 +214,10 @@ public enum NotamParser {
 
     /// One limit: (feet or nil for SFC/UNL, AGL?).
     public static func limit(_ s: String) -> (Int?, Bool)? {
-        let t = s.uppercased().trimmingCharacters(in: .whitespaces)
+        let t = s.uppercased().trimmingWhitespace()
         if t.hasPrefix("SFC") || t.hasPrefix("GND") || t.hasPrefix("SURFACE") { return (nil, false) }
         if t.hasPrefix("UNL") { return (nil, false) }
-        if t.hasPrefix("FL") { return Int(t.dropFirst(2).trimmingCharacters(in: .whitespaces).prefix(3)).map { ($0 * 100, false) } }
+        if t.hasPrefix("FL") { return Int(t.dropFirst(2).trimmingWhitespace().prefix(3)).map { ($0 * 100, false) } }
         let digits = t.prefix { $0.isNumber || $0 == "," }.filter(\.isNumber)
         guard let v = Int(digits) else { return nil }
         return (v == 0 ? nil : v, t.has("AGL"))
@@ -252,8 +255,10 @@ public enum NotamParser {
     }
 }
 
-/// The parser's regular expressions, compiled once (NSRegularExpression is immutable after init).
+/// The parser's regular expressions, compiled once (TextPattern is an immutable value).
 enum NotamPatterns {
-    static let pattern = try! NSRegularExpression(pattern: #"(?:^|\s|\()([QABCDEFG])\)\s*"#)
-    static let validity = try! NSRegularExpression(pattern: #"(\d{10})-(\d{10}|PERM)(EST)?\s*$"#)
+    static let pattern = TextPattern(#"(?:^|\s|\()([QABCDEFG])\)\s*"#)
+    /// The Q-line's DDMMNDDDMMW position and 3-digit radius.
+    static let qLineGeo = TextPattern(#"^(\d{2})(\d{2})([NS])(\d{3})(\d{2})([EW])(\d{3})?$"#)
+    static let validity = TextPattern(#"(\d{10})-(\d{10}|PERM)(EST)?\s*$"#)
 }

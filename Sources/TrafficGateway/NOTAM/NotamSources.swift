@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GDL90
 
 /// What to ask a source for.
@@ -103,11 +112,11 @@ public struct FAANotamAPI: NotamSource {
         var out: [Notam] = []
         var bad = false
         splitter.feed(Data(body)) { bytes in
-            guard let feature = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else { bad = true; return }
+            guard let feature = JSONReader.object(bytes) else { bad = true; return }
             if let n = notam(feature) { out.append(n) }
         }
         if !splitter.sawArray || bad || !splitter.finished {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+            guard let object = JSONReader.object(body) else {
                 let start = String(decoding: body.prefix(100), as: UTF8.self).lowercased()
                 throw FetchError(.content, url: url, reason: start.contains("<html") || start.contains("<!doctype")
                     ? "an HTML page instead of JSON (a login or bot-protection page?)" : "the reply is not valid JSON (\(body.count) bytes)")
@@ -369,7 +378,7 @@ public struct FAANotamSearch: NotamSource {
 
     /// One reply page: NOTAMs and `totalNotamCount`.
     public static func parse(_ body: [UInt8], url: String) throws(FetchError) -> ([Notam], Int) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+        guard let object = JSONReader.object(body) else {
             let start = String(decoding: body.prefix(200), as: UTF8.self).lowercased()
             throw FetchError(.content, url: url, reason: start.contains("<html") || start.contains("<!doctype")
                 ? "an HTML page instead of JSON (the site's bot protection): use --source faa-api with a key"
@@ -396,7 +405,7 @@ public struct FAANotamSearch: NotamSource {
             NotamParser.finish(&n)
             out.append(n)
         }
-        return (out, (object["totalNotamCount"] as? Int) ?? out.count)
+        return (out, JSONReader.int(object["totalNotamCount"]) ?? out.count)
     }
 
     /// "MM/DD/YYYY HHMM" with an optional "EST" → epoch seconds.
@@ -448,7 +457,7 @@ public struct Credentials: Sendable, CustomStringConvertible {
         }
         var values: [String: String] = [:]
         for line in String(decoding: text, as: UTF8.self).split(separator: "\n") {
-            let kv = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let kv = line.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
             if kv.count == 2 { values[kv[0]] = kv[1] }
         }
         guard let id = values["client_id"], let secret = values["client_secret"] else {

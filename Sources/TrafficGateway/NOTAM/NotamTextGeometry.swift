@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GDL90
 
 /// Areas and limits written in NOTAM texts, in the wordings the FAA and ICAO use:
@@ -11,7 +20,7 @@ import GDL90
 public enum NotamTextGeometry {
     /// One coordinate in a text: where it is and the position read (nil: unreadable as written).
     struct Found {
-        var range: NSRange
+        var range: Range<Int>
         var position: Position?
         var written: String
     }
@@ -20,13 +29,13 @@ public enum NotamTextGeometry {
     static func coordinates(_ up: String, reference: Position?, referenceNames: Set<String> = []) -> [Found] {
         // Cheap test first: a coordinate has 4+ digits then N or S.
         guard hasCoordinate(up) else { return [] }
-        let ns = up as NSString
+        let bytes = Array(up.utf8)
         let stated = statedReference(up, reference: reference, names: referenceNames)
-        return TextPatterns.coordinate.matches(in: up, range: NSRange(location: 0, length: ns.length)).map { m in
-            let lat = ns.substring(with: m.range(at: 1)), ns1 = ns.substring(with: m.range(at: 2))
-            let lon = ns.substring(with: m.range(at: 3))
-            let ew = m.range(at: 4).location != NSNotFound ? ns.substring(with: m.range(at: 4)) : ""
-            let written = ns.substring(with: m.range)
+        return TextPatterns.coordinate.matches(in: bytes).map { m in
+            let lat = bytes.text(m.range(at: 1)), ns1 = bytes.text(m.range(at: 2))
+            let lon = bytes.text(m.range(at: 3))
+            let ew = bytes.text(m.range(at: 4))
+            let written = bytes.text(m.range)
             if !ew.isEmpty, let p = position(lat: lat, ns: ns1, lon: lon, ew: ew) { return Found(range: m.range, position: p, written: written) }
             // Repairs: a longitude missing its leading zero (6 digits where DDDMMSS has 7), a
             // missing E/W letter; kept only when the stated reference confirms.
@@ -65,14 +74,14 @@ public enum NotamTextGeometry {
     /// lands hundreds of miles away.
     static func statedReference(_ up: String, reference: Position?, names: Set<String>) -> (point: Position, distanceNM: Double)? {
         guard let reference, up.has("NM ") else { return nil }
-        let ns = up as NSString
-        guard let m = TextPatterns.stated.firstMatch(in: up, range: NSRange(location: 0, length: ns.length)),
-              let d = Double(ns.substring(with: m.range(at: 1))) else { return nil }
+        let bytes = Array(up.utf8)
+        guard let m = TextPatterns.stated.firstMatch(in: bytes),
+              let d = Double(bytes.text(m.range(at: 1))) else { return nil }
         let dirs = ["N": 0.0, "NNE": 22.5, "NE": 45, "ENE": 67.5, "E": 90, "ESE": 112.5, "SE": 135, "SSE": 157.5, "S": 180,
                     "SSW": 202.5, "SW": 225, "WSW": 247.5, "W": 270, "WNW": 292.5, "NW": 315, "NNW": 337.5]
-        guard let bearing = dirs[ns.substring(with: m.range(at: 2))] else { return nil }
+        guard let bearing = dirs[bytes.text(m.range(at: 2))] else { return nil }
         // The place named must be the one whose position we have (LAW for KLAW).
-        guard names.contains(ns.substring(with: m.range(at: 3))) else { return nil }
+        guard names.contains(bytes.text(m.range(at: 3))) else { return nil }
         return (Geodesy.destination(from: reference, bearingDeg: bearing, distanceNM: d), d)
     }
 
@@ -101,39 +110,39 @@ public enum NotamTextGeometry {
     /// to another place confirms nothing.
     public static func geometry(in text: String, reference: Position? = nil, referenceNames: Set<String> = []) -> NotamGeometry? {
         let up = text.uppercased()
-        let ns = up as NSString
+        let bytes = Array(up.utf8)
         let found = coordinates(up, reference: reference, referenceNames: referenceNames)
         guard !found.isEmpty else { return nil }
         var used = Set<Int>()  // indexes into `found` consumed by circles and corridors
         var circles: [(Position, Double)] = []
         var parts: [AirspacePart] = []
-        func index(at location: Int) -> Int? { found.firstIndex { $0.range.location == location } }
-        for m in up.has("NM") ? TextPatterns.circle.matches(in: up, range: NSRange(location: 0, length: ns.length)) : [] {
-            guard let r = Double(ns.substring(with: m.range(at: 1))), r > 0, r < 1000,
-                  let i = index(at: m.range(at: 2).location), let c = found[i].position else { continue }
+        func index(at location: Int?) -> Int? { found.firstIndex { $0.range.lowerBound == location } }
+        for m in up.has("NM") ? TextPatterns.circle.matches(in: bytes) : [] {
+            guard let r = Double(bytes.text(m.range(at: 1))), r > 0, r < 1000,
+                  let i = index(at: m.range(at: 2)?.lowerBound), let c = found[i].position else { continue }
             used.insert(i)
             circles.append((c, r))
         }
-        for m in up.has("EITHER SIDE") ? TextPatterns.corridor.matches(in: up, range: NSRange(location: 0, length: ns.length)) : [] {
-            guard let half = Double(ns.substring(with: m.range(at: 1))), half > 0 else { continue }
+        for m in up.has("EITHER SIDE") ? TextPatterns.corridor.matches(in: bytes) : [] {
+            guard let half = Double(bytes.text(m.range(at: 1))), half > 0 else { continue }
             // The line: the coordinates after "LINE FM", joined by TO or -, until something else.
             var line: [Position] = []
-            var cursor = m.range.location + m.range.length
-            for (i, f) in found.enumerated() where f.range.location >= cursor {
-                let gap = ns.substring(with: NSRange(location: cursor, length: f.range.location - cursor)).trimmingCharacters(in: .whitespaces)
+            var cursor = m.range.upperBound
+            for (i, f) in found.enumerated() where f.range.lowerBound >= cursor {
+                let gap = bytes.text(cursor..<f.range.lowerBound).trimmingWhitespace()
                 guard line.isEmpty ? gap.isEmpty || gap == "FM" || gap == "FROM" : ["TO", "-", "THEN", "THEN TO", ","].contains(gap) || gap.isEmpty,
                       let p = f.position else { break }
                 line.append(p)
                 used.insert(i)
-                cursor = f.range.location + f.range.length
+                cursor = f.range.upperBound
             }
             if line.count >= 2 { parts += corridor(line, halfWidthNM: half) }
         }
         // Arcs: "CLOCKWISE ON A 10NM ARC CENTERED ON c TO p": from the ring's last point to p.
         var arcs: [Int: (clockwise: Bool, radiusNM: Double)] = [:]
-        for m in up.has(" ARC ") ? TextPatterns.arc.matches(in: up, range: NSRange(location: 0, length: ns.length)) : [] {
-            guard let r = Double(ns.substring(with: m.range(at: 2))), r > 0, let i = index(at: m.range(at: 3).location) else { continue }
-            arcs[i] = (!ns.substring(with: m.range(at: 1)).hasPrefix("COUNTER"), r)
+        for m in up.has(" ARC ") ? TextPatterns.arc.matches(in: bytes) : [] {
+            guard let r = Double(bytes.text(m.range(at: 2))), r > 0, let i = index(at: m.range(at: 3)?.lowerBound) else { continue }
+            arcs[i] = (!bytes.text(m.range(at: 1)).hasPrefix("COUNTER"), r)
             used.insert(i)
         }
         // Rings: the other coordinates in order; a point equal to its ring's first closes it.
@@ -211,17 +220,16 @@ public enum NotamTextGeometry {
     public static func limits(in text: String) -> NotamLimits? {
         let up = text.uppercased()
         guard up.has("FT") || up.has("FL") || up.has("FEET") || up.has("UNL") else { return nil }
-        let ns = up as NSString
-        let all = NSRange(location: 0, length: ns.length)
-        if let m = TextPatterns.range.firstMatch(in: up, range: all),
-           let floor = NotamParser.limit(ns.substring(with: m.range(at: 1))), let ceiling = NotamParser.limit(ns.substring(with: m.range(at: 3))) {
+        let bytes = Array(up.utf8)
+        if let m = TextPatterns.range.firstMatch(in: bytes),
+           let floor = NotamParser.limit(bytes.text(m.range(at: 1))), let ceiling = NotamParser.limit(bytes.text(m.range(at: 3))) {
             var l = NotamLimits(floorFt: floor.0, floorAGL: floor.1, ceilingFt: ceiling.0, ceilingAGL: ceiling.1, origin: "text")
-            l.ceilingExclusive = ns.substring(with: m.range(at: 2)).contains("NOT")
+            l.ceilingExclusive = bytes.text(m.range(at: 2)).contains("NOT")
             return l
         }
-        if let m = TextPatterns.upTo.firstMatch(in: up, range: all), let ceiling = NotamParser.limit(ns.substring(with: m.range(at: 2))) {
+        if let m = TextPatterns.upTo.firstMatch(in: bytes), let ceiling = NotamParser.limit(bytes.text(m.range(at: 2))) {
             var l = NotamLimits(floorFt: nil, ceilingFt: ceiling.0, ceilingAGL: ceiling.1, origin: "text")
-            l.ceilingExclusive = ns.substring(with: m.range(at: 1)).contains("NOT")
+            l.ceilingExclusive = bytes.text(m.range(at: 1)).contains("NOT")
             return l
         }
         return nil
@@ -231,18 +239,18 @@ public enum NotamTextGeometry {
 /// Text patterns, compiled once.
 enum TextPatterns {
     /// lat digits, N/S, optional "/" or space, lon digits, optional E/W.
-    static let coordinate = try! NSRegularExpression(pattern: #"(?<![\d.])(\d{4}(?:\d{2})?(?:\.\d+)?)([NS])\s?/?\s?(\d{4,7}(?:\.\d+)?)([EW])?(?![\d])"#)
+    static let coordinate = TextPattern( #"(?<![\d.])(\d{4}(?:\d{2})?(?:\.\d+)?)([NS])\s?/?\s?(\d{4,7}(?:\.\d+)?)([EW])?(?![\d])"#)
     static let height = #"(?:SFC|GND|SURFACE|FL\s?\d{2,3}|\d{1,3}(?:,\d{3})|\d{1,6})\s*(?:FT|FEET)?\s*(?:MSL|AGL|AMSL)?"#
-    static let range = try! NSRegularExpression(pattern:
+    static let range = TextPattern(
         #"(?<![\d/])(SFC|GND|SURFACE|FL\s?\d{2,3}|\d{1,6}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)\s*(-|\bTO\b|UP TO AND INCLUDING|UP TO BUT NOT INCLUDING|UP TO|THRU|THROUGH)\s*(UNL|UNLIMITED|FL\s?\d{2,3}|\d{1,6}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)"#)
-    static let upTo = try! NSRegularExpression(pattern:
+    static let upTo = TextPattern(
         #"(UP TO AND INCLUDING|UP TO BUT NOT INCLUDING|UP TO|AT OR BELOW|AT AND BELOW|BLW)\s+(FL\s?\d{2,3}|\d{1,6}\s*(?:FT|FEET)\s*(?:MSL|AGL|AMSL)?)"#)
-    static let circle = try! NSRegularExpression(pattern:
+    static let circle = TextPattern(
         #"(?<![\d.])(\d*\.\d+|\d+)\s*(?:NMR|NM|NAUTICAL MILES?)\s*(?:RADIUS\s*)?(?:OF|CENTERED AT|CENTERED ON|CENTRED ON|AROUND)\s+(?:THE\s+)?(?:[A-Z]{2,5}\s*)?(?:\([A-Z0-9]*\)\s*)?(\d{4})"#)
-    static let arc = try! NSRegularExpression(pattern:
+    static let arc = TextPattern(
         #"(CLOCKWISE|COUNTERCLOCKWISE|COUNTER-CLOCKWISE)\s+(?:ON|ALONG)\s+(?:AN?|THE)\s+(\d+(?:\.\d+)?)\s*NM\s+(?:RADIUS\s+)?ARC\s+(?:CENTERED\s+(?:ON|AT)|CENTRED\s+ON|OF|AROUND)\s+(?:[A-Z]{2,5}\s*)?(?:\([A-Z0-9]*\)\s*)?(\d{4})"#)
-    static let corridor = try! NSRegularExpression(pattern: #"(?<![\d.])(\d*\.\d+|\d+)\s*NM\s+EITHER\s+SIDE\s+OF\s+(?:A\s+|THE\s+)?LINE\s*"#)
-    static let stated = try! NSRegularExpression(pattern: #"(?<![\d.])(\d+(?:\.\d+)?)\s*NM\s+(N|NNE|NE|ENE|E|ESE|SE|SSE|S|SSW|SW|WSW|W|WNW|NW|NNW)\s+([A-Z][A-Z0-9]{1,4})\b"#)
+    static let corridor = TextPattern( #"(?<![\d.])(\d*\.\d+|\d+)\s*NM\s+EITHER\s+SIDE\s+OF\s+(?:A\s+|THE\s+)?LINE\s*"#)
+    static let stated = TextPattern( #"(?<![\d.])(\d+(?:\.\d+)?)\s*NM\s+(N|NNE|NE|ENE|E|ESE|SE|SSE|S|SSW|SW|WSW|W|WNW|NW|NNW)\s+([A-Z][A-Z0-9]{1,4})\b"#)
 }
 
 extension String {

@@ -1,7 +1,11 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +41,7 @@ public final class GatewayDatabase: Sendable {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw GatewayError.database(path: path, reason: "cannot create its folder \(directory): \(error.localizedDescription)")
+                throw GatewayError.database(path: path, reason: "cannot create its folder \(directory): \(describe(error))")
             }
         }
         do {

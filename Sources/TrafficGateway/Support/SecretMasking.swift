@@ -9,7 +9,7 @@ public enum SecretMasking {
     public static func url(_ url: String) -> String {
         var out = url
         // user:password@ in the authority.
-        if let scheme = out.range(of: "://") {
+        if let scheme = out.firstRange(of: "://") {
             let authorityEnd = out[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? out.endIndex
             if let at = out[scheme.upperBound..<authorityEnd].lastIndex(of: "@"),
                let colon = out[scheme.upperBound..<at].firstIndex(of: ":") {

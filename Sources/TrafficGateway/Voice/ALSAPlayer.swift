@@ -1,7 +1,13 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
-#endif
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Plays callouts through ALSA on a thread of its own: `play` only queues the samples and
 /// returns. One callout after another, never two at once. A device that cannot be opened (no
@@ -22,10 +28,11 @@ public final class ALSAPlayer: @unchecked Sendable {  // its state is guarded by
     public let retrySec: Double
     private let configuration: String?
     private let log: @Sendable (String) -> Void
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var items: [Item] = []
     private var stopping = false
-    private var thread: Thread?
+    private var started = false
+    private var finished = false
     private var playedCount = 0
     private var droppedCount = 0
     private var isOpen = false
@@ -43,10 +50,16 @@ public final class ALSAPlayer: @unchecked Sendable {  // its state is guarded by
 
     /// Starts the playback thread (it opens the device at once).
     public func start() {
-        let thread = Thread { [self] in self.loop() }
-        thread.name = "gatewayd.voice-playback"
-        self.thread = thread
-        thread.start()
+        condition.lock()
+        started = true
+        condition.unlock()
+        ThreadCondition.detach { [self] in
+            self.loop()
+            condition.lock()
+            finished = true
+            condition.broadcast()
+            condition.unlock()
+        }
     }
 
     /// Queues a callout's samples; never blocks. At most 8 wait (more are dropped and counted).
@@ -69,21 +82,25 @@ public final class ALSAPlayer: @unchecked Sendable {  // its state is guarded by
     public func stop() {
         condition.lock()
         stopping = true
-        condition.signal()
+        condition.broadcast()
+        let end = ThreadCondition.monotonicSeconds + 3
+        while started && !finished {
+            let left = end - ThreadCondition.monotonicSeconds
+            if left <= 0 { break }
+            condition.wait(seconds: left)
+        }
         condition.unlock()
-        let end = Date().addingTimeInterval(3)
-        while thread?.isFinished == false && Date() < end { Thread.sleep(forTimeInterval: 0.005) }
     }
 
     /// Waits until every queued callout was played or dropped (tests, `voice test`).
     public func waitUntilIdle(timeout: Double = 30) {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
+        let end = ThreadCondition.monotonicSeconds + timeout
+        while ThreadCondition.monotonicSeconds < end {
             condition.lock()
             let idle = items.isEmpty && !busy
             condition.unlock()
             if idle { return }
-            Thread.sleep(forTimeInterval: 0.005)
+            usleep(5_000)
         }
     }
 
@@ -94,7 +111,7 @@ public final class ALSAPlayer: @unchecked Sendable {  // its state is guarded by
         var lastAttempt = -Double.infinity
         var failing = false
         func open() {
-            lastAttempt = Date().timeIntervalSince1970
+            lastAttempt = ThreadCondition.monotonicSeconds
             do {
                 output = try ALSAOutput(device: device, sampleRate: sampleRate, configuration: configuration)
                 if failing { log("voice: ALSA device '\(device)' is back: callouts resume") }
@@ -110,9 +127,9 @@ public final class ALSAPlayer: @unchecked Sendable {  // its state is guarded by
             condition.lock()
             while items.isEmpty && !stopping {
                 if output == nil {
-                    let due = lastAttempt + retrySec - Date().timeIntervalSince1970
+                    let due = lastAttempt + retrySec - ThreadCondition.monotonicSeconds
                     if due <= 0 { break }
-                    _ = condition.wait(until: Date().addingTimeInterval(due))
+                    condition.wait(seconds: due)
                 } else {
                     condition.wait()
                 }
@@ -121,7 +138,7 @@ public final class ALSAPlayer: @unchecked Sendable {  // its state is guarded by
             let item = items.isEmpty ? nil : items.removeFirst()
             busy = item != nil
             condition.unlock()
-            if output == nil && Date().timeIntervalSince1970 - lastAttempt >= retrySec { open() }
+            if output == nil && ThreadCondition.monotonicSeconds - lastAttempt >= retrySec { open() }
             guard let item else { continue }
             guard let out = output else {
                 count(played: false)
@@ -135,7 +152,7 @@ public final class ALSAPlayer: @unchecked Sendable {  // its state is guarded by
                 log("voice: \(error); tried again every \(Int(retrySec)) s")
                 failing = true
                 output = nil
-                lastAttempt = Date().timeIntervalSince1970
+                lastAttempt = ThreadCondition.monotonicSeconds
                 setOpen(false)
                 count(played: false)
             }

@@ -168,8 +168,8 @@ public enum CalloutWording {
         let kinds = ["TFR", "Prohibited area", "Restricted area", "Warning area", "Alert area", "MOA", "Danger area",
                      "Parachute area", "Aerobatic area", "Drone area", "GPS interference area", "Airspace"]
         for k in kinds {
-            out.append((k, k.replacingOccurrences(of: "TFR", with: "T F R").replacingOccurrences(of: "MOA", with: "M O A")
-                .replacingOccurrences(of: "GPS", with: "G P S")))
+            out.append((k, k.replacingAll("TFR", with: "T F R").replacingAll("MOA", with: "M O A")
+                .replacingAll("GPS", with: "G P S")))
         }
         out += [("Inside", "Inside"), ("ahead,", "ahead,"), ("near.", "near."),
                 ("less than two minutes.", "less than two minutes."), ("less than one minute.", "less than one minute."),

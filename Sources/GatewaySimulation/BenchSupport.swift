@@ -1,0 +1,88 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TrafficGateway
+
+// The benchmarks' threads, child processes and sleeps, on POSIX (Foundation's `Thread` and
+// `Process` are not in FoundationEssentials, and the daemon's binary links no ICU).
+
+/// Sleeps this thread for `seconds`.
+func pause(_ seconds: Double) {
+    var left = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+    var rest = timespec()
+    while nanosleep(&left, &rest) != 0 && errno == EINTR { left = rest }
+}
+
+/// A thread of its own for a benchmark's sender, reader or prober (they block in system calls).
+final class BenchThread: @unchecked Sendable {  // `body` is set once, before start
+    private let body: @Sendable () -> Void
+    private let done = Locked(false)
+
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+    /// Starts it.
+    func start() {
+        ThreadCondition.detach { [self] in
+            body()
+            done.set(true)
+        }
+    }
+
+    /// Whether `body` returned.
+    var isFinished: Bool { done.value }
+}
+
+/// A child process (the gateway under test), stdout and stderr to /dev/null.
+final class ChildProcess {
+    private(set) var processIdentifier: pid_t = 0
+    private var exitStatus: Int32?
+
+    /// Starts `executable arguments…` with the current environment plus `extraEnvironment`.
+    init(_ executable: String, _ arguments: [String], extraEnvironment: [String: String] = [:]) throws(GatewayError) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var environment: [UnsafeMutablePointer<CChar>?] = []
+        var e = environ
+        while let entry = e.pointee {
+            let text = String(cString: entry)
+            if !extraEnvironment.keys.contains(where: { text.hasPrefix($0 + "=") }) { environment.append(strdup(entry)) }
+            e += 1
+        }
+        for (k, v) in extraEnvironment { environment.append(strdup(k + "=" + v)) }
+        environment.append(nil)
+        defer { for v in environment { free(v) } }
+        let rc = posix_spawn(&processIdentifier, executable, &actions, nil, argv, environment)
+        guard rc == 0 else { throw GatewayError.file(path: executable, reason: "cannot start: \(String(cString: strerror(rc)))") }
+    }
+
+    /// Whether it still runs (reaping it when it has exited).
+    var isRunning: Bool {
+        guard exitStatus == nil else { return false }
+        var status: Int32 = 0
+        if waitpid(processIdentifier, &status, WNOHANG) == processIdentifier { exitStatus = status; return false }
+        return true
+    }
+
+    /// Sends SIGTERM.
+    func terminate() { kill(processIdentifier, SIGTERM) }
+
+    /// Waits for it to exit.
+    func waitUntilExit() {
+        guard exitStatus == nil else { return }
+        var status: Int32 = 0
+        while waitpid(processIdentifier, &status, 0) < 0 && errno == EINTR {}
+        exitStatus = status
+    }
+}

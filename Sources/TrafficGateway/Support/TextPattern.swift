@@ -1,0 +1,524 @@
+/// A regular expression over UTF-8 bytes: the NOTAM parser's patterns, without Foundation's
+/// `NSRegularExpression` (which brings ICU, 34 MB of the static binary).
+///
+/// The syntax is the subset the parser's patterns use, with Perl/ICU semantics (leftmost match,
+/// alternatives and greedy quantifiers tried in order, backtracking): literals and `\`-escapes,
+/// classes `[A-Z0-9.]`, `\d \s \w \D \S \W`, `.`, groups `( )` and `(?: )`, `|`, quantifiers
+/// `? * + {m} {m,} {m,n}` (and their lazy `?` forms), anchors `^ $ \b \B`, look-ahead `(?= )`
+/// `(?! )` and fixed-width look-behind `(?<= )` `(?<! )`. Classes are ASCII: `\d` is 0-9, `\s`
+/// the ASCII white space, and a byte of a non-ASCII character counts as a word character (so
+/// `\b` sees "É" as a letter, as ICU does). Match ranges are byte offsets into the UTF-8 text.
+///
+/// Compiled once (patterns are constants: a syntax error is a programming error and traps) into a
+/// small program run by a backtracking machine with an explicit stack; a search skips start
+/// positions whose byte cannot begin a match.
+struct TextPattern: Sendable {
+    /// The pattern as written.
+    let source: String
+    private let program: [Instruction]
+    private let looks: [[Instruction]]
+    /// Capturing groups.
+    let groupCount: Int
+    private let firstBytes: ByteSet?
+
+    /// Compiles `pattern`.
+    init(_ pattern: String) {
+        source = pattern
+        var parser = PatternParser(pattern: Array(pattern.utf8))
+        let node = parser.parse()
+        groupCount = parser.groups
+        var compiler = PatternCompiler()
+        compiler.emit(node)
+        compiler.program.append(.match)
+        program = compiler.program
+        looks = compiler.looks
+        firstBytes = PatternCompiler.firstBytes(program)
+    }
+
+    /// The first match in `text` at or after `from`.
+    func firstMatch(in text: [UInt8], from: Int = 0) -> TextMatch? {
+        text.withUnsafeBufferPointer { firstMatch(in: $0, from: from) }
+    }
+
+    /// Every match, left to right, not overlapping.
+    func matches(in text: [UInt8]) -> [TextMatch] {
+        text.withUnsafeBufferPointer { buffer in
+            var out: [TextMatch] = []
+            var at = 0
+            while at <= buffer.count, let m = firstMatch(in: buffer, from: at) {
+                out.append(m)
+                at = m.range.upperBound > m.range.lowerBound ? m.range.upperBound : m.range.upperBound + 1
+            }
+            return out
+        }
+    }
+
+    /// Whether the pattern occurs in `text`.
+    func occurs(in text: [UInt8]) -> Bool { firstMatch(in: text) != nil }
+
+    private func firstMatch(in text: UnsafeBufferPointer<UInt8>, from: Int) -> TextMatch? {
+        var machine = Machine(slots: 2 * (groupCount + 1))
+        var start = from
+        while start <= text.count {
+            if let first = firstBytes {
+                // Skip to the next byte that can begin a match.
+                while start < text.count && !first.contains(text[start]) { start += 1 }
+                if start == text.count { return nil }
+            }
+            if let end = machine.run(program, looks, text, at: start) {
+                var slots = machine.captures
+                slots[0] = start
+                slots[1] = end
+                return TextMatch(slots: slots)
+            }
+            start += 1
+        }
+        return nil
+    }
+}
+
+/// One match: its range and its groups' ranges (byte offsets).
+struct TextMatch: Sendable {
+    let slots: [Int]
+
+    /// The whole match.
+    var range: Range<Int> { slots[0]..<slots[1] }
+
+    /// Group `n`'s range (0: the whole match); nil when the group took no part.
+    func range(at n: Int) -> Range<Int>? {
+        let a = slots[2 * n], b = slots[2 * n + 1]
+        return a >= 0 && b >= a ? a..<b : nil
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// The text of `range` (a match's or a group's).
+    func text(_ range: Range<Int>?) -> String {
+        guard let range else { return "" }
+        return String(decoding: self[range], as: UTF8.self)
+    }
+}
+
+// MARK: - Byte sets
+
+struct ByteSet: Sendable, Equatable {
+    private var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    static func == (a: ByteSet, b: ByteSet) -> Bool { a.bits == b.bits }
+
+    @inline(__always) func contains(_ b: UInt8) -> Bool {
+        let word: UInt64
+        switch b >> 6 {
+        case 0: word = bits.0
+        case 1: word = bits.1
+        case 2: word = bits.2
+        default: word = bits.3
+        }
+        return word & (1 << UInt64(b & 63)) != 0
+    }
+
+    mutating func insert(_ b: UInt8) {
+        let bit: UInt64 = 1 << UInt64(b & 63)
+        switch b >> 6 {
+        case 0: bits.0 |= bit
+        case 1: bits.1 |= bit
+        case 2: bits.2 |= bit
+        default: bits.3 |= bit
+        }
+    }
+
+    mutating func insert(_ range: ClosedRange<UInt8>) { for b in range { insert(b) } }
+    mutating func formUnion(_ other: ByteSet) {
+        bits = (bits.0 | other.bits.0, bits.1 | other.bits.1, bits.2 | other.bits.2, bits.3 | other.bits.3)
+    }
+    func inverted() -> ByteSet {
+        var s = ByteSet()
+        s.bits = (~bits.0, ~bits.1, ~bits.2, ~bits.3)
+        return s
+    }
+
+    static let digits: ByteSet = { var s = ByteSet(); s.insert(0x30...0x39); return s }()
+    static let space: ByteSet = { var s = ByteSet(); for b: UInt8 in [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D] { s.insert(b) }; return s }()
+    /// Letters, digits, underscore, and every byte of a non-ASCII character.
+    static let word: ByteSet = {
+        var s = ByteSet()
+        s.insert(0x30...0x39); s.insert(0x41...0x5A); s.insert(0x61...0x7A); s.insert(0x5F); s.insert(0x80...0xFF)
+        return s
+    }()
+    static let notNewline: ByteSet = { var s = ByteSet(); s.insert(0x0A); return s.inverted() }()
+}
+
+// MARK: - Syntax
+
+private indirect enum PatternNode {
+    case empty
+    case set(ByteSet)
+    case concat([PatternNode])
+    case alternation([PatternNode])
+    case group(PatternNode, capture: Int?)
+    case repetition(PatternNode, min: Int, max: Int?, greedy: Bool)
+    case start, end, wordBoundary(Bool)
+    case look(PatternNode, ahead: Bool, negative: Bool)
+
+    /// The bytes it always consumes, when fixed (look-behind needs it).
+    var width: Int? {
+        switch self {
+        case .empty, .start, .end, .wordBoundary, .look: return 0
+        case .set: return 1
+        case .concat(let parts):
+            var w = 0
+            for p in parts { guard let pw = p.width else { return nil }; w += pw }
+            return w
+        case .alternation(let alts):
+            let ws = alts.map(\.width)
+            guard let first = ws.first, let f = first, ws.allSatisfy({ $0 == f }) else { return nil }
+            return f
+        case .group(let n, _): return n.width
+        case .repetition(let n, let min, let max, _):
+            guard max == min, let w = n.width else { return nil }
+            return w * min
+        }
+    }
+
+    /// Whether it can match without consuming a byte.
+    var nullable: Bool {
+        switch self {
+        case .empty, .start, .end, .wordBoundary, .look: return true
+        case .set: return false
+        case .concat(let parts): return parts.allSatisfy(\.nullable)
+        case .alternation(let alts): return alts.contains(where: \.nullable)
+        case .group(let n, _): return n.nullable
+        case .repetition(let n, let min, _, _): return min == 0 || n.nullable
+        }
+    }
+}
+
+private struct PatternParser {
+    let pattern: [UInt8]
+    var at = 0
+    var groups = 0
+
+    init(pattern: [UInt8]) { self.pattern = pattern }
+
+    mutating func parse() -> PatternNode {
+        let node = alternation()
+        precondition(at == pattern.count, "pattern: unexpected ')' at \(at)")
+        return node
+    }
+
+    private var peek: UInt8? { at < pattern.count ? pattern[at] : nil }
+
+    private mutating func alternation() -> PatternNode {
+        var alts = [concatenation()]
+        while peek == UInt8(ascii: "|") {
+            at += 1
+            alts.append(concatenation())
+        }
+        return alts.count == 1 ? alts[0] : .alternation(alts)
+    }
+
+    private mutating func concatenation() -> PatternNode {
+        var parts: [PatternNode] = []
+        while let c = peek, c != UInt8(ascii: "|"), c != UInt8(ascii: ")") {
+            parts.append(quantified())
+        }
+        return parts.isEmpty ? .empty : parts.count == 1 ? parts[0] : .concat(parts)
+    }
+
+    private mutating func quantified() -> PatternNode {
+        var node = atom()
+        while let c = peek {
+            var min = 0, max: Int? = nil
+            switch c {
+            case UInt8(ascii: "?"): max = 1; at += 1
+            case UInt8(ascii: "*"): at += 1
+            case UInt8(ascii: "+"): min = 1; at += 1
+            case UInt8(ascii: "{"):
+                guard let (lo, hi) = counts() else { return node }
+                min = lo; max = hi
+            default: return node
+            }
+            var greedy = true
+            if peek == UInt8(ascii: "?") { greedy = false; at += 1 }
+            precondition(max != nil || !node.nullable, "pattern: a repeated part that can match nothing at \(at)")
+            node = .repetition(node, min: min, max: max, greedy: greedy)
+        }
+        return node
+    }
+
+    /// `{m}`, `{m,}`, `{m,n}`; nil (and `{` taken literally) otherwise.
+    private mutating func counts() -> (Int, Int?)? {
+        var i = at + 1
+        func number() -> Int? {
+            var n: Int?
+            while i < pattern.count, pattern[i] >= 0x30, pattern[i] <= 0x39 { n = (n ?? 0) * 10 + Int(pattern[i] - 0x30); i += 1 }
+            return n
+        }
+        guard let lo = number() else { return nil }
+        var hi: Int? = lo
+        if i < pattern.count, pattern[i] == UInt8(ascii: ",") { i += 1; hi = number() }
+        guard i < pattern.count, pattern[i] == UInt8(ascii: "}") else { return nil }
+        at = i + 1
+        return (lo, hi)
+    }
+
+    private mutating func atom() -> PatternNode {
+        let c = pattern[at]
+        at += 1
+        switch c {
+        case UInt8(ascii: "("):
+            var capture: Int? = nil
+            var look: (ahead: Bool, negative: Bool)? = nil
+            if peek == UInt8(ascii: "?") {
+                at += 1
+                switch pattern[at] {
+                case UInt8(ascii: ":"): at += 1
+                case UInt8(ascii: "="): look = (true, false); at += 1
+                case UInt8(ascii: "!"): look = (true, true); at += 1
+                case UInt8(ascii: "<"):
+                    look = (false, pattern[at + 1] == UInt8(ascii: "!"))
+                    at += 2
+                default: preconditionFailure("pattern: unsupported group at \(at)")
+                }
+            } else {
+                groups += 1
+                capture = groups
+            }
+            let body = alternation()
+            precondition(peek == UInt8(ascii: ")"), "pattern: missing ')'")
+            at += 1
+            if let look {
+                precondition(look.ahead || body.width != nil, "pattern: look-behind must have a fixed width")
+                return .look(body, ahead: look.ahead, negative: look.negative)
+            }
+            return .group(body, capture: capture)
+        case UInt8(ascii: "["): return .set(bracket())
+        case UInt8(ascii: "."): return .set(.notNewline)
+        case UInt8(ascii: "^"): return .start
+        case UInt8(ascii: "$"): return .end
+        case UInt8(ascii: "\\"):
+            let e = pattern[at]
+            at += 1
+            switch e {
+            case UInt8(ascii: "b"): return .wordBoundary(true)
+            case UInt8(ascii: "B"): return .wordBoundary(false)
+            default: return .set(escape(e))
+            }
+        default:
+            var s = ByteSet()
+            s.insert(c)
+            return .set(s)
+        }
+    }
+
+    private func escape(_ e: UInt8) -> ByteSet {
+        switch e {
+        case UInt8(ascii: "d"): return .digits
+        case UInt8(ascii: "D"): return ByteSet.digits.inverted()
+        case UInt8(ascii: "s"): return .space
+        case UInt8(ascii: "S"): return ByteSet.space.inverted()
+        case UInt8(ascii: "w"): return .word
+        case UInt8(ascii: "W"): return ByteSet.word.inverted()
+        case UInt8(ascii: "n"): var s = ByteSet(); s.insert(0x0A); return s
+        case UInt8(ascii: "t"): var s = ByteSet(); s.insert(0x09); return s
+        case UInt8(ascii: "r"): var s = ByteSet(); s.insert(0x0D); return s
+        default:
+            precondition(!(e >= 0x41 && e <= 0x5A || e >= 0x61 && e <= 0x7A || e >= 0x30 && e <= 0x39), "pattern: unsupported escape \\\(Character(Unicode.Scalar(e)))")
+            var s = ByteSet(); s.insert(e); return s
+        }
+    }
+
+    private mutating func bracket() -> ByteSet {
+        var s = ByteSet()
+        var negated = false
+        if peek == UInt8(ascii: "^") { negated = true; at += 1 }
+        var first = true
+        while let c = peek, c != UInt8(ascii: "]") || first {
+            first = false
+            at += 1
+            var low = c
+            if c == UInt8(ascii: "\\") {
+                let e = pattern[at]
+                at += 1
+                let set = escape(e)
+                if set != { var one = ByteSet(); one.insert(e); return one }() { s.formUnion(set); continue }
+                low = e
+            }
+            if peek == UInt8(ascii: "-"), at + 1 < pattern.count, pattern[at + 1] != UInt8(ascii: "]") {
+                var high = pattern[at + 1]
+                at += 2
+                if high == UInt8(ascii: "\\") { high = pattern[at]; at += 1 }
+                precondition(low <= high, "pattern: bad range in a class")
+                s.insert(low...high)
+            } else {
+                s.insert(low)
+            }
+        }
+        precondition(peek == UInt8(ascii: "]"), "pattern: missing ']'")
+        at += 1
+        return negated ? s.inverted() : s
+    }
+}
+
+// MARK: - Program
+
+private enum Instruction: Sendable {
+    case set(ByteSet)
+    /// Try `first`, then `second` on failure.
+    case split(Int, Int)
+    case jump(Int)
+    case save(Int)
+    case start, end
+    case wordBoundary(Bool)
+    /// A look-around: sub-program index, ahead or behind (by `width` bytes), negative or not.
+    case look(Int, ahead: Bool, negative: Bool, width: Int)
+    case match
+}
+
+private struct PatternCompiler {
+    var program: [Instruction] = []
+    var looks: [[Instruction]] = []
+
+    mutating func emit(_ node: PatternNode) {
+        switch node {
+        case .empty: break
+        case .set(let s): program.append(.set(s))
+        case .concat(let parts): for p in parts { emit(p) }
+        case .alternation(let alts):
+            var jumps: [Int] = []
+            for (i, alt) in alts.enumerated() {
+                if i < alts.count - 1 {
+                    let split = program.count
+                    program.append(.match)  // patched below
+                    emit(alt)
+                    jumps.append(program.count)
+                    program.append(.match)  // patched below
+                    program[split] = .split(split + 1, program.count)
+                } else {
+                    emit(alt)
+                }
+            }
+            for j in jumps { program[j] = .jump(program.count) }
+        case .group(let body, let capture):
+            if let n = capture { program.append(.save(2 * n)) }
+            emit(body)
+            if let n = capture { program.append(.save(2 * n + 1)) }
+        case .repetition(let body, let min, let max, let greedy):
+            for _ in 0..<min { emit(body) }
+            if let max {
+                // Nested optionals, x(x(x)?)?: each count tried once, most (or fewest) first.
+                var exits: [Int] = []
+                for _ in min..<max {
+                    exits.append(program.count)
+                    program.append(.match)
+                    emit(body)
+                }
+                let out = program.count
+                for e in exits { program[e] = greedy ? .split(e + 1, out) : .split(out, e + 1) }
+            } else {
+                let loop = program.count
+                program.append(.match)
+                emit(body)
+                program.append(.jump(loop))
+                let out = program.count
+                program[loop] = greedy ? .split(loop + 1, out) : .split(out, loop + 1)
+            }
+        case .start: program.append(.start)
+        case .end: program.append(.end)
+        case .wordBoundary(let b): program.append(.wordBoundary(b))
+        case .look(let body, let ahead, let negative):
+            var sub = PatternCompiler()
+            sub.looks = looks
+            sub.emit(body)
+            sub.program.append(.match)
+            looks = sub.looks
+            looks.append(sub.program)
+            program.append(.look(looks.count - 1, ahead: ahead, negative: negative, width: body.width ?? 0))
+        }
+    }
+
+    /// The bytes a match can begin with; nil when it can be empty.
+    static func firstBytes(_ program: [Instruction]) -> ByteSet? {
+        var set = ByteSet()
+        var seen = Set<Int>()
+        var todo = [0]
+        while let pc = todo.popLast() {
+            guard seen.insert(pc).inserted else { continue }
+            switch program[pc] {
+            case .set(let s): set.formUnion(s)
+            case .split(let a, let b): todo.append(a); todo.append(b)
+            case .jump(let t): todo.append(t)
+            case .save, .start, .end, .wordBoundary, .look: todo.append(pc + 1)
+            case .match: return nil
+            }
+        }
+        return set
+    }
+}
+
+// MARK: - Machine
+
+private struct Machine {
+    enum Frame { case branch(pc: Int, sp: Int), restore(slot: Int, value: Int) }
+    var captures: [Int]
+    var stack: [Frame] = []
+
+    init(slots: Int) {
+        captures = Array(repeating: -1, count: slots)
+        stack.reserveCapacity(64)
+    }
+
+    /// Runs `program` at `start`; the end of the first match found, captures in `captures`.
+    mutating func run(_ program: [Instruction], _ looks: [[Instruction]], _ text: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+        for i in captures.indices { captures[i] = -1 }
+        stack.removeAll(keepingCapacity: true)
+        var pc = 0, sp = start
+        while true {
+            var ok = true
+            switch program[pc] {
+            case .set(let s):
+                if sp < text.count && s.contains(text[sp]) { sp += 1; pc += 1 } else { ok = false }
+            case .split(let a, let b):
+                stack.append(.branch(pc: b, sp: sp))
+                pc = a
+            case .jump(let t): pc = t
+            case .save(let slot):
+                stack.append(.restore(slot: slot, value: captures[slot]))
+                captures[slot] = sp
+                pc += 1
+            case .start:
+                if sp == 0 { pc += 1 } else { ok = false }
+            case .end:
+                let n = text.count
+                let atEnd = sp == n || (sp == n - 1 && (text[sp] == 0x0A || text[sp] == 0x0D))
+                    || (sp == n - 2 && text[sp] == 0x0D && text[sp + 1] == 0x0A)
+                if atEnd { pc += 1 } else { ok = false }
+            case .wordBoundary(let want):
+                let before = sp > 0 && ByteSet.word.contains(text[sp - 1])
+                let after = sp < text.count && ByteSet.word.contains(text[sp])
+                if (before != after) == want { pc += 1 } else { ok = false }
+            case .look(let index, let ahead, let negative, let width):
+                var found = false
+                let from = ahead ? sp : sp - width
+                if from >= 0 {
+                    var inner = Machine(slots: captures.count)
+                    found = inner.run(looks[index], looks, text, at: from) != nil
+                }
+                if found != negative { pc += 1 } else { ok = false }
+            case .match:
+                return sp
+            }
+            if ok { continue }
+            // Backtrack: undo captures down to the latest branch, then take it.
+            var resumed = false
+            while let frame = stack.popLast() {
+                switch frame {
+                case .restore(let slot, let value): captures[slot] = value
+                case .branch(let p, let s): pc = p; sp = s; resumed = true
+                }
+                if resumed { break }
+            }
+            if !resumed { return nil }
+        }
+    }
+}
