@@ -97,7 +97,7 @@ public final class AirportTable: @unchecked Sendable {  // immutable after init:
             if let slash = dir.lastIndex(of: "/") { dir = String(dir[..<slash]) }
             candidates += [dir + "/airports.bin", dir + "/../share/gatewayd/airports.bin"]
             // A development build: .build/<triple>/debug/gatewayd → the repository's data/.
-            if let range = dir.range(of: "/.build/") { candidates.append(String(dir[..<range.lowerBound]) + "/data/airports.bin") }
+            if let range = dir.firstRange(of: "/.build/") { candidates.append(String(dir[..<range.lowerBound]) + "/data/airports.bin") }
         }
         candidates.append("data/airports.bin")
         for c in candidates { if let table = try? AirportTable(path: c) { return table } }
