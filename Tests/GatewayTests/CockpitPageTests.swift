@@ -205,6 +205,15 @@ private func chromiumPath() -> String? {
                                                          "--screenshot=" + shot, base + "/?flight=1#flights"], timeout: 45)
         let size = (try? FileManager.default.attributesOfItem(atPath: shot)[.size] as? Int) ?? 0
         #expect(size > 10_000)
+        #expect(dom.contains("TFR 6/2174 ZSE (tfr): ENTERED, warning"), "the TFR crossed is not in the debrief")
         print("flights screenshot: \(shot)")
+        // run keeps its own logbook: at SIGTERM the flight it was playing is kept (the same
+        // flight as the replay's: already kept, not a second one).
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        seen.append(stderr.fileHandleForReading.readDataToEndOfFile())
+        #expect(String(decoding: seen, as: UTF8.self).contains("gatewayd: logbook: flight: KSLE → "), "\(String(decoding: seen, as: UTF8.self).suffix(800))")
+        let after = try runProgram(executable.path, ["flights", "list", "--json", "--database", database], timeout: 30).output
+        #expect(after.components(separatedBy: "\"id\":").count - 1 == 3)
     }
 }

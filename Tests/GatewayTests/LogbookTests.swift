@@ -77,7 +77,8 @@ private func scenarioPath(_ name: String) -> String { fixtures.appendingPathComp
         let f = try #require(try store.flight(1))
         let text = LogbookText.debrief(f).joined(separator: "\n")
         #expect(text.hasPrefix("Flight 1 KSLE → 7S5, 2026-05-16 17:01:"))
-        #expect(text.contains("N31EN (a31001): 0.4 NM, 200 ft above"))
+        #expect(text.contains("N31EN (a31001): 0.40 NM, 200 ft above"))
+        #expect(LogbookText.fixed(1, 2) == "1.00" && LogbookText.fixed(0.456, 2) == "0.46" && LogbookText.fixed(-3.1, 3) == "-3.100")
         // Off blocks: the taxi reaches 5 kt at 17:01:00 (0 → 10 kt over 60 s from 17:00:30).
         #expect(abs(f.offBlock - (FlightScenario.twoFlights.scenario.start + 60)) <= 4)
         // Highest: 1500 ft pressure + 150 ft geometric offset of the scenario.

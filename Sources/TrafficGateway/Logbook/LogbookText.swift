@@ -29,7 +29,16 @@ public enum LogbookText {
         return s >= 3600 ? "\(s / 3600):\(Timestamp.pad(s / 60 % 60, 2)):\(Timestamp.pad(s % 60, 2))" : "\(s / 60):\(Timestamp.pad(s % 60, 2))"
     }
 
-    static func nm(_ v: Double, _ decimals: Int = 1) -> String { JSONWriter.format(v, decimals: decimals) + " NM" }
+    static func nm(_ v: Double, _ decimals: Int = 1) -> String { fixed(v, decimals) + " NM" }
+
+    /// `v` with exactly `decimals` decimals (`1.00`, not `1`).
+    public static func fixed(_ v: Double, _ decimals: Int) -> String {
+        var text = JSONWriter.format(v, decimals: decimals)
+        guard decimals > 0, v.isFinite else { return text }
+        if !text.contains(".") { text += "." }
+        let have = text.count - 1 - text.distance(from: text.startIndex, to: text.firstIndex(of: ".")!)
+        return text + String(repeating: "0", count: max(0, decimals - have))
+    }
     static func ft(_ v: Double?) -> String { v.map { "\(Int($0.rounded())) ft" } ?? "—" }
 
     /// The header of `flights list`.
