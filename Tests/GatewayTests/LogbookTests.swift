@@ -205,6 +205,34 @@ private func scenarioPath(_ name: String) -> String { fixtures.appendingPathComp
         }
     }
 
+    /// The airport table places METAR stations whose reports carry no position: nearest first
+    /// from 7S5 is KSLE (8.7 NM), then KPDX (46 NM), then EGLL; without the table, by name.
+    @Test func weatherStationsNearestFirstFromTheAirportTable() throws {
+        let t = 1_778_940_000.0
+        let reports = ["EGLL", "KPDX", "KSLE"].map { (station: String) in
+            FISBReport(key: "metar-\(station)", productID: 413, kind: .metar, location: station, text: "METAR \(station) 161353Z 00000KT 10SM CLR 15/05 A3000",
+                       time: t, received: t, expires: t + 3_600)
+        }
+        let near = Position(latitude: 44.8672, longitude: -123.1982)
+        func order(_ json: String) -> [String] {
+            ["EGLL", "KPDX", "KSLE"].sorted { json.firstRange(of: "\"\($0)\"")!.lowerBound < json.firstRange(of: "\"\($1)\"")!.lowerBound }
+        }
+        #expect(order(CockpitAPI.weather(reports, near: near, time: t + 60, airports: try airports())) == ["KSLE", "KPDX", "EGLL"])
+        #expect(order(CockpitAPI.weather(reports, near: near, time: t + 60)) == ["EGLL", "KPDX", "KSLE"])
+    }
+
+    /// `notams fetch --near` takes an airport of the table (no NOTAM API needed to place it);
+    /// an unknown one is refused by name.
+    @Test func notamsFetchNearAnAirport() throws {
+        let executable = try #require(gatewaydExecutable(), "build gatewayd first (swift build)")
+        let db = try temporaryFolder() + "/gateway.sqlite"
+        let unknown = try runCommand(executable, ["notams", "fetch", "--near", "QQQQ", "--database", db])
+        #expect(unknown.status != 0 && unknown.stderr.contains("--near QQQQ is neither LAT,LON"))
+        // Past validation: it fails later, at the (unreachable) server, not at --near.
+        let known = try runCommand(executable, ["notams", "fetch", "--near", "7S5", "--source", "faa-search", "--url", "http://127.0.0.1:9", "--database", db])
+        #expect(!known.stderr.contains("--near 7S5 is neither"), "\(known.stderr)")
+    }
+
     /// IGC B records by hand: 44.9095 N = 44° 54.570', 123.0030 W = 123° 00.180'; 1000 ft =
     /// 305 m, 1150 ft = 351 m; -50 ft = -15 m.
     @Test func igcRecordsByHand() {

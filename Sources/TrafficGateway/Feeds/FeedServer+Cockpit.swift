@@ -43,7 +43,7 @@ extension FeedServer {
         router.get("/api/weather") { request, _ in
             let s = hub.snapshot
             let near = Self.position(request) ?? s.ownship?.position
-            return await Self.heavy { Self.json(CockpitAPI.weather(hub.weather, near: near, time: s.time)) }
+            return await Self.heavy { Self.json(CockpitAPI.weather(hub.weather, near: near, time: s.time, airports: AirportTable.shared)) }
         }
         router.get("/api/notams") { request, _ in await Self.heavy { Self.notams(request, hub: hub, sources: sources) } }
         router.get("/api/status") { _, _ in await Self.heavy { Self.status(hub: hub, sources: sources) } }
