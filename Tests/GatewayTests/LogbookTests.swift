@@ -233,6 +233,27 @@ private func scenarioPath(_ name: String) -> String { fixtures.appendingPathComp
         #expect(!known.stderr.contains("--near 7S5 is neither"), "\(known.stderr)")
     }
 
+    /// An AGL floor is raised by the field elevation of the airport under the area: 1,000 ft
+    /// AGL over Independence State (180 ft) is 1,180 ft MSL, so 1,100 ft MSL inside it laterally is
+    /// below it (near, not inside); without the table the floor counts as the surface (inside).
+    @Test func aglFloorRaisedByTheAirportElevation() throws {
+        let centre = Position(latitude: 44.8672, longitude: -123.1982)
+        let area = AirspaceArea(id: "R-AGL", name: "R-AGL", shape: .circle(center: centre, radiusNM: 3), floorFt: 1_000, floorIsAGL: true,
+                                ceilingFt: 3_000, ceilingIsAGL: false, kind: .restricted)
+        let placed = AirspaceSet.withGroundElevation([area], airports: try airports())
+        #expect(placed.first?.groundElevationFt == 180)
+        let fix = OwnshipFix(position: centre, altitudeFt: 1_100, altitudeIsPressure: true, velocity: PlaneVelocity(east: 0, north: 0),
+                             groundSpeedKt: 0, trackDeg: nil, verticalSpeedFpm: 0, airborne: true, source: .gdl90)
+        func first(_ areas: [AirspaceArea]) -> AlertEvent? {
+            var engine = AirspaceAlertEngine()
+            engine.setAreas(areas)
+            return engine.evaluate(fix: fix, at: 1_778_940_000).first
+        }
+        #expect(first([area])?.message.hasPrefix("Inside") == true)
+        let raised = first(placed)
+        #expect(raised?.message.hasPrefix("Inside") == false && raised != nil, "\(raised?.message ?? "none")")
+    }
+
     /// IGC B records by hand: 44.9095 N = 44° 54.570', 123.0030 W = 123° 00.180'; 1000 ft =
     /// 305 m, 1150 ft = 351 m; -50 ft = -15 m.
     @Test func igcRecordsByHand() {
