@@ -74,8 +74,6 @@ public struct HTTPClient: Sendable {
     /// A client with the defaults.
     public init() {}
 
-    private static let globalInit: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
-
     /// GET `url` with `headers`, retrying as described.
     public func get(_ url: String, headers: [(String, String)] = []) throws(FetchError) -> HTTPResponse {
         try send(url: url, headers: headers, form: nil)
@@ -162,15 +160,18 @@ public struct HTTPClient: Sendable {
 
     /// One attempt, no retry.
     func once(url: String, headers: [(String, String)], form: [(String, String)]?) -> Result<HTTPResponse, FetchError> {
-        _ = Self.globalInit
-        guard let curl = curl_easy_init() else { return .failure(FetchError(.network, url: url, reason: "libcurl did not initialise")) }
-        defer { curl_easy_cleanup(curl) }
+        guard skygate_curl_load() != 0 else {
+            let why = skygate_curl_load_error().map { String(cString: $0) } ?? "not found"
+            return .failure(FetchError(.network, url: url, reason: "libcurl is not installed (\(why)): sudo apt-get install libcurl4"))
+        }
+        guard let curl = skygate_curl_easy_init() else { return .failure(FetchError(.network, url: url, reason: "libcurl did not initialise")) }
+        defer { skygate_curl_easy_cleanup(curl) }
         let sink = Sink()
         let box = Unmanaged.passRetained(sink)
         defer { box.release() }
         var list: UnsafeMutablePointer<curl_slist>? = nil
-        for (k, v) in headers { list = curl_slist_append(list, "\(k): \(v)") }
-        defer { curl_slist_free_all(list) }
+        for (k, v) in headers { list = skygate_curl_slist_append(list, "\(k): \(v)") }
+        defer { skygate_curl_slist_free_all(list) }
         let write: skygate_write_callback = { ptr, size, count, user in
             let n = size * count
             guard let ptr, let user else { return 0 }
@@ -209,10 +210,10 @@ public struct HTTPClient: Sendable {
             _ = skygate_setopt_long(curl, CURLOPT_POST, 1)
             _ = skygate_setopt_string(curl, CURLOPT_COPYPOSTFIELDS, body)
         }
-        let code = curl_easy_perform(curl)
+        let code = skygate_curl_easy_perform(curl)
         guard code == CURLE_OK else {
             let reason = code == CURLE_OPERATION_TIMEDOUT
-                ? "timed out after \(Int(timeout)) s" : String(cString: curl_easy_strerror(code)).lowercased()
+                ? "timed out after \(Int(timeout)) s" : String(cString: skygate_curl_easy_strerror(code)).lowercased()
             return .failure(FetchError(.network, url: url, reason: reason))
         }
         var status = 0

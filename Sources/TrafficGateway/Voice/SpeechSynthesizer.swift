@@ -36,29 +36,33 @@ public enum SpeechSynthesizer {
     public static func render(_ texts: [String], parameters: Parameters) throws(VoiceError) -> (sampleRate: Int, pcm: [[Int16]]) {
         let result: Result<(Int, [[Int16]]), VoiceError> = lock.withLock { rate in
             if rate == nil {
-                let r = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 200, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+                guard skygate_espeak_load() != 0 else {
+                    let why = skygate_espeak_load_error().map { String(cString: $0) } ?? "not found"
+                    return .failure(VoiceError("espeak-ng is not installed (\(why)): sudo apt-get install libespeak-ng1 espeak-ng-data"))
+                }
+                let r = skygate_espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 200, nil, Int32(espeakINITIALIZE_DONT_EXIT))
                 guard r > 0 else {
                     return .failure(VoiceError("espeak-ng could not start (its voice data missing?): install Debian's espeak-ng-data (sudo apt-get install espeak-ng)"))
                 }
                 rate = r
-                espeak_SetSynthCallback { wav, count, events in
+                skygate_espeak_SetSynthCallback { wav, count, events in
                     guard let events, let context = events.pointee.user_data, let wav, count > 0 else { return 0 }
                     let buffer = Unmanaged<Buffer>.fromOpaque(context).takeUnretainedValue()
                     buffer.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count)))
                     return 0
                 }
             }
-            guard espeak_SetVoiceByName(parameters.voice) == EE_OK else {
+            guard skygate_espeak_SetVoiceByName(parameters.voice) == EE_OK else {
                 return .failure(VoiceError("espeak-ng has no voice '\(parameters.voice)': `espeak-ng --voices=en` lists them; set [voice] voice"))
             }
-            espeak_SetParameter(espeakRATE, Int32(parameters.rate), 0)
-            espeak_SetParameter(espeakVOLUME, Int32(parameters.volume), 0)
+            skygate_espeak_SetParameter(espeakRATE, Int32(parameters.rate), 0)
+            skygate_espeak_SetParameter(espeakVOLUME, Int32(parameters.volume), 0)
             var out: [[Int16]] = []
             for text in texts {
                 let buffer = Buffer()
                 let context = Unmanaged.passRetained(buffer)
                 let status = text.withCString { s in
-                    espeak_Synth(s, text.utf8.count + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, context.toOpaque())
+                    skygate_espeak_Synth(s, text.utf8.count + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, context.toOpaque())
                 }
                 context.release()
                 guard status == EE_OK else { return .failure(VoiceError("espeak-ng could not say \"\(text)\" (error \(status.rawValue))")) }
