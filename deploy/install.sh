@@ -32,6 +32,9 @@ if [ -z "$root" ] && [ "$(id -u)" -ne 0 ]; then echo "install: run as root (sudo
 install -d "$root/usr/local/bin" "$root/etc/gatewayd" "$root/etc/systemd/system"
 install -m 0755 "$binary" "$root/usr/local/bin/gatewayd"
 install -m 0644 deploy/gatewayd.service "$root/etc/systemd/system/gatewayd.service"
+# The airport table (data/README.md): the logbook's departure and arrival, notams fetch --near KSLE.
+install -d "$root/usr/local/share/gatewayd"
+install -m 0644 data/airports.bin "$root/usr/local/share/gatewayd/airports.bin"
 if [ -e "$root/etc/gatewayd/gatewayd.toml" ]; then
   echo "install: keeping the existing /etc/gatewayd/gatewayd.toml (the new default is /etc/gatewayd/gatewayd.toml.default)" >&2
   install -m 0644 deploy/gatewayd.toml "$root/etc/gatewayd/gatewayd.toml.default"

@@ -19,6 +19,7 @@ DESTDIR="$root/" deploy/install.sh --binary "$binary" 2>/dev/null
 after=$(cd "$root" && find . -path ./var -prune -o -type f -print0 | sort -z | xargs -0 sha256sum | grep -v 'gatewayd.toml.default$')
 [ "$(echo "$before" | grep -v 'gatewayd.toml.default$')" = "$after" ] || fail "second install changed files: $(diff <(echo "$before") <(echo "$after"))"
 [ -x "$root/usr/local/bin/gatewayd" ] || fail "binary missing"
+cmp -s data/airports.bin "$root/usr/local/share/gatewayd/airports.bin" || fail "airport table missing or different"
 grep -q 'edited by the user' "$root/etc/gatewayd/gatewayd.toml" || fail "second install overwrote the configuration"
 [ -f "$root/etc/gatewayd/gatewayd.toml.default" ] || fail "new default not set aside"
 cmp -s deploy/gatewayd.service "$root/etc/systemd/system/gatewayd.service" || fail "unit differs"
@@ -38,6 +39,7 @@ if command -v systemd-analyze >/dev/null; then
 fi
 deploy/uninstall.sh --root "$root" 2>/dev/null
 [ ! -e "$root/usr/local/bin/gatewayd" ] || fail "binary left behind"
+[ ! -e "$root/usr/local/share/gatewayd" ] || fail "airport table left behind"
 [ -f "$root/var/lib/gatewayd/gateway.sqlite" ] || fail "uninstall removed the data"
 deploy/uninstall.sh --root "$root" --purge 2>/dev/null
 [ ! -e "$root/var/lib/gatewayd" ] || fail "--purge kept the data"

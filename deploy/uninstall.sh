@@ -17,7 +17,8 @@ done
 if [ -z "$root" ] && [ -d /run/systemd/system ]; then
   systemctl disable --now gatewayd.service 2>/dev/null || true
 fi
-rm -f "$root/etc/systemd/system/gatewayd.service" "$root/usr/local/bin/gatewayd"
+rm -f "$root/etc/systemd/system/gatewayd.service" "$root/usr/local/bin/gatewayd" "$root/usr/local/share/gatewayd/airports.bin"
+rmdir "$root/usr/local/share/gatewayd" 2>/dev/null || true
 if [ -z "$root" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
 if [ $purge -eq 1 ]; then
   rm -rf "$root/etc/gatewayd" "$root/var/lib/gatewayd" "$root/var/lib/private/gatewayd"

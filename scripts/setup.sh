@@ -17,6 +17,9 @@ command -v aplay >/dev/null 2>&1 || need_apt+=(alsa-utils)
 command -v sox >/dev/null 2>&1 || need_apt+=(sox)
 # The cockpit page's test drives a real headless browser (Debian's chromium).
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+# Python 3 and pip for the export readers (below).
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]} (apt-get)" >&2
@@ -29,6 +32,15 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq >/dev/null || { echo "setup: apt-get update failed (no network?)" >&2; exit 1; }
   $sudo apt-get install -y -qq "${need_apt[@]}" >/dev/null || { echo "setup: apt-get install ${need_apt[*]} failed" >&2; exit 1; }
+fi
+
+# The logbook's exports are read back by the ecosystem's own readers in the tests
+# (scripts/check_exports.py): gpxpy (GPX), lxml and fastkml (KML), aerofiles (IGC).
+if ! python3 -c 'import gpxpy, lxml, fastkml, aerofiles' >/dev/null 2>&1; then
+  echo "setup: installing gpxpy lxml fastkml aerofiles (pip, for the export round-trip test)" >&2
+  python3 -m pip install --quiet --user gpxpy lxml fastkml aerofiles 2>/dev/null \
+    || python3 -m pip install --quiet --user --break-system-packages gpxpy lxml fastkml aerofiles \
+    || { echo "setup: pip install gpxpy lxml fastkml aerofiles failed (no network? no python3-pip?)" >&2; exit 1; }
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

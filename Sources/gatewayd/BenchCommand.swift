@@ -49,15 +49,18 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "For --only commands: also decode and replay a capture of this many GB and report peak memory (0: skip).")
     var gigabytes: Int = 0
 
-    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile, commands, voice (the last four are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s; decode, replay and fisb as child processes on a --stream-megabytes stream, a few minutes; the spoken callouts' start-up CPU and datagram-to-ALSA latency, about 30 s).")
+    @Option(help: "Hours of flight recordings for --only logbook.")
+    var logbookHours = 10
+
+    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile, commands, voice, logbook (the last five are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s; decode, replay and fisb as child processes on a --stream-megabytes stream, a few minutes; the spoken callouts' start-up CPU and datagram-to-ALSA latency, about 30 s; --logbook-hours of recordings into the logbook and each export of a 3 h flight, about a minute).")
     var only: [String] = []
 
     func run() throws {
-        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile", "commands", "voice"]
+        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile", "commands", "voice", "logbook"]
         if let bad = only.first(where: { !known.contains($0) }) {
             throw ValidationError("unknown benchmark '\(bad)'; choose from: \(known.joined(separator: ", "))")
         }
-        func wanted(_ name: String) -> Bool { (only.isEmpty && !["flood", "hostile", "commands", "voice"].contains(name)) || only.contains(name) }
+        func wanted(_ name: String) -> Bool { (only.isEmpty && !["flood", "hostile", "commands", "voice", "logbook"].contains(name)) || only.contains(name) }
         #if DEBUG
         Terminal.error("warning: this is a debug build; measure with: swift run -c release gatewayd bench")
         #endif
@@ -90,6 +93,11 @@ struct BenchCommand: ParsableCommand {
                                                        progress: { Terminal.error("commands: \($0)…") })
                 for r in results { print("commands: " + r.line) }
             } catch { throw CommandFailure("\(error)") }
+        }
+        if wanted("logbook") {
+            do { for r in try Benchmarks.logbook(hours: logbookHours, progress: { Terminal.error("logbook: \($0)…") }) { print(r.line) } } catch {
+                throw CommandFailure("\(error)")
+            }
         }
         if wanted("voice") {
             do { for r in try Benchmarks.voice() { print(r.line) } } catch { throw CommandFailure("\(error)") }

@@ -47,7 +47,7 @@ struct Gatewayd: AsyncParsableCommand {
             """,
         subcommands: [
             RunCommand.self, TailCommand.self, ReplayCommand.self, NotamsCommand.self, DecodeCommand.self, FISBCommand.self,
-            SendCommand.self, AlertsCommand.self, VoiceCommand.self, ConfigCommand.self, SimulateCommand.self, BenchCommand.self,
+            SendCommand.self, AlertsCommand.self, FlightsCommand.self, VoiceCommand.self, ConfigCommand.self, SimulateCommand.self, BenchCommand.self,
         ]
     )
 }

@@ -28,7 +28,7 @@ struct NotamsFetch: ParsableCommand {
     @Option(help: "ICAO location, repeatable (e.g. KSLE).")
     var location: [String] = []
 
-    @Option(help: "Centre as LAT,LON (with --radius).")
+    @Option(help: "Centre as LAT,LON or an airport (KSLE, 7S5: from the airport table, no network), with --radius.")
     var near: String?
 
     @Option(help: "Radius around --near, NM (at most 100 for the FAA API).")
@@ -42,11 +42,15 @@ struct NotamsFetch: ParsableCommand {
     func validate() throws {
         for l in location where !NotamParser.isICAO(l) { throw ValidationError("--location \(l) is not an ICAO location like KSLE") }
         if location.isEmpty && near == nil { throw ValidationError("give --location ICAO (repeatable) or --near LAT,LON") }
-        if let near, Self.point(near) == nil { throw ValidationError("--near \(near) is not LAT,LON like 44.91,-123.00") }
+        if let near, Self.point(near) == nil {
+            throw ValidationError("--near \(near) is neither LAT,LON like 44.91,-123.00 nor an airport of the airport table (data/airports.bin)")
+        }
         if radius <= 0 || radius > 100 { throw ValidationError("--radius must be more than 0 and at most 100 NM") }
     }
 
     static func point(_ s: String) -> (Double, Double)? {
+        // An airport identifier: its position from the airport table (issue 23).
+        if !s.contains(","), let a = AirportTable.shared?.airport(s) { return (a.position.latitude, a.position.longitude) }
         let v = s.split(separator: ",").compactMap { Double($0.trimmingWhitespace()) }
         guard v.count == 2, (-90...90).contains(v[0]), (-180...180).contains(v[1]) else { return nil }
         return (v[0], v[1])

@@ -68,7 +68,7 @@ struct ReplayCommand: ParsableCommand {
         "Airspace sets and acknowledgements a flight recording kept beside its capture (DIR/gdl90-….events.jsonl), replayed by their times. With it the replay is the recorded session: the areas are the ones the session watched (the stored NOTAMs, --notams and --airspace are not read)."))
     var events: String?
 
-    @Option(help: "SQLite database: its stored NOTAMs are watched, as run does, and the alerts are appended to its log.")
+    @Option(help: "SQLite database: its stored NOTAMs are watched, as run does; the alerts are appended to its log and the flights to its logbook ('gatewayd flights').")
     var database: String?
 
     @Option(help: ArgumentHelp("Airspace to watch: a GeoJSON file of areas (what /airspace.geojson serves). Example: --airspace fixtures/demo-airspace.geojson (a TFR on the demo flight's route)."))
@@ -110,6 +110,7 @@ struct ReplayCommand: ParsableCommand {
         var alertCount = 0
         var damaged: [String] = []
         var notes: [String] = []
+        var flights: [String] = []
         for session in sessions {
             // One replay a session: a recording's hours follow each other through one pipeline.
             guard let firstPath = session.captures.first else { continue }
@@ -117,10 +118,14 @@ struct ReplayCommand: ParsableCommand {
             var hours = session.captures.dropFirst().makeIterator()
             let day = try rawCaptureDate(date, capture)
             if let note = day.note { notes.append(note) }
-            var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.format == .raw ? .heartbeat(midnight: day.midnight) : .given),
+            var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.format == .raw ? .heartbeat(midnight: day.midnight) : .given,
+                                                                 outputs: .init(flightSamples: log != nil)),
                                        gpsFixes: session.fixes, events: session.recorded)
             let pace = Pacer(speed: speed)
+            // With --database the flights of the replay go to its logbook (issue 23), as run keeps them.
+            var logbook = log.map { Logbook(store: LogbookStore(database: $0.database), airports: AirportTable.located(), source: session.name) }
             var emit: ([AlertEvent]) throws -> Void = { alerts in
+                if logbook != nil { flights += try logbook!.receive(samples: replay.drainFlightSamples(), alerts: alerts).map { FlightImport.line($0.0, $0.1) } }
                 guard !alerts.isEmpty else { return }
                 Terminal.out(alerts.map(formatter.format))
                 try log?.append(alerts)
@@ -144,6 +149,7 @@ struct ReplayCommand: ParsableCommand {
                 next = capture.next()
             }
             try emit(replay.finish())
+            if logbook != nil { flights += try logbook!.finish().map { FlightImport.line($0.0, $0.1) } }
             notes += replay.drainNotices().map { "\(session.name): \($0)" }
             emit = { _ in }
             totals.merge(replay.pipeline.core.counters)
@@ -152,6 +158,7 @@ struct ReplayCommand: ParsableCommand {
             Terminal.error(Summary.text(totals, alerts: alertCount))
             for d in damaged { Terminal.error("warning: \(d)") }
             for n in notes { Terminal.error("note: \(n)") }
+            for f in flights { Terminal.error("logbook: \(f)") }
         }
     }
 }

@@ -49,6 +49,10 @@ struct SimulateCommand: ParsableCommand {
             let gps = scenario.gpsLog()
             if !gps.isEmpty { files.append(("scenarios/\(scenario.name).gps.jsonl", gps)) }
         }
+        // The logbook's flights (issue 23): whole flights, takeoffs and landings to find.
+        for flight in FlightScenario.all {
+            files.append(("scenarios/\(flight.scenario.name).pcap", PcapWriter.pcap(flight.scenario.datagrams())))
+        }
         try FileManager.default.createDirectory(atPath: out + "/scenarios", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: out + "/hostile", withIntermediateDirectories: true)
         for (name, bytes) in files {

@@ -143,3 +143,77 @@ private func chromiumPath() -> String? {
         kill(process.processIdentifier, SIGTERM)
     }
 }
+
+/// The `#flights` panel (issue 23) in chromium against `gatewayd run`: the logbook's flights
+/// listed, one flight drawn offline (track over the TFR, altitude profile, encounters), its
+/// debrief as text and each export downloadable with the same bytes as `flights export`.
+@Suite(.serialized) struct FlightsPageTests {
+    @Test func flightsPanelShowsTheLogbook() throws {
+        let chromium = try #require(chromiumPath(), "chromium is not installed: run `bash scripts/setup.sh` (it installs Debian's chromium with apt-get)")
+        let executable = try #require(gatewaydExecutable(), "build gatewayd first (swift build)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-flights-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let database = directory.appendingPathComponent("gateway.sqlite").path
+        let notams = fixtures.appendingPathComponent("notams-demo.json").path
+        // The logbook: the demo flight replayed with its TFR (flight 1, ends in the air), and two scenario flights.
+        let replayed = try runProgram(executable.path, ["replay", fixtures.appendingPathComponent("demo-flight.pcap").path, "--notams", notams,
+                                                        "--no-store", "--database", database], timeout: 60)
+        #expect(replayed.status == 0 && replayed.errors.contains("logbook: flight 1 kept"), "\(replayed.errors.suffix(500))")
+        let imported = try runProgram(executable.path, ["flights", "import", fixtures.appendingPathComponent("scenarios/two-flights.pcap").path,
+                                                        "--database", database], timeout: 60)
+        #expect(imported.status == 0, "\(imported.errors)")
+
+        let http = HostileBenchmark.freePort(Int32(SOCK_STREAM.rawValue))
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["run", "--replay", fixtures.appendingPathComponent("demo-flight.pcap").path, "--speed", "10", "--http-bind", "127.0.0.1",
+                             "--http-port", "\(http)", "--nmea-port", "0", "--database", database, "--notams", notams, "--status-interval", "0"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = Pipe()
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+            process.waitUntilExit()
+        }
+        var seen = Data()
+        let started = Date().addingTimeInterval(20)
+        while Date() < started, !String(decoding: seen, as: UTF8.self).contains("feeds:") { seen.append(stderr.fileHandleForReading.availableData) }
+        let base = "http://127.0.0.1:\(http)"
+        sleep(3)  // the TFR is active and in the snapshot
+
+        let list = try HTTPConnection.get(base + "/api/flights").body
+        #expect(list.contains("\"id\":1,") && list.contains("\"id\":3,") && list.contains("\"departure\":\"7S5\""))
+        // A download is the CLI's export, byte for byte.
+        let kml = try HTTPConnection.get(base + "/api/flights/1/export/kml")
+        let cli = try runProgram(executable.path, ["flights", "export", "1", "--format", "kml", "--database", database], timeout: 30)
+        #expect(kml.body == cli.output && kml.body.contains("<gx:Track>"))
+        #expect(try HTTPConnection.get(base + "/api/flights/99").status == 404)
+        #expect(try HTTPConnection.get(base + "/api/flights/1/export/doc").status == 404)
+
+        let browserArguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+                                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--enable-automation",
+                                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+                                "--user-data-dir=" + directory.appendingPathComponent("chromium").path]
+        let dom = try runProgram(chromium, browserArguments + ["--virtual-time-budget=5000", "--dump-dom", base + "/?flight=1#flights"], timeout: 45).output
+        #expect(dom.contains("Flight 1: KSLE → (in the air)"), "no flight title: \(dom.suffix(3000))")
+        #expect(dom.contains("N825V (ab4549)") && dom.contains("Encounters (closest first):"), "no debrief")
+        for format in ["KML", "GPX", "IGC", "GEOJSON", "CSV"] { #expect(dom.contains(">\(format)</a>"), "no \(format) download") }
+        #expect(dom.contains("7S5 → KSLE"), "the list misses a flight")
+        let shot = directory.appendingPathComponent("flights.png").path
+        _ = try runProgram(chromium, browserArguments + ["--window-size=1280,1100", "--hide-scrollbars", "--virtual-time-budget=5000",
+                                                         "--screenshot=" + shot, base + "/?flight=1#flights"], timeout: 45)
+        let size = (try? FileManager.default.attributesOfItem(atPath: shot)[.size] as? Int) ?? 0
+        #expect(size > 10_000)
+        #expect(dom.contains("TFR 6/2174 ZSE (tfr): ENTERED, warning"), "the TFR crossed is not in the debrief")
+        print("flights screenshot: \(shot)")
+        // run keeps its own logbook: at SIGTERM the flight it was playing is kept (the same
+        // flight as the replay's: already kept, not a second one).
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        seen.append(stderr.fileHandleForReading.readDataToEndOfFile())
+        #expect(String(decoding: seen, as: UTF8.self).contains("gatewayd: logbook: flight: KSLE → "), "\(String(decoding: seen, as: UTF8.self).suffix(800))")
+        let after = try runProgram(executable.path, ["flights", "list", "--json", "--database", database], timeout: 30).output
+        #expect(after.components(separatedBy: "\"id\":").count - 1 == 3)
+    }
+}

@@ -10,6 +10,7 @@ import Testing
         ["notams"], ["notams", "fetch"], ["notams", "import"], ["notams", "list"], ["notams", "show"], ["notams", "changes"],
         ["alerts"], ["alerts", "list"], ["alerts", "ack"], ["voice"], ["voice", "test"], ["voice", "list"],
         ["config"], ["config", "check"], ["config", "show"],
+        ["flights"], ["flights", "list"], ["flights", "show"], ["flights", "export"], ["flights", "import"], ["flights", "delete"],
     ]
 
     @Test(arguments: commands)

@@ -147,12 +147,15 @@ public struct AirspaceAlertEngine: Sendable {
     /// The level called for by `area` now, or nil.
     func level(_ area: AirspaceArea, geometry g: AirspaceGeometry, altitudeFt: Double?, at time: Double) -> AlertLevel? {
         // Vertical: inside the limits, or within the buffer of them. No altitude: assume inside.
-        // AGL limits are compared as MSL (no terrain model): conservative for floors.
+        // AGL limits are raised by the area's ground elevation when known (no terrain model).
         var verticallyInside = true
         var verticallyNear = true
         if let alt = altitudeFt {
-            let floor = area.floorIsAGL ? nil : area.floorFt.map(Double.init)
-            let ceiling = area.ceilingFt.map(Double.init)
+            // AGL limits: above the ground elevation when it is known (the airport table), else
+            // an AGL floor is the surface and an AGL ceiling is taken as MSL (conservative).
+            let ground = area.groundElevationFt.map(Double.init)
+            let floor = area.floorIsAGL ? ground.flatMap { g in area.floorFt.map { Double($0) + g } } : area.floorFt.map(Double.init)
+            let ceiling = area.ceilingFt.map { Double($0) + (area.ceilingIsAGL ? ground ?? 0 : 0) }
             verticallyInside = (floor.map { alt >= $0 } ?? true) && (ceiling.map { alt <= $0 } ?? true)
             verticallyNear = (floor.map { alt >= $0 - thresholds.verticalBufferFt } ?? true)
                 && (ceiling.map { alt <= $0 + thresholds.verticalBufferFt } ?? true)

@@ -62,6 +62,11 @@ public struct AirspaceArea: Sendable, Equatable, Codable {
     /// Parts cut out of the area within an altitude band (a restricted area's SUBTR polygons):
     /// ownship inside a cut-out and inside its band is not inside the area.
     public var cutouts: [AirspaceCutout] = []
+    /// Ground elevation under the area, feet MSL, when known (the field elevation of the
+    /// airport nearest its centre, from the airport table, set where the areas are loaded):
+    /// AGL limits are compared as this much higher. Nil: an AGL floor counts as the surface and
+    /// an AGL ceiling as MSL (conservative without terrain).
+    public var groundElevationFt: Int? = nil
 
     /// Creates an area; `levels` default to those of its kind, else of its severity.
     public init(id: String, name: String, shape: Shape, floorFt: Int? = nil, floorIsAGL: Bool = false,

@@ -35,7 +35,23 @@ public enum AirspaceSet {
             let store = NotamStore(database: database)
             areas += try store.areas(activeAt: activeAt, near: near, radiusNM: radiusNM, levels: levels)
         }
-        return merge(areas)
+        return withGroundElevation(merge(areas), airports: AirportTable.shared)
+    }
+
+    /// `areas` with the ground elevation of each one with an AGL limit: the field elevation of
+    /// the airport nearest its centre within `withinNM` (issue 23: NOTAM limits are often AGL).
+    public static func withGroundElevation(_ areas: [AirspaceArea], airports: AirportTable?, withinNM: Double = 10) -> [AirspaceArea] {
+        guard let airports else { return areas }
+        return areas.map { a in
+            guard a.floorIsAGL || a.ceilingIsAGL, a.groundElevationFt == nil else { return a }
+            let ring = a.outline(segments: 16)
+            guard !ring.isEmpty else { return a }
+            let centre = Position(latitude: ring.map(\.latitude).reduce(0, +) / Double(ring.count),
+                                  longitude: ring.map(\.longitude).reduce(0, +) / Double(ring.count))
+            var area = a
+            area.groundElevationFt = airports.nearest(to: centre, withinNM: withinNM)?.airport.elevationFt
+            return area
+        }
     }
 
     /// The merge rule: the first area with an id wins; order otherwise kept.

@@ -87,6 +87,9 @@ public struct GatewayApp: Sendable {
             sinks.append(AlertLogSink(log: log) { error in
                 console.warning("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")
             })
+            // The logbook (issue 23): flights kept in the same database as they end.
+            let logbook = Logbook(store: LogbookStore(database: log.database), airports: AirportTable.located(), source: replay == nil ? "live" : "run --replay")
+            sinks.append(LogbookSink(logbook: logbook, onFlight: { console.info("gatewayd: logbook: \(FlightImport.line($0, nil))") }, onError: { console.warning("warning: logbook: \($0)") }))
         }
         let gateway = LiveGateway(core: GatewayCore(configuration: c.coreConfiguration), hub: hub, sinks: sinks)
         gateway.onNotice = { console.warning("note: \($0)") }
@@ -130,7 +133,7 @@ public struct GatewayApp: Sendable {
                 notams: store, fileNotams: fileNotams, acknowledge: { id in
                     gateway.acknowledge(id)
                     console.info("gatewayd: \(id) acknowledged from the cockpit page")
-                }, ackToken: c.ackToken))
+                }, ackToken: c.ackToken, logbook: log.map { LogbookStore(database: $0.database) }))
             let reloadAreas = try loadAirspace(store: store, into: gateway)
             // Activity windows move and `notams fetch` may have run: re-read the stored set each minute.
             timers.append(PeriodicService("airspace reload", delay: .seconds(60), every: .seconds(60), clock: clock, job: reloadAreas))

@@ -74,6 +74,9 @@ public struct CaptureReplay: Sendable {
         return pipeline.flushHeldFISB()
     }
 
+    /// The flight samples the ticks made since the last call (with the pipeline's `flightSamples` output).
+    public mutating func drainFlightSamples() -> [FlightSample] { pipeline.drainFlightSamples() }
+
     /// The core's pending notices (one log line each: an echo of ownship learned), forgotten once returned.
     public mutating func drainNotices() -> [String] { pipeline.drainNotices() }
 

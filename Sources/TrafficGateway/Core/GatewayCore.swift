@@ -24,6 +24,8 @@ public struct GatewayCore: Sendable {
         /// Keep the FIS-B products each uplink made new or changed for `drainFISBProducts()` (the
         /// pipeline turns it on when its driver wants them as outputs).
         public var collectsFISBProducts = false
+        /// Keep a `FlightSample` of ownship on every tick for `drainFlightSamples()` (the logbook).
+        public var collectsFlightSamples = false
         /// Keep FIS-B products that arrive past their validity (counted, not dropped): a person
         /// decoding a file wants what is in it, whatever day the file's clock says (`gatewayd fisb`).
         public var keepsStaleFISBProducts = false
@@ -55,6 +57,7 @@ public struct GatewayCore: Sendable {
     /// Counts the changes to `fisb`'s NOTAMs (a NOTAM new, changed or cancelled; any expiry).
     public private(set) var fisbNOTAMRevision = 0
     private var fisbChanged: [FISBReport] = []
+    private var flightSamples: [FlightSample] = []
     /// Areas given from outside (NOTAM store, airspace files).
     private var givenAreas: [AirspaceArea] = []
     /// Areas from FIS-B NOTAM-TFR graphics.
@@ -113,7 +116,7 @@ public struct GatewayCore: Sendable {
                 out += airspaceAlerts.evaluate(fix: currentFix(at: time), at: time)
             }
         case .tick:
-            break
+            if configuration.collectsFlightSamples, let sample = flightSample(at: time) { flightSamples.append(sample) }
         case .airspace(let areas):
             // The last guard: whatever a source let through, no area outside the Earth's ranges
             // reaches the alert engine's index.
@@ -309,6 +312,12 @@ public struct GatewayCore: Sendable {
     public mutating func drainFISBProducts() -> [FISBReport] {
         defer { fisbChanged.removeAll() }
         return fisbChanged
+    }
+
+    /// The flight samples taken since the last call (kept only with `Configuration.collectsFlightSamples`).
+    public mutating func drainFlightSamples() -> [FlightSample] {
+        defer { flightSamples.removeAll(keepingCapacity: true) }
+        return flightSamples
     }
 
     /// Returns the notices (one log line each: an echo of ownship learned or forgotten) and forgets them.

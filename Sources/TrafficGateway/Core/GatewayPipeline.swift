@@ -42,9 +42,12 @@ public struct GatewayPipeline: Sendable {
         public var rebroadcast: Rebroadcast?
         /// The feeds' snapshot at most this often (seconds) and on every tick; nil: none.
         public var snapshotInterval: Double?
+        /// Ownship once a second (`FlightSample`), for the logbook.
+        public var flightSamples = false
         /// Nothing beyond alerts.
-        public init(fisb: Bool = false, rebroadcast: Rebroadcast? = nil, snapshotInterval: Double? = nil) {
+        public init(fisb: Bool = false, rebroadcast: Rebroadcast? = nil, snapshotInterval: Double? = nil, flightSamples: Bool = false) {
             self.fisb = fisb
+            self.flightSamples = flightSamples
             self.rebroadcast = rebroadcast
             self.snapshotInterval = snapshotInterval
         }
@@ -60,6 +63,7 @@ public struct GatewayPipeline: Sendable {
     public init(core: GatewayCore = GatewayCore(), timeSource: TimeSource = .given, outputs: OutputOptions = OutputOptions()) {
         var core = core
         if outputs.fisb { core.configuration.collectsFISBProducts = true }
+        if outputs.flightSamples { core.configuration.collectsFlightSamples = true }
         self.core = core
         self.timeSource = timeSource
         self.outputOptions = outputs
@@ -116,6 +120,10 @@ public struct GatewayPipeline: Sendable {
         return out
     }
 
+    /// The flight samples the ticks since the last call made (with `OutputOptions.flightSamples`;
+    /// for drivers that feed through `ingest`, as replay does).
+    public mutating func drainFlightSamples() -> [FlightSample] { core.drainFlightSamples() }
+
     /// FIS-B reports held back waiting for parts that never came, once each (end of a capture).
     public mutating func flushHeldFISB() -> [FISBReport] { core.flushHeldFISB() }
 
@@ -137,6 +145,7 @@ public struct GatewayPipeline: Sendable {
             lastSnapshot = time
             out.snapshot = core.snapshot(at: time)
         }
+        if outputOptions.flightSamples { out.flightSamples = core.drainFlightSamples() }
         out.nextTick = (tickedSecond ?? time.rounded(.down)) + 1
         out.flight = FlightStatus(phase: core.ownship.flight.phase, lastMessage: core.health.lastMessage)
     }
@@ -314,6 +323,8 @@ public struct GatewayOutputs: Sendable {
     /// Ownship's flight phase and when GDL 90 last arrived (the voice: silent on the ground,
     /// "Traffic not available" when GDL 90 stops in flight).
     public var flight: FlightStatus?
+    /// Ownship once a second since the last output (with `OutputOptions.flightSamples`): the logbook's input.
+    public var flightSamples: [FlightSample] = []
 
     /// No output.
     public init() {}

@@ -286,7 +286,9 @@ public enum CockpitAPI {
     /// Stations (and advisories) `/api/weather` answers at most, nearest first.
     public static let weatherLimit = 300
 
-    public static func weather(_ reports: [FISBReport], near: Position?, time: Double) -> String {
+    /// `airports`: where a station whose report carries no position is (the airport table, issue
+    /// 23), so it still sorts by distance.
+    public static func weather(_ reports: [FISBReport], near: Position?, time: Double, airports: AirportTable? = nil) -> String {
         var byStation: [String: [FISBReport]] = [:]
         var advisories: [FISBReport] = []
         for r in reports where r.expires >= time {
@@ -297,7 +299,10 @@ public enum CockpitAPI {
             }
         }
         func distance(_ r: FISBReport) -> Double? {
-            near.flatMap { r.distanceNM(latitude: $0.latitude, longitude: $0.longitude) }
+            guard let near else { return nil }
+            if let d = r.distanceNM(latitude: near.latitude, longitude: near.longitude) { return d }
+            guard stationKinds.contains(r.kind), let id = r.location, let a = airports?.airport(id) else { return nil }
+            return Geodesy.distanceNM(near, a.position)
         }
         func product(_ r: FISBReport) -> String {
             var o = JSONWriter()

@@ -1,7 +1,8 @@
 /// The cockpit page: one HTML document, one style sheet, one script, hand-written and compiled
 /// into the binary (no framework, no CDN, no web font, no map tile: it works on a Stratux Wi-Fi
 /// with no internet). Panels by URL fragment: `#traffic` (default), `#alerts`, `#notams`,
-/// `#weather`, `#status`. Everything a person reads (callsigns, NOTAM texts, station ids,
+/// `#weather`, `#flights` (the logbook: a flight's track over the airspace outlines and its
+/// altitude profile drawn offline, the debrief, the exports), `#status`. Everything a person reads (callsigns, NOTAM texts, station ids,
 /// METARs) is DOM text; only the scope's rings, areas and symbols are canvas pixels.
 ///
 /// Data: `/api/traffic` once a second while the traffic panel shows, the other panels at 2–60 s,
@@ -35,6 +36,7 @@ public enum CockpitPage {
             <a href="#alerts" data-panel="alerts" id="alerts-tab" aria-label="Alerts"><span>Alerts</span><span id="alert-count" class="count"></span></a>
             <a href="#notams" data-panel="notams">NOTAMs</a>
             <a href="#weather" data-panel="weather">Weather</a>
+            <a href="#flights" data-panel="flights">Flights</a>
             <a href="#status" data-panel="status">Status</a>
             <span class="spacer"></span>
             <span id="clock" class="clock">--:--:--Z</span>
@@ -101,6 +103,21 @@ public enum CockpitPage {
           <h2>Advisories</h2>
           <div id="advisory-list" class="stations"></div>
         </section>
+        <section id="panel-flights" class="panel" aria-label="Flights" hidden>
+          <p id="flights-summary" class="summary"></p>
+          <table id="flight-list" class="flights"></table>
+          <div id="flight-detail" class="flight" hidden>
+            <h2 id="flight-title"></h2>
+            <div id="flight-downloads" class="toolbar"></div>
+            <div class="twocol">
+              <div class="card"><canvas id="flight-map" width="640" height="480" aria-label="Track over the airspace outlines"></canvas>
+                <p class="legend"><span class="key k-track">track</span> <span class="key k-alert">alert</span> <span class="key k-enc">closest approach</span> <span class="key k-area">airspace</span></p></div>
+              <div class="card"><canvas id="flight-profile" width="640" height="480" aria-label="Altitude profile"></canvas>
+                <p class="legend">altitude (ft) over time; <span class="key k-enc">traffic at its closest</span> <span class="key k-alert">alert</span></p></div>
+            </div>
+            <pre id="flight-debrief" class="card"></pre>
+          </div>
+        </section>
         <section id="panel-status" class="panel" aria-label="Status" hidden>
           <div class="grid2">
             <div class="card"><h2>Receiver</h2><table class="kv" id="status-receiver"></table></div>
@@ -144,8 +161,8 @@ public enum CockpitPage {
         main{padding:8px}
         .panel{display:flex;flex-wrap:wrap;gap:10px}
         .panel[hidden]{display:none}
-        #panel-alerts,#panel-notams,#panel-weather,#panel-status{display:block}
-        #panel-alerts[hidden],#panel-notams[hidden],#panel-weather[hidden],#panel-status[hidden]{display:none}
+        #panel-alerts,#panel-notams,#panel-weather,#panel-flights,#panel-status{display:block}
+        #panel-alerts[hidden],#panel-notams[hidden],#panel-weather[hidden],#panel-flights[hidden],#panel-status[hidden]{display:none}
         h1{font-size:1.25rem;margin:.6em 0 .4em}h2{font-size:1.05rem;margin:0 0 .4em}
         .scope-box{flex:1 1 480px;max-width:760px}
         .scope-wrap{position:relative;width:100%;aspect-ratio:1/1;background:var(--scope);border:1px solid var(--line);border-radius:10px;overflow:hidden;touch-action:none}
@@ -198,6 +215,15 @@ public enum CockpitPage {
         .product{border-top:1px solid var(--line);padding:6px 0}
         .product .head{font-size:.85rem;color:var(--muted);margin-bottom:2px}
         .grid2{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:10px}
+        .flights{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
+        .flights td,.flights th{padding:8px 10px;border-bottom:1px solid var(--line);text-align:left}
+        .flights tr.pick{cursor:pointer}.flights tr.on{background:var(--card);outline:2px solid var(--accent)}
+        .flight canvas{width:100%;height:auto;background:var(--scope);border-radius:8px;display:block}
+        .flight .downloads a,.flight #flight-downloads a{min-height:48px;display:inline-flex;align-items:center;padding:0 14px;border:1px solid var(--line);border-radius:8px;background:var(--card);color:var(--fg);text-decoration:none;font-weight:600}
+        .legend{font-size:.85rem;color:var(--muted);margin:6px 0 0}
+        .key::before{content:"";display:inline-block;width:12px;height:12px;margin-right:4px;border-radius:3px;vertical-align:-1px}
+        .key.k-track::before{background:var(--accent)}.key.k-alert::before{background:var(--warn)}.key.k-enc::before{background:var(--caut)}.key.k-area::before{background:var(--area)}
+        #flight-debrief{margin-top:10px;padding:10px 12px}
         @media (max-width:700px){.twocol{grid-template-columns:1fr}nav a{min-width:56px;padding:0 8px}:root{font-size:16px}}
 
         """#
@@ -211,7 +237,8 @@ public enum CockpitPage {
           let token = params.get('token') || localStorage.getItem('gw-token') || '';
           const state = {
             panel: 'traffic', range: 10, trackUp: true, traffic: null, alerts: new Map(), history: [], canAck: false,
-            serverOffset: 0, selected: null, lastNotamView: Number(localStorage.getItem('gw-notams-seen') || 0), timers: {}
+            serverOffset: 0, selected: null, lastNotamView: Number(localStorage.getItem('gw-notams-seen') || 0), timers: {},
+            flight: params.get('flight') ? Number(params.get('flight')) : null, shownFlight: null, flightDoc: null
           };
           const levelRank = { advisory: 1, caution: 2, warning: 3 };
 
@@ -256,7 +283,7 @@ public enum CockpitPage {
           // ---- panels ----
           function showPanel() {
             const name = (location.hash || '#traffic').slice(1);
-            const panel = ['traffic', 'alerts', 'notams', 'weather', 'status'].indexOf(name) >= 0 ? name : 'traffic';
+            const panel = ['traffic', 'alerts', 'notams', 'weather', 'flights', 'status'].indexOf(name) >= 0 ? name : 'traffic';
             if (state.panel === 'notams' && panel !== 'notams') {
               state.lastNotamView = now(); localStorage.setItem('gw-notams-seen', String(state.lastNotamView));
             }
@@ -265,9 +292,10 @@ public enum CockpitPage {
             for (const a of document.querySelectorAll('nav a')) a.classList.toggle('on', a.dataset.panel === panel);
             schedule();
             if (panel === 'traffic') draw();
+            if (panel === 'flights') drawFlight();
           }
-          const periods = { traffic: 1000, alerts: 10000, notams: 60000, weather: 30000, status: 2000 };
-          const loaders = { traffic: loadTraffic, alerts: loadAlerts, notams: loadNotams, weather: loadWeather, status: loadStatus };
+          const periods = { traffic: 1000, alerts: 10000, notams: 60000, weather: 30000, flights: 30000, status: 2000 };
+          const loaders = { traffic: loadTraffic, alerts: loadAlerts, notams: loadNotams, weather: loadWeather, flights: loadFlights, status: loadStatus };
           function schedule() {
             for (const name in loaders) {
               clearTimeout(state.timers[name]);
@@ -703,6 +731,118 @@ public enum CockpitPage {
             return d;
           }
 
+          // ---- flights (the logbook) ----
+          function css(name) { return getComputedStyle(document.documentElement).getPropertyValue(name).trim(); }
+          function dur(s) { s = Math.max(0, Math.round(s)); return s >= 3600 ? Math.floor(s / 3600) + ':' + pad(Math.floor(s / 60) % 60) + ':' + pad(s % 60) : Math.floor(s / 60) + ':' + pad(s % 60); }
+          async function loadFlights() {
+            const list = await getJSON('/api/flights');
+            const table = $('flight-list');
+            clear(table);
+            $('flights-summary').textContent = list.length ? list.length + ' flight' + (list.length === 1 ? '' : 's') + ' kept \u00b7 choose one' : 'No flights kept yet: run keeps them as you fly; gatewayd flights import REC/ builds them from recordings.';
+            if (!list.length) { $('flight-detail').hidden = true; return; }
+            const head = el('tr');
+            for (const h of ['#', 'Date', 'Route', 'Takeoff', 'Landing', 'Time', 'NM', 'Max ft', 'Alerts', 'Closest']) head.appendChild(el('th', '', h));
+            table.appendChild(head);
+            for (const f of list) {
+              const tr = el('tr', 'pick' + (state.flight === f.id ? ' on' : ''));
+              const from = f.started_in_air ? '(air)' : (f.departure || '?'), to = f.ended_in_air ? '(air)' : (f.arrival || '?');
+              const start = f.takeoff || f.off_block, end = f.landing || f.on_block;
+              for (const v of [f.id, start.slice(0, 10), from + ' \u2192 ' + to, f.takeoff ? hhmmss(f.takeoff) : '\u2014', f.landing ? hhmmss(f.landing) : '\u2014',
+                dur((Date.parse(end) - Date.parse(start)) / 1000), f.distance_nm.toFixed(1), f.max_altitude_ft === null ? '\u2014' : f.max_altitude_ft,
+                f.alerts, f.closest_nm === null ? '\u2014' : f.closest_nm.toFixed(2) + ' NM']) tr.appendChild(el('td', '', v));
+              tr.addEventListener('click', () => { state.flight = f.id; loadFlights().catch(() => {}); });
+              table.appendChild(tr);
+            }
+            if (state.flight === undefined || state.flight === null || !list.some((f) => f.id === state.flight)) { state.flight = list[list.length - 1].id; table.lastChild.classList.add('on'); }
+            if (state.shownFlight !== state.flight) await loadFlight(state.flight);
+          }
+          async function loadFlight(id) {
+            const f = await getJSON('/api/flights/' + id);
+            state.shownFlight = id; state.flightDoc = f;
+            $('flight-detail').hidden = false;
+            $('flight-title').textContent = 'Flight ' + f.id + ': ' + f.title;
+            const dl = $('flight-downloads');
+            clear(dl);
+            for (const fmt of f.exports) {
+              const a = el('a', '', fmt.toUpperCase());
+              a.href = url('/api/flights/' + f.id + '/export/' + fmt); a.setAttribute('download', '');
+              dl.appendChild(a);
+            }
+            $('flight-debrief').textContent = f.debrief.join('\n');
+            drawFlight();
+          }
+          function drawFlight() {
+            const f = state.flightDoc;
+            if (!f || state.panel !== 'flights') return;
+            // The map: an equirectangular picture around the track (no tiles), north up.
+            const c = $('flight-map'), ctx = c.getContext('2d');
+            ctx.clearRect(0, 0, c.width, c.height);
+            const pts = f.track.slice();
+            for (const e of f.encounters) for (const p of e.track) pts.push(p);
+            if (!pts.length) return;
+            let s = 90, n = -90, w = 180, e = -180;
+            for (const p of pts) { s = Math.min(s, p[1]); n = Math.max(n, p[1]); w = Math.min(w, p[2]); e = Math.max(e, p[2]); }
+            const k = Math.cos((s + n) / 2 * Math.PI / 180);
+            const spanX = Math.max((e - w) * k, 0.01), spanY = Math.max(n - s, 0.01);
+            const scale = Math.min((c.width - 40) / spanX, (c.height - 40) / spanY);
+            const cx = (w + e) / 2, cy = (s + n) / 2;
+            const X = (lon) => c.width / 2 + (lon - cx) * k * scale, Y = (lat) => c.height / 2 - (lat - cy) * scale;
+            for (const a of f.areas) {
+              if (!a.outline.length) continue;
+              ctx.beginPath();
+              a.outline.forEach((p, i) => i ? ctx.lineTo(X(p[1]), Y(p[0])) : ctx.moveTo(X(p[1]), Y(p[0])));
+              ctx.closePath();
+              ctx.globalAlpha = 0.15; ctx.fillStyle = css(a.kind === 'tfr' ? '--tfr' : '--area'); ctx.fill();
+              ctx.globalAlpha = 1; ctx.strokeStyle = ctx.fillStyle; ctx.lineWidth = 2; ctx.stroke();
+            }
+            // A 1 NM scale bar.
+            ctx.strokeStyle = css('--ring'); ctx.lineWidth = 2;
+            ctx.beginPath(); ctx.moveTo(20, c.height - 16); ctx.lineTo(20 + scale / 60, c.height - 16); ctx.stroke();
+            for (const en of f.encounters) {
+              ctx.strokeStyle = css('--caut'); ctx.lineWidth = 2; ctx.setLineDash([6, 4]);
+              ctx.beginPath(); en.track.forEach((p, i) => i ? ctx.lineTo(X(p[2]), Y(p[1])) : ctx.moveTo(X(p[2]), Y(p[1]))); ctx.stroke();
+              ctx.setLineDash([]);
+            }
+            ctx.strokeStyle = css('--accent'); ctx.lineWidth = 3;
+            ctx.beginPath(); f.track.forEach((p, i) => i ? ctx.lineTo(X(p[2]), Y(p[1])) : ctx.moveTo(X(p[2]), Y(p[1]))); ctx.stroke();
+            if (f.track.length) {
+              const a = f.track[0], b = f.track[f.track.length - 1];
+              ctx.fillStyle = css('--vfr'); ctx.fillRect(X(a[2]) - 5, Y(a[1]) - 5, 10, 10);
+              ctx.fillStyle = css('--fg'); ctx.fillRect(X(b[2]) - 5, Y(b[1]) - 5, 10, 10);
+            }
+            for (const en of f.encounters) diamond(ctx, X(en.lon), Y(en.lat), css('--caut'));
+            for (const al of f.alerts) if (al.lat !== null) dot(ctx, X(al.lon), Y(al.lat), css('--warn'));
+            // The profile: altitude over time, traffic at its closest and alerts on it.
+            const pc = $('flight-profile'), px = pc.getContext('2d');
+            px.clearRect(0, 0, pc.width, pc.height);
+            const alts = f.track.filter((p) => p[3] !== null);
+            if (!alts.length) return;
+            const t0 = f.track[0][0], t1 = f.track[f.track.length - 1][0];
+            let lo = Infinity, hi = -Infinity;
+            for (const p of alts) { lo = Math.min(lo, p[3]); hi = Math.max(hi, p[3]); }
+            for (const en of f.encounters) if (en.altitudeFt !== null) { lo = Math.min(lo, en.altitudeFt); hi = Math.max(hi, en.altitudeFt); }
+            lo = Math.floor(lo / 500) * 500; hi = Math.ceil((hi + 1) / 500) * 500;
+            const PX = (t) => 50 + (t - t0) / Math.max(1, t1 - t0) * (pc.width - 70), PY = (a) => pc.height - 30 - (a - lo) / Math.max(1, hi - lo) * (pc.height - 50);
+            px.strokeStyle = css('--line'); px.lineWidth = 1; px.fillStyle = css('--muted'); px.font = '14px sans-serif';
+            for (let a = lo; a <= hi; a += Math.max(500, Math.ceil((hi - lo) / 5 / 500) * 500)) {
+              px.beginPath(); px.moveTo(50, PY(a)); px.lineTo(pc.width - 20, PY(a)); px.stroke();
+              px.fillText(String(a), 4, PY(a) + 5);
+            }
+            px.strokeStyle = css('--accent'); px.lineWidth = 3;
+            px.beginPath(); alts.forEach((p, i) => i ? px.lineTo(PX(p[0]), PY(p[3])) : px.moveTo(PX(p[0]), PY(p[3]))); px.stroke();
+            for (const en of f.encounters) {
+              if (en.altitudeFt === null) continue;
+              px.strokeStyle = css('--caut'); px.lineWidth = 1; px.setLineDash([4, 4]);
+              px.beginPath(); px.moveTo(PX(en.time), pc.height - 30); px.lineTo(PX(en.time), 20); px.stroke(); px.setLineDash([]);
+              diamond(px, PX(en.time), PY(en.altitudeFt), css('--caut'));
+            }
+            for (const al of f.alerts) if (al.altitudeFt !== null) dot(px, PX(al.time), PY(al.altitudeFt), css('--warn'));
+          }
+          function dot(ctx, x, y, color) { ctx.fillStyle = color; ctx.beginPath(); ctx.arc(x, y, 7, 0, 2 * Math.PI); ctx.fill(); }
+          function diamond(ctx, x, y, color) {
+            ctx.fillStyle = color; ctx.beginPath(); ctx.moveTo(x, y - 8); ctx.lineTo(x + 8, y); ctx.lineTo(x, y + 8); ctx.lineTo(x - 8, y); ctx.closePath(); ctx.fill();
+          }
+
           // ---- status ----
           function kv(table, rows) {
             clear(table);
@@ -732,7 +872,7 @@ public enum CockpitPage {
           // ---- theme, clock, token, start ----
           function setTheme(t) {
             document.documentElement.dataset.theme = t; $('theme').textContent = t === 'night' ? 'Day' : 'Night';
-            localStorage.setItem('gw-theme', t); draw();
+            localStorage.setItem('gw-theme', t); draw(); drawFlight();
           }
           $('theme').addEventListener('click', () => setTheme(document.documentElement.dataset.theme === 'night' ? 'day' : 'night'));
           $('token-save').addEventListener('click', () => { token = $('token-input').value; localStorage.setItem('gw-token', token); $('need-token').hidden = true; schedule(); stream(); });

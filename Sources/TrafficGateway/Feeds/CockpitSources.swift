@@ -15,11 +15,15 @@ public struct CockpitSources: Sendable {
     public var version: String
     /// Most acknowledgement attempts (good or bad) a minute, from all clients together.
     public var ackAttemptsPerMinute: Int
+    /// The logbook of the gateway's database (the `#flights` panel; nil: `--no-database`).
+    public var logbook: LogbookStore?
 
     /// Creates the sources; every one is optional.
     public init(notams: NotamStore? = nil, fileNotams: [Notam] = [], acknowledge: (@Sendable (String) -> Void)? = nil,
-                ackToken: String? = nil, version: String = CockpitSources.defaultVersion, ackAttemptsPerMinute: Int = 10) {
+                ackToken: String? = nil, version: String = CockpitSources.defaultVersion, ackAttemptsPerMinute: Int = 10,
+                logbook: LogbookStore? = nil) {
         self.notams = notams
+        self.logbook = logbook
         self.fileNotams = fileNotams
         self.acknowledge = acknowledge
         self.ackToken = ackToken.flatMap { $0.isEmpty ? nil : $0 }

@@ -43,10 +43,32 @@ extension FeedServer {
         router.get("/api/weather") { request, _ in
             let s = hub.snapshot
             let near = Self.position(request) ?? s.ownship?.position
-            return await Self.heavy { Self.json(CockpitAPI.weather(hub.weather, near: near, time: s.time)) }
+            return await Self.heavy { Self.json(CockpitAPI.weather(hub.weather, near: near, time: s.time, airports: AirportTable.shared)) }
         }
         router.get("/api/notams") { request, _ in await Self.heavy { Self.notams(request, hub: hub, sources: sources) } }
         router.get("/api/status") { _, _ in await Self.heavy { Self.status(hub: hub, sources: sources) } }
+        // The logbook (issue 23): the flights, one flight, and its exports as downloads.
+        router.get("/api/flights") { _, _ in await Self.heavy { Self.flights(sources.logbook) { .json(LogbookJSON.list(try $0.list())) } } }
+        router.get("/api/flights/:id") { _, context in
+            let id = context.parameters.get("id", as: Int64.self)
+            return await Self.heavy {
+                Self.flights(sources.logbook) { store in
+                    guard let id, let f = try store.flight(id, display: true) else { return .missing("no such flight") }
+                    return .json(LogbookJSON.flight(f, areas: hub.snapshot.airspace))
+                }
+            }
+        }
+        router.get("/api/flights/:id/export/:format") { _, context in
+            let id = context.parameters.get("id", as: Int64.self)
+            let format = context.parameters.get("format").flatMap { FlightExport(rawValue: String($0)) }
+            return await Self.heavy {
+                Self.flights(sources.logbook) { store in
+                    guard let format else { return .missing("formats: kml, gpx, igc, geojson, csv") }
+                    guard let id, let f = try store.flight(id) else { return .missing("no such flight") }
+                    return .file(format.render(f), type: format.contentType, name: format.fileName(f))
+                }
+            }
+        }
         router.post("/api/alerts/ack") { request, context in
             let verdict = gate.check(authorization: request.headers[.authorization], origin: request.headers[.origin],
                                      host: request.head.authority, client: context.remoteAddress?.ipAddress ?? "unknown",
@@ -124,6 +146,9 @@ extension FeedServer {
             let names: Set<String> = [airport, airport.count == 4 && airport.hasPrefix("K") ? String(airport.dropFirst()) : airport]
             if let p = all.first(where: { !$0.referenceNames.isDisjoint(with: names) && $0.referencePosition != nil })?.referencePosition {
                 center = .init(latitude: p.latitude, longitude: p.longitude, name: airport)
+            } else if let a = AirportTable.shared?.airport(airport) {
+                // No NOTAM names it: the airport table knows where it is (issue 23).
+                center = .init(latitude: a.position.latitude, longitude: a.position.longitude, name: airport)
             }
         } else if let own = s.ownship {
             center = .init(latitude: own.position.latitude, longitude: own.position.longitude, name: "ownship")
@@ -131,6 +156,33 @@ extension FeedServer {
         return Self.json(CockpitAPI.notams(all, changes: changes, refreshes: refreshes, stale: stale, center: center, airport: airport,
                                            radiusNM: radius, severity: q["severity"].map(String.init), kind: q["kind"].map(String.init),
                                            time: s.time))
+    }
+
+    /// What a logbook route answers.
+    enum FlightsAnswer {
+        case json(String)
+        case file([UInt8], type: String, name: String)
+        case missing(String)
+    }
+
+    /// A logbook route: 404 without a logbook, 500 naming the database when it cannot be read.
+    static func flights(_ store: LogbookStore?, _ body: (LogbookStore) throws -> FlightsAnswer) -> Response {
+        let text: HTTPFields = [.contentType: "text/plain; charset=utf-8"]
+        guard let store else {
+            return Response(status: .notFound, headers: text, body: .init(byteBuffer: ByteBuffer(string: "no logbook: the gateway runs without a database\n")))
+        }
+        do {
+            switch try body(store) {
+            case .json(let s): return json(s)
+            case .missing(let why): return Response(status: .notFound, headers: text, body: .init(byteBuffer: ByteBuffer(string: why + "\n")))
+            case .file(let bytes, let type, let name):
+                var headers: HTTPFields = [.contentType: type]
+                if let disposition = HTTPField.Name("Content-Disposition") { headers[disposition] = "attachment; filename=\"\(name)\"" }
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            }
+        } catch {
+            return Response(status: .internalServerError, headers: text, body: .init(byteBuffer: ByteBuffer(string: "the logbook cannot be read: \(error)\n")))
+        }
     }
 
     /// `/api/status`: receiver, feeds, database and version.
@@ -172,13 +224,16 @@ extension FeedServer {
     /// The plain endpoint list (`/api`).
     static let endpointList = """
         gatewayd feeds (read-only but for one acknowledgement):
-          /                     the cockpit page (traffic, alerts, NOTAMs, weather, status)
+          /                     the cockpit page (traffic, alerts, NOTAMs, weather, flights, status)
           /api/traffic          ownship, targets nearest first, active airspace (JSON)
           /api/alerts           active alerts and the last hour of changes (JSON)
           /api/alerts/ack?id=   POST: acknowledge an airspace alert ([feeds] ack_token required)
           /api/notams           stored NOTAMs near ownship (?airport=KSLE, ?lat=&lon=, &radius=NM, &severity=, &kind=)
           /api/weather          FIS-B weather by station, nearest first (JSON)
           /api/status           receiver, feeds, database, NOTAM refresh, version (JSON)
+          /api/flights          the logbook: every flight kept (JSON)
+          /api/flights/N        one flight: debrief, track, alerts, encounters, airspace (JSON)
+          /api/flights/N/export/FORMAT  download as kml, gpx, igc, geojson or csv
           /data/aircraft.json   traffic in the dump1090/readsb shape (tar1090 and friends)
           /traffic.geojson      traffic and ownship as GeoJSON points
           /airspace.geojson     active TFR/restricted areas as GeoJSON polygons

@@ -62,7 +62,7 @@ public final class LiveGateway: @unchecked Sendable {
     /// Creates a gateway whose outputs go to `sinks` (more can be added before `start`); the
     /// feeds' picture is produced when `hub` is given. Nothing runs until `start`.
     public init(core: GatewayCore = GatewayCore(), hub: FeedHub? = nil, sinks: [any GatewaySink]) {
-        self.pipeline = GatewayPipeline(core: core, outputs: .init(fisb: true, snapshotInterval: hub == nil ? nil : 0.25))
+        self.pipeline = GatewayPipeline(core: core, outputs: .init(fisb: true, snapshotInterval: hub == nil ? nil : 0.25, flightSamples: true))
         self.hub = hub
         self.sinks = (hub.map { [FeedHubSink(hub: $0)] } ?? []) + sinks
     }

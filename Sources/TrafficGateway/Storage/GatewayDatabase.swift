@@ -163,6 +163,62 @@ public final class GatewayDatabase: Sendable {
         Migration(id: "v3-alert-ack", sql: """
             CREATE TABLE alert_ack (rowid INTEGER PRIMARY KEY AUTOINCREMENT, target TEXT NOT NULL, time REAL NOT NULL)
             """),
+        // The logbook (issue 23): one row a flight, its track packed (LogbookStore.pack), and what happened on it.
+        Migration(id: "v4-logbook", sql: """
+            CREATE TABLE flight (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                start REAL NOT NULL,
+                off_block REAL NOT NULL,
+                takeoff REAL,
+                landing REAL,
+                on_block REAL NOT NULL CHECK (on_block >= off_block),
+                departure TEXT,
+                arrival TEXT,
+                distance_nm REAL NOT NULL CHECK (distance_nm >= 0),
+                max_altitude_ft REAL,
+                max_ground_speed_kt REAL NOT NULL,
+                source TEXT NOT NULL,
+                points INTEGER NOT NULL,
+                track BLOB NOT NULL,
+                display_track BLOB NOT NULL
+            );
+            CREATE INDEX flight_start ON flight(start);
+            CREATE TABLE flight_alert (
+                flight_id INTEGER NOT NULL REFERENCES flight(id) ON DELETE CASCADE,
+                time REAL NOT NULL,
+                alert_id TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('traffic', 'airspace')),
+                level TEXT NOT NULL CHECK (level IN ('advisory', 'caution', 'warning')),
+                subject TEXT NOT NULL,
+                message TEXT NOT NULL,
+                lat REAL, lon REAL, altitude_ft REAL
+            );
+            CREATE INDEX flight_alert_flight ON flight_alert(flight_id);
+            CREATE TABLE flight_encounter (
+                flight_id INTEGER NOT NULL REFERENCES flight(id) ON DELETE CASCADE,
+                subject TEXT NOT NULL,
+                callsign TEXT,
+                time REAL NOT NULL,
+                range_nm REAL NOT NULL CHECK (range_nm >= 0),
+                vertical_ft INTEGER,
+                lat REAL NOT NULL, lon REAL NOT NULL, altitude_ft INTEGER,
+                own_lat REAL NOT NULL, own_lon REAL NOT NULL,
+                track BLOB NOT NULL
+            );
+            CREATE INDEX flight_encounter_flight ON flight_encounter(flight_id);
+            CREATE TABLE flight_airspace (
+                flight_id INTEGER NOT NULL REFERENCES flight(id) ON DELETE CASCADE,
+                subject TEXT NOT NULL,
+                name TEXT NOT NULL,
+                kind TEXT,
+                entered INTEGER NOT NULL CHECK (entered IN (0, 1)),
+                closest_nm REAL NOT NULL,
+                level TEXT NOT NULL CHECK (level IN ('advisory', 'caution', 'warning')),
+                time REAL NOT NULL,
+                lat REAL, lon REAL
+            );
+            CREATE INDEX flight_airspace_flight ON flight_airspace(flight_id);
+            """),
     ]
 
     /// Applies the migrations not yet applied, each in its own transaction.

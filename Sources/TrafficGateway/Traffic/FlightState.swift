@@ -46,6 +46,13 @@ public struct FlightState: Sendable, Equatable {
     public private(set) var phase: Phase = .unknown
     /// When the phase last changed, epoch seconds.
     public private(set) var since: Double?
+    /// When the condition that made the last change began (the takeoff roll reaching
+    /// `takeoffSpeedKt`, the landing roll slowing below `landingSpeedKt`): `since` less the hold.
+    /// The logbook's takeoff and landing times.
+    public private(set) var changeBegan: Double?
+    /// True when the phase was decided by the first fix (a recording or a gateway starting in
+    /// flight), not by a takeoff or landing seen.
+    public private(set) var decidedByFirstFix = false
     private var takeoffSince: Double?
     private var landingSince: Double?
 
@@ -87,6 +94,8 @@ public struct FlightState: Sendable, Equatable {
     }
 
     private mutating func set(_ new: Phase, at time: Double) {
+        decidedByFirstFix = phase == .unknown
+        changeBegan = (new == .airborne ? takeoffSince : landingSince) ?? time
         phase = new
         since = time
         takeoffSince = nil

@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Builds the logbook from recordings (`gatewayd flights import`): each argument is a capture,
+/// a recording hour's stem or a recording folder (`ReplaySession`). The captures are read one
+/// window at a time (constant memory), each once (a file given twice is read once), in the
+/// order of their first timestamp (whatever order they were given in), through one pipeline
+/// with the flight samples on, as `replay` would. A recorder's hour files that follow each
+/// other stay one session, so a flight across an hour boundary stays one flight; a silence of
+/// more than `FlightDetector.silenceSec` between two captures (an hour file missing, another
+/// day) ends the session: a flight still in the air then is kept as ended in the air.
+/// Datagrams older than the last one fed (overlapping recordings) are skipped and counted.
+/// A damaged capture is read up to the damage and named in `Report.damaged`.
+public enum FlightImport {
+    /// What an import did.
+    public struct Report: Sendable {
+        /// Flights closed, with what the store did with each (their tracks left out: they are in
+        /// the store, and an import of months of recordings holds none of them in memory).
+        public var flights: [(LoggedFlight, LogbookStore.Saved?)] = []
+        /// One sentence a damaged or unreadable capture (naming the file).
+        public var damaged: [String] = []
+        /// Captures read.
+        public var captures = 0
+        /// Datagrams fed.
+        public var datagrams = 0
+        /// Datagrams skipped: older than the last one fed (a file overlapping another).
+        public var overlapping = 0
+        /// Files named twice, read once.
+        public var duplicates: [String] = []
+    }
+
+    /// The captures `arguments` name, each once, in the order of their first timestamp, with
+    /// the gpsd logs kept beside them.
+    static func captures(_ arguments: [String], port: UInt16) throws(GatewayError) -> (captures: [(path: String, first: Double?)], gps: [String], duplicates: [String]) {
+        var seen = Set<String>(), duplicates: [String] = []
+        var found: [(path: String, first: Double?)] = [], gps: [String] = []
+        for argument in arguments {
+            let session = try ReplaySession.resolve(argument)
+            gps += session.gpsLogs
+            for path in session.captures {
+                let key = canonical(path)
+                guard seen.insert(key).inserted else {
+                    duplicates.append(path)
+                    continue
+                }
+                var first: Double?
+                if var stream = try? CaptureStream(path: path, port: port) { first = stream.next()?.timestamp }
+                found.append((path, first))
+            }
+        }
+        found.sort { a, b in
+            switch (a.first, b.first) {
+            case let (x?, y?): return (x, a.path) < (y, b.path)
+            case (nil, _?): return false
+            case (_?, nil): return true
+            case (nil, nil): return a.path < b.path
+            }
+        }
+        return (found, gps, duplicates)
+    }
+
+    private static func canonical(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Imports `arguments` into `logbook`; `progress` hears a line a capture and a flight.
+    public static func run(_ arguments: [String], into logbook: inout Logbook, port: UInt16 = 4000, date: String? = nil,
+                           progress: (String) -> Void = { _ in }) throws(GatewayError) -> Report {
+        var report = Report()
+        let (captures, gpsPaths, duplicates) = try captures(arguments, port: port)
+        report.duplicates = duplicates
+        for d in duplicates { progress("\(d): given twice, read once") }
+        var fixes: [TimedGPSFix] = []
+        for path in gpsPaths { fixes += try GPSLog.read(path: path).fixes }
+        fixes.sort { $0.time < $1.time }
+
+        var replay: CaptureReplay?
+        var lastTime = -Double.infinity
+        func endSession(_ logbook: inout Logbook) throws(GatewayError) {
+            guard var r = replay else { return }
+            let alerts = r.finish()
+            let kept = try logbook.receive(samples: r.drainFlightSamples(), alerts: alerts) + logbook.finish()
+            for k in kept { progress(Self.line(k.0, k.1)) }
+            report.flights += kept.map { ($0.0.withoutTracks, $0.1) }
+            replay = nil
+        }
+        for (index, capture) in captures.enumerated() {
+            progress("\(capture.path) (\(index + 1) of \(captures.count))")
+            var stream: CaptureStream
+            do { stream = try CaptureStream(path: capture.path, port: port) } catch {
+                report.damaged.append("\(error)")
+                continue
+            }
+            var midnight = 0.0
+            if stream.format == .raw {
+                guard let day = try? CaptureDate.ofRawStream(at: capture.path, given: date) else {
+                    report.damaged.append("\(capture.path): a raw GDL90 stream whose date is unknown (give --date)")
+                    continue
+                }
+                midnight = day.midnight
+                try endSession(&logbook)  // a raw stream has its own clock: its own session
+            }
+            if let first = capture.first, first - lastTime > FlightDetector.silenceSec { try endSession(&logbook) }
+            logbook.setSource(capture.path)
+            report.captures += 1
+            if replay == nil {
+                let start = capture.first ?? lastTime
+                replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: stream.format == .raw ? .heartbeat(midnight: midnight) : .given,
+                                                                  outputs: .init(flightSamples: true)),
+                                       gpsFixes: fixes.filter { $0.time >= start - 1 })
+            }
+            var batch: [AlertEvent] = []
+            let messagesBefore = replay?.pipeline.core.counters.messages ?? 0
+            while let d = stream.next() {
+                if let t = d.timestamp {
+                    if t < lastTime - 1 {
+                        report.overlapping += 1
+                        continue
+                    }
+                    lastTime = max(lastTime, t)
+                }
+                batch += replay!.feed(d)
+                report.datagrams += 1
+                if report.datagrams % 64 == 0 || !batch.isEmpty {
+                    let samples = replay!.drainFlightSamples()
+                    if !samples.isEmpty || !batch.isEmpty {
+                        let kept = try logbook.receive(samples: samples, alerts: batch)
+                        for k in kept { progress(Self.line(k.0, k.1)) }
+                        report.flights += kept.map { ($0.0.withoutTracks, $0.1) }
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+            }
+            if stream.format == .raw, let now = replay?.pipeline.now { lastTime = max(lastTime, now) }
+            if let damage = stream.error {
+                report.damaged.append("\(damage) (read up to there)")
+            } else if replay?.pipeline.core.counters.messages ?? 0 == messagesBefore {
+                report.damaged.append("\(capture.path): no GDL90 message in it (not a GDL90 capture, or its UDP port is not \(port): give --port)")
+            }
+        }
+        try endSession(&logbook)
+        return report
+    }
+
+    /// One progress line for a flight kept.
+    public static func line(_ f: LoggedFlight, _ saved: LogbookStore.Saved?) -> String {
+        let what: String
+        switch saved {
+        case .added(let id)?: what = "flight \(id) kept"
+        case .replaced(let id)?: what = "flight \(id) replaced (the same flight, more track)"
+        case .alreadyKept(let id)?: what = "flight \(id) already kept"
+        case nil: what = "flight"
+        }
+        return "\(what): \(LogbookText.route(f)), \(LogbookText.times(f))"
+    }
+}

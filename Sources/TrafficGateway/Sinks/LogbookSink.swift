@@ -1,0 +1,43 @@
+/// The logbook as a sink (issue 23): ownship's samples and the alert changes go to a `Logbook`
+/// on its own queue (at most 4,096 batches waiting, then dropped and said), which keeps each
+/// flight in the database when it ends. At the end of the process the open flight is kept as
+/// it stands (ended in the air when it has not landed).
+public final class LogbookSink: GatewaySink {
+    private let writer: BoundedConsumer<([FlightSample], [AlertEvent])>
+    private let logbook: Locked<Logbook>
+    private let onError: @Sendable (GatewayError) -> Void
+    private let onFlight: @Sendable (LoggedFlight) -> Void
+
+    /// A sink into `logbook`; `onFlight` hears each flight kept, `onError` each failure.
+    public init(logbook: Logbook, onFlight: @escaping @Sendable (LoggedFlight) -> Void = { _ in },
+                onError: @escaping @Sendable (GatewayError) -> Void) {
+        let state = Locked(logbook)
+        self.logbook = state
+        self.onError = onError
+        self.onFlight = onFlight
+        writer = BoundedConsumer(label: "gatewayd.logbook", limit: 4_096) { (batch: ([FlightSample], [AlertEvent])) in
+            let result = state.withLock { book in Result { () throws(GatewayError) in try book.receive(samples: batch.0, alerts: batch.1) } }
+            switch result {
+            case .success(let kept): for (f, _) in kept { onFlight(f) }
+            case .failure(let error): onError(error)
+            }
+        }
+    }
+
+    public func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
+        guard !outputs.flightSamples.isEmpty || !outputs.alerts.isEmpty else { return }
+        guard !writer.submit((outputs.flightSamples, outputs.alerts)) else { return }
+        if writer.dropped == 1 || writer.dropped % 1_000 == 0 {
+            onError(GatewayError.invalidInput("the logbook is not keeping up (\(writer.dropped) batch(es) of samples not kept so far)"))
+        }
+    }
+
+    /// Waits for the batches queued, then keeps the open flight.
+    public func finish() {
+        writer.drain()
+        switch logbook.withLock({ book in Result { () throws(GatewayError) in try book.finish() } }) {
+        case .success(let kept): for (f, _) in kept { onFlight(f) }
+        case .failure(let error): onError(error)
+        }
+    }
+}

@@ -1,0 +1,238 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ArgumentParser
+import TrafficGateway
+
+/// `gatewayd flights`: the automatic logbook (issue 23).
+struct FlightsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flights",
+        abstract: "The logbook: flights kept by run and replay, debriefs and exports.",
+        discussion: """
+            'run' keeps a logbook by itself: a flight begins at takeoff (40 kt for 3 s, or a sustained climb) and ends when ownship has landed (below 30 kt for 20 s) and stood still for two minutes, so a touch-and-go or a go-around stays in one flight. Each flight keeps its 1 s track, its alerts, the closest approach of every target within 2 NM and the airspace entered or nearly entered, in the gateway's SQLite database. Old recordings are turned into flights with 'flights import'.
+
+            Examples:
+              gatewayd flights import REC/
+              gatewayd flights import fixtures/scenarios/two-flights.pcap
+              gatewayd flights list
+              gatewayd flights show 1
+              gatewayd flights export 1 --format kml -o flight.kml
+              gatewayd flights export 1 --format igc > flight.igc
+              gatewayd flights delete 1
+            """,
+        subcommands: [FlightsList.self, FlightsShow.self, FlightsExport.self, FlightsImport.self, FlightsDelete.self]
+    )
+}
+
+/// Options every flights subcommand shares.
+struct FlightsDatabaseOption: ParsableArguments {
+    @Option(help: "SQLite database (default: $XDG_DATA_HOME/gatewayd/gateway.sqlite).")
+    var database: String?
+
+    func store() throws -> LogbookStore {
+        do { return LogbookStore(database: try GatewayDatabase(path: database ?? GatewayDatabase.defaultPath())) } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+
+    func flight(_ id: Int64) throws -> LoggedFlight {
+        let store = try store()
+        do {
+            guard let f = try store.flight(id) else {
+                throw CommandFailure("no flight \(id) in \(store.database.path) ('gatewayd flights list' shows the numbers)")
+            }
+            return f
+        } catch let e as CommandFailure { throw e } catch { throw CommandFailure("\(error)") }
+    }
+}
+
+/// `gatewayd flights list`.
+struct FlightsList: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the flights kept, oldest first.",
+        discussion: """
+            One line a flight: its number (for show, export, delete), date, takeoff and landing (UTC), route, time in the air, distance (NM), highest altitude (ft), alerts and the closest approach.
+
+            Examples:
+              gatewayd flights list
+              gatewayd flights list --json | jq '.[] | select(.alerts > 0)'
+            """)
+
+    @OptionGroup var options: FlightsDatabaseOption
+
+    @Flag(help: "Print a JSON array instead of a table.")
+    var json = false
+
+    func run() throws {
+        let flights: [LogbookStore.Summary]
+        do { flights = try options.store().list() } catch let e as CommandFailure { throw e } catch { throw CommandFailure("\(error)") }
+        if json {
+            Terminal.out([LogbookJSON.list(flights)])
+            return
+        }
+        if flights.isEmpty {
+            Terminal.error("no flights kept yet: 'run' keeps them as you fly; 'gatewayd flights import REC/' builds them from recordings")
+            return
+        }
+        Terminal.out([LogbookText.listHeader] + flights.map(LogbookText.listLine))
+    }
+}
+
+/// `gatewayd flights show N`.
+struct FlightsShow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Print the debrief of one flight.",
+        discussion: """
+            Route and times (off blocks, takeoff, landing, on blocks), distance, highest altitude and speed; every target that came within 2 NM, closest first, with its range and vertical distance; the alerts raised; the airspace entered or nearly entered.
+
+            Example:
+              gatewayd flights show 3
+            """)
+
+    @OptionGroup var options: FlightsDatabaseOption
+
+    @Argument(help: "The flight's number (from 'gatewayd flights list').")
+    var number: Int64
+
+    func run() throws {
+        Terminal.out(LogbookText.debrief(try options.flight(number)))
+    }
+}
+
+/// `gatewayd flights export N --format F`.
+struct FlightsExport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write one flight as KML, GPX, IGC, GeoJSON or CSV.",
+        usage: "gatewayd flights export <number> --format <format> [<options>]",
+        discussion: """
+            kml      Google Earth, CloudAhoy: the track as an absolute-altitude 3D line with times, alerts and closest approaches as placemarks, each encounter's target track for its minute.
+            gpx      GPX 1.1: the track with time and elevation; waypoints for alerts and closest approaches.
+            igc      the FAI flight recorder format: 1 Hz B records with pressure and GNSS altitude. Unsigned (no G record): not valid for badges.
+            geojson  QGIS, Leaflet: the track as a LineString, alerts and encounters as points.
+            csv      one line a second: time, position, both altitudes, speed, track.
+
+            Examples:
+              gatewayd flights export 3 --format kml -o flight.kml
+              gatewayd flights export 3 --format gpx > flight.gpx
+            """)
+
+    @OptionGroup var options: FlightsDatabaseOption
+
+    @Argument(help: "The flight's number (from 'gatewayd flights list').")
+    var number: Int64
+
+    @Option(help: "kml, gpx, igc, geojson or csv.")
+    var format: FlightExport
+
+    @Option(name: [.short, .customLong("output")], help: "File to write (default: standard output).")
+    var output: String?
+
+    func run() throws {
+        let bytes = format.render(try options.flight(number))
+        if let output {
+            do { try Data(bytes).write(to: URL(fileURLWithPath: output)) } catch {
+                throw CommandFailure("\(output): cannot write (\(error))")
+            }
+            Terminal.error("wrote \(output) (\(bytes.count) bytes)")
+        } else {
+            var buffer = OutputBuffer(capacity: bytes.count + 1)
+            buffer.append(contentsOf: bytes)
+            Terminal.out(&buffer)
+        }
+    }
+}
+
+extension FlightExport: ExpressibleByArgument {}
+
+/// `gatewayd flights import …`.
+struct FlightsImport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Build the logbook from recordings and captures.",
+        usage: "gatewayd flights import [<options>] <capture> ...",
+        discussion: """
+            Each argument is a capture (pcap, pcapng, raw GDL90), a recording folder ('run --record REC') or a recorded hour's stem. The captures are read in the order of their first timestamp, each once, through the pipeline 'run' uses, so the flights are the ones 'run' would have kept. Importing the same recordings again adds no flight twice. A damaged capture is read up to the damage and named.
+
+            Examples:
+              gatewayd flights import REC/
+              gatewayd flights import REC/gdl90-2026-05-16-14 REC/gdl90-2026-05-16-15
+              gatewayd flights import old/*.pcap --database /var/lib/gatewayd/gateway.sqlite
+            """)
+
+    @OptionGroup var options: FlightsDatabaseOption
+
+    @Argument(help: ArgumentHelp("Captures, recording folders or recorded hours' stems.", valueName: "capture"))
+    var files: [String]
+
+    @Option(help: "UDP destination port to extract from pcap/pcapng captures.")
+    var port: UInt16 = 4000
+
+    @Option(help: "UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day.")
+    var date: String?
+
+    @Option(help: "Airport table (default: airports.bin beside gatewayd, else the repository's data/airports.bin).")
+    var airports: String?
+
+    @Flag(help: "Print nothing but errors.")
+    var quiet = false
+
+    func run() throws {
+        let store = try options.store()
+        let table: AirportTable?
+        if let airports {
+            do { table = try AirportTable(path: airports) } catch { throw CommandFailure("\(error)") }
+        } else {
+            table = AirportTable.located()
+            if table == nil && !quiet { Terminal.error("note: no airport table found: departure and arrival are left blank (see data/README.md)") }
+        }
+        var logbook = Logbook(store: store, airports: table, source: files.first ?? "")
+        let quiet = self.quiet
+        let report: FlightImport.Report
+        do {
+            report = try FlightImport.run(files, into: &logbook, port: port, date: date) { line in if !quiet { Terminal.error(line) } }
+        } catch { throw CommandFailure("\(error)") }
+        for d in report.damaged { Terminal.error("warning: \(d)") }
+        let added = report.flights.filter { if case .added? = $0.1 { true } else { false } }.count
+        let replaced = report.flights.filter { if case .replaced? = $0.1 { true } else { false } }.count
+        if !quiet {
+            var summary = "imported \(report.captures) capture(s), \(report.datagrams) datagrams: \(report.flights.count) flight(s), \(added) new"
+            if replaced > 0 { summary += ", \(replaced) replaced by a longer recording" }
+            if report.flights.count - added - replaced > 0 { summary += ", \(report.flights.count - added - replaced) already kept" }
+            if report.overlapping > 0 { summary += "; \(report.overlapping) datagrams older than the ones before skipped (overlapping recordings)" }
+            Terminal.error(summary)
+        }
+        if !report.damaged.isEmpty && report.captures == 0 { throw ExitCode(1) }
+    }
+}
+
+/// `gatewayd flights delete N`.
+struct FlightsDelete: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete one flight from the logbook.",
+        discussion: """
+            The flight, its track, alerts, encounters and airspace are deleted. Recordings are not touched: 'flights import' brings it back.
+
+            Example:
+              gatewayd flights delete 3
+            """)
+
+    @OptionGroup var options: FlightsDatabaseOption
+
+    @Argument(help: "The flight's number (from 'gatewayd flights list').")
+    var number: Int64
+
+    func run() throws {
+        let store = try options.store()
+        let deleted: Bool
+        do { deleted = try store.delete(number) } catch { throw CommandFailure("\(error)") }
+        guard deleted else { throw CommandFailure("no flight \(number) in \(store.database.path) ('gatewayd flights list' shows the numbers)") }
+        Terminal.error("deleted flight \(number)")
+    }
+}
