@@ -78,6 +78,15 @@ final class ChildProcess {
     /// Sends SIGTERM.
     func terminate() { kill(processIdentifier, SIGTERM) }
 
+    /// Waits for it to exit: its exit code and resource usage (`wait4`).
+    func waitWithUsage() -> (status: Int32, usage: rusage) {
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(processIdentifier, &status, 0, &usage) < 0 && errno == EINTR {}
+        exitStatus = status
+        return ((status >> 8) & 0xFF, usage)
+    }
+
     /// Waits for it to exit.
     func waitUntilExit() {
         guard exitStatus == nil else { return }

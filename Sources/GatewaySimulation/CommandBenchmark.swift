@@ -53,39 +53,17 @@ public enum CommandBenchmark {
     /// Runs `executable arguments…` with stdout and stderr to /dev/null. Spawned and reaped here
     /// (not with `Process`, whose own reaper would take the child's resource usage).
     public static func run(_ executable: String, _ arguments: [String]) throws -> Run {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for a in argv { free(a) } }
         // The child's own peak (VmHWM) is reported by the child at exit: `ru_maxrss` would count
         // this process's memory too, which the child shares until it executes (vfork).
         let peakFile = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-peak-\(getpid())").path
         unlink(peakFile)
         defer { unlink(peakFile) }
-        var environment: [UnsafeMutablePointer<CChar>?] = []
-        var e = environ
-        while let entry = e.pointee {
-            if !String(cString: entry).hasPrefix(PeakMemory.variable + "=") { environment.append(strdup(entry)) }
-            e += 1
-        }
-        environment.append(strdup(PeakMemory.variable + "=" + peakFile))
-        environment.append(nil)
-        defer { for v in environment { free(v) } }
-        var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environment)
-        guard spawned == 0 else {
-            throw GatewayError.file(path: executable, reason: "cannot start: \(String(cString: strerror(spawned)))")
-        }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let child = try ChildProcess(executable, arguments, extraEnvironment: [PeakMemory.variable: peakFile])
+        let (status, usage) = child.waitWithUsage()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let reported = (try? String(contentsOfFile: peakFile, encoding: .utf8)).flatMap { Double($0.trimmingWhitespaceAndNewlines()) }
-        return Run(seconds: seconds, peakMB: (reported ?? Double(usage.ru_maxrss)) / 1024, status: (status >> 8) & 0xFF)
+        return Run(seconds: seconds, peakMB: (reported ?? Double(usage.ru_maxrss)) / 1024, status: status)
     }
 
     /// The best of `rounds` runs (least wall time; the largest peak memory seen).

@@ -60,16 +60,19 @@ public final class GatewayDatabase: Sendable {
     /// Runs `body` in one write transaction (`BEGIN IMMEDIATE` … `COMMIT`; rolled back when it
     /// throws, so nothing half-written is ever kept).
     public func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try writer.withLock { db in
-            try db.execute("BEGIN IMMEDIATE")
-            do {
-                let result = try body(db)
-                try db.execute("COMMIT")
-                return result
-            } catch {
-                try? db.execute("ROLLBACK")
-                throw error
-            }
+        try writer.withLock { db in try Self.transaction(db) { try body(db) } }
+    }
+
+    /// `body` in one write transaction on `db`: committed when it returns, rolled back when it throws.
+    private static func transaction<T>(_ db: SQLiteConnection, _ body: () throws -> T) throws -> T {
+        try db.execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try db.execute("COMMIT")
+            return result
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
         }
     }
 
@@ -230,14 +233,9 @@ public final class GatewayDatabase: Sendable {
             throw SQLiteError(code: SQLITE_ERROR, message: "made by a newer gatewayd (schema step \(unknown) is unknown to this one); upgrade gatewayd", statement: nil)
         }
         for m in migrations where !applied.contains(m.id) {
-            try db.execute("BEGIN IMMEDIATE")
-            do {
+            try transaction(db) {
                 try db.executeScript(m.sql)
                 try db.execute("INSERT INTO grdb_migrations (identifier) VALUES (?)", [m.id])
-                try db.execute("COMMIT")
-            } catch {
-                try? db.execute("ROLLBACK")
-                throw error
             }
         }
     }
