@@ -4,11 +4,7 @@ import Glibc
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// What one argument of `gatewayd replay` names, with the files a flight recording keeps beside

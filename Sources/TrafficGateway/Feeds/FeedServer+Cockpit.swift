@@ -2,11 +2,7 @@ import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 import GDL90
 import Hummingbird

@@ -3,11 +3,7 @@ import Synchronization
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 #if canImport(Glibc)
 import Glibc

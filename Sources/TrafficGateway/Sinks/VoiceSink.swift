@@ -2,11 +2,7 @@ import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// The voice as a sink: it carries out the core's outputs by speaking callouts into the headset.

@@ -45,7 +45,8 @@ struct TextPattern: Sendable {
         text.withUnsafeBufferPointer { buffer in
             var out: [TextMatch] = []
             var at = 0
-            while at <= buffer.count, let m = firstMatch(in: buffer, from: at) {
+            var machine = Machine(slots: 2 * (groupCount + 1))
+            while at <= buffer.count, let m = firstMatch(in: buffer, from: at, machine: &machine) {
                 out.append(m)
                 at = m.range.upperBound > m.range.lowerBound ? m.range.upperBound : m.range.upperBound + 1
             }
@@ -58,6 +59,10 @@ struct TextPattern: Sendable {
 
     private func firstMatch(in text: UnsafeBufferPointer<UInt8>, from: Int) -> TextMatch? {
         var machine = Machine(slots: 2 * (groupCount + 1))
+        return firstMatch(in: text, from: from, machine: &machine)
+    }
+
+    private func firstMatch(in text: UnsafeBufferPointer<UInt8>, from: Int, machine: inout Machine) -> TextMatch? {
         var start = from
         while start <= text.count {
             if let first = firstBytes {
@@ -501,8 +506,15 @@ private struct Machine {
                 var found = false
                 let from = ahead ? sp : sp - width
                 if from >= 0 {
-                    var inner = Machine(slots: captures.count)
-                    found = inner.run(looks[index], looks, text, at: from) != nil
+                    let body = looks[index]
+                    if body.count == 2, case .set(let s) = body[0] {
+                        // One class (every look-around the NOTAM patterns have): tested in place,
+                        // no machine built at each candidate position.
+                        found = from < text.count && s.contains(text[from])
+                    } else {
+                        var inner = Machine(slots: captures.count)
+                        found = inner.run(body, looks, text, at: from) != nil
+                    }
                 }
                 if found != negative { pc += 1 } else { ok = false }
             case .match:
