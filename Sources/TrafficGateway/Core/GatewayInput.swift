@@ -1,0 +1,24 @@
+import GDL90
+
+/// One input a source hands the pipeline, stamped with its time by the source (see
+/// ../shared/DESIGN.md, "sources in, sinks out"): what the live gateway, the flight recorder
+/// and replay exchange. The pipeline turns each into `GatewayEvent`s for the core.
+public enum GatewayInput: Sendable, Equatable {
+    /// A GDL 90 datagram (or a raw stream's chunk) as received.
+    case datagram([UInt8])
+    /// A position fix from gpsd.
+    case gpsFix(GPSFix)
+    /// The airspace areas to watch from now on (NOTAM refresh, the store's re-read, a canned set).
+    case airspace([AirspaceArea])
+    /// The user acknowledged an airspace alert (by alert id or area id).
+    case acknowledge(String)
+    /// Time passes with no input (the live clock's tick).
+    case tick
+
+    /// Whether a recording keeps it: everything but the clock's ticks, which replay re-creates
+    /// from the inputs' own times (the tick rule).
+    public var isRecorded: Bool {
+        if case .tick = self { return false }
+        return true
+    }
+}
