@@ -47,8 +47,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             deframer.feed(data[split...], handle)
             deframer.finish(handle)
             var pipeline = GatewayPipeline()
-            _ = pipeline.ingest(data, at: 1_800_000_000)
-            _ = pipeline.finish()
+            _ = pipeline.process(.datagram(data), at: 1_800_000_000)
+            _ = pipeline.finish(.silence(CaptureReplay.trailingSilence))
         case .fisb:
             var payload = Array(data.prefix(Uplink.payloadLength))
             if payload.count < Uplink.payloadLength { payload += [UInt8](repeating: 0, count: Uplink.payloadLength - payload.count) }

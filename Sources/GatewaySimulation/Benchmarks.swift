@@ -135,7 +135,7 @@ public enum Benchmarks {
         let start = DispatchTime.now().uptimeNanoseconds
         for d in datagrams {
             let t0 = DispatchTime.now().uptimeNanoseconds
-            alerts += pipeline.ingest(d.bytes, at: d.time).count
+            alerts += pipeline.process(.datagram(d.bytes), at: d.time).alerts.count
             latencies.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
         }
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

@@ -36,9 +36,8 @@ extension Benchmarks {
         -> (latencies: [Double], note: String)
     {
         let hub = FeedHub()
-        let gateway = LiveGateway(log: nil, hub: hub, onAlerts: { _ in })
         let probe = LatencyProbe()
-        gateway.latencyProbe = probe
+        var forwarder: ForwardSink?
         var sinks: [UDPListener] = []
         var stalledSink: Int32 = -1
         var http: FeedServer? = nil
@@ -63,7 +62,7 @@ extension Benchmarks {
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(stalledSink, $0, &length) } }
             senders.append(try UDPSender(host: "127.0.0.1", port: UInt16(bigEndian: bound.sin_port)))
-            try gateway.forward(to: senders, auto: false)
+            forwarder = ForwardSink(targets: senders, efbs: nil, hub: hub)
             let server = FeedServer(hub: hub)
             try server.start(host: "127.0.0.1", port: 0)
             http = server
@@ -88,6 +87,8 @@ extension Benchmarks {
             var waited = 0
             while hub.counters.sseClients < 20 && waited < 200 { usleep(10_000); waited += 1 }
         }
+        let gateway = LiveGateway(hub: hub, sinks: [AlertHandlerSink { _ in }] + (forwarder.map { [$0] } ?? []), forwarding: forwarder != nil)
+        gateway.latencyProbe = probe
         try gateway.start(bind: "127.0.0.1", port: 0)
         let sender = try UDPSender(host: "127.0.0.1", port: gateway.port)
         let total = Int(Double(rate) * seconds)

@@ -43,7 +43,7 @@ extension Benchmarks {
             for path in session.captures {
                 var stream: CaptureStream
                 do { stream = try CaptureStream(path: path) } catch { throw GatewayError.file(path: path, reason: "\(error)") }
-                while let d = stream.next() { _ = r.feed(d) }
+                while let d = stream.next() { _ = r.process(d) }
             }
             _ = r.finish()
         }

@@ -94,9 +94,8 @@ extension Benchmarks {
         let box = CoreBox(CaptureReplay(pipeline: GatewayPipeline(), gpsFixes: fixes))
         if let t = datagrams.first?.timestamp, !areas.isEmpty {
             core.sync {
-                let alerts = box.replay.setAirspace(areas, at: t)
-                var out = GatewayOutputs()
-                out.alerts = alerts
+                var out = box.replay.process(.airspace(areas), at: t)
+                out.flight = nil
                 sink.carryOut(out, at: t)
             }
         }

@@ -41,10 +41,10 @@ struct DecodeCommand: ParsableCommand {
             // One buffer, written out every 256 kB: no String per line, no join.
             var printer = MessagePrinter(json: json)
             while let datagram = capture.next() {
-                _ = pipeline.ingest(datagram.bytes, at: datagram.timestamp) { item, t in printer.append(item, at: t) }
+                _ = datagram.bytes.withUnsafeBytes { pipeline.process(datagram: $0, at: datagram.timestamp) { item, t in printer.append(item, at: t) } }
                 if printer.out.count >= 1 << 18 { Terminal.out(&printer.out) }
             }
-            _ = pipeline.finish { item, t in printer.append(item, at: t) }
+            _ = pipeline.finish(.openFrameOnly) { item, t in printer.append(item, at: t) }
             Terminal.out(&printer.out)
             totals.merge(pipeline.core.counters)
             if let damage = capture.error { damaged.append("\(damage)") }

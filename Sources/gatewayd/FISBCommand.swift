@@ -77,7 +77,7 @@ struct FISBCommand: ParsableCommand {
                 if out.count >= 1 << 18 { Terminal.out(&out) }
             }
             while let d = capture.next() { print(replay.process(d).fisbProducts) }
-            print(replay.finishProducts())
+            print(replay.finish(.products).fisbProducts)
             Terminal.out(&out)
             let core = replay.pipeline.core
             let counts = "\(core.counters.messageCounts[Message.typeNames.firstIndex(of: "uplink")!]) uplink messages, \(core.counters.errors) rejected frames"

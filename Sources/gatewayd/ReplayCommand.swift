@@ -124,23 +124,24 @@ struct ReplayCommand: ParsableCommand {
             let pace = Pacer(speed: speed)
             // With --database the flights of the replay go to its logbook (issue 23), as run keeps them.
             var logbook = log.map { Logbook(store: LogbookStore(database: $0.database), airports: AirportTable.located(), source: session.name) }
-            var emit: ([AlertEvent]) throws -> Void = { alerts in
-                if logbook != nil { flights += try logbook!.receive(samples: replay.drainFlightSamples(), alerts: alerts).map { FlightImport.line($0.0, $0.1) } }
-                guard !alerts.isEmpty else { return }
-                Terminal.out(alerts.map(formatter.format))
-                try log?.append(alerts)
-                alertCount += alerts.count
+            var emit: (GatewayOutputs) throws -> Void = { out in
+                notes += out.notices.map { "\(session.name): \($0)" }
+                if logbook != nil { flights += try logbook!.receive(samples: out.flightSamples, alerts: out.alerts).map { FlightImport.line($0.0, $0.1) } }
+                guard !out.alerts.isEmpty else { return }
+                Terminal.out(out.alerts.map(formatter.format))
+                try log?.append(out.alerts)
+                alertCount += out.alerts.count
             }
             var next = capture.next()
             if !session.areas.isEmpty {
                 var probe = replay  // the first datagram's time, without moving the real pacing clock
                 let first = next.flatMap { probe.eventTime(of: $0) }
-                try emit(replay.setAirspace(session.areas, at: first ?? replay.pipeline.now ?? 0))
+                try emit(replay.process(.airspace(session.areas), at: first ?? replay.pipeline.now ?? 0))
             }
             while true {
                 while let d = next {
                     if pace.isPaced, let t = replay.eventTime(of: d) { pace.wait(until: t) }
-                    try emit(replay.feed(d))
+                    try emit(replay.process(d))
                     next = capture.next()
                 }
                 if let damage = capture.error { damaged.append("\(damage)") }
@@ -150,7 +151,6 @@ struct ReplayCommand: ParsableCommand {
             }
             try emit(replay.finish())
             if logbook != nil { flights += try logbook!.finish().map { FlightImport.line($0.0, $0.1) } }
-            notes += replay.drainNotices().map { "\(session.name): \($0)" }
             emit = { _ in }
             totals.merge(replay.pipeline.core.counters)
         }

@@ -154,8 +154,8 @@ private struct Sky {
         let areas = try AirspaceFile.read(path: fixtures.appendingPathComponent("demo-airspace.geojson").path)
         #expect(areas.count == 3)
         var replay = CaptureReplay(pipeline: GatewayPipeline())
-        var alerts = replay.setAirspace(areas, at: capture.datagrams[0].timestamp!)
-        alerts += replay.replay(capture.datagrams)
+        var alerts = replay.process(.airspace(areas), at: capture.datagrams[0].timestamp!).alerts
+        alerts += replay.replay(capture.datagrams).alerts
         let tfr = alerts.filter { $0.kind == .airspace }
         #expect(tfr.map(\.subject) == ["FDC 6/2174", "FDC 6/2174", "FDC 6/2174", "FDC 6/2174"])
         #expect(tfr.map(\.level) == [.caution, .warning, .advisory, .advisory])
@@ -207,7 +207,7 @@ extension OwnshipFix {
         var alerts: [AlertEvent] = []
         for (i, payload) in FISBSamples.uplinks().enumerated() {
             let uplink = Message.uplink(Uplink(timeOfReception: nil, payload: payload)).frame()
-            alerts += pipeline.ingest(own + uplink, at: start + Double(i))
+            alerts += pipeline.process(.datagram(own + uplink), at: start + Double(i)).alerts
         }
         let airspace = alerts.filter { $0.kind == .airspace }
         #expect(airspace.first?.subject.hasPrefix("FDC 6/6101") == true)
@@ -222,7 +222,7 @@ extension OwnshipFix {
         #expect(area?.ceilingIsAGL == true && area?.ceilingFt == 3000)
         // A given area with the same id replaces the FIS-B one.
         let official = AirspaceArea(id: "FDC 6/6101", name: "official", shape: .circle(center: DemoFlight.origin, radiusNM: 1))
-        _ = pipeline.setAirspace([official], at: start + 20)
+        _ = pipeline.process(.airspace([official]), at: start + 20)
         #expect(pipeline.core.airspaceAlerts.areas.filter { $0.id == "FDC 6/6101" }.map(\.name) == ["official"])
     }
 }

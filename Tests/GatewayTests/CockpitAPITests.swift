@@ -66,10 +66,10 @@ private final class CockpitRig: @unchecked Sendable {
         _ = try store.refresh(source: "faa-api", notams: notams, at: FISBSamples.startTime - 600)
         var pipeline = GatewayPipeline()
         let start = FISBSamples.startTime
-        var alerts = pipeline.setAirspace(try AirspaceSet.load(database: nil, notamFiles: [path], activeAt: start), at: start)
+        var alerts = pipeline.process(.airspace(try AirspaceSet.load(database: nil, notamFiles: [path], activeAt: start)), at: start).alerts
         for d in try CaptureFile.read(path: fixtures.appendingPathComponent("demo-flight.pcap").path).datagrams {
             guard let t = d.timestamp, t <= start + 185 else { break }
-            alerts += pipeline.ingest(d.bytes, at: t)
+            alerts += pipeline.process(.datagram(d.bytes), at: t).alerts
         }
         hub.publish(alerts)
         hub.publish(pipeline.core.snapshot(at: start + 185))

@@ -327,7 +327,7 @@ private func metar(_ text: String) -> InformationFrame {
             var stream = try CaptureStream(path: path, port: 4000)
             var out: [FISBReport] = []
             while let d = stream.next() { out += replay.process(d).fisbProducts }
-            return out + replay.finishProducts()
+            return out + replay.finish(.products).fisbProducts
         }
         let dated = try CaptureFile.read(path: fixtures.appendingPathComponent("fisb-sample.978").path)
         let (expected, _) = FISBCaptureDecoder.decode(dated.datagrams.map { ($0.timestamp, $0.bytes) })

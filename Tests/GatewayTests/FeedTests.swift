@@ -37,8 +37,8 @@ private final class FeedRig: @unchecked Sendable {
 
     init(forward: [UDPSender] = []) throws {
         let collected = Collected()
-        gateway = LiveGateway(log: nil, hub: hub, onAlerts: { events in collected.alerts.withLock { $0 += events.map(\.event) } })
-        try gateway.forward(to: forward, auto: false)
+        gateway = LiveGateway(hub: hub, sinks: [AlertHandlerSink { events in collected.alerts.withLock { $0 += events.map(\.event) } }]
+                                + (forward.isEmpty ? [] : [ForwardSink(targets: forward, efbs: nil, hub: hub)]), forwarding: !forward.isEmpty)
         try gateway.start(bind: "127.0.0.1", port: 0)
         http = FeedServer(hub: hub)
         try http.start(host: "127.0.0.1", port: 0)
@@ -271,16 +271,20 @@ private final class FeedRig: @unchecked Sendable {
         }
         defer { efb.cancel() }
         let hub = FeedHub()
-        let gateway = LiveGateway(log: nil, hub: hub, onAlerts: { _ in })
-        try gateway.forward(to: [], auto: true, discoveryPort: 0)
+        // The forwarder is a sink, discovery a source: one line of wiring each.
+        let forwarder = ForwardSink(targets: [], efbs: ForwardSink.registry(ownPort: 0), hub: hub)
+        let discovery = DiscoverySource(port: 0)
+        let gateway = LiveGateway(hub: hub, sinks: [forwarder], forwarding: true)
+        gateway.add(discovery)
         try gateway.start(bind: "127.0.0.1", port: 0)
         defer { gateway.stop() }
-        let announce = try UDPSender(host: "127.0.0.1", port: gateway.discoveryPort)
+        let announce = try UDPSender(host: "127.0.0.1", port: discovery.port)
         announce.send(Array(#"{"App":"ForeFlight","GDL90":{"port":\#(efb.port)}}"#.utf8))
         var n = 0
-        while gateway.discoveredEFBs().isEmpty && n < 200 { usleep(10_000); n += 1 }
-        #expect(gateway.discoveredEFBs().map(\.port) == [efb.port])
-        #expect(gateway.discoveredEFBs().first?.app == "ForeFlight")
+        let now = { Date().timeIntervalSince1970 }
+        while forwarder.discovered(at: now()).isEmpty && n < 200 { usleep(10_000); n += 1 }
+        #expect(forwarder.discovered(at: now()).map(\.port) == [efb.port])
+        #expect(forwarder.discovered(at: now()).first?.app == "ForeFlight")
         try UDPSender(host: "127.0.0.1", port: gateway.port).send(FeedScene().datagram)
         n = 0
         while received.withLock({ $0 }) == 0 && n < 200 { usleep(10_000); n += 1 }

@@ -47,7 +47,7 @@ final class ConsoleLines: Sendable {
         #expect(output.text.contains("gatewayd: listening for GDL90 on UDP 127.0.0.1:\(started.udpPort), alert log \(config.database!)"))
         #expect(output.text.contains("gatewayd: feeds: HTTP http://127.0.0.1:\(config.httpPort)/"))
         let names = started.services.map { "\($0)" }
-        #expect(names == ["terminal", "alert log", "GDL90 ingest", "HTTP feeds", "airspace reload", "acknowledgement poll", "status line", "stopping line"])
+        #expect(names == ["terminal", "alert log", "GDL90 ingest", "HTTP feeds", "status line", "stopping line"])
 
         let group = ServiceGroup(services: started.services, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         async let running: Void = group.run()
@@ -91,12 +91,12 @@ final class ConsoleLines: Sendable {
         #expect(!output.text.contains("listening"))
         // The UDP socket it had bound is free again (closed by its Dispatch source's cancel
         // handler, which a loaded machine may run a moment later).
-        let again = LiveGateway(log: nil, onAlerts: { _ in })
         var rebound = false
         for _ in 0..<100 where !rebound {
+            let again = LiveGateway(log: nil, onAlerts: { _ in })
             do { try again.start(bind: "127.0.0.1", port: UInt16(config.udpPort)); rebound = true } catch { usleep(50_000) }
+            again.stop()
         }
-        again.stop()
         #expect(rebound, "UDP port \(config.udpPort) still taken 5 s after the failed start")
     }
 
@@ -169,18 +169,21 @@ final class ConsoleLines: Sendable {
         config.statusInterval = 60
         let clock = TestClock(), output = ConsoleLines()
         let started = try GatewayApp(config: config, console: output.console, systemd: SystemdNotifier(environment: [:]), clock: clock).start()
-        #expect(started.services.map { "\($0)" } == ["terminal", "GDL90 ingest", "airspace reload", "status line", "stopping line"])
+        #expect(started.services.map { "\($0)" } == ["terminal", "GDL90 ingest", "status line", "stopping line"])
         let group = ServiceGroup(services: started.services, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         async let running: Void = group.run()
-        // Both timers asleep (airspace reload and status line, 60 s each), then a minute passes.
+        // Every timer asleep on the test clock: the tick (1 s), the airspace source's reload and
+        // the status line (60 s each); then a minute passes.
         var sleeps = clock.sleeps.makeAsyncIterator()
-        _ = await sleeps.next()
-        _ = await sleeps.next()
+        func waitForSleeps(until deadline: Duration, count: Int) async {
+            var seen = 0
+            while seen < count, let s = await sleeps.next() { if s.offset == deadline { seen += 1 } }
+        }
+        await waitForSleeps(until: .seconds(60), count: 2)
         #expect(!output.text.contains("status:"))
         clock.advance(by: .seconds(60))
-        // The next sleeps begin once both jobs have run.
-        _ = await sleeps.next()
-        _ = await sleeps.next()
+        // The next sleeps begin once both minute jobs have run.
+        await waitForSleeps(until: .seconds(120), count: 2)
         #expect(output.text.contains("status: datagrams 0, messages 0, rejected 0, targets 0, alerts 0, position from none"))
         await group.triggerGracefulShutdown()
         try await running

@@ -11,8 +11,8 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-recorder-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let live = Mutex<[AlertEvent]>([])
-        let gateway = LiveGateway(log: nil, onAlerts: { alerts in live.withLock { $0 += alerts.map(\.event) } })
-        gateway.recorder = try FlightRecorder(directory: directory) { Issue.record("recorder: \($0)") }
+        let gateway = LiveGateway(log: nil, recorder: try FlightRecorder(directory: directory) { Issue.record("recorder: \($0)") },
+                                  onAlerts: { alerts in live.withLock { $0 += alerts.map(\.event) } })
         try gateway.start(bind: "127.0.0.1", port: 0)
         // Airspace given while it runs (as a NOTAM refresh would): an area around the flight's
         // start, then a second set half-way with an acknowledgement. The recorder keeps both.
@@ -55,7 +55,7 @@ import Testing
         #expect(events.map(\.change) == [.airspace([tfr]), .airspace([tfr, restricted]), .acknowledge("TEST 1/1")])
         #expect(liveAlerts.contains { $0.kind == .airspace }, "the airspace should alert live: \(liveAlerts.map(\.message))")
         var replay = CaptureReplay(pipeline: GatewayPipeline(), events: events)
-        let replayed = replay.replay(datagrams)
+        let replayed = replay.replay(datagrams).alerts
         // Both have ticked every whole second up to a second and a half before the stop.
         let cutoff = stopped - 1.5
         let a = liveAlerts.filter { $0.time < cutoff }.map(AlertFormatter.json)

@@ -325,7 +325,7 @@ private func scenarioPath(_ name: String) -> String { fixtures.appendingPathComp
             let out = d.bytes.withUnsafeBytes { pipeline.process(datagram: $0, at: d.time) }
             sink.carryOut(out, alerts: [], at: d.time)
         }
-        sink.carryOut(pipeline.process(tickAt: datagrams.last!.time + 200), alerts: [], at: datagrams.last!.time + 200)
+        sink.carryOut(pipeline.process(.tick, at: datagrams.last!.time + 200), alerts: [], at: datagrams.last!.time + 200)
         sink.finish()
         let flights = kept.withLock { $0 }
         #expect(flights.count == 1)

@@ -433,9 +433,9 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
     func replay(_ areas: [AirspaceArea]) throws -> [AlertEvent] {
         let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("demo-flight.pcap").path)
         var pipeline = GatewayPipeline()
-        var alerts = pipeline.setAirspace(areas, at: capture.datagrams[0].timestamp!)
-        for d in capture.datagrams { alerts += pipeline.ingest(d.bytes, at: d.timestamp) }
-        if let end = pipeline.now { for s in 1...70 { alerts += pipeline.tick(at: end + Double(s)) } }
+        var alerts = pipeline.process(.airspace(areas), at: capture.datagrams[0].timestamp!).alerts
+        for d in capture.datagrams { alerts += pipeline.process(.datagram(d.bytes), at: d.timestamp).alerts }
+        alerts += pipeline.finish(.silence(70)).alerts
         return alerts.filter { $0.kind == .airspace }
     }
 

@@ -23,10 +23,10 @@ import Testing
             (t0 + Double(i), Message.uplink(Uplink(timeOfReception: nil, payload: p)).frame())
         })
         #expect(products.map(\.key) == Array(reference.reports.map(\.key).prefix(products.count)))
-        let tick = pipeline.process(tickAt: t0 + 100)
+        let tick = pipeline.process(.tick, at: t0 + 100)
         #expect(tick.fisbStore?.count == pipeline.core.fisb.all.count)
         #expect(tick.fisbNOTAMs.map { $0.allSatisfy(\.kind.isNOTAM) } ?? true)
-        #expect(pipeline.process(tickAt: t0 + 101).fisbStore == nil, "unchanged: not given again")
+        #expect(pipeline.process(.tick, at: t0 + 101).fisbStore == nil, "unchanged: not given again")
     }
 
     @Test func rebroadcastCarriesOurAlertBitAndSnapshotsKeepTheirRate() {

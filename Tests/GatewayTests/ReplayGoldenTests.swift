@@ -11,7 +11,7 @@ let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
 /// Replays a capture the way `gatewayd replay` does and returns the JSON Lines.
 func replayJSON(_ contents: CaptureContents, midnight: Double = 0) -> [String] {
     var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: contents.format == .raw ? .heartbeat(midnight: midnight) : .given))
-    return replay.replay(contents.datagrams).map(AlertFormatter.json)
+    return replay.replay(contents.datagrams).alerts.map(AlertFormatter.json)
 }
 
 @Suite struct ReplayGoldenTests {
@@ -63,8 +63,8 @@ func replayJSON(_ contents: CaptureContents, midnight: Double = 0) -> [String] {
     @Test func countersOfBundledCapture() throws {
         let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("demo-flight.pcap").path)
         var pipeline = GatewayPipeline()
-        for d in capture.datagrams { _ = pipeline.ingest(d.bytes, at: d.timestamp) }
-        _ = pipeline.finish()
+        for d in capture.datagrams { _ = pipeline.process(.datagram(d.bytes), at: d.timestamp) }
+        _ = pipeline.finish(.silence(CaptureReplay.trailingSilence))
         let c = pipeline.core.counters
         #expect(c.datagrams == 300)
         #expect(c.messagesByType["heartbeat"] == 300)

@@ -11,7 +11,7 @@ private func replay(_ scenario: TrafficScenario) throws -> (lines: [String], eve
     let gps = fixtures.appendingPathComponent("scenarios/\(scenario.name).gps.jsonl").path
     if FileManager.default.fileExists(atPath: gps) { fixes = try GPSLog.read(path: gps).fixes }
     var replay = CaptureReplay(pipeline: GatewayPipeline(), gpsFixes: fixes)
-    let events = replay.replay(pcap.datagrams)
+    let events = replay.replay(pcap.datagrams).alerts
     return (events.map(AlertFormatter.json), events)
 }
 
@@ -91,10 +91,11 @@ private func replay(_ scenario: TrafficScenario) throws -> (lines: [String], eve
         let pcap = try CaptureFile.read(path: fixtures.appendingPathComponent("scenarios/echo.pcap").path)
         let fixes = try GPSLog.read(path: fixtures.appendingPathComponent("scenarios/echo.gps.jsonl").path).fixes
         var replay = CaptureReplay(pipeline: GatewayPipeline(), gpsFixes: fixes)
-        let events = replay.replay(pcap.datagrams)
+        let out = replay.replay(pcap.datagrams)
+        let events = out.alerts
         #expect(!events.contains { $0.subject == "a5e7c0" })
         #expect(events.contains { $0.subject == "a55501" && $0.level == .warning })
-        let notices = replay.drainNotices()
+        let notices = out.notices
         #expect(notices.count == 1)
         #expect(notices.first?.contains("a5e7c0 rides with ownship") == true)
     }

@@ -66,6 +66,7 @@ public struct GatewayApp: Sendable {
         let log = c.databaseEnabled ? AlertLog(database: try GatewayDatabase(path: c.database ?? GatewayDatabase.defaultPath())) : nil
         let store = log.map { NotamStore(database: $0.database) }
         let formatter = AlertFormatter(style: c.json ? .json : .human(colour: console.colour))
+        let gpsd = c.gpsd.map { GPSDSource(host: $0.host, port: $0.port) }
         let now: @Sendable () -> Double
         if let replay { now = { replay.now() } } else { now = { Date().timeIntervalSince1970 } }
         let hub = FeedHub(now: now())
@@ -78,7 +79,7 @@ public struct GatewayApp: Sendable {
             if !terminal.submit(alerts.map(formatter.format)), terminal.dropped == 1 || terminal.dropped % 1_000 == 0 {
                 console.warning("warning: stdout is not keeping up: \(terminal.dropped) batch(es) of alert lines not printed (the feeds and the alert log have them)")
             }
-        }]
+        }, NoticeSink { console.warning("note: \($0)") }, HeapTrimSink()]
         if let log {
             sinks.append(AlertLogSink(log: log) { error in
                 console.warning("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")
@@ -87,24 +88,22 @@ public struct GatewayApp: Sendable {
             let logbook = Logbook(store: LogbookStore(database: log.database), airports: AirportTable.located(), source: replay == nil ? "live" : "run --replay")
             sinks.append(LogbookSink(logbook: logbook, onFlight: { console.info("gatewayd: logbook: \(FlightImport.line($0, nil))") }, onError: { console.warning("warning: logbook: \($0)") }))
         }
-        let gateway = LiveGateway(core: GatewayCore(configuration: c.coreConfiguration), hub: hub, sinks: sinks)
-        gateway.onNotice = { console.warning("note: \($0)") }
-        gateway.clock = now
-        if let replay { gateway.tickInterval = max(0.05, 1 / replay.speed) }
-        // The running parts, in the order they stop last (the group stops them in reverse).
-        var edges: [EdgeService] = []
+        // FIS-B NOTAMs heard in flight go into the store too, written from their own queue;
+        // drained before the database closes.
+        let fisbWrites = DispatchQueue(label: "gatewayd.fisb-notams")
+        if let store { sinks.append(storeFISBNotams(in: store, on: fisbWrites)) }
         // The voice (issue 22): spoken callouts, a sink with its own queue and playback thread (the
         // vocabulary renders and the device opens there); finished when the ingest stops.
         if c.voiceEnabled {
             let voice = VoiceSink(settings: c.voiceSettings, log: { console.warning($0) })
             voice.start()
-            gateway.add(voice)
+            sinks.append(voice)
             console.info("gatewayd: voice callouts on ALSA device '\(c.voiceDevice)'")
         }
+        // The running parts, in the order they stop last (the group stops them in reverse).
+        var edges: [EdgeService] = []
         // Alert lines still waiting for the terminal are printed before the process ends.
         edges.append(EdgeService("terminal") { terminal.drain() })
-        // FIS-B NOTAMs heard in flight are written from here; drained before the database closes.
-        let fisbWrites = DispatchQueue(label: "gatewayd.fisb-notams")
         if let log {
             edges.append(EdgeService("alert log") {
                 fisbWrites.sync {}
@@ -113,42 +112,34 @@ public struct GatewayApp: Sendable {
         }
         var feeds: [String] = []
         var httpPort: Int?
-        var timers: [PeriodicService] = []
-        var readers: [GPSDClient] = []
+        let gateway: LiveGateway
         do {
-            if let dir = c.recordDirectory {
-                let recorder = try FlightRecorder(directory: dir, maximumBytes: Int64(c.recordMaxMB) << 20) { console.warning("warning: \($0)") }
-                gateway.recorder = recorder
-                edges.append(EdgeService("flight recorder") { recorder.close() })
+            let recorder = try c.recordDirectory.map { dir throws(GatewayError) in
+                try FlightRecorder(directory: dir, maximumBytes: Int64(c.recordMaxMB) << 20) { console.warning("warning: \($0)") }
             }
-            try forward(gateway)
+            if let recorder { edges.append(EdgeService("flight recorder") { recorder.close() }) }
+            let (forwarder, discovery) = try forwarding(hub: hub)
+            gateway = LiveGateway(core: GatewayCore(configuration: c.coreConfiguration), hub: hub, sinks: sinks + (forwarder.map { [$0] } ?? []),
+                                  forwarding: forwarder != nil, recorder: recorder, clock: now)
+            // The sources, in the order they start: the airspace in place before the first datagram.
+            let acknowledgements = AcknowledgementSource(log: log, clock: clock) { id, fromPage in
+                console.info("gatewayd: \(id) acknowledged\(fromPage ? " from the cockpit page" : "")")
+            }
+            gateway.add(airspaceSource(store: store, clock: now))
+            gateway.add(acknowledgements)
+            if let discovery { gateway.add(discovery) }
+            if let gpsd { gateway.add(gpsd) }
+            gateway.add(replay ?? UDPSource(address: c.bind, port: UInt16(c.udpPort), acceptFrom: c.acceptFrom))
+            gateway.add(TickSource(every: replay.map { .seconds(max(0.05, 1 / $0.speed)) } ?? .seconds(1), clock: clock))
+            replay?.whenPlayed { console.info("gatewayd: " + $0) }
+            try gateway.start()
+            edges.append(EdgeService("GDL90 ingest") { gateway.stop() })
             // The cockpit page: the stored NOTAMs and those of the NOTAM file, and the one write it may do.
             var fileNotams: [Notam] = []
             if let path = c.notamsFile { try NotamFile.read(path: path) { fileNotams.append($0) } }
             let http = FeedServer(hub: hub, token: c.httpToken, cockpit: CockpitSources(
-                notams: store, fileNotams: fileNotams, acknowledge: { id in
-                    gateway.acknowledge(id)
-                    console.info("gatewayd: \(id) acknowledged from the cockpit page")
-                }, ackToken: c.ackToken, logbook: log.map { LogbookStore(database: $0.database) }))
-            let reloadAreas = try loadAirspace(store: store, into: gateway)
-            // Activity windows move and `notams fetch` may have run: re-read the stored set each minute.
-            timers.append(PeriodicService("airspace reload", delay: .seconds(60), every: .seconds(60), clock: clock, job: reloadAreas))
-            if let store { storeFISBNotams(from: gateway, in: store, on: fisbWrites) }
-            if let log { timers.append(acknowledgementPoll(log: log, gateway: gateway)) }
-            if let source = c.notamSource, let store {
-                timers.append(notamRefresh(NotamRefresh(source: source, config: c, store: store), then: reloadAreas))
-            }
-            if let replay {
-                gateway.startTicking()
-                edges.append(EdgeService("GDL90 ingest") { gateway.stop() })
-                // Stopped first of the inputs: no datagram is handed on once the ingest stops.
-                edges.append(EdgeService("capture") { replay.stop() })
-            } else {
-                try gateway.start(bind: c.bind, port: UInt16(c.udpPort), acceptFrom: c.acceptFrom)
-                edges.append(EdgeService("GDL90 ingest") { gateway.stop() })
-            }
-            // gpsd, when configured: connects once the group runs, and stops before the ingest.
-            if let gpsd = c.gpsd { readers.append(gateway.gpsdClient(host: gpsd.host, port: gpsd.port)) }
+                notams: store, fileNotams: fileNotams, acknowledge: { acknowledgements.acknowledge($0) },
+                ackToken: c.ackToken, logbook: log.map { LogbookStore(database: $0.database) }))
             if c.httpPort > 0 {
                 try http.start(host: c.httpBind, port: c.httpPort)
                 edges.append(EdgeService("HTTP feeds") { http.stop() })
@@ -165,11 +156,11 @@ public struct GatewayApp: Sendable {
             for edge in edges.reversed() { edge.stopNow() }
             throw error
         }
+        var timers: [PeriodicService] = []
         if descriptors < 1_100 { console.warning("gatewayd: only \(descriptors) open files allowed: raise LimitNOFILE (the HTTP and NMEA caps need about 600)") }
         if let replay {
             let names = replay.sessions.flatMap(\.captures)
             console.info("gatewayd: playing \(names.count == 1 ? names[0] : "\(names.count) captures") at \(JSONWriter.format(replay.speed, decimals: 1))× real time\(replay.loop ? ", looping" : ""); the clock is the capture's, from \(Timestamp.iso8601(replay.start))\(log.map { ", alert log \($0.database.path)" } ?? "")")
-            replay.play(into: gateway) { console.info("gatewayd: " + $0) }
         } else {
             console.info("gatewayd: listening for GDL90 on UDP \(c.bind):\(gateway.port)\(log.map { ", alert log \($0.database.path)" } ?? "")")
         }
@@ -179,7 +170,7 @@ public struct GatewayApp: Sendable {
         // stalled core (not a quiet receiver) is what systemd restarts.
         systemd.notify("READY=1\nSTATUS=listening for GDL90 on UDP \(c.bind):\(gateway.port)")
         if let watchdog = systemd.watchdog(petting: gateway.queue, clock: clock) { timers.append(watchdog) }
-        if c.statusInterval > 0 { timers.append(statusLine(gateway)) }
+        if c.statusInterval > 0 { timers.append(statusLine(gateway, gpsd: gpsd)) }
         // Stopped first: the line that says why, and systemd's STOPPING=1.
         let stoppingLine = EdgeService("stopping line") {
             // Input stops first: the status below waits for the core's queue, which a flood keeps busy.
@@ -189,40 +180,42 @@ public struct GatewayApp: Sendable {
             systemd.notify("STOPPING=1")
         }
         return StartedGateway(gateway: gateway, hub: hub, udpPort: gateway.port, httpPort: httpPort, log: log,
-                              services: edges + readers + timers + [stoppingLine])
+                              services: edges + timers + [stoppingLine])
     }
 
-    /// Forwarding: senders for the `host:port` targets (never this gateway itself), and EFB
-    /// discovery for `auto`.
-    private func forward(_ gateway: LiveGateway) throws(GatewayError) {
+    /// Forwarding: a sink sending to the `host:port` targets (never this gateway itself) and, for
+    /// `auto`, to the EFBs the discovery source hears; nil when nothing is forwarded.
+    private func forwarding(hub: FeedHub) throws(GatewayError) -> (ForwardSink?, DiscoverySource?) {
         let local = LocalAddresses.ipv4()
         var senders: [UDPSender] = []
         for case .host(let target) in config.forward {
             try Self.refuseSelfForward(target, ownPort: config.udpPort, localAddresses: local)
             senders.append(try UDPSender(host: target.host, port: target.port))
         }
-        try gateway.forward(to: senders, auto: config.forward.contains(.auto), ownPort: UInt16(config.udpPort))
+        let auto = config.forward.contains(.auto)
+        guard !senders.isEmpty || auto else { return (nil, nil) }
+        return (ForwardSink(targets: senders, efbs: auto ? ForwardSink.registry(ownPort: UInt16(config.udpPort)) : nil, hub: hub),
+                auto ? DiscoverySource() : nil)
     }
 
-    /// Loads the areas to watch now (the files, then the stored NOTAMs in force: one merge rule,
-    /// `AirspaceSet`; a bad file is an error here) and returns the job that loads them again.
-    private func loadAirspace(store: NotamStore?, into gateway: LiveGateway) throws(GatewayError) -> @Sendable () async -> Void {
+    /// The airspace source: the files, then the stored NOTAMs in force at the gateway's clock (one
+    /// merge rule, `AirspaceSet`), re-read every minute and after each NOTAM refresh.
+    private func airspaceSource(store: NotamStore?, clock now: @escaping @Sendable () -> Double) -> AirspaceSource {
         let notamFiles = config.notamsFile.map { [$0] } ?? [], airspaceFiles = config.airspaceFile.map { [$0] } ?? []
         let levels = config.airspaceLevels
-        let load: @Sendable () throws(GatewayError) -> [AirspaceArea] = { () throws(GatewayError) in
-            try AirspaceSet.load(database: store?.database, notamFiles: notamFiles, airspaceFiles: airspaceFiles,
-                                 activeAt: gateway.clock(), levels: levels)
+        var refresh: (job: AirspaceSource.Refresh, every: Duration)?
+        if let source = config.notamSource, let store {
+            refresh = (notamRefresh(NotamRefresh(source: source, config: config, store: store)), .seconds(config.notamRefreshHours * 3600))
         }
-        gateway.setAirspace(try load())
-        return {
-            if let areas = await Offload.run(on: .global(), { try? load() }) ?? nil { gateway.setAirspace(areas) }
-        }
+        return AirspaceSource(load: { (time: Double) throws(GatewayError) in
+            try AirspaceSet.load(database: store?.database, notamFiles: notamFiles, airspaceFiles: airspaceFiles, activeAt: time, levels: levels)
+        }, refresh: refresh, clock: clock)
     }
 
     /// FIS-B NOTAMs heard in flight go into the store too (merged with fetched copies), written on `queue`.
-    private func storeFISBNotams(from gateway: LiveGateway, in store: NotamStore, on queue: DispatchQueue) {
+    private func storeFISBNotams(in store: NotamStore, on queue: DispatchQueue) -> FISBNotamSink {
         let console = self.console
-        gateway.add(FISBNotamSink { reports in
+        return FISBNotamSink { reports in
             queue.async {
                 let notams = reports.compactMap(Notam.init(fisb:))
                 guard !notams.isEmpty else { return }
@@ -232,52 +225,40 @@ public struct GatewayApp: Sendable {
                     console.warning("notams: FIS-B NOTAMs not stored: \(error)")
                 }
             }
-        })
+        }
     }
 
     /// The status line on stderr (and systemd's STATUS=) every `statusInterval` seconds.
-    private func statusLine(_ gateway: LiveGateway) -> PeriodicService {
+    private func statusLine(_ gateway: LiveGateway, gpsd: GPSDSource?) -> PeriodicService {
         let console = self.console, systemd = self.systemd, interval = Duration.seconds(config.statusInterval)
         return PeriodicService("status line", delay: interval, every: interval, clock: clock) {
-            guard let line = await Offload.run(on: .global(), { gateway.status().line }) else { return }
+            guard let line = await Offload.run(on: .global(), { gateway.status(gpsd: gpsd?.status).line }) else { return }
             console.info("status: \(line)")
             systemd.notify("STATUS=\(line)")
         }
     }
 
-    /// `gatewayd alerts ack ID` writes to the database: every 5 s, new acknowledgements go to the core.
-    private func acknowledgementPoll(log: AlertLog, gateway: LiveGateway) -> PeriodicService {
+    /// The NOTAM fetch (the airspace source runs it 2 s after start and every
+    /// `notams.refresh_hours`): a failure is reported and the stored set kept. A shutdown does not
+    /// wait for a fetch under way. True when the store changed.
+    private func notamRefresh(_ refresh: NotamRefresh) -> AirspaceSource.Refresh {
         let console = self.console
-        let seen = Locked<Int64>((try? log.acknowledgements(after: 0).last?.0) ?? 0)
-        return PeriodicService("acknowledgement poll", delay: .seconds(5), every: .seconds(5), clock: clock) {
-            let new = await Offload.run(on: .global()) { (try? log.acknowledgements(after: seen.value)) ?? [] } ?? []
-            for (rowid, target) in new {
-                gateway.acknowledge(target)
-                seen.set(rowid)
-                console.info("gatewayd: \(target) acknowledged")
-            }
-        }
-    }
-
-    /// Fetches NOTAMs 2 s after start and every `notams.refresh_hours`; a failure is reported and
-    /// the stored set kept. A shutdown does not wait for a fetch under way.
-    private func notamRefresh(_ refresh: NotamRefresh, then reload: @escaping @Sendable () async -> Void) -> PeriodicService {
-        let console = self.console
-        return PeriodicService("NOTAM refresh", delay: .seconds(2), every: .seconds(config.notamRefreshHours * 3600), clock: clock) {
+        return {
             let fetched = await Offload.run(on: .global()) {
                 Result { () throws(FetchError) in try refresh.fetch { attempt, reason in console.error("notams: \(reason); retry \(attempt) of 3") } }
             }
-            guard let fetched, !Task.isCancelled else { return }
+            guard let fetched, !Task.isCancelled else { return false }
             do {
                 let notams = try fetched.get()
                 let stored = await Offload.run(on: .global()) {
                     Result { () throws(GatewayError) in try refresh.store(notams, at: Date().timeIntervalSince1970) }
                 }
-                guard let stored else { return }
+                guard let stored else { return false }
                 console.error(try stored.get())
-                await reload()
+                return true
             } catch {
                 console.warning(refresh.failure(error))
+                return false
             }
         }
     }

@@ -39,4 +39,11 @@ public struct PeriodicService: Service, CustomStringConvertible {
             }
         }
     }
+
+    /// Runs the job on schedule outside a service group (a source's timer) until the returned
+    /// task is cancelled.
+    public func start() -> Task<Void, Never> {
+        let service = self
+        return Task { try? await service.run() }
+    }
 }

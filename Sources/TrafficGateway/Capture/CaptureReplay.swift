@@ -47,79 +47,65 @@ public struct CaptureReplay: Sendable {
         return rawClock.time(of: datagram.bytes, midnight: midnight)
     }
 
-    /// Feeds one datagram (gpsd fixes due before it first).
-    public mutating func feed(_ datagram: CapturedDatagram, observe: (PipelineItem, Double) -> Void = { _, _ in }) -> [AlertEvent] {
-        var alerts: [AlertEvent] = []
-        let due = datagram.timestamp ?? pipeline.now
-        if let due { alerts += feedFixes(through: due) }
-        alerts += pipeline.ingest(datagram.bytes, at: datagram.timestamp, observe: observe)
-        return alerts
-    }
-
-    /// Feeds one datagram (gpsd fixes due before it first) and returns every output (the
-    /// pipeline's `process`): `gatewayd fisb` prints the FIS-B products of each.
+    /// Feeds one datagram (the gpsd fixes and recorded events due before it first) and returns
+    /// every output (the pipeline's `process`).
     public mutating func process(_ datagram: CapturedDatagram, observe: (PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
-        var early: [AlertEvent] = []
-        if let due = datagram.timestamp ?? pipeline.now { early = feedFixes(through: due) }
-        var out = datagram.bytes.withUnsafeBytes { pipeline.process(datagram: $0, at: datagram.timestamp, observe: observe) }
-        out.alerts = early + out.alerts
+        var out = GatewayOutputs()
+        if let due = datagram.timestamp ?? pipeline.now { feedRecorded(through: due, into: &out) }
+        let outputs = datagram.bytes.withUnsafeBytes { pipeline.process(datagram: $0, at: datagram.timestamp, observe: observe) }
+        if out.nextTick == nil { return outputs }
+        out.merge(outputs)
         return out
     }
 
-    /// Ends a capture read for its FIS-B products: a frame left open is reported, and the reports
-    /// held back waiting for parts that never came are returned, once each (no silence ticked:
-    /// products are not aged past the capture's end).
-    public mutating func finishProducts(observe: (PipelineItem, Double) -> Void = { _, _ in }) -> [FISBReport] {
-        _ = pipeline.finish(observe: observe)
-        return pipeline.flushHeldFISB()
+    /// Feeds an input from elsewhere (airspace set at the capture's start, a test's acknowledgement).
+    public mutating func process(_ input: GatewayInput, at time: Double) -> GatewayOutputs {
+        pipeline.process(input, at: time)
     }
 
-    /// The flight samples the ticks made since the last call (with the pipeline's `flightSamples` output).
-    public mutating func drainFlightSamples() -> [FlightSample] { pipeline.drainFlightSamples() }
-
-    /// The core's pending notices (one log line each: an echo of ownship learned), forgotten once returned.
-    public mutating func drainNotices() -> [String] { pipeline.drainNotices() }
-
-    /// Replaces the airspace areas the core watches (at the capture's start, usually).
-    public mutating func setAirspace(_ areas: [AirspaceArea], at time: Double) -> [AlertEvent] {
-        pipeline.setAirspace(areas, at: time)
+    /// Ends the capture: a frame left open is reported, the remaining fixes and events are fed,
+    /// then `ending` (`.silence(trailingSilence)` for a flight, `.products` for its FIS-B).
+    public mutating func finish(_ ending: GatewayPipeline.Ending = .silence(trailingSilence),
+                                observe: (PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
+        guard case .silence = ending else { return pipeline.finish(ending, observe: observe) }
+        var out = pipeline.finish(.openFrameOnly, observe: observe)
+        feedRecorded(through: .infinity, into: &out)
+        if let end = pipeline.now, case .silence(let seconds) = ending { out.merge(pipeline.process(.tick, at: end + seconds)) }
+        return out
     }
 
-    /// Ends the capture: a frame left open is reported, the remaining fixes are fed, and the
-    /// trailing silence is ticked.
-    public mutating func finish(observe: (PipelineItem, Double) -> Void = { _, _ in }) -> [AlertEvent] {
-        var alerts = pipeline.finish(observe: observe)
-        alerts += feedFixes(through: .infinity)
-        if let end = pipeline.now { alerts += pipeline.advance(to: end + Self.trailingSilence) }
-        return alerts
-    }
-
-    /// Replays `datagrams` whole (no pacing) and returns every alert change.
-    public mutating func replay(_ datagrams: [CapturedDatagram]) -> [AlertEvent] {
-        var alerts: [AlertEvent] = []
-        for d in datagrams { alerts += feed(d) }
-        alerts += finish()
-        return alerts
+    /// Replays `datagrams` whole (no pacing) and returns every output.
+    public mutating func replay(_ datagrams: [CapturedDatagram]) -> GatewayOutputs {
+        var out = GatewayOutputs()
+        for d in datagrams { out.merge(process(d)) }
+        out.merge(finish())
+        return out
     }
 
     /// Feeds the gpsd fixes and recorded events due by `time`, in time order (a fix first at a tie).
-    private mutating func feedFixes(through time: Double) -> [AlertEvent] {
-        var alerts: [AlertEvent] = []
+    private mutating func feedRecorded(through time: Double, into out: inout GatewayOutputs) {
         while true {
             let fix = nextFix < fixes.count && fixes[nextFix].time <= time ? fixes[nextFix] : nil
             let event = nextEvent < events.count && events[nextEvent].time <= time ? events[nextEvent] : nil
             if let fix, event.map({ fix.time <= $0.time }) ?? true {
-                alerts += pipeline.gpsFix(fix.fix, at: fix.time)
+                out.merge(pipeline.process(.gpsFix(fix.fix), at: fix.time))
                 nextFix += 1
             } else if let event {
-                switch event.change {
-                case .airspace(let areas): alerts += pipeline.setAirspace(areas, at: event.time)
-                case .acknowledge(let id): alerts += pipeline.acknowledge(id, at: event.time)
-                }
+                out.merge(pipeline.process(event.input, at: event.time))
                 nextEvent += 1
             } else {
-                return alerts
+                return
             }
+        }
+    }
+}
+
+extension RecordedEvent {
+    /// The input it was, as the pipeline takes it again.
+    public var input: GatewayInput {
+        switch change {
+        case .airspace(let areas): .airspace(areas)
+        case .acknowledge(let id): .acknowledge(id)
         }
     }
 }

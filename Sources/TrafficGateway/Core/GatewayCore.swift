@@ -322,6 +322,7 @@ public struct GatewayCore: Sendable {
 
     /// Returns the notices (one log line each: an echo of ownship learned or forgotten) and forgets them.
     public mutating func drainNotices() -> [String] {
+        if notices.isEmpty && picture.notices.isEmpty { return [] }
         defer { notices.removeAll() }
         return notices + picture.drainNotices()
     }

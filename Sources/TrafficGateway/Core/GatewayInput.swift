@@ -14,11 +14,30 @@ public enum GatewayInput: Sendable, Equatable {
     case acknowledge(String)
     /// Time passes with no input (the live clock's tick).
     case tick
+    /// An EFB announced itself (UDP 63093): passed through to the forwarder, not to the core.
+    case announcement(EFBAnnouncement)
 
     /// Whether a recording keeps it: everything but the clock's ticks, which replay re-creates
-    /// from the inputs' own times (the tick rule).
+    /// from the inputs' own times (the tick rule), and EFB announcements (a replay must not
+    /// forward to an EFB long gone).
     public var isRecorded: Bool {
-        if case .tick = self { return false }
-        return true
+        switch self {
+        case .tick, .announcement: false
+        default: true
+        }
+    }
+}
+
+/// An EFB's discovery announcement: who sent it and what it said (ForeFlight's JSON).
+public struct EFBAnnouncement: Sendable, Equatable {
+    /// The sender's IPv4 address.
+    public var host: String
+    /// The datagram's bytes.
+    public var payload: [UInt8]
+
+    /// An announcement from `host`.
+    public init(host: String, payload: [UInt8]) {
+        self.host = host
+        self.payload = payload
     }
 }

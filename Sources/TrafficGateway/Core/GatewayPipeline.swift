@@ -58,6 +58,8 @@ public struct GatewayPipeline: Sendable {
     private var lastSnapshot = -Double.infinity
     private var outputFISBRevision = 0
     private var outputNOTAMRevision = 0
+    private var gpsRejectedSaid = 0
+    private var gpsRejectedSaidAt = -Double.infinity
 
     /// Creates a pipeline around `core`, producing `outputs` besides alerts from `process`.
     public init(core: GatewayCore = GatewayCore(), timeSource: TimeSource = .given, outputs: OutputOptions = OutputOptions()) {
@@ -69,10 +71,38 @@ public struct GatewayPipeline: Sendable {
         self.outputOptions = outputs
     }
 
-    // MARK: Every output
+    // MARK: The one face
 
-    /// Feeds one datagram and returns every output it caused (`GatewayOutputs`): what a driver
-    /// carries out, never reaching into the core for more.
+    /// Feeds one input at `time` and returns every output it caused (`GatewayOutputs`): what a
+    /// driver carries out, never reaching into the core for more. Every driver (the live gateway,
+    /// `replay`, `decode`, `fisb`, the benchmarks, the tests) comes through here.
+    ///
+    /// `time` is the input's event time; nil takes the latest event's (and, for a datagram of a
+    /// raw stream timed by heartbeats, the heartbeat clock's). `observe` sees every decoded message
+    /// and rejection of a datagram with its time (`decode`, forwarding).
+    public mutating func process(_ input: GatewayInput, at time: Double? = nil,
+                                 observe: (PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
+        switch input {
+        case .datagram(let bytes):
+            return bytes.withUnsafeBytes { process(datagram: $0, at: time, observe: observe) }
+        case .tick:
+            let t = time ?? core.now ?? 0
+            return outputs(advance(to: t), tick: true, at: t)
+        case .gpsFix(let fix):
+            return outputs(handle(.gpsFix(fix), at: time ?? core.now ?? 0), tick: false)
+        case .airspace(let areas):
+            let t = time ?? core.now ?? 0
+            return outputs(handle(.airspace(areas), at: t), tick: true, at: t)
+        case .acknowledge(let id):
+            return outputs(handle(.acknowledge(id), at: time ?? core.now ?? 0), tick: false)
+        case .announcement(let announcement):
+            var out = GatewayOutputs()
+            out.announcements = [announcement]
+            return out
+        }
+    }
+
+    /// `process(.datagram(…))` for bytes held elsewhere (a socket's buffer, a mapped capture): no copy.
     public mutating func process(datagram bytes: UnsafeRawBufferPointer, at time: Double?,
                                  observe: (PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
         var out = GatewayOutputs()
@@ -91,25 +121,39 @@ public struct GatewayPipeline: Sendable {
         return out
     }
 
-    /// Passes time (the live gateway's timer) and returns every output: alerts the tick rule's
-    /// ticks caused, the snapshot (always, on a tick) and the FIS-B set when it changed.
-    public mutating func process(tickAt time: Double) -> GatewayOutputs {
-        outputs(advance(to: time), tick: true, at: time)
+    /// How a stream ends (`finish`).
+    public enum Ending: Sendable, Equatable {
+        /// Read for its FIS-B products: the reports held back waiting for parts that never came
+        /// are given (in `fisbProducts`), once each, and no time passes (products are not aged
+        /// past the stream's end).
+        case products
+        /// Replayed as a flight: this many seconds of silence are ticked after the last event,
+        /// so that hysteresis and drop timers run out as they would live.
+        case silence(Double)
+        /// Only the frame left open is reported (a driver with more to feed first, then the silence).
+        case openFrameOnly
     }
 
-    /// Feeds a gpsd fix and returns every output.
-    public mutating func process(gpsFix fix: GPSFix, at time: Double) -> GatewayOutputs {
-        outputs(gpsFix(fix, at: time), tick: false)
-    }
-
-    /// Replaces the airspace areas watched and returns every output (a snapshot with the new areas).
-    public mutating func process(airspace areas: [AirspaceArea], at time: Double) -> GatewayOutputs {
-        outputs(setAirspace(areas, at: time), tick: true, at: time)
-    }
-
-    /// Acknowledges an airspace alert and returns every output.
-    public mutating func process(acknowledge id: String, at time: Double) -> GatewayOutputs {
-        outputs(acknowledge(id, at: time), tick: false)
+    /// Ends the stream: a frame left open is reported as truncated, then `ending` is applied.
+    public mutating func finish(_ ending: Ending, observe: (PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
+        var alerts: [AlertEvent] = []
+        let t = core.now ?? currentTime(given: nil)
+        var events: [FrameError] = []
+        deframer.finish { if case .rejected(let e) = $0 { events.append(e) } }
+        for e in events {
+            observe(.rejected(e), t)
+            alerts += core.handle(.frameRejected(e), at: t)
+        }
+        var out = outputs(alerts, tick: false)
+        switch ending {
+        case .products:
+            out.fisbProducts += core.flushHeldFISB()
+        case .silence(let seconds):
+            if let end = core.now { out.merge(process(.tick, at: end + seconds)) }
+        case .openFrameOnly:
+            break
+        }
+        return out
     }
 
     /// `alerts` with the other outputs due (see `complete`).
@@ -119,13 +163,6 @@ public struct GatewayPipeline: Sendable {
         complete(&out, tick: tick, at: time)
         return out
     }
-
-    /// The flight samples the ticks since the last call made (with `OutputOptions.flightSamples`;
-    /// for drivers that feed through `ingest`, as replay does).
-    public mutating func drainFlightSamples() -> [FlightSample] { core.drainFlightSamples() }
-
-    /// FIS-B reports held back waiting for parts that never came, once each (end of a capture).
-    public mutating func flushHeldFISB() -> [FISBReport] { core.flushHeldFISB() }
 
     /// Fills the outputs besides alerts. `tick`: a tick or a change of areas (snapshot forced, FIS-B set checked).
     private mutating func complete(_ out: inout GatewayOutputs, tick: Bool, at given: Double? = nil) {
@@ -146,20 +183,30 @@ public struct GatewayPipeline: Sendable {
             out.snapshot = core.snapshot(at: time)
         }
         if outputOptions.flightSamples { out.flightSamples = core.drainFlightSamples() }
+        out.notices = core.drainNotices()
+        if tick { gpsRejectedNotice(at: time, into: &out.notices) }
         out.nextTick = (tickedSecond ?? time.rounded(.down)) + 1
         out.flight = FlightStatus(phase: core.ownship.flight.phase, lastMessage: core.health.lastMessage)
     }
 
-    // MARK: Alerts
+    /// Impossible gpsd values are dropped by the core and counted: said at most once a minute of event time.
+    private mutating func gpsRejectedNotice(at time: Double, into notices: inout [String]) {
+        let rejected = core.counters.gpsValuesRejected
+        guard rejected > gpsRejectedSaid, time - gpsRejectedSaidAt >= 60 else { return }
+        notices.append("gpsd sent \(rejected - gpsRejectedSaid) physically impossible value(s) (altitude, speed, track or climb out of range, or no valid position): dropped, counted in gatewayd_gps_values_rejected_total")
+        gpsRejectedSaid = rejected
+        gpsRejectedSaidAt = time
+    }
+
+    // MARK: Inside
 
     /// The time of the latest event.
     public var now: Double? { core.now }
 
     /// Feeds one datagram or chunk. `time` is used with `.given`; with `.heartbeat` it is ignored.
-    /// `observe` sees every decoded message and rejection with its time (for `decode`, forwarding).
-    public mutating func ingest(
+    private mutating func ingest(
         _ bytes: UnsafeRawBufferPointer, at time: Double?,
-        observe: (PipelineItem, Double) -> Void = { _, _ in }
+        observe: (PipelineItem, Double) -> Void
     ) -> [AlertEvent] {
         var alerts: [AlertEvent] = []
         let start = currentTime(given: time)
@@ -170,58 +217,18 @@ public struct GatewayPipeline: Sendable {
         return alerts
     }
 
-    /// Feeds a datagram held in an array.
-    public mutating func ingest(_ bytes: [UInt8], at time: Double?, observe: (PipelineItem, Double) -> Void = { _, _ in }) -> [AlertEvent] {
-        bytes.withUnsafeBytes { ingest($0, at: time, observe: observe) }
-    }
-
-    /// Ends the stream: a frame left open is reported as truncated.
-    public mutating func finish(observe: (PipelineItem, Double) -> Void = { _, _ in }) -> [AlertEvent] {
-        var alerts: [AlertEvent] = []
-        let t = core.now ?? currentTime(given: nil)
-        var events: [FrameError] = []
-        deframer.finish { if case .rejected(let e) = $0 { events.append(e) } }
-        for e in events {
-            observe(.rejected(e), t)
-            alerts += core.handle(.frameRejected(e), at: t)
-        }
-        return alerts
-    }
-
     /// Passes time to the core under the tick rule: a `.tick` at every whole second of event time
-    /// up to `time` not ticked yet (live timer, end of a replay). Nothing when no second is due.
-    public mutating func advance(to time: Double) -> [AlertEvent] {
+    /// up to `time` not ticked yet. Nothing when no second is due.
+    private mutating func advance(to time: Double) -> [AlertEvent] {
         var alerts: [AlertEvent] = []
         Self.advance(core: &core, ticked: &tickedSecond, to: time, alerts: &alerts)
         return alerts
     }
 
-    /// Passes time to the core at exactly `time`, outside the tick rule (tests of the core's timers).
-    public mutating func tick(at time: Double) -> [AlertEvent] {
-        core.handle(.tick, at: time)
-    }
-
-    /// The core's pending notices (one log line each), forgotten once returned.
-    public mutating func drainNotices() -> [String] { core.drainNotices() }
-
-    /// Replaces the airspace areas the core watches.
-    public mutating func setAirspace(_ areas: [AirspaceArea], at time: Double) -> [AlertEvent] {
+    /// Time passes to `time` under the tick rule, then the core handles `event` at it.
+    private mutating func handle(_ event: GatewayEvent, at time: Double) -> [AlertEvent] {
         var alerts = advance(to: time)
-        alerts += core.handle(.airspace(areas), at: time)
-        return alerts
-    }
-
-    /// Acknowledges an airspace alert (by alert id or area id).
-    public mutating func acknowledge(_ id: String, at time: Double) -> [AlertEvent] {
-        var alerts = advance(to: time)
-        alerts += core.handle(.acknowledge(id), at: time)
-        return alerts
-    }
-
-    /// Feeds a gpsd fix.
-    public mutating func gpsFix(_ fix: GPSFix, at time: Double) -> [AlertEvent] {
-        var alerts = advance(to: time)
-        alerts += core.handle(.gpsFix(fix), at: time)
+        alerts += core.handle(event, at: time)
         return alerts
     }
 
@@ -325,6 +332,26 @@ public struct GatewayOutputs: Sendable {
     public var flight: FlightStatus?
     /// Ownship once a second since the last output (with `OutputOptions.flightSamples`): the logbook's input.
     public var flightSamples: [FlightSample] = []
+    /// Things worth one log line each (an echo of ownship learned or forgotten, gpsd values dropped).
+    public var notices: [String] = []
+    /// EFB announcements passed through (for the forwarder's list of EFBs).
+    public var announcements: [EFBAnnouncement] = []
+
+    /// Adds `later`'s outputs after these (one input's outputs, then the next's): lists are
+    /// joined, the latest picture, product set, tick and flight status kept.
+    public mutating func merge(_ later: GatewayOutputs) {
+        alerts += later.alerts
+        fisbProducts += later.fisbProducts
+        fisbStore = later.fisbStore ?? fisbStore
+        fisbNOTAMs = later.fisbNOTAMs ?? fisbNOTAMs
+        rebroadcast += later.rebroadcast
+        snapshot = later.snapshot ?? snapshot
+        nextTick = later.nextTick ?? nextTick
+        flight = later.flight ?? flight
+        flightSamples += later.flightSamples
+        notices += later.notices
+        announcements += later.announcements
+    }
 
     /// No output.
     public init() {}

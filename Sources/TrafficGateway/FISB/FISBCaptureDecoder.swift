@@ -28,14 +28,13 @@ public struct FISBCaptureDecoder: Sendable {
     public mutating func ingest(_ bytes: [UInt8], at time: Double?) -> [FISBReport] {
         if let time { lastTime = time }
         let t = lastTime
-        return bytes.withUnsafeBytes { pipeline.process(datagram: $0, at: t).fisbProducts }
+        return pipeline.process(.datagram(bytes), at: t).fisbProducts
     }
 
     /// Ends the capture: reports held back waiting for parts that never came (a TFR text without
     /// its areas), once each.
     public mutating func finish() -> [FISBReport] {
-        _ = pipeline.finish()
-        return pipeline.flushHeldFISB()
+        pipeline.finish(.products).fisbProducts
     }
 
     /// Decodes a whole capture: every report in order, with the store at the end.

@@ -83,8 +83,8 @@ public enum FlightImport {
         var lastTime = -Double.infinity
         func endSession(_ logbook: inout Logbook) throws(GatewayError) {
             guard var r = replay else { return }
-            let alerts = r.finish()
-            let kept = try logbook.receive(samples: r.drainFlightSamples(), alerts: alerts) + logbook.finish()
+            let out = r.finish()
+            let kept = try logbook.receive(samples: out.flightSamples, alerts: out.alerts) + logbook.finish()
             for k in kept { progress(Self.line(k.0, k.1)) }
             report.flights += kept.map { ($0.0.withoutTracks, $0.1) }
             replay = nil
@@ -114,7 +114,7 @@ public enum FlightImport {
                                                                   outputs: .init(flightSamples: true)),
                                        gpsFixes: fixes.filter { $0.time >= start - 1 })
             }
-            var batch: [AlertEvent] = []
+            var batch = GatewayOutputs()
             let messagesBefore = replay?.pipeline.core.counters.messages ?? 0
             while let d = stream.next() {
                 if let t = d.timestamp {
@@ -124,16 +124,15 @@ public enum FlightImport {
                     }
                     lastTime = max(lastTime, t)
                 }
-                batch += replay!.feed(d)
+                let out = replay!.process(d)
+                batch.alerts += out.alerts
+                batch.flightSamples += out.flightSamples
                 report.datagrams += 1
-                if report.datagrams % 64 == 0 || !batch.isEmpty {
-                    let samples = replay!.drainFlightSamples()
-                    if !samples.isEmpty || !batch.isEmpty {
-                        let kept = try logbook.receive(samples: samples, alerts: batch)
-                        for k in kept { progress(Self.line(k.0, k.1)) }
-                        report.flights += kept.map { ($0.0.withoutTracks, $0.1) }
-                        batch.removeAll(keepingCapacity: true)
-                    }
+                if report.datagrams % 64 == 0 || !batch.alerts.isEmpty, !batch.flightSamples.isEmpty || !batch.alerts.isEmpty {
+                    let kept = try logbook.receive(samples: batch.flightSamples, alerts: batch.alerts)
+                    for k in kept { progress(Self.line(k.0, k.1)) }
+                    report.flights += kept.map { ($0.0.withoutTracks, $0.1) }
+                    batch = GatewayOutputs()
                 }
             }
             if stream.format == .raw, let now = replay?.pipeline.now { lastTime = max(lastTime, now) }

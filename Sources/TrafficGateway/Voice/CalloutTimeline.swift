@@ -51,7 +51,7 @@ extension CalloutTimeline {
         if !areas.isEmpty {
             var probe = replay
             let first = datagram.flatMap { probe.eventTime(of: $0) } ?? replay.pipeline.now ?? 0
-            take(replay.setAirspace(areas, at: first), flight: nil, at: first)
+            take(replay.process(.airspace(areas), at: first).alerts, flight: nil, at: first)
         }
         while let d = datagram {
             let outputs = replay.process(d)

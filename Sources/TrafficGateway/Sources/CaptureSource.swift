@@ -15,7 +15,7 @@ import Glibc
 /// (`now`). The page, the API, the feeds and the alert log then show the flight as it happened
 /// (its NOTAMs active, its FIS-B weather fresh), with nothing re-dated. With `loop` the captures
 /// play again, each round later by the length of the last, so time never runs backwards.
-public final class CaptureSource: Sendable {
+public final class CaptureSource: GatewaySource {
     /// What was played, for the status line and the end notice.
     public struct Progress: Sendable, Equatable {
         /// Datagrams handed to the gateway.
@@ -36,6 +36,7 @@ public final class CaptureSource: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let progressState = Locked(Progress())
     private let date: CaptureDate?
+    private let onEnd = Locked<@Sendable (String) -> Void>({ _ in })
 
     /// Opens the sessions' first capture to learn where playing starts; an error names the file.
     /// `date` dates raw GDL 90 streams (else each is dated as `replay` dates it).
@@ -66,22 +67,25 @@ public final class CaptureSource: Sendable {
     /// What has been played so far.
     public var progress: Progress { progressState.withLock { $0 } }
 
-    /// Plays into `gateway` on a thread of its own until the end (or forever with `loop`), then
-    /// calls `onEnd` with a line to log. The gateway's clock should be `now` (set before its start).
-    public func play(into gateway: LiveGateway, onEnd: @escaping @Sendable (String) -> Void) {
+    /// Calls `action` with a line to log when the capture has been played (never with `loop`).
+    public func whenPlayed(_ action: @escaping @Sendable (String) -> Void) { onEnd.set(action) }
+
+    /// Plays into `inlet` on a thread of its own until the end (or forever with `loop`), then
+    /// says so (`whenPlayed`). The gateway's clock should be `now`.
+    public func start(_ inlet: GatewayInlet) {
         anchor.withLock { $0 = (start, Date().timeIntervalSince1970) }
         // A queue of its own (an overcommitting thread): the pacing sleeps there, never on the
         // cooperative pool or the core's queue.
         DispatchQueue(label: "gatewayd.replay").async { [self] in
             var offset = 0.0
             repeat {
-                let last = playOnce(into: gateway, offset: offset)
+                let last = playOnce(into: inlet, offset: offset)
                 guard !stopping.load(ordering: .relaxed) else { return }
                 progressState.withLock { $0.rounds += 1 }
                 offset += (last ?? start) - start + 1
             } while loop && !stopping.load(ordering: .relaxed)
             let p = progress
-            onEnd("the capture has been played (\(p.datagrams) datagrams); the gateway goes on at its clock with no new input")
+            onEnd.value("the capture has been played (\(p.datagrams) datagrams); the gateway goes on at its clock with no new input")
         }
     }
 
@@ -90,7 +94,7 @@ public final class CaptureSource: Sendable {
 
     /// One round of every session, their datagrams interleaved by time (several captures given
     /// together play as one sky); returns the last capture time played (before `offset`).
-    private func playOnce(into gateway: LiveGateway, offset: Double) -> Double? {
+    private func playOnce(into inlet: GatewayInlet, offset: Double) -> Double? {
         var cursors = sessions.map { Cursor(session: $0, date: date) }
         let fixes = sessions.flatMap(\.gpsLogs).flatMap { (try? GPSLog.read(path: $0).fixes) ?? [] }.sorted { $0.time < $1.time }
         let events = sessions.flatMap(\.eventLogs).flatMap { (try? RecordedEventLog.read(path: $0)) ?? [] }.sorted { $0.time < $1.time }
@@ -99,14 +103,11 @@ public final class CaptureSource: Sendable {
         func due(through t: Double) -> Bool {
             while nextFix < fixes.endIndex, fixes[nextFix].time <= t {
                 guard wait(until: fixes[nextFix].time + offset) else { return false }
-                gateway.inject(fixes[nextFix].fix, at: CaptureTime.quantized(fixes[nextFix].time + offset))
+                inlet.deliver(.gpsFix(fixes[nextFix].fix), at: fixes[nextFix].time + offset)
                 nextFix += 1
             }
             while nextEvent < events.endIndex, events[nextEvent].time <= t {
-                switch events[nextEvent].change {
-                case .airspace(let areas): gateway.setAirspace(areas)
-                case .acknowledge(let id): gateway.acknowledge(id)
-                }
+                inlet.deliver(events[nextEvent].input, at: events[nextEvent].time + offset)
                 nextEvent += 1
             }
             return true
@@ -119,7 +120,7 @@ public final class CaptureSource: Sendable {
             }
             guard let b = best, let (t, bytes) = cursors[b].take() else { break }
             guard due(through: t), wait(until: t + offset) else { return last }
-            gateway.inject(bytes, at: CaptureTime.quantized(t + offset))
+            inlet.deliver(.datagram(bytes), at: t + offset)
             progressState.withLock { $0.datagrams += 1 }
             last = t
         }
