@@ -44,23 +44,25 @@ public struct GatewayApp: Sendable {
     /// returns. Errors while starting (a port in use, an unreadable file) are thrown before any
     /// "listening" line.
     public func run() async throws {
-        // Watched first: a signal that comes while starting waits here instead of killing us.
+        // Trapped first: a signal that comes while starting waits for the group instead of killing us.
         let console = self.console
-        let signals = try SignalWatch(stop: Self.stopSignals, ignored: Self.ignoredSignals) { signal in
+        let signals = await SignalService(stop: Self.stopSignals, ignored: Self.ignoredSignals) { signal in
             console.warning("gatewayd: \(signal) ignored\(signal == .sighup ? " (a configuration change needs a restart: systemctl restart gatewayd)" : "")")
         }
         let started = try start(signals: signals)
-        // The group hears SIGTERM and SIGINT itself; the watch covers one that came before it ran.
-        let group = ServiceGroup(services: started.services, gracefulShutdownSignals: Self.stopSignals, logger: signals.serviceGroupLogger)
-        signals.whenStopped { Task { await group.triggerGracefulShutdown() } }
-        try await group.run()
-        withExtendedLifetime(signals) {}
+        // The signals are the group's first service: the first stop signal ends it, and the group
+        // then stops the others gracefully, in reverse order. The group's own lines are not for the user.
+        var configuration = ServiceGroupConfiguration(
+            services: [.init(service: signals, successTerminationBehavior: .gracefullyShutdownGroup)] + started.services.map { .init(service: $0) },
+            logger: Logger(label: "gatewayd.services") { _ in SwiftLogNoOpLogHandler() })
+        configuration.gracefulShutdownSignals = []
+        try await ServiceGroup(configuration: configuration).run()
     }
 
     /// Opens the alert log, binds every socket, loads the airspace, prints the "listening" lines
     /// and tells systemd READY=1; returns the services to run. On an error whatever was opened is
     /// closed again. `signals`, when given, names the stop signal in the stopping line.
-    public func start(signals: SignalWatch? = nil) throws(GatewayError) -> StartedGateway {
+    public func start(signals: SignalService? = nil) throws(GatewayError) -> StartedGateway {
         let c = config, console = self.console, clock = self.clock, systemd = self.systemd
         let descriptors = DescriptorLimit.raiseSoftLimit()
         let log = c.databaseEnabled ? AlertLog(database: try GatewayDatabase(path: c.database ?? GatewayDatabase.defaultPath())) : nil
