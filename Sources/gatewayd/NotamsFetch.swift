@@ -14,7 +14,7 @@ import GDL90
 import TrafficGateway
 
 /// `gatewayd notams fetch`.
-struct NotamsFetch: ParsableCommand {
+struct NotamsFetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch", abstract: "Fetch NOTAMs from the FAA and store them (never replacing good data with a bad reply).",
         usage: "gatewayd notams fetch [<options>]")
@@ -56,7 +56,7 @@ struct NotamsFetch: ParsableCommand {
         return (v[0], v[1])
     }
 
-    func run() throws {
+    func run() async throws {
         let store = try db.store()
         var http = HTTPClient()
         http.onRetry = { attempt, reason in Terminal.error("notams: \(reason); retry \(attempt) of 3") }
@@ -64,9 +64,10 @@ struct NotamsFetch: ParsableCommand {
         let notams: [Notam]
         do {
             let file = credentials
-            notams = try source.client(baseURL: url, http: http) { () throws(FetchError) in
+            let client = try source.client(baseURL: url, http: http) { () throws(FetchError) in
                 try Credentials.load(file: file)
-            }.fetch(query)
+            }
+            notams = try await client.fetch(query)
         } catch {
             let kept = (try? store.count()) ?? 0
             throw CommandFailure("\(source): \(error) — kept the \(kept) stored NOTAMs")

@@ -70,7 +70,7 @@ import Testing
     }
 
     /// No network during a refresh: a connection error, retried, then reported; the cache stays.
-    @Test func networkDownDuringRefreshKeepsTheCache() throws {
+    @Test func networkDownDuringRefreshKeepsTheCache() async throws {
         let dir = tempDir("netdown")
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = NotamStore(database: try GatewayDatabase(path: dir.appendingPathComponent("g.sqlite").path))
@@ -79,7 +79,7 @@ import Testing
         let delays = Delays()
         http.sleep = { delays.add($0) }
         do throws(FetchError) {
-            _ = try FAANotamAPI(baseURL: "http://127.0.0.1:1", credentials: Credentials(id: "a", secret: "b"), http: http).fetch(NotamQuery(locations: ["KSLE"]))
+            _ = try await FAANotamAPI(baseURL: "http://127.0.0.1:1", credentials: Credentials(id: "a", secret: "b"), http: http).fetch(NotamQuery(locations: ["KSLE"]))
             Issue.record("expected a network error")
         } catch {
             #expect(error.kind == .network && error.reason.contains("still after 4 attempts"))

@@ -88,7 +88,7 @@ import Testing
 
     /// A redirect to another host gets none of the request's credential headers (libcurl would
     /// have sent them along); one to the same host keeps them; https → http is refused.
-    @Test func credentialsNeverCrossARedirectToAnotherHost() throws {
+    @Test func credentialsNeverCrossARedirectToAnotherHost() async throws {
         let other = try TestHTTPServer([.respond(status: 200, body: "{}")])
         let same = try TestHTTPServer([
             .respond(status: 302, headers: ["Location": "/v1/next"], body: ""),
@@ -96,7 +96,7 @@ import Testing
         ])
         var http = HTTPClient()
         http.retryDelays = []
-        let reply = try http.get(same.base + "/v1/notams", headers: [("client_id", "ID-123"), ("client_secret", "SECRET-456")])
+        let reply = try await http.get(same.base + "/v1/notams", headers: [("client_id", "ID-123"), ("client_secret", "SECRET-456")])
         #expect(reply.status == 200)
         let first = same.requests.withLock { $0 }
         #expect(first.count == 2)

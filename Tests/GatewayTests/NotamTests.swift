@@ -150,11 +150,11 @@ enum NotamTexts {
         FAANotamAPI(baseURL: server.base, credentials: Credentials(id: "id", secret: "s3cret"), http: http)
     }
 
-    @Test func rateLimitedThenOK() throws {
+    @Test func rateLimitedThenOK() async throws {
         let server = try TestHTTPServer([.respond(status: 429, headers: ["Retry-After": "7"], body: "slow down"), .respond(status: 200, body: Self.page)])
         defer { server.stop() }
         let delays = Delays()
-        let notams = try api(server, client(delays)).fetch(NotamQuery(locations: ["KSLE"]))
+        let notams = try await api(server, client(delays)).fetch(NotamQuery(locations: ["KSLE"]))
         #expect(notams.map(\.number) == ["05/020"])
         #expect(delays.values == [7])  // Retry-After honoured
         let first = server.requests.withLock { $0.first ?? "" }
@@ -164,42 +164,42 @@ enum NotamTexts {
         #expect(first.lowercased().contains("accept-encoding:"))
     }
 
-    @Test func serverErrorsExhaustRetriesAndNothingStoredIsLost() throws {
+    @Test func serverErrorsExhaustRetriesAndNothingStoredIsLost() async throws {
         let (store, dir) = try seededStore()
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try TestHTTPServer(Array(repeating: .respond(status: 500, body: "oops"), count: 4))
         defer { server.stop() }
         let delays = Delays()
-        #expect(throws: FetchError.self) { try api(server, client(delays)).fetch(NotamQuery(locations: ["KSLE"])) }
+        await #expect(throws: FetchError.self) { try await api(server, client(delays)).fetch(NotamQuery(locations: ["KSLE"])) }
         #expect(delays.values == [1, 2, 4])
         #expect(server.requests.withLock { $0.count } == 4)
         #expect(try store.count() == 5)
     }
 
-    @Test func timeoutIsANetworkErrorAndRetried() throws {
+    @Test func timeoutIsANetworkErrorAndRetried() async throws {
         let server = try TestHTTPServer([.hang, .respond(status: 200, body: Self.page)])
         defer { server.stop() }
         let delays = Delays()
-        let notams = try api(server, client(delays, timeout: 1)).fetch(NotamQuery(locations: ["KSLE"]))
+        let notams = try await api(server, client(delays, timeout: 1)).fetch(NotamQuery(locations: ["KSLE"]))
         #expect(notams.count == 1 && delays.values == [1])
         let hanging = try TestHTTPServer([.hang])
         defer { hanging.stop() }
         var once = client(delays, timeout: 1)
         once.retryDelays = []
         do throws(FetchError) {
-            _ = try api(hanging, once).fetch(NotamQuery(locations: ["KSLE"]))
+            _ = try await api(hanging, once).fetch(NotamQuery(locations: ["KSLE"]))
             Issue.record("expected a timeout")
         } catch {
             #expect(error.kind == .network && error.reason.contains("timed out"))
         }
     }
 
-    @Test func htmlBotPageIsNamedAndNotRetried() throws {
+    @Test func htmlBotPageIsNamedAndNotRetried() async throws {
         let server = try TestHTTPServer([.respond(status: 403, headers: ["Content-Type": "text/html"], body: "<!DOCTYPE html><html><body>Access Denied</body></html>")])
         defer { server.stop() }
         let delays = Delays()
         do throws(FetchError) {
-            _ = try FAANotamSearch(baseURL: server.base, http: client(delays)).fetch(NotamQuery(locations: ["KSLE"]))
+            _ = try await FAANotamSearch(baseURL: server.base, http: client(delays)).fetch(NotamQuery(locations: ["KSLE"]))
             Issue.record("expected a refusal")
         } catch {
             #expect(error.status == 403 && error.reason.contains("bot protection"))
@@ -208,19 +208,19 @@ enum NotamTexts {
         #expect(server.requests.withLock { $0[0] }.contains("searchType=0&designatorsForLocation=KSLE&offset=0"))
     }
 
-    @Test func malformedJSONAndEmptyListsNeverReplaceTheCache() throws {
+    @Test func malformedJSONAndEmptyListsNeverReplaceTheCache() async throws {
         let (store, dir) = try seededStore()
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try TestHTTPServer([.respond(status: 200, body: "{\"items\": [truncated"), .respond(status: 200, body: "{\"totalPages\":1,\"items\":[]}")])
         defer { server.stop() }
         let delays = Delays()
         do throws(FetchError) {
-            _ = try api(server, client(delays)).fetch(NotamQuery(locations: ["KSLE"]))
+            _ = try await api(server, client(delays)).fetch(NotamQuery(locations: ["KSLE"]))
             Issue.record("expected malformed JSON to fail")
         } catch {
             #expect(error.kind == .content && error.reason.contains("not valid JSON"))
         }
-        let empty = try api(server, client(delays)).fetch(NotamQuery(locations: ["KSLE"]))
+        let empty = try await api(server, client(delays)).fetch(NotamQuery(locations: ["KSLE"]))
         #expect(empty.isEmpty)
         #expect(throws: GatewayError.self) { try store.refresh(source: "faa-api", notams: empty, at: Timestamp.parse("2026-05-16T11:00:00Z")!) }
         #expect(try store.count() == 5)
@@ -289,11 +289,11 @@ final class Delays: Sendable {
 @Suite(.serialized) struct NotamNMSTests {
     /// The NMS flow against a loopback server: token first (Basic auth, client_credentials), then
     /// the NOTAM query with the bearer token and the GEOJSON format header.
-    @Test func tokenThenGeoJSONQuery() throws {
+    @Test func tokenThenGeoJSONQuery() async throws {
         let reply = #"{"status":"Success","data":{"geojson":[{"type":"Feature","properties":{"coreNOTAMData":{"notam":{"id":"NMS1","number":"6/2174","type":"N","classification":"FDC","accountId":"FDC","location":"ZSE","effectiveStart":"2026-05-16T13:00:00Z","effectiveEnd":"2026-05-16T18:00:00Z","text":"OR..AIRSPACE SALEM, OR..TEMPORARY FLIGHT RESTRICTIONS WI AN AREA DEFINED AS 1NM RADIUS OF 450034N1230011W SFC-4000FT MSL"},"notamTranslation":[]}},"geometry":{"type":"Polygon","coordinates":[[[-123.0,45.0],[-122.99,45.0],[-122.99,45.01],[-123.0,45.0]]]}}]}}"#
         let server = try TestHTTPServer([.respond(status: 200, body: #"{"access_token":"tok123","expires_in":1799}"#), .respond(status: 200, body: reply)])
         defer { server.stop() }
-        let notams = try FAANotamNMS(baseURL: server.base, credentials: Credentials(id: "me", secret: "pw")).fetch(NotamQuery(locations: ["KSLE"]))
+        let notams = try await FAANotamNMS(baseURL: server.base, credentials: Credentials(id: "me", secret: "pw")).fetch(NotamQuery(locations: ["KSLE"]))
         #expect(notams.count == 1)
         #expect(notams.first?.geometry?.origin == .official)  // the polygon beats the parsed circle
         #expect(NotamStore.key(notams[0]) == "FDC:6/2174")

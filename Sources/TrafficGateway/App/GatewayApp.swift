@@ -246,12 +246,9 @@ public struct GatewayApp: Sendable {
     private func notamRefresh(_ refresh: NotamRefresh) -> AirspaceSource.Refresh {
         let console = self.console
         return {
-            let fetched = await Offload.run(on: .global()) {
-                Result { () throws(FetchError) in try refresh.fetch { attempt, reason in console.error("notams: \(reason); retry \(attempt) of 3") } }
-            }
-            guard let fetched, !Task.isCancelled else { return false }
             do {
-                let notams = try fetched.get()
+                let notams = try await refresh.fetch { attempt, reason in console.error("notams: \(reason); retry \(attempt) of 3") }
+                guard !Task.isCancelled else { return false }
                 let stored = await Offload.run(on: .global()) {
                     Result { () throws(GatewayError) in try refresh.store(notams, at: Date().timeIntervalSince1970) }
                 }

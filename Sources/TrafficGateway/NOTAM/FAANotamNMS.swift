@@ -32,10 +32,10 @@ public struct FAANotamNMS: NotamSource {
     }
 
     /// A bearer token for the credentials.
-    func token() throws(FetchError) -> String {
+    func token() async throws(FetchError) -> String {
         let url = baseURL + "/v1/auth/token"
         let basic = Data("\(credentials.id):\(credentials.secret)".utf8).base64EncodedString()
-        let r = try http.post(url, form: [("grant_type", "client_credentials")], headers: [("Authorization", "Basic \(basic)")])
+        let r = try await http.post(url, form: [("grant_type", "client_credentials")], headers: [("Authorization", "Basic \(basic)")])
         guard let object = JSONReader.object(r.body),
               let token = object["access_token"] as? String, !token.isEmpty else {
             throw FetchError(.credentials, url: url, reason: "no access_token in the token reply: check FAA_CLIENT_ID and FAA_CLIENT_SECRET")
@@ -44,8 +44,8 @@ public struct FAANotamNMS: NotamSource {
     }
 
     /// One query per location (and one for the circle), all NOTAMs merged.
-    public func fetch(_ query: NotamQuery) throws(FetchError) -> [Notam] {
-        let bearer = try token()
+    public func fetch(_ query: NotamQuery) async throws(FetchError) -> [Notam] {
+        let bearer = try await token()
         var queries: [[(String, String)]] = query.locations.map { [("location", $0)] }
         if let near = query.near {
             queries.append([("latitude", String(near.latitude)), ("longitude", String(near.longitude)), ("radius", String(min(near.radiusNM, 100)))])
@@ -56,7 +56,7 @@ public struct FAANotamNMS: NotamSource {
         var out: [String: Notam] = [:]
         for q in queries {
             let url = baseURL + "/nmsapi/v1/notams?" + q.map { "\($0.0)=\(HTTPClient.escape($0.1))" }.joined(separator: "&")
-            let r = try http.get(url, headers: [("Authorization", "Bearer \(bearer)"), ("nmsResponseFormat", "GEOJSON"), ("Accept", "application/json")])
+            let r = try await http.get(url, headers: [("Authorization", "Bearer \(bearer)"), ("nmsResponseFormat", "GEOJSON"), ("Accept", "application/json")])
             for n in try Self.parse(r.body, url: url) { out[n.id] = n }
         }
         return out.values.sorted { $0.id < $1.id }

@@ -54,8 +54,9 @@ public struct HTTPResponse: Sendable {
 
 /// HTTP through libcurl, called directly through a small C shim rather than through
 /// FoundationNetworking: URLSession on Linux is libcurl underneath anyway, drags in all of
-/// Foundation (a bigger binary on the Pi) and has a record of teardown crashes; here every call
-/// is synchronous on the caller's thread with hard timeouts. TLS is verified, proxy variables
+/// Foundation (a bigger binary on the Pi) and has a record of teardown crashes; here each attempt
+/// blocks a Dispatch thread (`Offload`, never the cooperative pool) with hard timeouts, and the
+/// waits between attempts are `Task.sleep`s, which a shutdown cancels. TLS is verified, proxy variables
 /// (`https_proxy`, `no_proxy`, …) are honoured by libcurl, gzip/deflate are accepted, and the
 /// User-Agent names us. Retries: after 1 s, 2 s and 4 s on network errors, 429 (honouring
 /// `Retry-After`) and 5xx; never on other 4xx.
@@ -64,8 +65,8 @@ public struct HTTPClient: Sendable {
     public var timeout: Double = 10
     /// Delays before each retry; their count is the number of retries.
     public var retryDelays: [Double] = [1, 2, 4]
-    /// How to wait (tests pass a no-op that records).
-    public var sleep: @Sendable (Double) -> Void = { usleep(UInt32(min(max(0, $0), 4000) * 1_000_000)) }
+    /// How to wait between attempts (tests pass a no-op that records).
+    public var sleep: @Sendable (Double) async -> Void = { try? await Task.sleep(for: .seconds(min(max(0, $0), 4000))) }
     /// User-Agent header.
     public var userAgent = "skygate-gatewayd/0.1 (+https://github.com/skygate/skygate)"
     /// Called before each retry with the attempt number and the reason (progress messages).
@@ -75,13 +76,13 @@ public struct HTTPClient: Sendable {
     public init() {}
 
     /// GET `url` with `headers`, retrying as described.
-    public func get(_ url: String, headers: [(String, String)] = []) throws(FetchError) -> HTTPResponse {
-        try send(url: url, headers: headers, form: nil)
+    public func get(_ url: String, headers: [(String, String)] = []) async throws(FetchError) -> HTTPResponse {
+        try await send(url: url, headers: headers, form: nil)
     }
 
     /// POST `form` (URL-encoded) to `url`, retrying as described.
-    public func post(_ url: String, form: [(String, String)], headers: [(String, String)] = []) throws(FetchError) -> HTTPResponse {
-        try send(url: url, headers: headers, form: form)
+    public func post(_ url: String, form: [(String, String)], headers: [(String, String)] = []) async throws(FetchError) -> HTTPResponse {
+        try await send(url: url, headers: headers, form: form)
     }
 
     /// Most redirects followed.
@@ -98,7 +99,7 @@ public struct HTTPClient: Sendable {
         return (target.absoluteString, same)
     }
 
-    func send(url: String, headers: [(String, String)], form: [(String, String)]?) throws(FetchError) -> HTTPResponse {
+    func send(url: String, headers: [(String, String)], form: [(String, String)]?) async throws(FetchError) -> HTTPResponse {
         // A missing libcurl is not a network error to retry.
         guard skygate_curl_load() != 0 else {
             let why = skygate_curl_load_error().map { String(cString: $0) } ?? "not found"
@@ -107,7 +108,10 @@ public struct HTTPClient: Sendable {
         var attempt = 0
         var url = url, headers = headers, form = form, redirects = 0
         while true {
-            let result = once(url: url, headers: headers, form: form)
+            let (u, h, f) = (url, headers, form)
+            guard let result = await Offload.run(on: .global(), { self.once(url: u, headers: h, form: f) }) else {
+                throw FetchError(.network, url: url, reason: "cancelled (the gateway is stopping)")
+            }
             // Redirects are followed here, not by libcurl, which would send our credential headers
             // to whatever host a redirect names.
             if case .success(let r) = result, [301, 302, 303, 307, 308].contains(r.status), let location = r.headers["location"] {
@@ -148,7 +152,8 @@ public struct HTTPClient: Sendable {
             let delay = retryAfter ?? retryDelays[attempt]
             attempt += 1
             onRetry(attempt, reason)
-            sleep(delay)
+            await sleep(delay)
+            if Task.isCancelled { throw FetchError(.network, url: url, reason: "cancelled (the gateway is stopping)") }
         }
     }
 

@@ -25,13 +25,14 @@ public struct NotamRefresh: Sendable {
         self.store = store
     }
 
-    /// Fetches (blocking: libcurl with its timeouts and retries, each retry passed to `onRetry`).
-    public func fetch(onRetry: @escaping @Sendable (Int, String) -> Void) throws(FetchError) -> [Notam] {
+    /// Fetches (libcurl with its timeouts off the cooperative pool, retries after `Task.sleep`s,
+    /// each passed to `onRetry`).
+    public func fetch(onRetry: @escaping @Sendable (Int, String) -> Void) async throws(FetchError) -> [Notam] {
         var http = HTTPClient()
         http.onRetry = onRetry
         let config = self.config
         let client = try source.client(baseURL: config.notamURL, http: http) { () throws(FetchError) in try config.notamCredentials() }
-        return try client.fetch(NotamQuery(locations: locations))
+        return try await client.fetch(NotamQuery(locations: locations))
     }
 
     /// Stores what `fetch` returned; the line to log says what changed.

@@ -56,7 +56,7 @@ public protocol NotamSource: Sendable {
     var name: String { get }
     /// Fetches every NOTAM for `query`; throws rather than return a partial or empty answer it
     /// cannot vouch for.
-    func fetch(_ query: NotamQuery) throws(FetchError) -> [Notam]
+    func fetch(_ query: NotamQuery) async throws(FetchError) -> [Notam]
 }
 
 /// The FAA NOTAM API (`GET /notamapi/v1/notams`, GeoJSON, `client_id`/`client_secret` headers).
@@ -82,7 +82,7 @@ public struct FAANotamAPI: NotamSource {
     }
 
     /// Fetches all pages for each location (or the circle).
-    public func fetch(_ query: NotamQuery) throws(FetchError) -> [Notam] {
+    public func fetch(_ query: NotamQuery) async throws(FetchError) -> [Notam] {
         var queries: [[(String, String)]] = query.locations.map { [("icaoLocation", $0)] }
         if let near = query.near {
             queries.append([("locationLatitude", String(near.latitude)), ("locationLongitude", String(near.longitude)),
@@ -94,7 +94,7 @@ public struct FAANotamAPI: NotamSource {
             while page <= maximumPages {
                 let url = baseURL + "/notams?" + (q + [("pageSize", String(pageSize)), ("pageNum", String(page))])
                     .map { "\($0.0)=\(HTTPClient.escape($0.1))" }.joined(separator: "&")
-                let r = try http.get(url, headers: [("client_id", credentials.id), ("client_secret", credentials.secret), ("Accept", "application/json")])
+                let r = try await http.get(url, headers: [("client_id", credentials.id), ("client_secret", credentials.secret), ("Accept", "application/json")])
                 let (items, totalPages) = try Self.parse(r.body, url: url)
                 for n in items { out[n.id] = n }
                 if page >= totalPages { break }
@@ -358,7 +358,7 @@ public struct FAANotamSearch: NotamSource {
     }
 
     /// Fetches every page for the locations.
-    public func fetch(_ query: NotamQuery) throws(FetchError) -> [Notam] {
+    public func fetch(_ query: NotamQuery) async throws(FetchError) -> [Notam] {
         guard !query.locations.isEmpty else {
             throw FetchError(.content, url: baseURL, reason: "NOTAM Search needs --location (it has no radius search here)")
         }
@@ -366,7 +366,7 @@ public struct FAANotamSearch: NotamSource {
         let url = baseURL + "/search"
         var offset = 0
         for _ in 0..<maximumPages {
-            let r = try http.post(url, form: [("searchType", "0"), ("designatorsForLocation", query.locations.joined(separator: ",")),
+            let r = try await http.post(url, form: [("searchType", "0"), ("designatorsForLocation", query.locations.joined(separator: ",")),
                                                ("offset", String(offset)), ("notamsOnly", "false")])
             let (items, total) = try Self.parse(r.body, url: url)
             for n in items { out[n.id] = n }
