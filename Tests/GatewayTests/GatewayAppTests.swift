@@ -50,16 +50,26 @@ final class ConsoleLines: Sendable {
         #expect(names == ["terminal", "alert log", "GDL90 ingest", "HTTP feeds", "status line", "stopping line"])
 
         let group = ServiceGroup(services: started.services, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        async let running: Void = group.run()
+        // The group (and the HTTP server's tasks, its children) on a queue of its own: the other
+        // tests running meanwhile block threads of the cooperative pool.
+        let running = Task(executorPreference: HarnessExecutor.shared) { try await group.run() }
         let sender = try UDPSender(host: "127.0.0.1", port: started.udpPort)
         sender.send(Self.conflict())
         var alerts = output.alerts.makeAsyncIterator()
         let first = await alerts.next()
         #expect(first?.contains("N825V") == true, "alert line: \(first ?? "none")")
         let feed = "http://127.0.0.1:\(config.httpPort)/data/aircraft.json"
-        #expect(await Offload.run(on: .global()) { (try? HTTPConnection.get(feed))?.status } == 200)
+        // The server listens once the group runs it: a moment after the "feeds" line.
+        let status = await Offload.run(on: .global()) { () -> Int? in
+            for _ in 0..<50 {
+                if let s = (try? HTTPConnection.get(feed, timeout: 2))?.status { return s }
+                usleep(100_000)
+            }
+            return nil
+        }
+        #expect(status == 200)
         await group.triggerGracefulShutdown()
-        try await running
+        try await running.value
 
         #expect(output.text.contains("gatewayd: stopping (datagrams 1,"))
         #expect(await Offload.run(on: .global()) { (try? HTTPConnection.get(feed, timeout: 2))?.status } == .some(nil), "the HTTP feeds still answer")

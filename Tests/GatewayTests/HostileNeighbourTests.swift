@@ -44,14 +44,14 @@ import Testing
     }
 
     /// Item 5: a slow handler (a large NOTAM query) waits on the heavy queue, so a quick one
-    /// (`/healthz`) on the HTTP executor is answered meanwhile (one serial queue held them all).
+    /// (`/healthz`) on the server's executor is answered meanwhile (one serial queue held them all).
     @Test func quickHandlersDoNotWaitBehindASlowOne() async throws {
         let release = DispatchSemaphore(value: 0)
-        let slow = Task(executorPreference: HTTPTaskExecutor.shared) {
+        let slow = Task(executorPreference: HarnessExecutor.shared) {
             await FeedServer.heavy { release.wait(); return Response(status: .ok) }
         }
         let started = ContinuousClock.now
-        let fast = Task(executorPreference: HTTPTaskExecutor.shared) { ContinuousClock.now }
+        let fast = Task(executorPreference: HarnessExecutor.shared) { ContinuousClock.now }
         let answered = await fast.value
         release.signal()
         #expect(await slow.value.status == .ok)

@@ -103,7 +103,7 @@ public struct GatewayApp: Sendable {
             console.info("gatewayd: voice callouts on ALSA device '\(c.voiceDevice)'")
         }
         // The running parts, in the order they stop last (the group stops them in reverse).
-        var edges: [EdgeService] = []
+        var edges: [any Service] = []
         // Alert lines still waiting for the terminal are printed before the process ends.
         edges.append(EdgeService("terminal") { terminal.drain() })
         if let log {
@@ -143,8 +143,9 @@ public struct GatewayApp: Sendable {
                 notams: store, fileNotams: fileNotams, acknowledge: { acknowledgements.acknowledge($0) },
                 ackToken: c.ackToken, logbook: log.map { LogbookStore(database: $0.database) }))
             if c.httpPort > 0 {
-                try http.start(host: c.httpBind, port: c.httpPort)
-                edges.append(EdgeService("HTTP feeds") { http.stop() })
+                // Hummingbird's application, a service of the group like every other part.
+                try http.bind(host: c.httpBind, port: c.httpPort)
+                edges.append(http)
                 feeds.append("HTTP http://\(c.httpBind):\(http.port)/")
                 httpPort = http.port
             }
@@ -155,7 +156,7 @@ public struct GatewayApp: Sendable {
             }
             if !c.forward.isEmpty { feeds.append("GDL90 forward to " + c.forward.map(\.description).joined(separator: ", ")) }
         } catch {
-            for edge in edges.reversed() { edge.stopNow() }
+            for case let edge as EdgeService in edges.reversed() { edge.stopNow() }
             throw error
         }
         var timers: [PeriodicService] = []

@@ -8,18 +8,25 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The HTTP feeds (Hummingbird): the cockpit page at `/` with its JSON under `/api/…`
 /// (`FeedServer+Cockpit.swift`), `/data/aircraft.json`, `/traffic.geojson`, `/airspace.geojson`,
 /// `/alerts` (Server-Sent Events), `/alerts/active`, `/healthz`, `/metrics`. Read-only but for
 /// acknowledging an airspace alert, which needs its own token.
 /// Handlers read the `FeedHub`'s latest snapshot; they never touch the core.
-public final class FeedServer: Sendable {
+public final class FeedServer: Service, CustomStringConvertible {
     /// The hub the handlers read.
     public let hub: FeedHub
-    private let task = Locked<Task<Void, Never>?>(nil)
+    private let application = Locked<(any Service)?>(nil)
     private let boundPort = Locked<Int>(0)
+    private let running = Locked(false)
+    /// The task serving outside a group (`start`, for tests and tools).
+    let standalone = Locked<Task<Void, Never>?>(nil)
 
     /// The TCP port bound (useful with port 0).
     public var port: Int { boundPort.withLock { $0 } }
@@ -96,67 +103,46 @@ public final class FeedServer: Sendable {
         Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// Binds `host:port` and serves in the background; returns once listening, or throws a
-    /// `GatewayError` naming the address (port in use, permission, …) within 10 s.
-    public func start(host: String, port: Int) throws(GatewayError) {
+    /// Checks that `host:port` can be served (binding it once, which also picks the port when
+    /// 0) and makes the server; nothing listens until `run`. A port in use or a bad address is
+    /// an error here, before any "listening" line.
+    public func bind(host: String, port: Int) throws(GatewayError) {
+        guard (0...65_535).contains(port) else { throw GatewayError.invalidInput("--http-port \(port): give 1–65535, or 0 to disable") }
+        let (fd, bound) = try IPv4Socket.bound(type: Int32(SOCK_STREAM.rawValue), address: host, port: UInt16(port), what: "HTTP",
+                                               inUse: "choose another with --http-port, or --http-port 0 to disable", reuseAddress: true)
+        close(fd)
         var logger = Logger(label: "gatewayd.http")
         logger.logLevel = .critical  // cancellation on stop logs at error level: noise
-        let ready = DispatchSemaphore(value: 0)
-        let failure = Locked<String?>(nil)
+        let perAddress = self.perAddress, running = self.running
         // Bounded: at most `maximumConnections` at once (more wait in the backlog), and a connection
         // idle for 30 s between requests (a slowloris, an unread body) is closed.
-        let perAddress = self.perAddress
         let app = Application(
             router: router(),
             server: .http1(configuration: .init(additionalChannelHandlers: [perAddress.handler()], idleTimeout: .seconds(30))),
-            configuration: .init(address: .hostname(host, port: port), serverName: "gatewayd",
+            configuration: .init(address: .hostname(host, port: Int(bound)), serverName: "gatewayd",
                                  availableConnectionsDelegate: MaximumAvailableConnections(Self.maximumConnections)),
-            onServerRunning: { [self] channel in
-                self.boundPort.withLock { $0 = channel.localAddress?.port ?? port }
-                ready.signal()
-            }, logger: logger)
-        // The server's tasks run on their own queue, not the shared cooperative pool: a caller
-        // that blocks waiting for it (this function, tests, a busy host) cannot starve it.
-        let t = Task(executorPreference: HTTPTaskExecutor.shared) {
-            do {
-                try await app.run()
-            } catch {
-                failure.set("\(error)")
-                ready.signal()
-            }
-        }
-        task.withLock { $0 = t }
-        if ready.wait(timeout: .now() + 10) == .timedOut {
-            throw GatewayError.socket(what: "HTTP \(host):\(port)", reason: "the server did not start within 10 s")
-        }
-        if let message = failure.value {
-            let reason = message.contains("Address already in use") || message.contains("EADDRINUSE")
-                ? "port \(port) is already in use (choose another with --http-port, or --http-port 0 to disable)" : message
-            throw GatewayError.socket(what: "cannot serve HTTP on \(host):\(port)", reason: reason)
+            onServerRunning: { _ in running.set(true) }, logger: logger)
+        boundPort.set(Int(bound))
+        application.set(app)
+    }
+
+    /// Serves (a service of the gateway's `ServiceGroup`) until graceful shutdown, which ends
+    /// every `/alerts` stream so that the server's own graceful shutdown does not wait for them.
+    public func run() async throws {
+        guard let app = application.value else { return }
+        let hub = self.hub
+        try await withGracefulShutdownHandler {
+            try await app.run()
+        } onGracefulShutdown: {
+            hub.finishAll()
         }
     }
 
-    /// Stops serving and ends every `/alerts` stream.
-    public func stop() {
-        hub.finishAll()
-        task.withLock { $0?.cancel() }
-    }
-}
+    /// Whether the server is accepting connections.
+    public var isRunning: Bool { running.value }
 
-
-/// A task executor on one serial dispatch queue (a thread of its own, not the cooperative pool
-/// or Dispatch's width-limited global pool), for the HTTP server's tasks. Handlers here are
-/// quick; the slow ones (database reads, large encodings) wait on `FeedServer.heavyQueue`, so
-/// none of them holds `/healthz`, `/alerts` or the page behind it.
-final class HTTPTaskExecutor: TaskExecutor, @unchecked Sendable {  // only a queue, itself thread-safe
-    static let shared = HTTPTaskExecutor()
-    private let queue = DispatchQueue(label: "gatewayd.http")
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { unowned.runSynchronously(on: executor) }
-    }
+    /// `HTTP feeds`.
+    public var description: String { "HTTP feeds" }
 }
 
 /// Refuses (401) any request without the configured token, compared in constant time; the page

@@ -1,0 +1,36 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension FeedServer {
+    /// Binds and serves outside a service group, returning once it accepts connections (tests,
+    /// benchmarks, the fuzzer; `gatewayd run` runs the server as a service of its group instead).
+    /// The server's tasks run on a serial queue of their own: these callers block threads of the
+    /// small cooperative pool while they wait for a reply, which would otherwise starve it.
+    public func start(host: String, port: Int) throws(GatewayError) {
+        try bind(host: host, port: port)
+        standalone.set(Task(executorPreference: HarnessExecutor.shared) { try? await self.run() })
+        for _ in 0..<1_000 where !isRunning { usleep(10_000) }
+        guard isRunning else { throw GatewayError.socket(what: "HTTP \(host):\(port)", reason: "the server did not start within 10 s") }
+    }
+
+    /// Stops serving (`start`) and ends every `/alerts` stream.
+    public func stop() {
+        hub.finishAll()
+        standalone.value?.cancel()
+    }
+}
+
+/// A task executor on one serial dispatch queue, for a server run outside the gateway's group
+/// by callers that block cooperative threads (see `FeedServer.start`).
+final class HarnessExecutor: TaskExecutor, @unchecked Sendable {  // only a queue, itself thread-safe
+    static let shared = HarnessExecutor()
+    private let queue = DispatchQueue(label: "gatewayd.http-harness")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { unowned.runSynchronously(on: executor) }
+    }
+}
