@@ -196,9 +196,10 @@ extension ReplayCommand {
             }
             return try files.map { argument in
                 let session = try ReplaySession.resolve(argument)
-                let recorded = try givenEvents ?? session.eventLogs.flatMap { try RecordedEventLog.read(path: $0) }.sorted { $0.time < $1.time }
-                let fixes = try givenFixes ?? session.gpsLogs.flatMap { try GPSLog.read(path: $0).fixes }.sorted { $0.time < $1.time }
-                let recording = events != nil || !session.eventLogs.isEmpty
+                let kept = givenEvents != nil && givenFixes != nil ? nil : try session.recorded()
+                let recorded = givenEvents ?? kept?.events ?? []
+                let fixes = givenFixes ?? kept?.fixes ?? []
+                let recording = events != nil || kept?.keepsEvents == true
                 return ResolvedSession(name: argument, captures: session.captures, fixes: fixes, recorded: recorded,
                                        areas: recording ? [] : try watchedAreas())
             }

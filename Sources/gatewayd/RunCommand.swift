@@ -45,7 +45,7 @@ struct RunCommand: AsyncParsableCommand {
     var gpsd: HostPort?
 
     @Option(help: ArgumentHelp(
-        "Flight recorder: keep every datagram and gpsd fix received in this folder (pcapng and gpspipe JSON, one pair an hour). Replay a recording with: gatewayd replay DIR (every hour) or gatewayd replay DIR/gdl90-2026-05-16-14 (one hour); the gpsd fixes and events beside it are found. The folder is capped by [recorder] max_mb (200 MB by default): the oldest hour goes first."))
+        "Flight recorder: keep every datagram, gpsd fix, airspace set and acknowledgement in this folder, one pcapng file an hour (gdl90-2026-05-16-14.pcapng: interface 0 the GDL90 datagrams, 1 the gpsd fixes, 2 the events; Wireshark opens it). Replay with: gatewayd replay DIR (every hour), DIR/gdl90-2026-05-16-14 or its .pcapng (one hour); recordings of the older three-file form replay the same way. The folder is capped by [recorder] max_mb (200 MB by default): the oldest hour goes first."))
     var record: String?
 
     @Option(name: .customLong("accept-from"), help: ArgumentHelp(

@@ -5,7 +5,8 @@ import Testing
 @testable import TrafficGateway
 
 /// One pipeline, one tick rule: a live session over a real UDP socket and the replay of its own
-/// flight recording give byte-identical alerts.
+/// flight recording (one pcapng file an hour, the airspace sets and acknowledgements in it) give
+/// byte-identical alerts.
 @Suite(.serialized) struct LiveReplayIdentityTests {
     @Test func liveSessionAndTheReplayOfItsRecordingAreIdentical() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-recorder-\(UUID())").path
@@ -44,14 +45,22 @@ import Testing
         let liveAlerts = live.withLock { $0 }
         #expect(liveAlerts.count >= 3, "the flight should alert live: \(liveAlerts.map(\.message))")
 
-        let recordings = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".pcapng") }.sorted()
+        // One file an hour, nothing beside it: the datagrams, and the session's events in it.
+        let recordings = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         #expect(recordings.count >= 1)
+        #expect(recordings.allSatisfy { $0.hasPrefix("gdl90-") && $0.hasSuffix(".pcapng") }, "one pcapng an hour: \(recordings)")
         var datagrams: [CapturedDatagram] = []
-        for name in recordings { datagrams += try CaptureFile.read(path: directory + "/" + name).datagrams }
+        for name in recordings {
+            let contents = try CaptureFile.read(path: directory + "/" + name)
+            #expect(contents.error == nil && contents.skipped == 0, "the recorder's other interfaces are neither damage nor skipped records")
+            datagrams += contents.datagrams
+        }
         #expect(datagrams.count == capture.datagrams.count)
-        let eventFiles = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".events.jsonl") }.sorted()
-        var events: [RecordedEvent] = []
-        for name in eventFiles { events += try RecordedEventLog.read(path: directory + "/" + name) }
+        let session = try ReplaySession.resolve(directory)
+        #expect(session.gpsLogs.isEmpty && session.eventLogs.isEmpty)
+        let kept = try session.recorded()
+        #expect(kept.keepsEvents && kept.fixes.isEmpty)
+        let events = kept.events
         #expect(events.map(\.change) == [.airspace([tfr]), .airspace([tfr, restricted]), .acknowledge("TEST 1/1")])
         #expect(liveAlerts.contains { $0.kind == .airspace }, "the airspace should alert live: \(liveAlerts.map(\.message))")
         var replay = CaptureReplay(pipeline: GatewayPipeline(), events: events)
@@ -63,18 +72,16 @@ import Testing
         #expect(!a.isEmpty)
         #expect(a == b)
 
-        // `gatewayd replay` finds the hour's files itself, by the folder or by the hour's stem:
-        // the same alerts as the replay above (issue 28).
+        // `gatewayd replay` takes the folder, the hour's stem or the hour's file, and finds the
+        // session's events in it: the same alerts as the replay above (issues 21, 28).
         if let executable = gatewaydExecutable() {
             let stem = directory + "/" + String(recordings[0].dropLast(".pcapng".count))
             let whole = replayed.map(AlertFormatter.json)
-            for argument in recordings.count == 1 ? [directory, stem] : [directory] {
+            for argument in recordings.count == 1 ? [directory, stem, stem + ".pcapng"] : [directory] {
                 let output = try runCommand(executable, ["replay", "--json", "--quiet", argument])
                 #expect(output.status == 0)
                 #expect(output.stdout.split(separator: "\n").map(String.init) == whole, "gatewayd replay \(argument)")
             }
-            let sideFile = try runCommand(executable, ["replay", stem + ".events.jsonl"])
-            #expect(sideFile.status != 0 && sideFile.stderr.contains("replay the hour by its stem ('gatewayd replay \(stem)'"))
         }
     }
 }
@@ -96,8 +103,8 @@ func runCommand(_ executable: URL, _ arguments: [String]) throws -> (status: Int
 }
 
 @Suite struct ReplaySessionTests {
-    /// A stem finds the hour's files; a folder every hour in order; a side file or a missing one
-    /// is an error that says what to give.
+    /// A stem or the hour's pcapng finds the hour's files (the three-file form's side files too);
+    /// a folder every hour in order; a side file or a missing one is an error that says what to give.
     @Test func stemsFoldersAndSideFiles() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-sessions-\(UUID())").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -108,11 +115,19 @@ func runCommand(_ executable: URL, _ arguments: [String]) throws -> (status: Int
         }
         let hour = try ReplaySession.resolve(dir + "/gdl90-2026-05-16-14")
         #expect(hour == ReplaySession(captures: [dir + "/gdl90-2026-05-16-14.pcapng"], gpsLogs: [dir + "/gdl90-2026-05-16-14.gps.jsonl"]))
+        #expect(try ReplaySession.resolve(dir + "/gdl90-2026-05-16-14.pcapng") == hour)
+        #expect(try ReplaySession.resolve(dir + "/gdl90-2026-05-16-15.pcapng")
+                == ReplaySession(captures: [dir + "/gdl90-2026-05-16-15.pcapng"], eventLogs: [dir + "/gdl90-2026-05-16-15.events.jsonl"]))
         let folder = try ReplaySession.resolve(dir + "/")
         #expect(folder.captures == [dir + "/gdl90-2026-05-16-14.pcapng", dir + "/gdl90-2026-05-16-15.pcapng"])
         #expect(folder.gpsLogs == [dir + "/gdl90-2026-05-16-14.gps.jsonl"] && folder.eventLogs == [dir + "/gdl90-2026-05-16-15.events.jsonl"])
         #expect(try ReplaySession.resolve(dir + "/notes.txt") == ReplaySession(captures: [dir + "/notes.txt"]))
-        #expect(throws: GatewayError.self) { try ReplaySession.resolve(dir + "/gdl90-2026-05-16-14.gps.jsonl") }
+        do {
+            _ = try ReplaySession.resolve(dir + "/gdl90-2026-05-16-15.events.jsonl")
+            Issue.record("a side file given as the capture must be an error")
+        } catch {
+            #expect("\(error)".contains("replay the hour by its stem ('gatewayd replay \(dir)/gdl90-2026-05-16-15'"))
+        }
         do {
             _ = try ReplaySession.resolve(dir + "/gdl90-2026-05-16-13")
             Issue.record("a missing hour must be an error")
@@ -131,8 +146,8 @@ func runCommand(_ executable: URL, _ arguments: [String]) throws -> (status: Int
 }
 
 @Suite struct FlightRecorderTests {
-    /// An hour a file pair; past the cap the oldest hour goes (never the current one); what was
-    /// written reads back with the very times it was stamped with.
+    /// One file an hour; past the cap the oldest hour goes (never the current one); what was
+    /// written reads back with the very times it was stamped with, the gpsd fixes too.
     @Test func rotatesHourlyAndKeepsWithinItsCap() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-rec-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -140,27 +155,31 @@ func runCommand(_ executable: URL, _ arguments: [String]) throws -> (status: Int
         let payload = [UInt8](repeating: 0x42, count: 1_000)
         let start = Timestamp.parse("2026-05-16T14:00:00Z")!
         // 700 KB in each of three hours under a 2 MB cap: the first hour goes while the third fills.
+        let fix = GPSFix(position: Position(latitude: 45, longitude: -123), altitudeFt: 3000, groundSpeedKt: 100, trackDeg: 90)
         for hour in 0..<3 {
             for i in 0..<700 {
                 let t = CaptureTime.quantized(start + Double(hour) * 3600 + Double(i) * 0.5 + 0.123457)
-                payload.withUnsafeBytes { recorder.record($0, at: t) }
+                // The live gateway's one call, and the older one (both write the same).
+                if i % 2 == 0 { recorder.record(.datagram(payload), at: t) } else { payload.withUnsafeBytes { recorder.record($0, at: t) } }
             }
-            recorder.record(GPSFix(position: Position(latitude: 45, longitude: -123), altitudeFt: 3000, groundSpeedKt: 100, trackDeg: 90),
-                            at: CaptureTime.quantized(start + Double(hour) * 3600 + 1.5))
+            recorder.record(.gpsFix(fix), at: CaptureTime.quantized(start + Double(hour) * 3600 + 1.5))
+            recorder.record(.tick, at: CaptureTime.quantized(start + Double(hour) * 3600 + 2))
         }
         recorder.close()
         let files = recorder.recordings()
-        #expect(files == ["gdl90-2026-05-16-15.gps.jsonl", "gdl90-2026-05-16-15.pcapng", "gdl90-2026-05-16-16.gps.jsonl", "gdl90-2026-05-16-16.pcapng"])
+        #expect(files == ["gdl90-2026-05-16-15.pcapng", "gdl90-2026-05-16-16.pcapng"])
         let capture = try CaptureFile.read(path: directory + "/gdl90-2026-05-16-16.pcapng")
-        #expect(capture.datagrams.count == 700)
+        #expect(capture.datagrams.count == 700 && capture.skipped == 0 && capture.error == nil)
         #expect(capture.datagrams.first?.timestamp == CaptureTime.quantized(start + 7200 + 0.123457))
         #expect(capture.datagrams.first?.bytes == payload)
-        let fixes = try GPSLog.read(path: directory + "/gdl90-2026-05-16-16.gps.jsonl").fixes
-        #expect(fixes.count == 1 && fixes[0].time == start + 7201.5)
+        let kept = try ReplaySession.resolve(directory + "/gdl90-2026-05-16-16").recorded()
+        #expect(kept.fixes.count == 1 && kept.fixes[0].time == start + 7201.5 && kept.events.isEmpty)
+        #expect(kept.fixes.first.map { $0.fix.position == fix.position && $0.fix.trackDeg == 90 } == true)
     }
 
-    /// Airspace sets and acknowledgements go to the hour's events file and read back exactly;
-    /// a damaged line is an error naming the file and the line.
+    /// Airspace sets and acknowledgements go to the hour's file and read back exactly, a set
+    /// larger than a packet may be too; a damaged one is an error naming the file and the line,
+    /// in the events interface as in the three-file form's events file.
     @Test func eventsReadBackExactly() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-rec-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -168,14 +187,41 @@ func runCommand(_ executable: URL, _ arguments: [String]) throws -> (status: Int
         let start = Timestamp.parse("2026-05-16T14:00:00Z")!
         let area = AirspaceArea(id: "FDC 6/2174", name: "TFR", shape: .circle(center: Position(latitude: 44.123456789, longitude: -123.1), radiusNM: 3.3),
                                 floorFt: 0, ceilingFt: 17_999, ceilingIsAGL: true, start: start - 60, end: start + 3600.5, severity: .critical, kind: .tfr)
+        // Hundreds of areas (a store's re-read): one line of several packets.
+        let many = (0..<400).map { i in
+            AirspaceArea(id: "R-\(i)", name: "restricted area \(i)",
+                         shape: .region([AirspacePart(outer: (0..<12).map { k in
+                             Position(latitude: 44 + Double(i) / 1000 + Double(k) / 10_000, longitude: -123 + Double(k % 3) / 1000)
+                         })]), kind: .restricted)
+        }
         let events = [RecordedEvent(time: CaptureTime.quantized(start + 0.123456), change: .airspace([area])),
                       RecordedEvent(time: CaptureTime.quantized(start + 61.5), change: .acknowledge("FDC 6/2174")),
+                      RecordedEvent(time: CaptureTime.quantized(start + 61.5), change: .airspace(many)),
                       RecordedEvent(time: CaptureTime.quantized(start + 62), change: .airspace([]))]
-        for e in events { recorder.record(e) }
+        #expect(RecordedEventLog.line(events[2]).utf8.count > 2 * RecordingChannel.maximumPacket)
+        recorder.record(events[0])
+        recorder.record(.acknowledge("FDC 6/2174"), at: events[1].time)
+        recorder.record(.airspace(many), at: events[2].time)
+        recorder.record(.airspace([]), at: events[3].time)
         recorder.close()
-        #expect(recorder.recordings().contains("gdl90-2026-05-16-14.events.jsonl"))
-        let path = directory + "/gdl90-2026-05-16-14.events.jsonl"
-        #expect(try RecordedEventLog.read(path: path) == events)
+        #expect(recorder.recordings() == ["gdl90-2026-05-16-14.pcapng"])
+        let capturePath = directory + "/gdl90-2026-05-16-14.pcapng"
+        let session = try ReplaySession.resolve(capturePath)
+        #expect(try session.events() == events)
+        #expect(try CaptureFile.read(path: capturePath).datagrams.isEmpty)
+
+        // A damaged event in the interface: the file, the interface and the line are named.
+        var damaged = FlightRecorder.header()
+        PcapWriter.enhancedPacketBlock(Array("not json\n".utf8), interface: RecordingChannel.events.interfaceID, ticks: CaptureTime.ticks(start),
+                                       writer: PcapWriter.Writer(bigEndian: false), into: &damaged)
+        let damagedPath = directory + "/damaged.pcapng"
+        try Data(damaged).write(to: URL(fileURLWithPath: damagedPath))
+        #expect(throws: GatewayError.file(path: damagedPath + " (interface gatewayd-events)", reason: "line 1 is not a recorded event (airspace or acknowledgement)")) {
+            try ReplaySession(captures: [damagedPath]).events()
+        }
+
+        // The three-file form's events file.
+        let path = directory + "/gdl90-2026-05-16-13.events.jsonl"
         try "{\"time\":1}\nnot json\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(throws: GatewayError.file(path: path, reason: "line 1 is not a recorded event (airspace or acknowledgement)")) {
             try RecordedEventLog.read(path: path)

@@ -51,8 +51,9 @@ public struct CaptureDate: Sendable, Equatable {
     public var day: String { String(Timestamp.iso8601(midnight).prefix(10)) }
 }
 
-/// gpsd fixes recorded beside a capture: the JSON lines `gpspipe -w` prints (TPV reports with a
-/// `time`), replayed with `gatewayd replay --gps FILE`.
+/// gpsd fixes as the JSON lines `gpspipe -w` prints (TPV reports with a `time`): a flight
+/// recording's gpsd interface (`RecordingChannel.gpsd`), the `.gps.jsonl` beside the capture of
+/// one in the three-file form, or a file given with `gatewayd replay --gps FILE`.
 public enum GPSLog {
     /// Reads the TPV fixes of the gpspipe log at `path`; lines that are not TPV reports with a
     /// 2D/3D fix and a time are skipped and counted.

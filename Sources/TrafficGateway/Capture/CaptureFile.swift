@@ -61,6 +61,9 @@ public struct CaptureContents: Sendable {
     public var error: CaptureError?
     /// Records skipped because they were not UDP to the chosen port.
     public var skipped: Int
+    /// The flight recorder's own interfaces (pcapng): those described, and their bytes when read
+    /// for them (`CaptureFile.recordingChannels`).
+    public var channels = RecordingChannels()
 }
 
 /// Reads captures of every supported format.
@@ -74,6 +77,17 @@ public enum CaptureFile {
         out.error = stream.error
         out.skipped = stream.skipped
         return out
+    }
+
+    /// What the capture at `path` holds on the flight recorder's own interfaces (gpsd fixes, the
+    /// session's events: `RecordingChannel`), read through to the end in constant memory besides
+    /// them; nothing for a capture of another format or without them. Damage stops reading there
+    /// and keeps what was before it (reading the datagrams reports it).
+    public static func recordingChannels(path: String) throws(CaptureError) -> RecordingChannels {
+        var stream = try CaptureStream(path: path, port: 4000, readsChannels: true)
+        guard stream.format == .pcapng else { return RecordingChannels() }
+        while stream.next() != nil {}
+        return stream.channels
     }
 
     /// Parses capture bytes already in memory; never traps on any input.

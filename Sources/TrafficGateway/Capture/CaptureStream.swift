@@ -15,6 +15,8 @@ public struct CaptureStream {
     public private(set) var error: CaptureError?
     /// Records skipped (not UDP to the port, not a GDL 90 carrier).
     public private(set) var skipped = 0
+    /// The flight recorder's interfaces described so far, and with `readsChannels` their bytes.
+    private(set) var channels = RecordingChannels()
 
     private let file: OpenFile
     private let port: UInt16
@@ -46,6 +48,12 @@ public struct CaptureStream {
     /// Opens `path`, keeping UDP payloads sent to `port` (pcap/pcapng); fails with the reason
     /// (no such file, a folder, unreadable, empty).
     public init(path: String, port: UInt16 = 4000) throws(CaptureError) {
+        try self.init(path: path, port: port, readsChannels: false)
+    }
+
+    /// Opens `path`; with `readsChannels` it yields no datagrams and collects the flight
+    /// recorder's own interfaces (`channels`) instead.
+    init(path: String, port: UInt16, readsChannels: Bool) throws(CaptureError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw CaptureError(path: path, offset: nil, reason: errno == ENOENT ? "no such file" : "cannot read the file: \(String(cString: strerror(errno)))")
@@ -63,10 +71,19 @@ public struct CaptureStream {
         format = CaptureFile.detect(window)
         switch format {
         case .pcap: scanner = .pcap(PcapReader())
-        case .pcapng: scanner = .pcapng(PcapNGReader())
+        case .pcapng:
+            var reader = PcapNGReader()
+            reader.readsChannels = readsChannels
+            scanner = .pcapng(reader)
         case .dump978: scanner = .dump978(Dump978Reader())
         case .raw: scanner = .raw
         }
+    }
+
+    /// pcapng: the interfaces described so far by the section read last (nil for other formats).
+    var pcapngInterfaces: [PcapNGReader.Interface]? {
+        if case .pcapng(let reader) = scanner { return reader.interfaces }
+        return nil
     }
 
     /// The next datagram, or nil at the end of the file or where it is damaged (see `error`).
@@ -139,6 +156,7 @@ public struct CaptureStream {
         if atEnd { finished = true }
         if let e = out.error { error = e }
         skipped += out.skipped
+        channels.merge(out.channels)
         pending = out.datagrams
         nextPending = 0
         window.removeFirst(consumed)

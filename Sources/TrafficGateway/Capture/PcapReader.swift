@@ -78,14 +78,21 @@ struct PcapReader {
 /// pcapng files: sections of either byte order, interfaces with their own link type and
 /// timestamp resolution, enhanced and simple packet blocks; other blocks are skipped. Reads
 /// whole blocks from a window of the file at a time (`scan`), so a capture of any size streams.
+/// The flight recorder's own interfaces (`RecordingChannel`: gpsd fixes, session events) are
+/// not datagrams and not skipped records: their packets are collected only with `readsChannels`.
 struct PcapNGReader {
     struct Interface {
         var linkType: UInt32
         var ticksPerSecond: UInt64
+        /// The recorder's channel this interface carries, if it is one (link type and `if_name`).
+        var channel: RecordingChannel?
     }
 
+    /// Collect the recorder's channels (`CaptureContents.channels`) instead of the datagrams.
+    var readsChannels = false
     private var bigEndian = false
-    private var interfaces: [Interface] = []
+    /// The interfaces the current section describes so far.
+    private(set) var interfaces: [Interface] = []
     /// Set once the file is found damaged: nothing more is read.
     private(set) var stopped = false
 
@@ -145,10 +152,14 @@ struct PcapNGReader {
             case 1:  // Interface description
                 guard bodyEnd >= body + 8 else { break }
                 var iface = Interface(linkType: UInt32(r.u16(body)!), ticksPerSecond: 1_000_000)
+                var ifName: String?
                 var o = body + 8
                 while o + 4 <= bodyEnd {
                     let code = r.u16(o)!, len = Int(r.u16(o + 2)!)
                     if code == 0 { break }
+                    if code == 2, o + 4 + len <= bodyEnd {  // if_name (UTF-8, a NUL at the end allowed)
+                        ifName = String(decoding: bytes[(o + 4)..<(o + 4 + len)].prefix { $0 != 0 }, as: UTF8.self)
+                    }
                     if code == 9, len >= 1, o + 5 <= bodyEnd {
                         let v = bytes[o + 4]
                         let exponent = min(Int(v & 0x7F), v & 0x80 == 0 ? 18 : 63)
@@ -156,6 +167,8 @@ struct PcapNGReader {
                     }
                     o += 4 + (len + 3) / 4 * 4
                 }
+                iface.channel = RecordingChannel.matching(linkType: iface.linkType, name: ifName)
+                if let channel = iface.channel { out.channels.described.insert(channel) }
                 interfaces.append(iface)
             case 6:  // Enhanced packet
                 guard bodyEnd >= body + 20 else { break }
@@ -173,12 +186,12 @@ struct PcapNGReader {
                     return offset
                 }
                 let iface = interfaces[id]
-                Self.collect(bytes[(body + 20)..<(body + 20 + captured)], iface: iface, time: Double(ticks / iface.ticksPerSecond) + Double(ticks % iface.ticksPerSecond) / Double(iface.ticksPerSecond), offset: base + offset, port: port, into: &out, name: name)
+                collect(bytes[(body + 20)..<(body + 20 + captured)], iface: iface, time: Double(ticks / iface.ticksPerSecond) + Double(ticks % iface.ticksPerSecond) / Double(iface.ticksPerSecond), offset: base + offset, port: port, into: &out)
             case 3:  // Simple packet: no timestamp, interface 0
                 guard let iface = interfaces.first, bodyEnd >= body + 4 else { break }
                 let original = Int(r.u32(body)!)
                 let captured = min(original, bodyEnd - body - 4)
-                Self.collect(bytes[(body + 4)..<(body + 4 + captured)], iface: iface, time: nil, offset: base + offset, port: port, into: &out, name: name)
+                collect(bytes[(body + 4)..<(body + 4 + captured)], iface: iface, time: nil, offset: base + offset, port: port, into: &out)
             default:
                 break
             }
@@ -187,7 +200,13 @@ struct PcapNGReader {
         return offset
     }
 
-    static func collect(_ packet: ArraySlice<UInt8>, iface: Interface, time: Double?, offset: Int, port: UInt16, into out: inout CaptureContents, name: String) {
+    /// A packet: a datagram (or a skipped record), or a recorder channel's bytes (kept only with `readsChannels`).
+    func collect(_ packet: ArraySlice<UInt8>, iface: Interface, time: Double?, offset: Int, port: UInt16, into out: inout CaptureContents) {
+        if let channel = iface.channel {
+            if readsChannels { out.channels.bytes[channel, default: []] += packet }
+            return
+        }
+        guard !readsChannels else { return }
         switch PacketDecoder.udpPayload(packet, linkType: iface.linkType, port: port) {
         case .success(let payload): out.datagrams.append(CapturedDatagram(timestamp: time, bytes: Array(payload), fileOffset: offset))
         case .failure: out.skipped += 1

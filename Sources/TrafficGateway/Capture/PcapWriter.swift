@@ -56,27 +56,8 @@ public enum PcapWriter {
                               nanoseconds: Bool = false, bigEndian: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         let w = Writer(bigEndian: bigEndian)
-        // Section header block.
-        w.u32(0x0A0D_0D0A, &out)
-        w.u32(28, &out)
-        w.u32(0x1A2B_3C4D, &out)
-        w.u16(1, &out)
-        w.u16(0, &out)
-        w.u32(0xFFFF_FFFF, &out)
-        w.u32(0xFFFF_FFFF, &out)
-        w.u32(28, &out)
-        // Interface description block with if_tsresol.
-        w.u32(1, &out)
-        w.u32(32, &out)
-        w.u16(UInt16(link.linkType), &out)
-        w.u16(0, &out)
-        w.u32(262_144, &out)
-        w.u16(9, &out)
-        w.u16(1, &out)
-        out += [nanoseconds ? 9 : 6, 0, 0, 0]
-        w.u16(0, &out)
-        w.u16(0, &out)
-        w.u32(32, &out)
+        sectionHeaderBlock(writer: w, into: &out)
+        interfaceDescriptionBlock(linkType: link.linkType, nanoseconds: nanoseconds, writer: w, into: &out)
         for d in datagrams {
             let perSecond: UInt64 = nanoseconds ? 1_000_000_000 : 1_000_000
             let whole = d.time.rounded(.down)
@@ -86,13 +67,52 @@ public enum PcapWriter {
         return out
     }
 
-    /// One pcapng enhanced packet block (interface 0) holding `packet`, stamped `ticks`.
-    static func enhancedPacketBlock(_ packet: [UInt8], ticks: UInt64, writer w: Writer, into out: inout [UInt8]) {
+    /// A pcapng section header block (version 1.0, section length unknown).
+    static func sectionHeaderBlock(writer w: Writer, into out: inout [UInt8]) {
+        w.u32(0x0A0D_0D0A, &out)
+        w.u32(28, &out)
+        w.u32(0x1A2B_3C4D, &out)
+        w.u16(1, &out)
+        w.u16(0, &out)
+        w.u32(0xFFFF_FFFF, &out)
+        w.u32(0xFFFF_FFFF, &out)
+        w.u32(28, &out)
+    }
+
+    /// A pcapng interface description block: `linkType`, `snapLength` (0: no limit), timestamps in
+    /// microseconds or nanoseconds (`if_tsresol`), and `if_name`/`if_description` when given.
+    static func interfaceDescriptionBlock(linkType: UInt32, snapLength: UInt32 = 262_144, nanoseconds: Bool, name: String? = nil,
+                                          description: String? = nil, writer w: Writer, into out: inout [UInt8]) {
+        var options: [UInt8] = []
+        for (code, text) in [(UInt16(2), name), (UInt16(3), description)] {
+            guard let text else { continue }
+            let value = Array(text.utf8)
+            w.u16(code, &options)
+            w.u16(UInt16(value.count), &options)
+            options += value + [UInt8](repeating: 0, count: (value.count + 3) / 4 * 4 - value.count)
+        }
+        w.u16(9, &options)
+        w.u16(1, &options)
+        options += [nanoseconds ? 9 : 6, 0, 0, 0]
+        w.u16(0, &options)
+        w.u16(0, &options)
+        let length = UInt32(20 + options.count)
+        w.u32(1, &out)
+        w.u32(length, &out)
+        w.u16(UInt16(linkType), &out)
+        w.u16(0, &out)
+        w.u32(snapLength, &out)
+        out += options
+        w.u32(length, &out)
+    }
+
+    /// One pcapng enhanced packet block on `interface` holding `packet`, stamped `ticks`.
+    static func enhancedPacketBlock(_ packet: [UInt8], interface: UInt32 = 0, ticks: UInt64, writer w: Writer, into out: inout [UInt8]) {
         let padded = (packet.count + 3) / 4 * 4
         let length = UInt32(32 + padded)
         w.u32(6, &out)
         w.u32(length, &out)
-        w.u32(0, &out)
+        w.u32(interface, &out)
         w.u32(UInt32(ticks >> 32), &out)
         w.u32(UInt32(ticks & 0xFFFF_FFFF), &out)
         w.u32(UInt32(packet.count), &out)

@@ -6,8 +6,9 @@ import Foundation
 
 /// What a live session was told besides GDL 90 and gpsd, as its flight recorder keeps it: the
 /// airspace set given (NOTAM refreshes, files, the store re-read each minute) and the alerts
-/// acknowledged, each with the time the core took it. Replayed beside the capture (`replay
-/// --events`), they make the replay of a recording the session it was, airspace included.
+/// acknowledged, each with the time the core took it. Replayed with the datagrams (from the
+/// recording's events interface, `RecordingChannel.events`, or `replay --events FILE`), they make
+/// the replay of a recording the session it was, airspace included.
 public struct RecordedEvent: Sendable, Equatable, Codable {
     /// What happened.
     public enum Change: Sendable, Equatable, Codable {
@@ -29,7 +30,8 @@ public struct RecordedEvent: Sendable, Equatable, Codable {
     }
 }
 
-/// The JSON Lines file of a recording's `RecordedEvent`s (`gdl90-…events.jsonl`).
+/// The JSON Lines of a recording's `RecordedEvent`s: one a packet of its events interface, or the
+/// `gdl90-….events.jsonl` beside the capture of a recording in the three-file form.
 public enum RecordedEventLog {
     /// One line (no newline) for `event`.
     public static func line(_ event: RecordedEvent) -> String {

@@ -7,11 +7,13 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What one argument of `gatewayd replay` names, with the files a flight recording keeps beside
-/// its capture: a capture file (alone); a recording hour's stem (`REC/gdl90-2026-05-16-14`: its
-/// `.pcapng` and, when present, the `.gps.jsonl` and `.events.jsonl` beside it); or a recording
-/// folder (every hour in it, in order, as one session). One session is one replay: its hours
-/// follow each other through the same pipeline, so a flight across an hour boundary stays one.
+/// What one argument of `gatewayd replay` names: a capture file; a recording hour's stem
+/// (`REC/gdl90-2026-05-16-14`: its `.pcapng`); or a recording folder (every hour in it, in order,
+/// as one session). One session is one replay: its hours follow each other through the same
+/// pipeline, so a flight across an hour boundary stays one. A flight recording keeps the gpsd
+/// fixes and the session's events in its pcapng (`RecordingChannel`); one recorded before issue
+/// 21 kept them beside it (`.gps.jsonl`, `.events.jsonl`), found for an hour given by its stem, its
+/// `.pcapng` or its folder. `gpsFixes()` and `events()` read both forms.
 public struct ReplaySession: Sendable, Equatable {
     /// Capture files, in the order they are fed.
     public var captures: [String]
@@ -43,14 +45,23 @@ public struct ReplaySession: Sendable, Equatable {
                 "\(argument) is what the recorder keeps beside a capture, not a capture: replay the hour by its stem "
                 + "('gatewayd replay \(stem)', which finds it) or give it with \(option) beside the capture")
         }
-        if exists { return ReplaySession(captures: [argument]) }
-        // A stem: the hour's files by their endings.
-        if manager.fileExists(atPath: argument + captureEnding) {
-            return ReplaySession(captures: [argument + captureEnding],
-                                 gpsLogs: [argument + gpsEnding].filter { manager.fileExists(atPath: $0) },
-                                 eventLogs: [argument + eventsEnding].filter { manager.fileExists(atPath: $0) })
+        if exists {
+            // A recording hour's pcapng: its side files, if it was recorded in the three-file form.
+            let name = argument.split(separator: "/").last.map(String.init) ?? argument
+            guard name.hasPrefix("gdl90-"), argument.hasSuffix(captureEnding) else { return ReplaySession(captures: [argument]) }
+            return hour(String(argument.dropLast(captureEnding.count)))
         }
+        // A stem: the hour's files by their endings.
+        if manager.fileExists(atPath: argument + captureEnding) { return hour(argument) }
         throw GatewayError.file(path: argument, reason: "no such file (nor \(argument)\(captureEnding): a recording hour is given by its stem, a recording folder by its path)")
+    }
+
+    /// The hour recorded at `stem`: its pcapng and the side files of the three-file form, when there.
+    static func hour(_ stem: String) -> ReplaySession {
+        let manager = FileManager.default
+        return ReplaySession(captures: [stem + captureEnding],
+                             gpsLogs: [stem + gpsEnding].filter { manager.fileExists(atPath: $0) },
+                             eventLogs: [stem + eventsEnding].filter { manager.fileExists(atPath: $0) })
     }
 
     /// Every recorded hour in `path`, oldest first.
@@ -70,5 +81,43 @@ public struct ReplaySession: Sendable, Equatable {
             throw GatewayError.file(path: path, reason: "no recordings in this folder (the recorder writes gdl90-YYYY-MM-DD-HH\(captureEnding) files; give a capture file to replay another)")
         }
         return session
+    }
+
+    /// The gpsd fixes recorded in the session, in time order: those of its captures' gpsd
+    /// interfaces (a one-file recording) and of the gpspipe logs beside them (the three-file
+    /// form). Lines that are not TPV fixes with a time are skipped, as `GPSLog` skips them.
+    public func gpsFixes() throws(GatewayError) -> [TimedGPSFix] {
+        try recorded().fixes
+    }
+
+    /// The airspace sets and acknowledgements recorded in the session, in time order (those of
+    /// equal times in the order recorded): its captures' events interfaces and the events logs
+    /// beside them. A line that is not one is an error naming the file.
+    public func events() throws(GatewayError) -> [RecordedEvent] {
+        try recorded().events
+    }
+
+    /// What the session's recording kept besides the datagrams: its gpsd fixes and events (as
+    /// `gpsFixes()` and `events()`), and whether it is a recorded session (`keepsEvents`: an events
+    /// log beside a capture, or an events interface in one, even without an event in it). A replay
+    /// of a recorded session watches the airspace it was given, and no other. A capture that
+    /// cannot be opened adds nothing here (reading its datagrams says what is wrong with it).
+    public func recorded() throws(GatewayError) -> (fixes: [TimedGPSFix], events: [RecordedEvent], keepsEvents: Bool) {
+        var fixes: [TimedGPSFix] = [], events: [RecordedEvent] = []
+        var keepsEvents = !eventLogs.isEmpty
+        for path in gpsLogs { fixes += try GPSLog.read(path: path).fixes }
+        for path in eventLogs { events += try RecordedEventLog.read(path: path) }
+        for path in captures {
+            guard let channels = try? CaptureFile.recordingChannels(path: path) else { continue }
+            keepsEvents = keepsEvents || channels.described.contains(.events)
+            fixes += GPSLog.parse(channels.lines(.gpsd)).fixes
+            events += try RecordedEventLog.parse(Data(channels.lines(.events)), path: "\(path) (interface \(RecordingChannel.events.name))")
+        }
+        return (Self.inTimeOrder(fixes, \.time), Self.inTimeOrder(events, \.time), keepsEvents)
+    }
+
+    /// `items` sorted by time, those of equal times in the order given.
+    static func inTimeOrder<T>(_ items: [T], _ time: (T) -> Double) -> [T] {
+        items.enumerated().sorted { (time($0.element), $0.offset) < (time($1.element), $1.offset) }.map(\.element)
     }
 }

@@ -29,11 +29,15 @@ public enum CaptureTime {
     }
 }
 
-/// The flight recorder of `gatewayd run --record DIR`: every GDL 90 datagram as it arrived (pcapng,
-/// UDP to port 4000, microsecond arrival times) and every gpsd fix (gpspipe JSON lines beside it,
-/// for `replay --gps`), one pair of files an hour, the oldest removed first when the folder
-/// passes `maximumBytes`. Writes happen on the recorder's own queue, off the receive path; a full
-/// disk or a removed folder stops the recording with one message and never the gateway.
+/// The flight recorder of `gatewayd run --record DIR`: one pcapng file an hour
+/// (`gdl90-YYYY-MM-DD-HH.pcapng`) holding everything a session was given, each with its time to the
+/// microsecond: interface 0 every GDL 90 datagram as it arrived (raw IPv4, UDP to port 4000, as any
+/// capture holds them), interface 1 every gpsd fix (`RecordingChannel.gpsd`: a gpspipe TPV JSON
+/// line a packet), interface 2 the session's events (`RecordingChannel.events`: airspace sets
+/// given and alerts acknowledged, a `RecordedEventLog` line a packet). Wireshark and tshark open it;
+/// `gatewayd replay` takes the file, the hour's stem or the folder. The oldest hour is removed first
+/// when the folder passes `maximumBytes`. Writes happen on the recorder's own queue, off the receive
+/// path; a full disk or a removed folder stops the recording with one message and never the gateway.
 public final class FlightRecorder: @unchecked Sendable {
     /// The folder.
     public let directory: String
@@ -42,13 +46,11 @@ public final class FlightRecorder: @unchecked Sendable {
     private let queue = DispatchQueue(label: "gatewayd.recorder")
     private let onError: @Sendable (String) -> Void
     private var capture: OpenFile?
-    private var gps: OpenFile?
     private var hour: Int64 = -1
     private var failed = false
     private var written: Int64 = 0
+    /// Blocks not yet written, in the order they were recorded.
     private var pending: [UInt8] = []
-    private var pendingGPS = ""
-    private var pendingEvents = ""
     private var stem = ""
     private var flushTimer: DispatchSourceTimer?
     /// Bytes the folder's recordings hold (measured at each hour and cap check, plus what was
@@ -56,6 +58,7 @@ public final class FlightRecorder: @unchecked Sendable {
     private var held: Int64 = 0
     /// The current hour reached the cap: nothing more is recorded until the next hour.
     private var paused = false
+    private static let writer = PcapWriter.Writer(bigEndian: false)
 
     /// Opens (creating) `directory`; throws when it cannot be created or written.
     public init(directory: String, maximumBytes: Int64 = 200 << 20, onError: @escaping @Sendable (String) -> Void) throws(GatewayError) {
@@ -75,6 +78,19 @@ public final class FlightRecorder: @unchecked Sendable {
         flushTimer = timer
     }
 
+    /// Records one input the gateway was given at `time` (a quantized `CaptureTime`): a datagram,
+    /// a gpsd fix, an airspace set or an acknowledgement; the clock's ticks are not recorded
+    /// (`GatewayInput.isRecorded`: replay makes them again from the inputs' times).
+    public func record(_ input: GatewayInput, at time: Double) {
+        switch input {
+        case .datagram(let bytes): queue.async { self.append(bytes, at: time) }
+        case .gpsFix(let fix): queue.async { self.appendFix(fix, at: time) }
+        case .airspace(let areas): record(RecordedEvent(time: time, change: .airspace(areas)))
+        case .acknowledge(let id): record(RecordedEvent(time: time, change: .acknowledge(id)))
+        case .tick: break
+        }
+    }
+
     /// Records one datagram received at `time` (a quantized `CaptureTime`).
     public func record(_ bytes: UnsafeRawBufferPointer, at time: Double) {
         let copy = Array(bytes)
@@ -86,12 +102,13 @@ public final class FlightRecorder: @unchecked Sendable {
         queue.async { self.appendFix(fix, at: time) }
     }
 
-    /// Records an airspace set given or an alert acknowledged (`replay --events` replays them).
+    /// Records an airspace set given or an alert acknowledged (replay gives them to the core again).
+    /// Recorded even while the hour is paused at the cap: they are few and replay needs them.
     public func record(_ event: RecordedEvent) {
         let line = RecordedEventLog.line(event)
         queue.async {
             guard !self.failed, self.rotate(for: event.time) else { return }
-            self.pendingEvents += line + "\n"
+            self.appendLine(line, on: .events, at: event.time)
         }
     }
 
@@ -100,19 +117,18 @@ public final class FlightRecorder: @unchecked Sendable {
         queue.sync { flush() }
     }
 
-    /// Writes what is buffered and closes the files.
+    /// Writes what is buffered and closes the file.
     public func close() {
         queue.sync {
             flushTimer?.cancel()
             flush()
             capture?.close()
-            gps?.close()
             capture = nil
-            gps = nil
         }
     }
 
-    /// The recordings in the folder, oldest first.
+    /// The recordings in the folder, oldest first (with the side files of the three-file form
+    /// recorded before issue 21, which count against the cap too).
     public func recordings() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasPrefix("gdl90-") && ($0.hasSuffix(".pcapng") || $0.hasSuffix(".gps.jsonl") || $0.hasSuffix(".events.jsonl")) }.sorted()
@@ -121,30 +137,48 @@ public final class FlightRecorder: @unchecked Sendable {
     private func append(_ bytes: [UInt8], at time: Double) {
         guard !failed, rotate(for: time), !paused else { return }
         PcapWriter.enhancedPacketBlock(PcapWriter.wrap(bytes, link: .rawIPv4, port: 4000), ticks: CaptureTime.ticks(time),
-                                       writer: PcapWriter.Writer(bigEndian: false), into: &pending)
+                                       writer: Self.writer, into: &pending)
         if pending.count >= 64 << 10 { flush() }
     }
 
     private func appendFix(_ fix: GPSFix, at time: Double) {
         guard !failed, rotate(for: time), !paused else { return }
+        appendLine(Self.gpspipeLine(fix, at: time), on: .gpsd, at: time)
+    }
+
+    /// `line` and its newline as packets of `channel`: one, unless the line is longer than a
+    /// packet may be (a large airspace set), then several, only the last ending with the newline.
+    private func appendLine(_ line: String, on channel: RecordingChannel, at time: Double) {
+        let bytes = Array(line.utf8) + [0x0A]
+        let ticks = CaptureTime.ticks(time)
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + RecordingChannel.maximumPacket)
+            PcapWriter.enhancedPacketBlock(Array(bytes[start..<end]), interface: channel.interfaceID, ticks: ticks, writer: Self.writer, into: &pending)
+            start = end
+        }
+        if pending.count >= 64 << 10 { flush() }
+    }
+
+    /// The gpspipe TPV JSON line (no newline) for `fix` received at `time`, as gpsd reports
+    /// (metres, metres a second) with the time to the microsecond.
+    static func gpspipeLine(_ fix: GPSFix, at time: Double) -> String {
         var line = "{\"class\":\"TPV\",\"mode\":\(fix.altitudeFt == nil ? 2 : 3),\"time\":\"\(Self.microsecondTime(time))\""
         line += ",\"lat\":\(JSONWriter.format(fix.position.latitude, decimals: 8)),\"lon\":\(JSONWriter.format(fix.position.longitude, decimals: 8))"
         if let a = fix.altitudeFt { line += ",\"altMSL\":\(JSONWriter.format(a * 0.3048, decimals: 3))" }
         if let s = fix.groundSpeedKt { line += ",\"speed\":\(JSONWriter.format(s * 1852 / 3600, decimals: 4))" }
         if let t = fix.trackDeg { line += ",\"track\":\(JSONWriter.format(t, decimals: 2))" }
         if let c = fix.verticalSpeedFpm { line += ",\"climb\":\(JSONWriter.format(c * 0.3048 / 60, decimals: 4))" }
-        pendingGPS += line + "}\n"
+        return line + "}"
     }
 
-    /// Opens the hour's files when `time` starts a new hour; false once recording has failed.
+    /// Opens the hour's file when `time` starts a new hour; false once recording has failed.
     private func rotate(for time: Double) -> Bool {
         let h = Int64(time / 3600)
         if h == hour, capture != nil { return true }
         flush()
         capture?.close()
-        gps?.close()
         capture = nil
-        gps = nil
         hour = h
         paused = false
         // A folder removed while recording is made again (its removal was said when noticed).
@@ -155,8 +189,8 @@ public final class FlightRecorder: @unchecked Sendable {
         let opened: (handle: OpenFile, fresh: Bool)
         do throws(GatewayError) { opened = try Self.openForAppend(path) } catch { return fail("\(error)") }
         capture = opened.handle
-        if opened.fresh { pending = Self.header() + pending }
-        gps = try? Self.openForAppend(stem + ".gps.jsonl").handle
+        // A new file starts with the header; the hour's file of an earlier run goes on.
+        pending = (opened.fresh ? Self.header() : Self.continuation(of: path)) + pending
         enforceCap()
         return true
     }
@@ -195,19 +229,6 @@ public final class FlightRecorder: @unchecked Sendable {
                 written += Int64(pending.count)
                 pending.removeAll(keepingCapacity: true)
             }
-            if !pendingGPS.isEmpty, let gps {
-                try gps.write(Array(pendingGPS.utf8))
-                written += Int64(pendingGPS.utf8.count)
-                pendingGPS = ""
-            }
-            if !pendingEvents.isEmpty {
-                // Rare (an airspace change, an acknowledgement): opened for each write.
-                let handle = try Self.openForAppend(stem + ".events.jsonl").handle
-                defer { handle.close() }
-                try handle.write(Array(pendingEvents.utf8))
-                written += Int64(pendingEvents.utf8.count)
-                pendingEvents = ""
-            }
             held += written
             if held > maximumBytes {
                 enforceCap()
@@ -221,9 +242,7 @@ public final class FlightRecorder: @unchecked Sendable {
             if !captureStillLinked {
                 onError("recorder: \(stem).pcapng was removed while recording (the folder or the file): up to a second of recording lost; recording again into a new file")
                 capture?.close()
-                gps?.close()
                 capture = nil
-                gps = nil
                 hour = -1
             }
         } catch {
@@ -250,8 +269,6 @@ public final class FlightRecorder: @unchecked Sendable {
     private func fail(_ reason: String) -> Bool {
         failed = true
         pending = []
-        pendingGPS = ""
-        pendingEvents = ""
         onError("recorder: \(reason); recording stopped, the gateway goes on")
         return false
     }
@@ -264,8 +281,52 @@ public final class FlightRecorder: @unchecked Sendable {
         return whole.dropLast() + "." + String(repeating: "0", count: 6 - micros.count) + micros + "Z"
     }
 
-    /// pcapng section header and one raw-IPv4 interface with microsecond timestamps.
+    /// The section header and the three interfaces of a recording, all with microsecond times:
+    /// 0 the GDL 90 datagrams (raw IPv4, link type 101, as captures hold them), then each
+    /// `RecordingChannel` (its user link type, name and description, no length limit).
     static func header() -> [UInt8] {
-        PcapWriter.pcapng([], link: .rawIPv4, nanoseconds: false)
+        var out: [UInt8] = []
+        PcapWriter.sectionHeaderBlock(writer: writer, into: &out)
+        PcapWriter.interfaceDescriptionBlock(linkType: PcapWriter.Link.rawIPv4.linkType, nanoseconds: false, name: "gdl90",
+                                             description: "GDL 90 datagrams as received (UDP to port 4000)", writer: writer, into: &out)
+        return out + channelInterfaces()
+    }
+
+    /// The interface descriptions of `RecordingChannel`s (interfaces 1 and 2 after interface 0).
+    static func channelInterfaces() -> [UInt8] {
+        var out: [UInt8] = []
+        for channel in RecordingChannel.allCases {
+            PcapWriter.interfaceDescriptionBlock(linkType: channel.linkType, snapLength: 0, nanoseconds: false, name: channel.name,
+                                                 description: channel.summary, writer: writer, into: &out)
+        }
+        return out
+    }
+
+    /// What goes before the blocks appended to the hour's file an earlier run left at `path`:
+    /// nothing when it is this recorder's (its last section describes the three interfaces);
+    /// the channels' interfaces when it was written by the three-file recorder (one section
+    /// describing only interface 0, raw IPv4 in microseconds), so that the hour stays one section,
+    /// as Wireshark 4.0 needs (it numbers the interfaces of later sections wrongly); else (another
+    /// writer's file, or one it cannot read through) a section of its own, the whole header.
+    static func continuation(of path: String) -> [UInt8] {
+        if startsWithHeader(path) { return [] }
+        guard var stream = try? CaptureStream(path: path, port: 4000, readsChannels: true), stream.format == .pcapng else { return header() }
+        while stream.next() != nil {}
+        guard stream.error == nil, let interfaces = stream.pcapngInterfaces, let first = interfaces.first,
+              first.linkType == PcapWriter.Link.rawIPv4.linkType, first.ticksPerSecond == CaptureTime.ticksPerSecond, first.channel == nil
+        else { return header() }
+        if interfaces.count == 1 { return channelInterfaces() }
+        return interfaces.dropFirst().map(\.channel) == RecordingChannel.allCases.map(Optional.some) ? [] : header()
+    }
+
+    /// Whether the file at `path` begins with `header()` (a recording of this recorder).
+    static func startsWithHeader(_ path: String) -> Bool {
+        let expected = header()
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { Glibc.close(fd) }
+        var start = [UInt8](repeating: 0, count: expected.count)
+        let n = start.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, expected.count, 0) }
+        return n == expected.count && start == expected
     }
 }

@@ -33,13 +33,13 @@ public enum FlightImport {
     }
 
     /// The captures `arguments` name, each once, in the order of their first timestamp, with
-    /// the gpsd logs kept beside them.
-    static func captures(_ arguments: [String], port: UInt16) throws(GatewayError) -> (captures: [(path: String, first: Double?)], gps: [String], duplicates: [String]) {
+    /// the gpsd fixes recorded in them or beside them.
+    static func captures(_ arguments: [String], port: UInt16) throws(GatewayError) -> (captures: [(path: String, first: Double?)], gps: [TimedGPSFix], duplicates: [String]) {
         var seen = Set<String>(), duplicates: [String] = []
-        var found: [(path: String, first: Double?)] = [], gps: [String] = []
+        var found: [(path: String, first: Double?)] = [], gps: [TimedGPSFix] = []
         for argument in arguments {
             let session = try ReplaySession.resolve(argument)
-            gps += session.gpsLogs
+            gps += try session.gpsFixes()
             for path in session.captures {
                 let key = canonical(path)
                 guard seen.insert(key).inserted else {
@@ -72,12 +72,10 @@ public enum FlightImport {
     public static func run(_ arguments: [String], into logbook: inout Logbook, port: UInt16 = 4000, date: String? = nil,
                            progress: (String) -> Void = { _ in }) throws(GatewayError) -> Report {
         var report = Report()
-        let (captures, gpsPaths, duplicates) = try captures(arguments, port: port)
+        let (captures, gpsFixes, duplicates) = try captures(arguments, port: port)
         report.duplicates = duplicates
         for d in duplicates { progress("\(d): given twice, read once") }
-        var fixes: [TimedGPSFix] = []
-        for path in gpsPaths { fixes += try GPSLog.read(path: path).fixes }
-        fixes.sort { $0.time < $1.time }
+        let fixes = gpsFixes.sorted { $0.time < $1.time }
 
         var replay: CaptureReplay?
         var lastTime = -Double.infinity

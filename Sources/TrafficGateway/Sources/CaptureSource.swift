@@ -96,8 +96,8 @@ public final class CaptureSource: GatewaySource {
     /// together play as one sky); returns the last capture time played (before `offset`).
     private func playOnce(into inlet: GatewayInlet, offset: Double) -> Double? {
         var cursors = sessions.map { Cursor(session: $0, date: date) }
-        let fixes = sessions.flatMap(\.gpsLogs).flatMap { (try? GPSLog.read(path: $0).fixes) ?? [] }.sorted { $0.time < $1.time }
-        let events = sessions.flatMap(\.eventLogs).flatMap { (try? RecordedEventLog.read(path: $0)) ?? [] }.sorted { $0.time < $1.time }
+        let fixes = sessions.flatMap { (try? $0.gpsFixes()) ?? [] }.sorted { $0.time < $1.time }
+        let events = sessions.flatMap { (try? $0.events()) ?? [] }.sorted { $0.time < $1.time }
         var nextFix = fixes.startIndex, nextEvent = events.startIndex
         var last: Double?
         func due(through t: Double) -> Bool {
