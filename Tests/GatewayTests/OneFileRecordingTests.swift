@@ -38,7 +38,7 @@ import Testing
     func alerts(_ session: ReplaySession) throws -> [String] {
         let (datagrams, fixes, events) = try contents(session)
         var replay = CaptureReplay(pipeline: GatewayPipeline(), gpsFixes: fixes, events: events)
-        return replay.replay(datagrams).map(AlertFormatter.json)
+        return replay.replay(datagrams).alerts.map(AlertFormatter.json)
     }
 
     /// The fixture's inputs given to today's recorder, in time order, through its one call.

@@ -80,14 +80,14 @@ public final class FlightRecorder: @unchecked Sendable {
 
     /// Records one input the gateway was given at `time` (a quantized `CaptureTime`): a datagram,
     /// a gpsd fix, an airspace set or an acknowledgement; the clock's ticks are not recorded
-    /// (`GatewayInput.isRecorded`: replay makes them again from the inputs' times).
+    /// nor EFB announcements (`GatewayInput.isRecorded`: replay makes the ticks again from the inputs' times).
     public func record(_ input: GatewayInput, at time: Double) {
         switch input {
         case .datagram(let bytes): queue.async { self.append(bytes, at: time) }
         case .gpsFix(let fix): queue.async { self.appendFix(fix, at: time) }
         case .airspace(let areas): record(RecordedEvent(time: time, change: .airspace(areas)))
         case .acknowledge(let id): record(RecordedEvent(time: time, change: .acknowledge(id)))
-        case .tick: break
+        case .tick, .announcement: break
         }
     }
 
