@@ -15,7 +15,7 @@ public struct Frame {
 /// The deframer's frame buffer: allocated once, copied only if a `Deframer` value is copied and
 /// then fed (copy-on-write checked once per `feed`, never per byte).
 @usableFromInline
-final class DeframerStorage: @unchecked Sendable {
+final class DeframerStorage: @unchecked Sendable {  // copied before any write when shared (isKnownUniquelyReferenced)
     @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
 
     init() {

@@ -117,7 +117,7 @@ public struct GatewayApp: Sendable {
         let gateway: LiveGateway
         do {
             let recorder = try c.recordDirectory.map { dir throws(GatewayError) in
-                try FlightRecorder(directory: dir, maximumBytes: Int64(c.recordMaxMB) << 20) { console.warning("warning: \($0)") }
+                try FlightRecorder(directory: dir, maximumBytes: Int64(c.recordMaxMB) << 20, clock: clock) { console.warning("warning: \($0)") }
             }
             if let recorder { edges.append(EdgeService("flight recorder") { recorder.close() }) }
             let (forwarder, discovery) = try forwarding(hub: hub)

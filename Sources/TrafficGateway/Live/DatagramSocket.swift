@@ -11,7 +11,7 @@ import Glibc
 /// A UDP socket that hands each datagram to a handler with its sender's IPv4 address (for EFB
 /// discovery on port 63093). Shares the port with other listeners (SO_REUSEADDR), as several
 /// apps on one host may listen for the same broadcast.
-public final class DatagramSocket: @unchecked Sendable {
+public final class DatagramSocket: @unchecked Sendable {  // the buffer is used on the read source's queue only
     /// The port bound.
     public let port: UInt16
     private let fd: Int32

@@ -38,7 +38,7 @@ public enum CaptureTime {
 /// `gatewayd replay` takes the file, the hour's stem or the folder. The oldest hour is removed first
 /// when the folder passes `maximumBytes`. Writes happen on the recorder's own queue, off the receive
 /// path; a full disk or a removed folder stops the recording with one message and never the gateway.
-public final class FlightRecorder: @unchecked Sendable {
+public final class FlightRecorder: @unchecked Sendable {  // file state touched on `queue` only
     /// The folder.
     public let directory: String
     /// Most bytes kept in the folder (recordings only); the oldest hour goes first.
@@ -52,7 +52,7 @@ public final class FlightRecorder: @unchecked Sendable {
     /// Blocks not yet written, in the order they were recorded.
     private var pending: [UInt8] = []
     private var stem = ""
-    private var flushTimer: DispatchSourceTimer?
+    private var flusher: Task<Void, Never>?
     /// Bytes the folder's recordings hold (measured at each hour and cap check, plus what was
     /// written since).
     private var held: Int64 = 0
@@ -61,7 +61,8 @@ public final class FlightRecorder: @unchecked Sendable {
     private static let writer = PcapWriter.Writer(bigEndian: false)
 
     /// Opens (creating) `directory`; throws when it cannot be created or written.
-    public init(directory: String, maximumBytes: Int64 = 200 << 20, onError: @escaping @Sendable (String) -> Void) throws(GatewayError) {
+    public init(directory: String, maximumBytes: Int64 = 200 << 20, clock: any Clock<Duration> = ContinuousClock(),
+                onError: @escaping @Sendable (String) -> Void) throws(GatewayError) {
         self.directory = directory
         self.maximumBytes = max(1 << 20, maximumBytes)
         self.onError = onError
@@ -71,11 +72,11 @@ public final class FlightRecorder: @unchecked Sendable {
             throw GatewayError.file(path: directory, reason: "cannot create the recording folder (\(describe(error)))")
         }
         guard access(directory, W_OK) == 0 else { throw GatewayError.file(path: directory, reason: "the recording folder is not writable") }
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + 1, repeating: 1)
-        timer.setEventHandler { [weak self] in self?.flush() }
-        timer.resume()
-        flushTimer = timer
+        // Pending bytes are written once a second (a timer on the injected clock, off the receive path).
+        flusher = PeriodicService("recorder flush", delay: .seconds(1), every: .seconds(1), clock: clock) { [weak self] in
+            guard let self else { return }
+            self.queue.async { self.flush() }
+        }.start()
     }
 
     /// Records one input the gateway was given at `time` (a quantized `CaptureTime`): a datagram,
@@ -120,7 +121,7 @@ public final class FlightRecorder: @unchecked Sendable {
     /// Writes what is buffered and closes the file.
     public func close() {
         queue.sync {
-            flushTimer?.cancel()
+            flusher?.cancel()
             flush()
             capture?.close()
             capture = nil

@@ -15,7 +15,7 @@ import Glibc
 /// drains every queued datagram into one reused 64 KiB buffer. The handler runs on `queue` and
 /// is given the bytes (valid only during the call) and the receive time (the wall clock: this is
 /// the edge where time enters the system).
-public final class UDPListener: @unchecked Sendable {
+public final class UDPListener: @unchecked Sendable {  // buffer and counters touched on the read source's queue only
     /// The port actually bound (useful when asking for port 0).
     public let port: UInt16
     private let fd: Int32
@@ -96,7 +96,7 @@ public final class UDPListener: @unchecked Sendable {
 }
 
 /// Sends UDP datagrams to one IPv4 host:port (for `gatewayd send` and GDL 90 forwarding).
-public final class UDPSender: @unchecked Sendable {
+public final class UDPSender: @unchecked Sendable {  // an immutable socket and address; sendto is thread-safe
     private let fd: Int32
     private var destination = sockaddr_in()
     /// "host:port" as given.

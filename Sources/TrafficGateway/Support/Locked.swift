@@ -10,7 +10,7 @@ import Darwin
 /// `swift test --sanitize=thread` a `Mutex` shared by a few threads is reported as racing and
 /// even loses updates, while a pthread mutex is understood. One lock type, so the gateway can be
 /// checked by TSan at all.
-package final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {  // the value is touched under its own mutex only
     private var protected: Value
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
