@@ -67,7 +67,6 @@ public struct GatewayApp: Sendable {
         let descriptors = DescriptorLimit.raiseSoftLimit()
         let log = c.databaseEnabled ? AlertLog(database: try GatewayDatabase(path: c.database ?? GatewayDatabase.defaultPath())) : nil
         let store = log.map { NotamStore(database: $0.database) }
-        let formatter = AlertFormatter(style: c.json ? .json : .human(colour: console.colour))
         let gpsd = c.gpsd.map { GPSDSource(host: $0.host, port: $0.port) }
         let now: @Sendable () -> Double
         if let replay { now = { replay.now() } } else { now = { Date().timeIntervalSince1970 } }
@@ -75,33 +74,9 @@ public struct GatewayApp: Sendable {
         // The terminal is a bounded consumer off the core's queue: a paused terminal (Ctrl-S, a full
         // pipe) costs dropped lines, counted and said, never a stalled core.
         let terminal = BoundedConsumer(label: "gatewayd.terminal", limit: 1_024) { (lines: [String]) in console.alerts(lines) }
-        // The sinks: the feeds' hub (given with it), the terminal, the alert log; the forwarder,
-        // the NOTAM store and the voice are added below when configured.
-        var sinks: [any GatewaySink] = [AlertHandlerSink { alerts in
-            if !terminal.submit(alerts.map(formatter.format)), terminal.dropped == 1 || terminal.dropped % 1_000 == 0 {
-                console.warning("warning: stdout is not keeping up: \(terminal.dropped) batch(es) of alert lines not printed (the feeds and the alert log have them)")
-            }
-        }, NoticeSink { console.warning("note: \($0)") }, HeapTrimSink()]
-        if let log {
-            sinks.append(AlertLogSink(log: log) { error in
-                console.warning("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")
-            })
-            // The logbook (issue 23): flights kept in the same database as they end.
-            let logbook = Logbook(store: LogbookStore(database: log.database), airports: AirportTable.located(), source: replay == nil ? "live" : "run --replay")
-            sinks.append(LogbookSink(logbook: logbook, onFlight: { console.info("gatewayd: logbook: \(FlightImport.line($0, nil))") }, onError: { console.warning("warning: logbook: \($0)") }))
-        }
-        // FIS-B NOTAMs heard in flight go into the store too, written from their own queue;
-        // drained before the database closes.
+        // FIS-B NOTAMs heard in flight are written from their own queue, drained before the database closes.
         let fisbWrites = DispatchQueue(label: "gatewayd.fisb-notams")
-        if let store { sinks.append(storeFISBNotams(in: store, on: fisbWrites)) }
-        // The voice (issue 22): spoken callouts, a sink with its own queue and playback thread (the
-        // vocabulary renders and the device opens there); finished when the ingest stops.
-        if c.voiceEnabled {
-            let voice = VoiceSink(settings: c.voiceSettings, log: { console.warning($0) })
-            voice.start()
-            sinks.append(voice)
-            console.info("gatewayd: voice callouts on ALSA device '\(c.voiceDevice)'")
-        }
+        let sinks = self.sinks(log: log, store: store, terminal: terminal, fisbWrites: fisbWrites)
         // The running parts, in the order they stop last (the group stops them in reverse).
         var edges: [any Service] = []
         // Alert lines still waiting for the terminal are printed before the process ends.
@@ -136,24 +111,7 @@ public struct GatewayApp: Sendable {
             replay?.whenPlayed { console.info("gatewayd: " + $0) }
             try gateway.start()
             edges.append(EdgeService("GDL90 ingest") { gateway.stop() })
-            // The cockpit page: the stored NOTAMs and those of the NOTAM file, and the one write it may do.
-            var fileNotams: [Notam] = []
-            if let path = c.notamsFile { try NotamFile.read(path: path) { fileNotams.append($0) } }
-            let http = FeedServer(hub: hub, token: c.httpToken, cockpit: CockpitSources(
-                notams: store, fileNotams: fileNotams, acknowledge: { acknowledgements.acknowledge($0) },
-                ackToken: c.ackToken, logbook: log.map { LogbookStore(database: $0.database) }))
-            if c.httpPort > 0 {
-                // Hummingbird's application, a service of the group like every other part.
-                try http.bind(host: c.httpBind, port: c.httpPort)
-                edges.append(http)
-                feeds.append("HTTP http://\(c.httpBind):\(http.port)/")
-                httpPort = http.port
-            }
-            if c.nmeaPort > 0 {
-                let nmea = try NMEAServer(address: c.httpBind, port: UInt16(c.nmeaPort), hub: hub)
-                edges.append(EdgeService("FLARM NMEA") { nmea.stop() })
-                feeds.append("FLARM NMEA tcp \(c.httpBind):\(c.nmeaPort)")
-            }
+            (feeds, httpPort) = try self.feeds(hub: hub, store: store, log: log, acknowledgements: acknowledgements, into: &edges)
             if !c.forward.isEmpty { feeds.append("GDL90 forward to " + c.forward.map(\.description).joined(separator: ", ")) }
         } catch {
             for case let edge as EdgeService in edges.reversed() { edge.stopNow() }
@@ -184,6 +142,65 @@ public struct GatewayApp: Sendable {
         }
         return StartedGateway(gateway: gateway, hub: hub, udpPort: gateway.port, httpPort: httpPort, log: log,
                               services: edges + timers + [stoppingLine])
+    }
+
+    /// The sinks, in the order they are handed outputs (the feeds' hub comes first, with the
+    /// gateway; the forwarder is added with its discovery source): the terminal, notices, heap
+    /// trim, the alert log and the logbook, the NOTAM store, the voice.
+    private func sinks(log: AlertLog?, store: NotamStore?, terminal: BoundedConsumer<[String]>, fisbWrites: DispatchQueue) -> [any GatewaySink] {
+        let c = config, console = self.console
+        let formatter = AlertFormatter(style: c.json ? .json : .human(colour: console.colour))
+        var sinks: [any GatewaySink] = [AlertHandlerSink { alerts in
+            if !terminal.submit(alerts.map(formatter.format)), terminal.dropped == 1 || terminal.dropped % 1_000 == 0 {
+                console.warning("warning: stdout is not keeping up: \(terminal.dropped) batch(es) of alert lines not printed (the feeds and the alert log have them)")
+            }
+        }, NoticeSink { console.warning("note: \($0)") }, HeapTrimSink()]
+        if let log {
+            sinks.append(AlertLogSink(log: log) { error in
+                console.warning("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")
+            })
+            // The logbook (issue 23): flights kept in the same database as they end.
+            let logbook = Logbook(store: LogbookStore(database: log.database), airports: AirportTable.located(), source: replay == nil ? "live" : "run --replay")
+            sinks.append(LogbookSink(logbook: logbook, onFlight: { console.info("gatewayd: logbook: \(FlightImport.line($0, nil))") }, onError: { console.warning("warning: logbook: \($0)") }))
+        }
+        if let store { sinks.append(storeFISBNotams(in: store, on: fisbWrites)) }
+        // The voice (issue 22): spoken callouts, a sink with its own queue and playback thread (the
+        // vocabulary renders and the device opens there); finished when the ingest stops.
+        if c.voiceEnabled {
+            let voice = VoiceSink(settings: c.voiceSettings, log: { console.warning($0) })
+            voice.start()
+            sinks.append(voice)
+            console.info("gatewayd: voice callouts on ALSA device '\(c.voiceDevice)'")
+        }
+        return sinks
+    }
+
+    /// The feeds' servers (HTTP with the cockpit page, FLARM NMEA), bound and added to `edges`;
+    /// returns their lines for the log and the HTTP port.
+    private func feeds(hub: FeedHub, store: NotamStore?, log: AlertLog?, acknowledgements: AcknowledgementSource,
+                       into edges: inout [any Service]) throws(GatewayError) -> ([String], Int?) {
+        let c = config
+        var feeds: [String] = []
+        var httpPort: Int?
+        // The cockpit page: the stored NOTAMs and those of the NOTAM file, and the one write it may do.
+        var fileNotams: [Notam] = []
+        if let path = c.notamsFile { try NotamFile.read(path: path) { fileNotams.append($0) } }
+        let http = FeedServer(hub: hub, token: c.httpToken, cockpit: CockpitSources(
+            notams: store, fileNotams: fileNotams, acknowledge: { acknowledgements.acknowledge($0) },
+            ackToken: c.ackToken, logbook: log.map { LogbookStore(database: $0.database) }))
+        if c.httpPort > 0 {
+            // Hummingbird's application, a service of the group like every other part.
+            try http.bind(host: c.httpBind, port: c.httpPort)
+            edges.append(http)
+            feeds.append("HTTP http://\(c.httpBind):\(http.port)/")
+            httpPort = http.port
+        }
+        if c.nmeaPort > 0 {
+            let nmea = try NMEAServer(address: c.httpBind, port: UInt16(c.nmeaPort), hub: hub)
+            edges.append(EdgeService("FLARM NMEA") { nmea.stop() })
+            feeds.append("FLARM NMEA tcp \(c.httpBind):\(c.nmeaPort)")
+        }
+        return (feeds, httpPort)
     }
 
     /// Forwarding: a sink sending to the `host:port` targets (never this gateway itself) and, for
