@@ -87,8 +87,8 @@ extension Benchmarks {
             var waited = 0
             while hub.counters.sseClients < 20 && waited < 200 { usleep(10_000); waited += 1 }
         }
-        let gateway = LiveGateway(hub: hub, sinks: [AlertHandlerSink { _ in }] + (forwarder.map { [$0] } ?? []), forwarding: forwarder != nil)
-        gateway.latencyProbe = probe
+        let gateway = LiveGateway(hub: hub, sinks: [AlertHandlerSink { _ in }] + (forwarder.map { [$0] } ?? []), forwarding: forwarder != nil,
+                                  latencyProbe: probe)
         try gateway.start(bind: "127.0.0.1", port: 0)
         let sender = try UDPSender(host: "127.0.0.1", port: gateway.port)
         let total = Int(Double(rate) * seconds)

@@ -1,15 +1,16 @@
 import GDL90
 
-/// Bytes in, alerts out: deframer, decoder and core chained, as `run`, `replay` and the tests use them.
+/// Inputs in, outputs out: deframer, decoder and core chained behind one call, `process(_:at:)`,
+/// which `run`, `replay`, `decode`, `fisb`, the benchmarks and the tests all use.
 ///
 /// Time comes from the caller (a datagram's receive time, a pcap timestamp) or, for raw GDL 90
 /// streams with no timestamps, from the heartbeat clock: seconds since 0000Z on a given date.
 ///
-/// **The tick rule.** Before any event at time `t`, the core is given a `.tick` at every whole
-/// second of event time passed since the previous event (`advance(to:)`). Live calls `advance(to:)`
-/// from its one-second timer as well, but a tick is due only at whole seconds of event time, so
-/// the ticks a live session gives the core depend on the event times alone: the replay of its
-/// recording gives the core the very same sequence, and so the very same alerts.
+/// **The tick rule.** Before any input at time `t`, the core is given a `.tick` at every whole
+/// second of event time passed since the previous input. The live clock's `.tick` inputs pass
+/// time the same way, but a tick is due only at whole seconds of event time, so the ticks a live
+/// session gives the core depend on the event times alone: the replay of its recording gives the
+/// core the very same sequence, and so the very same alerts.
 public struct GatewayPipeline: Sendable {
     /// Where event times come from.
     public enum TimeSource: Sendable, Equatable {

@@ -32,19 +32,22 @@ public final class LiveGateway: @unchecked Sendable {  // pipeline and sinks tou
     /// --replay`). Inputs handed in without a time are stamped with it, so the page and the
     /// alerts follow the capture's time.
     public let clock: @Sendable () -> Double
-    /// When set (before `start`), the time each datagram took from receipt to alerts delivered
-    /// and forwarded is appended here, ms (benchmarks).
-    public var latencyProbe: LatencyProbe?
+    /// When given, the time each datagram took from receipt to alerts delivered and forwarded
+    /// is appended here, ms (benchmarks).
+    private let latencyProbe: LatencyProbe?
 
     /// Creates a gateway whose outputs go to `sinks` (more with `add`); the feeds' picture is
     /// produced when `hub` is given (a `FeedHubSink` first), each datagram re-broadcast with our
-    /// alert bits for `forwarding`, every input kept by `recorder`. Nothing runs until `start`.
+    /// alert bits for `forwarding`, every input kept by `recorder`, each datagram's latency
+    /// added to `latencyProbe`. Nothing runs until `start`.
     public init(core: GatewayCore = GatewayCore(), hub: FeedHub? = nil, sinks: [any GatewaySink], forwarding: Bool = false,
-                recorder: FlightRecorder? = nil, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+                recorder: FlightRecorder? = nil, latencyProbe: LatencyProbe? = nil,
+                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.pipeline = GatewayPipeline(core: core, outputs: .init(fisb: true, rebroadcast: forwarding ? Rebroadcast() : nil,
                                                                    snapshotInterval: hub == nil ? nil : 0.25, flightSamples: true))
         self.sinks = (hub.map { [FeedHubSink(hub: $0)] } ?? []) + sinks
         self.recorder = recorder
+        self.latencyProbe = latencyProbe
         self.clock = clock
     }
 
