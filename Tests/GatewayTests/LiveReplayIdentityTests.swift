@@ -204,7 +204,7 @@ func runCommand(_ executable: URL, _ arguments: [String]) throws -> (status: Int
                       RecordedEvent(time: CaptureTime.quantized(start + 61.5), change: .airspace(many)),
                       RecordedEvent(time: CaptureTime.quantized(start + 62), change: .airspace([]))]
         #expect(RecordedEventLog.line(events[2]).utf8.count > 2 * RecordingChannel.maximumPacket)
-        recorder.record(events[0])
+        recorder.record(events[0].input, at: events[0].time)
         recorder.record(.acknowledge("FDC 6/2174"), at: events[1].time)
         recorder.record(.airspace(many), at: events[2].time)
         recorder.record(.airspace([]), at: events[3].time)

@@ -50,10 +50,9 @@ public struct CaptureReplay: Sendable {
     /// Feeds one datagram (the gpsd fixes and recorded events due before it first) and returns
     /// every output (the pipeline's `process`).
     public mutating func process(_ datagram: CapturedDatagram, observe: (PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
-        var out = GatewayOutputs()
-        if let due = datagram.timestamp ?? pipeline.now { feedRecorded(through: due, into: &out) }
+        let early = (datagram.timestamp ?? pipeline.now).flatMap { recorded(through: $0) }
         let outputs = datagram.bytes.withUnsafeBytes { pipeline.process(datagram: $0, at: datagram.timestamp, observe: observe) }
-        if out.nextTick == nil { return outputs }
+        guard var out = early else { return outputs }
         out.merge(outputs)
         return out
     }
@@ -69,7 +68,7 @@ public struct CaptureReplay: Sendable {
                                 observe: (PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
         guard case .silence = ending else { return pipeline.finish(ending, observe: observe) }
         var out = pipeline.finish(.openFrameOnly, observe: observe)
-        feedRecorded(through: .infinity, into: &out)
+        if let rest = recorded(through: .infinity) { out.merge(rest) }
         if let end = pipeline.now, case .silence(let seconds) = ending { out.merge(pipeline.process(.tick, at: end + seconds)) }
         return out
     }
@@ -82,20 +81,24 @@ public struct CaptureReplay: Sendable {
         return out
     }
 
-    /// Feeds the gpsd fixes and recorded events due by `time`, in time order (a fix first at a tie).
-    private mutating func feedRecorded(through time: Double, into out: inout GatewayOutputs) {
+    /// Feeds the gpsd fixes and recorded events due by `time`, in time order (a fix first at a
+    /// tie); their outputs, nil when none was due.
+    private mutating func recorded(through time: Double) -> GatewayOutputs? {
+        var out: GatewayOutputs?
         while true {
             let fix = nextFix < fixes.count && fixes[nextFix].time <= time ? fixes[nextFix] : nil
             let event = nextEvent < events.count && events[nextEvent].time <= time ? events[nextEvent] : nil
+            let next: GatewayOutputs
             if let fix, event.map({ fix.time <= $0.time }) ?? true {
-                out.merge(pipeline.process(.gpsFix(fix.fix), at: fix.time))
+                next = pipeline.process(.gpsFix(fix.fix), at: fix.time)
                 nextFix += 1
             } else if let event {
-                out.merge(pipeline.process(event.input, at: event.time))
+                next = pipeline.process(event.input, at: event.time)
                 nextEvent += 1
             } else {
-                return
+                return out
             }
+            if out == nil { out = next } else { out!.merge(next) }
         }
     }
 }

@@ -83,19 +83,21 @@ public struct GatewayPipeline: Sendable {
     /// and rejection of a datagram with its time (`decode`, forwarding).
     public mutating func process(_ input: GatewayInput, at time: Double? = nil,
                                  observe: (PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
-        switch input {
-        case .datagram(let bytes):
+        if case .datagram(let bytes) = input {
             return bytes.withUnsafeBytes { process(datagram: $0, at: time, observe: observe) }
+        }
+        let t = time ?? core.now ?? 0
+        switch input {
+        case .datagram:
+            preconditionFailure("handled above")
         case .tick:
-            let t = time ?? core.now ?? 0
             return outputs(advance(to: t), tick: true, at: t)
         case .gpsFix(let fix):
-            return outputs(handle(.gpsFix(fix), at: time ?? core.now ?? 0), tick: false)
+            return outputs(handle(.gpsFix(fix), at: t), tick: false)
         case .airspace(let areas):
-            let t = time ?? core.now ?? 0
             return outputs(handle(.airspace(areas), at: t), tick: true, at: t)
         case .acknowledge(let id):
-            return outputs(handle(.acknowledge(id), at: time ?? core.now ?? 0), tick: false)
+            return outputs(handle(.acknowledge(id), at: t), tick: false)
         case .announcement(let announcement):
             var out = GatewayOutputs()
             out.announcements = [announcement]

@@ -98,14 +98,9 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
         queue.async { self.append(copy, at: time) }
     }
 
-    /// Records one gpsd fix received at `time`.
-    public func record(_ fix: GPSFix, at time: Double) {
-        queue.async { self.appendFix(fix, at: time) }
-    }
-
     /// Records an airspace set given or an alert acknowledged (replay gives them to the core again).
     /// Recorded even while the hour is paused at the cap: they are few and replay needs them.
-    public func record(_ event: RecordedEvent) {
+    private func record(_ event: RecordedEvent) {
         let line = RecordedEventLog.line(event)
         queue.async {
             guard !self.failed, self.rotate(for: event.time) else { return }
