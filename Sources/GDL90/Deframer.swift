@@ -1,8 +1,8 @@
 /// A complete, CRC-checked GDL 90 frame as the deframer hands it on.
 ///
-/// `message` is the unescaped message ID and payload (CRC removed). It points into the
-/// deframer's own buffer: valid only for the duration of the callback; copy it
-/// (`Array(frame.message)`) to keep it.
+/// `message` is the unescaped message ID and payload (CRC removed). It points into the bytes
+/// being fed (a frame with no escape, whole in one `feed`) or into the deframer's own buffer:
+/// valid only for the duration of the callback; copy it (`Array(frame.message)`) to keep it.
 public struct Frame {
     /// Message ID followed by the payload, byte-stuffing removed, CRC stripped.
     public var message: UnsafeRawBufferPointer
@@ -47,8 +47,9 @@ public enum DeframerEvent {
 /// real streams: every 0x7E both closes the frame before it and opens the next, so back-to-back
 /// frames sharing a single flag are kept, and empty frames (`7E 7E`) are skipped silently.
 ///
-/// Hot path: one pass over the input, no allocation per byte or per frame (the frame buffer is
-/// allocated once with room for the largest frame).
+/// Hot path: no allocation per byte or per frame (the frame buffer is allocated once with room
+/// for the largest frame), and a frame with no escape, whole in the bytes fed, is found eight
+/// bytes a step and checked where it lies, without a copy.
 public struct Deframer: Sendable {
     /// The longest unescaped frame (ID + payload + CRC) accepted. Uplinks are 436 bytes plus CRC;
     /// some senders pad reports to the same size. Longer runs are rejected as `oversized`.
@@ -80,13 +81,33 @@ public struct Deframer: Sendable {
     }
 
     /// Consumes the bytes in `input`, calling `body` for each frame completed and each rejection.
+    ///
+    /// A frame that lies whole in `input` with no escape in it (nearly every frame of a real
+    /// stream) is checked and handed on where it lies: the scan for its closing flag reads eight
+    /// bytes a step and nothing is copied. Escaped frames, and frames cut by the end of `input`,
+    /// go through the frame buffer a byte (or an ordinary run) at a time.
     public mutating func feed(_ input: UnsafeRawBufferPointer, _ body: (DeframerEvent) -> Void) {
+        guard let start = input.baseAddress, input.count > 0 else { return }
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
         let buffer = storage.bytes
         let base = offset
         var index = 0
         let n = input.count
         while index < n {
+            // A frame just opened, nothing of it held: if its closing flag is in `input` and
+            // no escape comes first, the frame is checked in place.
+            if count == 0 && rawLength == 0 && !escaped && frameStart != nil {
+                let special = Deframer.nextSpecial(start, from: index, to: n)
+                if special < n && start.load(fromByteOffset: special, as: UInt8.self) == 0x7E
+                    && special - index <= Deframer.maximumFrameLength {
+                    if special > index {
+                        closeFrame(in: UnsafeRawBufferPointer(start: start + index, count: special - index), body)
+                    }
+                    frameStart = base + special
+                    index = special + 1
+                    continue
+                }
+            }
             let byte = input[index]
             if byte == 0x7E {
                 closeFrame(body)
@@ -102,24 +123,23 @@ public struct Deframer: Sendable {
                 index = end
                 continue
             }
-            if !escaped && byte | 0x03 != 0x7F {
-                // Fast path: copy the run of ordinary bytes (anything but 0x7C...0x7F) that fits.
-                let room = Deframer.maximumFrameLength - count
-                let limit = index + min(n - index, room)
-                var end = index
-                while end < limit {
-                    let b = input[end]
-                    if b | 0x03 == 0x7F { break }
-                    buffer[count &+ (end &- index)] = b
-                    end &+= 1
-                }
+            if !escaped && byte != 0x7D {
+                // The run of ordinary bytes up to the next flag or escape, copied at once (as much
+                // of it as fits; the rest is counted and marks the frame oversized).
+                let end = Deframer.nextSpecial(start, from: index, to: n)
                 let run = end - index
-                if run > 0 {
+                let room = Deframer.maximumFrameLength - count
+                if run <= room {
+                    (buffer + count).update(from: (start + index).assumingMemoryBound(to: UInt8.self), count: run)
                     count &+= run
-                    rawLength &+= run
-                    index = end
-                    continue
+                } else {
+                    (buffer + count).update(from: (start + index).assumingMemoryBound(to: UInt8.self), count: room)
+                    count = Deframer.maximumFrameLength
+                    overflowed = true
                 }
+                rawLength &+= run
+                index = end
+                continue
             }
             rawLength &+= 1
             var value = byte
@@ -142,6 +162,29 @@ public struct Deframer: Sendable {
         offset = base + n
     }
 
+    /// The index of the first flag (0x7E) or escape (0x7D) in `bytes[from..<to]`, or `to`: eight
+    /// bytes a step, each word tested for either value with the carry trick of "has a zero byte"
+    /// (exact for the lowest byte flagged, which is the one taken).
+    @inlinable @inline(__always)
+    static func nextSpecial(_ bytes: UnsafeRawPointer, from: Int, to: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var i = from
+        while i &+ 8 <= to {
+            let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self).littleEndian
+            let flags = w ^ 0x7E7E_7E7E_7E7E_7E7E, escapes = w ^ 0x7D7D_7D7D_7D7D_7D7D
+            let hits = ((flags &- ones) & ~flags | (escapes &- ones) & ~escapes) & highs
+            if hits != 0 { return i &+ hits.trailingZeroBitCount >> 3 }
+            i &+= 8
+        }
+        while i < to {
+            let b = bytes.load(fromByteOffset: i, as: UInt8.self)
+            if b == 0x7E || b == 0x7D { return i }
+            i &+= 1
+        }
+        return to
+    }
+
     /// Signals the end of input: a frame still open is reported as `truncated`.
     /// The deframer is reset and can be reused for a new stream.
     public mutating func finish(_ body: (DeframerEvent) -> Void) {
@@ -149,6 +192,23 @@ public struct Deframer: Sendable {
             body(.rejected(FrameError(reason: .truncated, offset: start, length: rawLength)))
         }
         self = Deframer()
+    }
+
+    /// Closes a frame whose unescaped bytes (`raw`, not empty, no escape in it, at most
+    /// `maximumFrameLength`) lie in the caller's input: the same checks as `closeFrame`.
+    @usableFromInline func closeFrame(in raw: UnsafeRawBufferPointer, _ body: (DeframerEvent) -> Void) {
+        guard let start = frameStart else { return }
+        guard raw.count >= 3 else {
+            body(.rejected(FrameError(reason: .tooShort, offset: start, length: raw.count)))
+            return
+        }
+        let bodyCount = raw.count - 2
+        let received = UInt16(raw[bodyCount]) | UInt16(raw[bodyCount + 1]) << 8
+        guard received == CRC16.compute(UnsafeRawBufferPointer(rebasing: raw[0..<bodyCount])) else {
+            body(.rejected(FrameError(reason: .crc, offset: start, length: raw.count)))
+            return
+        }
+        body(.frame(Frame(message: UnsafeRawBufferPointer(rebasing: raw[0..<bodyCount]), offset: start)))
     }
 
     @usableFromInline mutating func closeFrame(_ body: (DeframerEvent) -> Void) {

@@ -19,13 +19,13 @@ public enum Message: Hashable, Sendable {
     /// 0x1F Long UAT Report.
     case longReport(UATReport)
     /// 0x65 sub 0 ForeFlight ID.
-    indirect case foreFlightID(ForeFlightID)
+    case foreFlightID(ForeFlightID)
     /// 0x65 sub 1 ForeFlight AHRS.
-    indirect case foreFlightAHRS(ForeFlightAHRS)
+    case foreFlightAHRS(ForeFlightAHRS)
     /// 0xCC Stratux heartbeat.
     case stratuxHeartbeat(StratuxHeartbeat)
     /// 0x53 0x58 Stratux status.
-    indirect case stratuxStatus(StratuxStatus)
+    case stratuxStatus(StratuxStatus)
     /// 0x4C 0x45 Levil AHRS.
     indirect case levilAHRS(LevilAHRS)
     /// Any other message (including SkyRadar's 0x65 variant), with its ID and payload.

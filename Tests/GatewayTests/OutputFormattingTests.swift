@@ -110,7 +110,7 @@ import Testing
                         w.add("type", "traffic")
                         w.add("time", time.map(Timestamp.iso8601))
                         if let offset { w.add("offset", offset) }
-                        MessageFormatter.addReport(r, to: &w)
+                        MessageLineReference.addReport(r, to: &w)
                         #expect(fast.text == w.result)
                     }
                 }
@@ -222,7 +222,7 @@ import Testing
             var w = JSONWriter()
             w.add("type", "traffic")
             w.add("time", nil as String?)
-            MessageFormatter.addReport(r, to: &w)
+            MessageLineReference.addReport(r, to: &w)
             #expect(MessageFormatter.json(.traffic(r), time: nil) == w.result)
             #expect(MessageFormatter.text(.traffic(r), time: nil).contains(r.callsign.isEmpty ? " - " : r.callsign))
         }

@@ -288,14 +288,17 @@ public struct GatewayPipeline: Sendable {
                         advance(core: &core, ticked: &ticked, to: t, alerts: &alerts)
                     }
                     observe(.message(message, offset: frame.offset), t)
-                    alerts += core.handle(message: message, at: t)
+                    // Nearly always no alert: appending an empty array still costs a call.
+                    let raised = core.handle(message: message, at: t)
+                    if !raised.isEmpty { alerts += raised }
                 } catch {
                     observe(.invalid(error, offset: frame.offset), t)
                     alerts += core.handle(.messageRejected(error), at: t)
                 }
             case .rejected(let error):
                 observe(.rejected(error), t)
-                alerts += core.handle(.frameRejected(error), at: t)
+                let raised = core.handle(.frameRejected(error), at: t)
+                if !raised.isEmpty { alerts += raised }
             }
         }
     }

@@ -30,7 +30,11 @@ public struct MessagePrinter: Sendable {
         case .invalid(let e, let offset):
             out.append(json ? MessageFormatter.json(e, offset: offset, time: time) : "\(Timestamp.iso8601(t))  error      \(e) at byte \(offset)")
         case .rejected(let e):
-            out.append(json ? MessageFormatter.json(e, time: time) : "\(Timestamp.iso8601(t))  error      \(e)")
+            if json {
+                MessageFormatter.appendJSON(e, time: time, to: &out, clock: &clock)
+            } else {
+                MessageFormatter.appendText(e, time: t, to: &out, clock: &clock)
+            }
         }
         out.append(byte: 0x0A)
     }

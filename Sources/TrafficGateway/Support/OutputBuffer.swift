@@ -228,32 +228,86 @@ public struct ByteCursor {
 
     /// Writes `v` with at most `decimals` decimals (half away from zero), trailing zeros trimmed,
     /// `-0` written `0` (at most 42 bytes); `fitsFixed` must be true.
+    ///
+    /// The scaled integer is split into whole part and fraction (a multiply each when `decimals`
+    /// is a constant at the call, as it is on every hot path); the fraction's trailing zeros are
+    /// dropped before any digit is written.
     @inline(__always)
     public mutating func put(_ v: Double, decimals: Int) {
-        let scale = Self.scale(decimals)
-        let n = Self.roundedMagnitude(abs(v) * scale)
-        if v < 0 && n != 0 { put(0x2D) }
-        // All the digits of `n`, at least one before the point; then the fraction's trailing
-        // zeros dropped and the rest moved one place right for the point (no division by 10^d).
-        putDigits(UInt64(n), width: decimals + 1)
-        guard decimals > 0 else { return }
-        var end = position
-        var fraction = decimals
-        while fraction > 0 && end[-1] == 0x30 {
-            end -= 1
-            fraction -= 1
+        // Each count of decimals the gateway writes gets its own specialised copy, the powers of
+        // ten constants in it (dividing by a variable is a slow instruction), inlined or not.
+        switch decimals {
+        case 0: putFixed(v, Decimals0.self)
+        case 1: putFixed(v, Decimals1.self)
+        case 2: putFixed(v, Decimals2.self)
+        case 5: putFixed(v, Decimals5.self)
+        case 6: putFixed(v, Decimals6.self)
+        default: putScaled(v, decimals: decimals)
         }
-        guard fraction > 0 else {
-            position = end
+    }
+
+    @inline(__always)
+    mutating func putFixed<D: FixedDecimals>(_ v: Double, _: D.Type) {
+        putScaled(v, decimals: D.count)
+    }
+
+    @inline(__always)
+    mutating func putScaled(_ v: Double, decimals: Int) {
+        let scale = Self.scale(decimals)
+        let n = UInt64(Self.roundedMagnitude(abs(v) * scale))
+        if v < 0 && n != 0 { put(0x2D) }
+        guard decimals > 0 else {
+            putDigits(n, width: 1)
             return
         }
-        var at = end
-        while at > end - fraction {
-            at.pointee = at[-1]
-            at -= 1
+        let power = UInt64(scale)
+        var fraction = n % power
+        putDigits(n / power, width: 1)
+        guard fraction != 0 else { return }
+        var digits = decimals
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
         }
-        at.pointee = 0x2E
-        position = end + 1
+        put(0x2E)
+        putFixedDigits(fraction, width: digits)
+    }
+
+    /// Writes exactly `width` decimal digits of `v` (`v` < 10^`width`), zero-padded on the left.
+    @inline(__always)
+    mutating func putFixedDigits(_ v: UInt64, width: Int) {
+        var v = v
+        var at = position + width
+        position = at
+        let pairs = Self.digitPairs.utf8Start
+        var left = width
+        while left >= 2 {
+            let r = Int(truncatingIfNeeded: v % 100)
+            v /= 100
+            at -= 2
+            at[0] = pairs[2 &* r]
+            at[1] = pairs[2 &* r &+ 1]
+            left -= 2
+        }
+        if left == 1 { at[-1] = UInt8(truncatingIfNeeded: v) &+ 0x30 }
+    }
+
+    /// Writes a string known to need no escaping (no control character, quote or backslash) quoted, or,
+    /// if it does need escaping, as `putJSONQuoted` does: short names (a callsign) in one pass.
+    @inline(__always)
+    public mutating func putJSONQuotedShort(_ text: UnsafeRawBufferPointer) {
+        var plain = true
+        for i in 0..<text.count {
+            let c = text[i]
+            if c < 0x20 || c == 0x22 || c == 0x5C { plain = false }
+        }
+        if plain {
+            put(0x22)
+            put(text)
+            put(0x22)
+        } else {
+            putJSONQuoted(text)
+        }
     }
 
     /// Writes `v` as `OutputBuffer.append(_:decimals:)` does: fixed-point when it fits, else
@@ -307,6 +361,18 @@ public struct ByteCursor {
         }
     }
 
+    /// Writes `v` as lowercase hex without leading zeros (`String(v, radix: 16)`; at most 16 bytes).
+    public mutating func putHex(_ v: UInt64) {
+        var shift = 60
+        var started = false
+        while shift >= 0 {
+            let nibble = Int(truncatingIfNeeded: v >> UInt64(shift) & 0xF)
+            started = started || nibble != 0 || shift == 0
+            if started { put(Self.hex(nibble)) }
+            shift -= 4
+        }
+    }
+
     /// Writes a byte as two lowercase hex digits.
     @inline(__always)
     public mutating func putHex(byte b: UInt8) {
@@ -316,6 +382,37 @@ public struct ByteCursor {
 
     @inline(__always)
     static func hex(_ nibble: Int) -> UInt8 { UInt8(truncatingIfNeeded: nibble < 10 ? 0x30 + nibble : 0x57 + nibble) }
+
+    /// Writes `s` quoted as a JSON string (at most 6 × its UTF-8 length + 2 bytes).
+    public mutating func putJSONQuoted(_ s: String) {
+        var s = s
+        s.withUTF8 { putJSONQuoted(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes the UTF-8 of `s` as it is (at most its UTF-8 length).
+    public mutating func put(_ s: String) {
+        var s = s
+        s.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes `v` as Swift's `description` writes it (`"\(v)"`: `1.5`, `-2.0`). A number of whole
+    /// tenths below 10^14, which is every angle of a GDL 90 AHRS message, is written from its
+    /// digits; any other falls back to the standard library's text (at most 24 bytes).
+    @inline(__always)
+    public mutating func putDescription(_ v: Double) {
+        let magnitude = abs(v)
+        if magnitude < 1e14 {
+            let tenths = Self.roundedMagnitude(magnitude * 10)
+            if Double(tenths) / 10 == magnitude {
+                if v.sign == .minus { put(0x2D) }
+                putDigits(UInt64(tenths / 10), width: 1)
+                put(0x2E)
+                put(UInt8(truncatingIfNeeded: tenths % 10) &+ 0x30)
+                return
+            }
+        }
+        putShortest(v)
+    }
 
     /// Writes UTF-8 `text` quoted as a JSON string (at most 6 × its length + 2 bytes).
     public mutating func putJSONQuoted(_ text: UnsafeRawBufferPointer) {
@@ -387,3 +484,11 @@ public struct ISO8601Writer: Sendable {
         out.write(upTo: Self.maximumLength) { put(into: &$0) }
     }
 }
+
+/// A count of decimals as a type, so that `ByteCursor.put(_:decimals:)` is specialised for it.
+protocol FixedDecimals { static var count: Int { get } }
+enum Decimals0: FixedDecimals { static var count: Int { 0 } }
+enum Decimals1: FixedDecimals { static var count: Int { 1 } }
+enum Decimals2: FixedDecimals { static var count: Int { 2 } }
+enum Decimals5: FixedDecimals { static var count: Int { 5 } }
+enum Decimals6: FixedDecimals { static var count: Int { 6 } }

@@ -1,0 +1,146 @@
+import GDL90
+import Testing
+
+/// The deframer against a plain byte-at-a-time reading of ICD §2.2 written here (every flag
+/// closes the frame before it and opens the next; 0x7D escapes the next byte; frames checked
+/// after unescaping), over seeded random streams cut into random chunks: the in-place path for
+/// whole unescaped frames, the buffered path for escaped and cut ones, and every rejection must
+/// give the same frames, reasons, offsets and lengths.
+@Suite struct DeframerReferenceTests {
+    enum Event: Equatable, CustomStringConvertible {
+        case frame([UInt8], offset: Int)
+        case rejected(FrameError)
+        var description: String {
+            switch self {
+            case .frame(let b, let o): "frame \(b.count) bytes at \(o)"
+            case .rejected(let e): "\(e.reason) at \(e.offset) (\(e.length))"
+            }
+        }
+    }
+
+    /// The reference: one byte at a time, nothing clever.
+    static func reference(_ stream: [UInt8]) -> [Event] {
+        var events: [Event] = []
+        var start: Int?
+        var raw = 0
+        var body: [UInt8] = []
+        var escaped = false
+        var overflowed = false
+        func close() {
+            guard let s = start, raw > 0 else { return }
+            if overflowed {
+                events.append(.rejected(FrameError(reason: .oversized, offset: s, length: raw)))
+            } else if escaped {
+                events.append(.rejected(FrameError(reason: .badEscape, offset: s, length: raw)))
+            } else if body.count < 3 {
+                events.append(.rejected(FrameError(reason: .tooShort, offset: s, length: raw)))
+            } else {
+                let message = Array(body.dropLast(2))
+                let received = UInt16(body[body.count - 2]) | UInt16(body[body.count - 1]) << 8
+                var crc: UInt16 = 0
+                for b in message { crc = CRC16.table[Int(crc >> 8)] ^ (crc << 8) ^ UInt16(b) }
+                events.append(received == crc ? .frame(message, offset: s) : .rejected(FrameError(reason: .crc, offset: s, length: raw)))
+            }
+        }
+        var i = 0
+        while i < stream.count {
+            let b = stream[i]
+            if b == 0x7E {
+                close()
+                start = i
+                raw = 0
+                body = []
+                escaped = false
+                overflowed = false
+            } else if start == nil {
+                var end = i
+                while end < stream.count && stream[end] != 0x7E { end += 1 }
+                events.append(.rejected(FrameError(reason: .unsynced, offset: i, length: end - i)))
+                i = end
+                continue
+            } else {
+                raw += 1
+                if escaped || b != 0x7D {
+                    if body.count < Deframer.maximumFrameLength { body.append(escaped ? b ^ 0x20 : b) } else { overflowed = true }
+                    escaped = false
+                } else {
+                    escaped = true
+                }
+            }
+            i += 1
+        }
+        if let s = start, raw > 0 { events.append(.rejected(FrameError(reason: .truncated, offset: s, length: raw))) }
+        return events
+    }
+
+    static func deframed(_ stream: [UInt8], chunks: [Int]) -> [Event] {
+        var deframer = Deframer()
+        var events: [Event] = []
+        let sink: (DeframerEvent) -> Void = { event in
+            switch event {
+            case .frame(let f): events.append(.frame(Array(f.message), offset: f.offset))
+            case .rejected(let e): events.append(.rejected(e))
+            }
+        }
+        var i = 0
+        var k = 0
+        while i < stream.count {
+            let end = min(stream.count, i + chunks[k % chunks.count])
+            stream[i..<end].withUnsafeBytes { deframer.feed($0, sink) }
+            i = end
+            k += 1
+        }
+        deframer.finish(sink)
+        // Bytes before the first flag are reported as each chunk brings them: join the pieces.
+        var joined: [Event] = []
+        for e in events {
+            if case .rejected(let next) = e, next.reason == .unsynced, case .rejected(let last)? = joined.last,
+               last.reason == .unsynced, last.offset + last.length == next.offset {
+                joined[joined.count - 1] = .rejected(FrameError(reason: .unsynced, offset: last.offset, length: last.length + next.length))
+            } else {
+                joined.append(e)
+            }
+        }
+        return joined
+    }
+
+    @Test func randomStreamsDeframeAsTheByteAtATimeReading() {
+        var seed: UInt64 = 0x5EED
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        var framesSeen = 0
+        var reasonsSeen = Set<FrameError.Reason>()
+        for _ in 0..<300 {
+            var stream: [UInt8] = []
+            if next(3) == 0 { stream += (0..<next(20)).map { _ in UInt8(next(0x7E)) } }  // unsynced lead-in
+            for _ in 0..<next(40) {
+                switch next(12) {
+                case 0: stream += (0..<next(8)).map { _ in UInt8(next(256)) }  // junk (may hold flags and escapes)
+                case 1: stream += [0x7E, 0x7E]  // empty frame
+                case 2: stream += [0x7E] + [UInt8](repeating: 0x11, count: 1000 + next(60)) + [0x7E]  // around the size limit
+                case 3: stream += [0x7E, 0x7D, 0x7E]  // escape before a flag
+                default:
+                    // A real frame (message bytes drawn to hit 0x7D and 0x7E often), sometimes damaged.
+                    var message = (0..<(1 + next(60))).map { _ in UInt8(next(4) == 0 ? 0x7C + next(4) : next(256)) }
+                    if next(10) == 0 { message += [UInt8](repeating: 0x20, count: 380 + next(60)) }
+                    var frame = Framer.frame(message)
+                    if next(8) == 0 { frame[1 + next(frame.count - 2)] ^= 0x04 }
+                    if next(2) == 0 { frame.removeFirst() }  // share the previous frame's closing flag
+                    stream += frame
+                }
+            }
+            let expected = Self.reference(stream)
+            for e in expected {
+                if case .frame = e { framesSeen += 1 }
+                if case .rejected(let r) = e { reasonsSeen.insert(r.reason) }
+            }
+            for chunks in [[Int.max], [1], [7, 1, 300], [next(50) + 1, next(500) + 1]] {
+                #expect(Self.deframed(stream, chunks: chunks) == expected, "chunks \(chunks)")
+            }
+        }
+        #expect(framesSeen > 1000)
+        #expect(reasonsSeen == Set(FrameError.Reason.allCases), "every rejection met: \(reasonsSeen)")
+    }
+}
