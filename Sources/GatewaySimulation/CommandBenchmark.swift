@@ -80,22 +80,27 @@ public enum CommandBenchmark {
 
     /// The benchmark: a `megabytes` MB stream of `targets` targets for decode and replay, the
     /// `fisb` captures repeated `fisbCopies` times for fisb, and (when `gigabytes` > 0) a capture
-    /// of that size for peak memory. Files go to a temporary folder removed afterwards.
+    /// of that size for peak memory. Files go to a temporary folder removed afterwards; with
+    /// `keepStreams` the three generated streams (`stratux.gdl90`, `dense.gdl90`, `nexrad.978`)
+    /// are written to that folder instead and kept, so the commands can be profiled on them.
     public static func run(executable: String, baseline: String?, megabytes: Int = 20, targets: Int = 500,
                            fisb: [String], fisbCopies: Int = 2_000, gigabytes: Int = 0, keepStream: String? = nil,
-                           pythonDecoder: String = "scripts/bench/gdl90_json.py",
+                           keepStreams: String? = nil, pythonDecoder: String = "scripts/bench/gdl90_json.py",
                            progress: (String) -> Void) throws -> [Benchmarks.Result] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        let streams = keepStreams.map { URL(fileURLWithPath: $0) } ?? folder
+        if keepStreams != nil { try FileManager.default.createDirectory(at: streams, withIntermediateDirectories: true) }
         // The Stratux-shaped stream (every message type a Stratux sends, in a real recording's
         // proportions, ~1 % damaged) and a message-dense one (heartbeat, ownship, 5 targets).
-        let stream = keepStream ?? folder.appendingPathComponent("stratux.gdl90").path
+        let stream = keepStream ?? streams.appendingPathComponent("stratux.gdl90").path
         if keepStream == nil || !FileManager.default.fileExists(atPath: stream) {
             progress("writing a \(megabytes) MB Stratux-shaped stream (20 targets, 4 uplinks a second) to \(stream)")
             try BenchStreams.stratuxShaped(megabytes: megabytes, into: try OpenFile.writing(stream))
         }
-        let dense = folder.appendingPathComponent("dense.gdl90").path
+        let dense = streams.appendingPathComponent("dense.gdl90").path
+        progress("writing a \(megabytes) MB message-dense stream to \(dense)")
         try BenchStreams.messageDense(megabytes: megabytes, into: try OpenFile.writing(dense))
         var results: [Benchmarks.Result] = []
 
@@ -170,7 +175,7 @@ public enum CommandBenchmark {
                         count: Double(uplinks * fisbCopies))
         }
         // NEXRAD-heavy: 20,000 uplinks of 5 gridded blocks each (regional and CONUS NEXRAD).
-        let nexrad = folder.appendingPathComponent("nexrad.978").path
+        let nexrad = streams.appendingPathComponent("nexrad.978").path
         _ = FileManager.default.createFile(atPath: nexrad, contents: Data(BenchStreams.nexradHeavy(uplinks: 20_000).utf8))
         try measure("fisb --json, NEXRAD-heavy (20,000 uplinks × 5 gridded blocks)", ["fisb", "--json", nexrad], inputBytes: 0,
                     perSecond: "uplinks/s", count: 20_000)
