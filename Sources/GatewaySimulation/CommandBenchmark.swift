@@ -177,8 +177,12 @@ public enum CommandBenchmark {
         // NEXRAD-heavy: 20,000 uplinks of 5 gridded blocks each (regional and CONUS NEXRAD).
         let nexrad = streams.appendingPathComponent("nexrad.978").path
         _ = FileManager.default.createFile(atPath: nexrad, contents: Data(BenchStreams.nexradHeavy(uplinks: 20_000).utf8))
-        try measure("fisb --json, NEXRAD-heavy (20,000 uplinks × 5 gridded blocks)", ["fisb", "--json", nexrad], inputBytes: 0,
-                    perSecond: "uplinks/s", count: 20_000)
+        let nexradName = "fisb --json, NEXRAD-heavy (20,000 uplinks × 5 gridded blocks)"
+        try measure(nexradName, ["fisb", "--json", nexrad], inputBytes: 0, perSecond: "uplinks/s", count: 20_000)
+        // The same-run peer: fisb-decode (Python, levels 0–3) on the same capture, where it is installed.
+        if let ours = results.last(where: { $0.name == nexradName }) {
+            results.append(try fisbDecodeComparison(capture: nexrad, uplinks: 20_000, ours: ours.value, progress: progress))
+        }
         if gigabytes > 0 {
             let big = folder.appendingPathComponent("big.gdl90").path
             let copies = max(1, Int((Double(gigabytes) * 1_073_741_824 / shaped.size).rounded(.up)))
@@ -193,6 +197,45 @@ public enum CommandBenchmark {
             }
         }
         return results
+    }
+}
+
+extension CommandBenchmark {
+    /// The name `fisbDecode` looks for on PATH.
+    public static let fisbDecodeCommand = "fisb-decode"
+
+    /// How to install fisb-decode for the comparison (said when it is not on PATH).
+    public static let fisbDecodeInstall = "fisb-decode is not on PATH, so no comparison: it is not a registry package; check out the public repository "
+        + "rand-projects/fisb-decode (Python 3, standard library only for levels 0-3), set CALCULATE_RSR = False in fisb/level0/level0Config.py "
+        + "(else it needs pymongo and a MongoDB), PRINT_TO_STDOUT = True and WRITE_TO_FILE = False in fisb/level3/level3Config.py, and put "
+        + "scripts/bench/fisb-decode on PATH with FISB_DECODE_DIR set to the checkout (it runs levels 0 | 1 | 2 | 3 on a dump978 capture, "
+        + "as the repository's bin/decode-nopp does)"
+
+    /// The executable `fisb-decode` on PATH, if any.
+    public static func fisbDecode(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        guard let path else { return nil }
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = "\(folder)/\(fisbDecodeCommand)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// fisb-decode run once on `capture` (`uplinks` uplinks), beside `ours` (uplinks/s of
+    /// `fisb --json` on it): its rate and our ratio, or, when it is not installed, how to install it.
+    static func fisbDecodeComparison(capture: String, uplinks: Int, ours: Double, progress: (String) -> Void) throws -> Benchmarks.Result {
+        let name = "fisb-decode (Python peer, levels 0-3), NEXRAD-heavy"
+        guard let peer = fisbDecode() else {
+            return .init(name: name, value: 0, unit: "uplinks/s", note: fisbDecodeInstall)
+        }
+        progress("fisb-decode (\(peer)), once")
+        let r = try run(peer, [capture])
+        guard r.status == 0 else {
+            return .init(name: name, value: 0, unit: "uplinks/s", note: "\(peer) exited with status \(r.status): no comparison")
+        }
+        let rate = Double(uplinks) / r.seconds
+        return .init(name: name, value: rate, unit: "uplinks/s",
+                     note: "\(peer): \(JSONWriter.format(r.seconds, decimals: 1)) s; fisb --json is ×\(JSONWriter.format(ours / rate, decimals: 0)) of it")
     }
 }
 

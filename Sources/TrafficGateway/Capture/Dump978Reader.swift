@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import GDL90
 
 /// dump978 text output: `+HEX;rs=…;t=UNIX.frac;` (uplinks) and `-HEX;…` (ADS-B downlinks).
@@ -22,8 +25,10 @@ struct Dump978Reader {
         bytes.withUnsafeBufferPointer { b in
             var lineStart = 0
             while lineStart < b.count {
-                var end = lineStart
-                while end < b.count, b[end] != 0x0A { end += 1 }
+                var end = b.count
+                if let base = b.baseAddress, let newline = memchr(base + lineStart, 0x0A, b.count - lineStart) {
+                    end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                }
                 if end == b.count && !atEnd { break }
                 lineNumber += 1
                 defer { lineStart = end + 1 }

@@ -424,20 +424,26 @@ public struct FISBProductStore: Sendable {
     private mutating func ingestBlock(_ block: GriddedBlock, productTime: Double?, at time: Double) -> String? {
         let gridKey = GridKey(productID: block.productID, altitudeFt: block.altitudeFt)
         var finished: String?
-        if let t = grids[gridKey]?.time, t != productTime {
+        // One look-up a block: the composite is changed where it lies through its index (a copy
+        // taken out, changed and put back would copy its whole block table on every block).
+        var index = grids.index(forKey: gridKey)
+        if let i = index, let t = grids.values[i].time, t != productTime {
             finished = finishGrid(gridKey)
+            index = nil
         }
         // Random product ids, levels and block numbers must not grow the composites without end.
         let marks = block.bins == nil ? block.emptyBlocks.count : 1
-        guard grids[gridKey] != nil || grids.count < limits.composites, compositeBlocksHeld + marks <= limits.compositeBlocks else {
+        guard index != nil || grids.count < limits.composites, compositeBlocksHeld + marks <= limits.compositeBlocks else {
             counters.droppedBlocks += 1
             return finished
         }
-
-        // Changed where it lies: a copy of the composite taken out, changed and put back would copy
-        // its whole block table on every block (copy on write, the table being shared meanwhile).
-        compositeBlocksHeld += Self.add(block, at: time, to: &grids[gridKey, default: GridComposite(productID: block.productID, altitudeFt: block.altitudeFt,
-                                                                              time: productTime, received: time)])
+        if let i = index {
+            compositeBlocksHeld += Self.add(block, at: time, to: &grids.values[i])
+        } else {
+            var g = GridComposite(productID: block.productID, altitudeFt: block.altitudeFt, time: productTime, received: time)
+            compositeBlocksHeld += Self.add(block, at: time, to: &g)
+            grids[gridKey] = g
+        }
         return finished
     }
 
