@@ -38,8 +38,10 @@ struct Dump978Reader {
                 let first = b[i]
                 guard first == 0x2B || first == 0x2D else { out.skipped += 1; continue }
                 // The first field runs to the first ';'; the hex follows its first '+' or '-'.
-                var fieldEnd = i
-                while fieldEnd < end, b[fieldEnd] != 0x3B { fieldEnd += 1 }
+                var fieldEnd = end
+                if let base = b.baseAddress, let semicolon = memchr(base + i, 0x3B, end - i) {
+                    fieldEnd = base.distance(to: semicolon.assumingMemoryBound(to: UInt8.self))
+                }
                 let hexStart = i + 1
                 guard (fieldEnd - hexStart) % 2 == 0, let payload = Self.decodeHex(UnsafeBufferPointer(rebasing: b[hexStart..<fieldEnd])) else {
                     out.error = CaptureError(path: name, offset: base + lineStart, reason: "line \(lineNumber) is not valid dump978 hex")

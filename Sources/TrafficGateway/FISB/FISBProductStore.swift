@@ -33,6 +33,9 @@ public struct FISBProductStore: Sendable {
     private var nextExpiry = Double.infinity
     private var grids: [GridKey: GridComposite] = [:]
     private var lastStation: (latitude: Double, longitude: Double, key: String)?
+    /// Blocks of the last finished composite of each product and level: the next one's table is
+    /// made that large at once (a NEXRAD composite has thousands of blocks).
+    private var lastGridSizes: [GridKey: Int] = [:]
 
     /// A composite's identity: product ID and level (icing, turbulence). A value, not the
     /// string `63/-` it is named by, so that finding a block's composite builds no string.
@@ -441,6 +444,7 @@ public struct FISBProductStore: Sendable {
             compositeBlocksHeld += Self.add(block, at: time, to: &grids.values[i])
         } else {
             var g = GridComposite(productID: block.productID, altitudeFt: block.altitudeFt, time: productTime, received: time)
+            if let size = lastGridSizes[gridKey] { g.blocks.reserveCapacity(size) }
             compositeBlocksHeld += Self.add(block, at: time, to: &g)
             grids[gridKey] = g
         }
@@ -468,6 +472,7 @@ public struct FISBProductStore: Sendable {
     @discardableResult
     private mutating func finishGrid(_ gridKey: GridKey) -> String? {
         guard let g = grids.removeValue(forKey: gridKey) else { return nil }
+        lastGridSizes[gridKey] = Swift.min(g.blocks.count, limits.compositeBlocks)
         compositeBlocksHeld -= g.blocks.count + g.empty.count
         guard let kind = FISBReport.Kind.of(productID: g.productID) else { return nil }
         let key = "GRID/\(gridKey.name)"
