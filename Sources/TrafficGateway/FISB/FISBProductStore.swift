@@ -166,9 +166,21 @@ public struct FISBProductStore: Sendable {
                     frames.append(.prepared(known))
                     return
                 }
-                let bytes = Array(payload[data])
+                if type == InformationFrame.FrameType.apdu {
+                    // Decoded where it lies; its bytes copied out only to be kept by them.
+                    do throws(FISBError) {
+                        let apdu = try APDU(payload, in: data)
+                        let kept = reuse && apdu.segment == nil && Self.isKept(apdu.productID)
+                        frames.append(.frame(.apdu(apdu), bytes: kept ? Array(payload[data]) : nil))
+                    } catch {
+                        var e = error
+                        e.offset -= data.lowerBound  // as if decoded from the frame's data alone
+                        errors.append(FISBUplink.skipped(e, type: type, data: data))
+                    }
+                    return
+                }
                 do throws(FISBError) {
-                    frames.append(.frame(try InformationFrame(type: type, data: bytes), bytes: reuse ? bytes : nil))
+                    frames.append(.frame(try InformationFrame(type: type, data: Array(payload[data])), bytes: nil))
                 } catch {
                     errors.append(FISBUplink.skipped(error, type: type, data: data))
                 }
