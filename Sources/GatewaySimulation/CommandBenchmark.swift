@@ -80,22 +80,27 @@ public enum CommandBenchmark {
 
     /// The benchmark: a `megabytes` MB stream of `targets` targets for decode and replay, the
     /// `fisb` captures repeated `fisbCopies` times for fisb, and (when `gigabytes` > 0) a capture
-    /// of that size for peak memory. Files go to a temporary folder removed afterwards.
+    /// of that size for peak memory. Files go to a temporary folder removed afterwards; with
+    /// `keepStreams` the three generated streams (`stratux.gdl90`, `dense.gdl90`, `nexrad.978`)
+    /// are written to that folder instead and kept, so the commands can be profiled on them.
     public static func run(executable: String, baseline: String?, megabytes: Int = 20, targets: Int = 500,
                            fisb: [String], fisbCopies: Int = 2_000, gigabytes: Int = 0, keepStream: String? = nil,
-                           pythonDecoder: String = "scripts/bench/gdl90_json.py",
+                           keepStreams: String? = nil, pythonDecoder: String = "scripts/bench/gdl90_json.py",
                            progress: (String) -> Void) throws -> [Benchmarks.Result] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        let streams = keepStreams.map { URL(fileURLWithPath: $0) } ?? folder
+        if keepStreams != nil { try FileManager.default.createDirectory(at: streams, withIntermediateDirectories: true) }
         // The Stratux-shaped stream (every message type a Stratux sends, in a real recording's
         // proportions, ~1 % damaged) and a message-dense one (heartbeat, ownship, 5 targets).
-        let stream = keepStream ?? folder.appendingPathComponent("stratux.gdl90").path
+        let stream = keepStream ?? streams.appendingPathComponent("stratux.gdl90").path
         if keepStream == nil || !FileManager.default.fileExists(atPath: stream) {
             progress("writing a \(megabytes) MB Stratux-shaped stream (20 targets, 4 uplinks a second) to \(stream)")
             try BenchStreams.stratuxShaped(megabytes: megabytes, into: try OpenFile.writing(stream))
         }
-        let dense = folder.appendingPathComponent("dense.gdl90").path
+        let dense = streams.appendingPathComponent("dense.gdl90").path
+        progress("writing a \(megabytes) MB message-dense stream to \(dense)")
         try BenchStreams.messageDense(megabytes: megabytes, into: try OpenFile.writing(dense))
         var results: [Benchmarks.Result] = []
 
@@ -170,10 +175,14 @@ public enum CommandBenchmark {
                         count: Double(uplinks * fisbCopies))
         }
         // NEXRAD-heavy: 20,000 uplinks of 5 gridded blocks each (regional and CONUS NEXRAD).
-        let nexrad = folder.appendingPathComponent("nexrad.978").path
+        let nexrad = streams.appendingPathComponent("nexrad.978").path
         _ = FileManager.default.createFile(atPath: nexrad, contents: Data(BenchStreams.nexradHeavy(uplinks: 20_000).utf8))
-        try measure("fisb --json, NEXRAD-heavy (20,000 uplinks × 5 gridded blocks)", ["fisb", "--json", nexrad], inputBytes: 0,
-                    perSecond: "uplinks/s", count: 20_000)
+        let nexradName = "fisb --json, NEXRAD-heavy (20,000 uplinks × 5 gridded blocks)"
+        try measure(nexradName, ["fisb", "--json", nexrad], inputBytes: 0, perSecond: "uplinks/s", count: 20_000)
+        // The same-run peer: fisb-decode (Python, levels 0–3) on the same capture, where it is installed.
+        if let ours = results.last(where: { $0.name == nexradName }) {
+            results.append(try fisbDecodeComparison(capture: nexrad, uplinks: 20_000, ours: ours.value, progress: progress))
+        }
         if gigabytes > 0 {
             let big = folder.appendingPathComponent("big.gdl90").path
             let copies = max(1, Int((Double(gigabytes) * 1_073_741_824 / shaped.size).rounded(.up)))
@@ -188,6 +197,45 @@ public enum CommandBenchmark {
             }
         }
         return results
+    }
+}
+
+extension CommandBenchmark {
+    /// The name `fisbDecode` looks for on PATH.
+    public static let fisbDecodeCommand = "fisb-decode"
+
+    /// How to install fisb-decode for the comparison (said when it is not on PATH).
+    public static let fisbDecodeInstall = "fisb-decode is not on PATH, so no comparison: it is not a registry package; check out the public repository "
+        + "rand-projects/fisb-decode (Python 3, standard library only for levels 0-3), set CALCULATE_RSR = False in fisb/level0/level0Config.py "
+        + "(else it needs pymongo and a MongoDB), PRINT_TO_STDOUT = True and WRITE_TO_FILE = False in fisb/level3/level3Config.py, and put "
+        + "scripts/bench/fisb-decode on PATH with FISB_DECODE_DIR set to the checkout (it runs levels 0 | 1 | 2 | 3 on a dump978 capture, "
+        + "as the repository's bin/decode-nopp does)"
+
+    /// The executable `fisb-decode` on PATH, if any.
+    public static func fisbDecode(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        guard let path else { return nil }
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = "\(folder)/\(fisbDecodeCommand)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// fisb-decode run once on `capture` (`uplinks` uplinks), beside `ours` (uplinks/s of
+    /// `fisb --json` on it): its rate and our ratio, or, when it is not installed, how to install it.
+    static func fisbDecodeComparison(capture: String, uplinks: Int, ours: Double, progress: (String) -> Void) throws -> Benchmarks.Result {
+        let name = "fisb-decode (Python peer, levels 0-3), NEXRAD-heavy"
+        guard let peer = fisbDecode() else {
+            return .init(name: name, value: 0, unit: "uplinks/s", note: fisbDecodeInstall)
+        }
+        progress("fisb-decode (\(peer)), once")
+        let r = try run(peer, [capture])
+        guard r.status == 0 else {
+            return .init(name: name, value: 0, unit: "uplinks/s", note: "\(peer) exited with status \(r.status): no comparison")
+        }
+        let rate = Double(uplinks) / r.seconds
+        return .init(name: name, value: rate, unit: "uplinks/s",
+                     note: "\(peer): \(JSONWriter.format(r.seconds, decimals: 1)) s; fisb --json is ×\(JSONWriter.format(ours / rate, decimals: 0)) of it")
     }
 }
 

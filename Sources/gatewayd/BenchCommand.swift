@@ -40,6 +40,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "For --only commands: keep the generated stream at this path, or use the one already there (to run other builds on the same bytes).")
     var stream: String?
 
+    @Option(help: "For --only commands: write the Stratux-shaped, message-dense and NEXRAD-heavy streams to this folder (stratux.gdl90, dense.gdl90, nexrad.978) and keep them, to profile the commands on them.")
+    var keepStreams: String?
+
     @Option(help: "For --only commands: FIS-B captures (dump978 text or GDL90) to repeat for fisb --json (repeatable; default fixtures/fisb-sample.978).")
     var fisb: [String] = []
 
@@ -90,6 +93,7 @@ struct BenchCommand: ParsableCommand {
             do {
                 let results = try CommandBenchmark.run(executable: CommandLine.arguments[0], baseline: baseline, megabytes: streamMegabytes,
                                                        targets: targets, fisb: fisbFiles, fisbCopies: fisbCopies, gigabytes: gigabytes, keepStream: stream,
+                                                       keepStreams: keepStreams,
                                                        progress: { Terminal.error("commands: \($0)…") })
                 for r in results { print("commands: " + r.line) }
             } catch { throw CommandFailure("\(error)") }

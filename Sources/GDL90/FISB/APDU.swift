@@ -75,7 +75,13 @@ public struct APDU: Hashable, Sendable {
 
     /// Decodes an APDU from the data of a type-0 information frame.
     public init(_ data: [UInt8]) throws(FISBError) {
-        var r = BitReader(data, what: "APDU header")
+        try self.init(data, in: 0..<data.count)
+    }
+
+    /// Decodes an APDU from `bytes[range]` (a type-0 frame's data where it lies in an uplink
+    /// payload, not copied out first); error offsets count from the start of `bytes`.
+    public init(_ bytes: [UInt8], in range: Range<Int>) throws(FISBError) {
+        var r = BitReader(bytes, from: range.lowerBound, to: range.upperBound, what: "APDU header")
         aFlag = try r.flag()
         gFlag = try r.flag()
         pFlag = try r.flag()
@@ -99,7 +105,7 @@ public struct APDU: Hashable, Sendable {
         } else {
             segment = nil
         }
-        payload = Array(data[Swift.min(data.count, r.byteOffset)...])
+        payload = Array(bytes[Swift.min(range.upperBound, r.byteOffset)..<range.upperBound])
     }
 
     /// The frame data: header (zero-padded to a whole byte) followed by the payload.

@@ -15,14 +15,32 @@ public enum FISBProductContent: Hashable, Sendable {
 
     /// Decodes the payload of `apdu`, which must not be a segment.
     public init(_ apdu: APDU) throws(FISBError) {
-        if apdu.productID == GenericTextProduct.productID {
-            self = .genericText(GenericTextProduct(apdu.payload))
-        } else if Self.twgoProducts.contains(apdu.productID) {
-            self = .twgo(try TWGOProduct(apdu.payload))
-        } else if Self.griddedProducts.contains(apdu.productID) {
-            self = .gridded(try GriddedBlock(productID: apdu.productID, payload: apdu.payload))
-        } else {
-            throw FISBError(.unknownProduct, at: 0, "APDU product ID \(apdu.productID) is not a FIS-B product this decoder knows")
+        switch Family.of(productID: apdu.productID) {
+        case .genericText: self = .genericText(GenericTextProduct(apdu.payload))
+        case .twgo: self = .twgo(try TWGOProduct(apdu.payload))
+        case .gridded: self = .gridded(try GriddedBlock(productID: apdu.productID, payload: apdu.payload))
+        case nil: throw FISBError(.unknownProduct, at: 0, "APDU product ID \(apdu.productID) is not a FIS-B product this decoder knows")
+        }
+    }
+
+    /// The format family of a product ID (as `twgoProducts` and `griddedProducts` list them),
+    /// nil for an unknown product; a switch, with no set to hash into for every APDU.
+    public enum Family: Sendable {
+        /// Product 413.
+        case genericText
+        /// Text with graphic overlay.
+        case twgo
+        /// Gridded.
+        case gridded
+
+        /// The family of `productID`.
+        public static func of(productID: Int) -> Family? {
+            switch productID {
+            case GenericTextProduct.productID: .genericText
+            case 8, 11...19: .twgo
+            case 63, 64, 70, 71, 84, 90, 91, 103: .gridded
+            default: nil
+            }
         }
     }
 }

@@ -28,6 +28,25 @@ public struct FISBUplink: Hashable, Sendable {
         frames = []
         errors = []
         guard header.applicationDataValid else { return }
+        var frames: [InformationFrame] = []
+        var errors: [FISBError] = []
+        Self.forEachFrame(in: payload) { type, data, capped in
+            if let capped { errors.append(capped) }
+            do throws(FISBError) {
+                frames.append(try InformationFrame(type: type, data: Array(payload[data])))
+            } catch {
+                errors.append(Self.skipped(error, type: type, data: data))
+            }
+        }
+        self.frames = frames
+        self.errors = errors
+    }
+
+    /// Walks the information frames of a payload whose header says application data is valid,
+    /// as `init(payload:)` reads them, without copying them: `body` gets each frame's type, the
+    /// range of its data in `payload`, and the error to report when its length ran past the
+    /// payload and was capped. A zero length ends the list.
+    public static func forEachFrame(in payload: [UInt8], _ body: (_ type: Int, _ data: Range<Int>, _ capped: FISBError?) -> Void) {
         let count = payload.count
         var pos = UATUplinkHeader.length
         while pos + 2 <= count {
@@ -36,20 +55,22 @@ public struct FISBUplink: Hashable, Sendable {
             if length == 0 { break }
             let start = pos + 2
             var end = start + length
+            var capped: FISBError?
             if end > count {
-                errors.append(FISBError(.truncated, at: pos, "frame type \(type) declares \(length) bytes, \(count - start) present; capped"))
+                capped = FISBError(.truncated, at: pos, "frame type \(type) declares \(length) bytes, \(count - start) present; capped")
                 end = count
             }
-            do {
-                frames.append(try InformationFrame(type: type, data: Array(payload[start..<end])))
-            } catch {
-                var e = error
-                e.offset += start
-                e.detail = "frame type \(type) at byte \(pos) skipped: " + e.detail
-                errors.append(e)
-            }
+            body(type, start..<end, capped)
             pos = end
         }
+    }
+
+    /// The error reported for a frame of `type` whose `data` could not be decoded (the frame skipped).
+    public static func skipped(_ error: FISBError, type: Int, data: Range<Int>) -> FISBError {
+        var e = error
+        e.offset += data.lowerBound
+        e.detail = "frame type \(type) at byte \(data.lowerBound - 2) skipped: " + e.detail
+        return e
     }
 
     /// True when a payload carries no information frames (the cheap check for the roughly half

@@ -141,13 +141,42 @@ public struct GriddedBlock: Hashable, Sendable {
             emptyBlocks = flagged
             return
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(Self.binCount)
+        // One allocation, zero-filled; the runs are read and written through buffer pointers
+        // (runs of 0, most of a block, are skipped), the failure, if any, thrown afterwards.
+        var failure: RunLengthFailure?
+        let decoded = [UInt8](unsafeUninitializedCapacity: Self.binCount) { buffer, initialized in
+            buffer.initialize(repeating: 0)
+            initialized = Self.binCount
+            failure = payload.withUnsafeBufferPointer { Self.runLength($0, coding: coding, into: buffer) }
+        }
+        switch failure {
+        case nil:
+            bins = decoded
+        case .binsMissing(let pos, let filled):
+            throw FISBError(.truncated, at: pos, "product \(productID) block \(blockNumber): \(filled) of 128 bins present")
+        case .icingRunCut(let pos):
+            throw FISBError(.truncated, at: pos, "icing run needs 2 bytes")
+        case .turbulenceRunCut(let pos):
+            throw FISBError(.truncated, at: pos, "long turbulence run needs 2 bytes")
+        case .tooManyBins(let pos, let total):
+            throw FISBError(.badLength, at: pos, "product \(productID) block \(blockNumber): runs total \(total) bins, a block has 128")
+        }
+    }
+
+    /// Why the run-length bins of a block could not be read (positions are payload indices).
+    private enum RunLengthFailure {
+        case binsMissing(at: Int, filled: Int)
+        case icingRunCut(at: Int)
+        case turbulenceRunCut(at: Int)
+        case tooManyBins(at: Int, total: Int)
+    }
+
+    /// Reads the runs after the 3-byte block reference into `out` (128 zeroed bins).
+    private static func runLength(_ payload: UnsafeBufferPointer<UInt8>, coding: Coding, into out: UnsafeMutableBufferPointer<UInt8>) -> RunLengthFailure? {
+        var filled = 0
         var pos = 3
-        while out.count < Self.binCount {
-            guard pos < payload.count else {
-                throw FISBError(.truncated, at: pos, "product \(productID) block \(blockNumber): \(out.count) of 128 bins present")
-            }
+        while filled < binCount {
+            guard pos < payload.count else { return .binsMissing(at: pos, filled: filled) }
             let b = payload[pos]
             var count: Int
             var value: UInt8
@@ -163,14 +192,14 @@ public struct GriddedBlock: Hashable, Sendable {
                 if value == 8 { value = 0 }
                 pos += 1
             case .icing:
-                guard pos + 1 < payload.count else { throw FISBError(.truncated, at: pos, "icing run needs 2 bytes") }
+                guard pos + 1 < payload.count else { return .icingRunCut(at: pos) }
                 count = Int(b) + 1
                 value = payload[pos + 1]
                 pos += 2
             case .turbulence:
                 value = b & 0x0F
                 if b >> 4 == 0x0E {
-                    guard pos + 1 < payload.count else { throw FISBError(.truncated, at: pos, "long turbulence run needs 2 bytes") }
+                    guard pos + 1 < payload.count else { return .turbulenceRunCut(at: pos) }
                     count = Int(payload[pos + 1]) + 1
                     pos += 2
                 } else {
@@ -178,13 +207,13 @@ public struct GriddedBlock: Hashable, Sendable {
                     pos += 1
                 }
             }
-            guard out.count + count <= Self.binCount else {
-                throw FISBError(.badLength, at: pos,
-                                "product \(productID) block \(blockNumber): runs total \(out.count + count) bins, a block has 128")
+            guard filled + count <= binCount else { return .tooManyBins(at: pos, total: filled + count) }
+            if value != 0 {
+                for i in filled..<(filled + count) { out[i] = value }
             }
-            out.append(contentsOf: repeatElement(value, count: count))
+            filled += count
         }
-        bins = out
+        return nil
     }
 
     /// The encoded APDU payload.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import GDL90
 
 /// dump978 text output: `+HEX;rs=…;t=UNIX.frac;` (uplinks) and `-HEX;…` (ADS-B downlinks).
@@ -16,61 +19,115 @@ struct Dump978Reader {
     /// Reads the whole lines at the start of `bytes` (file offset `base`) into `out`; returns
     /// the bytes consumed. A line cut by the window's end waits for more, unless `atEnd`.
     mutating func scan(_ bytes: [UInt8], base: Int, atEnd: Bool, name: String, into out: inout CaptureContents) -> Int {
-        var lineStart = 0
-        while lineStart < bytes.count {
-            var end = lineStart
-            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-            if end == bytes.count && !atEnd { break }
-            lineNumber += 1
-            let line = bytes[lineStart..<end]
-            defer { lineStart = end + 1 }
-            guard let first = line.first(where: { $0 != 0x20 && $0 != 0x0D }) else { continue }
-            guard first == 0x2B || first == 0x2D else { out.skipped += 1; continue }
-            let fields = line.split(separator: 0x3B, omittingEmptySubsequences: false)
-            let hex = fields[0].drop(while: { $0 != 0x2B && $0 != 0x2D }).dropFirst()
-            guard hex.count % 2 == 0, let payload = Self.decodeHex(hex) else {
-                out.error = CaptureError(path: name, offset: base + lineStart, reason: "line \(lineNumber) is not valid dump978 hex")
-                out.skipped += 1
-                continue
+        // Lines found and split through a buffer pointer (no array of fields a line); the hex
+        // and the `t=` time read in place: a capture of NEXRAD uplinks is 900-byte lines by the
+        // hundred thousand.
+        bytes.withUnsafeBufferPointer { b in
+            var lineStart = 0
+            while lineStart < b.count {
+                var end = b.count
+                if let base = b.baseAddress, let newline = memchr(base + lineStart, 0x0A, b.count - lineStart) {
+                    end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                }
+                if end == b.count && !atEnd { break }
+                lineNumber += 1
+                defer { lineStart = end + 1 }
+                var i = lineStart
+                while i < end, b[i] == 0x20 || b[i] == 0x0D { i += 1 }
+                guard i < end else { continue }
+                let first = b[i]
+                guard first == 0x2B || first == 0x2D else { out.skipped += 1; continue }
+                // The first field runs to the first ';'; the hex follows its first '+' or '-'.
+                var fieldEnd = end
+                if let base = b.baseAddress, let semicolon = memchr(base + i, 0x3B, end - i) {
+                    fieldEnd = base.distance(to: semicolon.assumingMemoryBound(to: UInt8.self))
+                }
+                let hexStart = i + 1
+                guard (fieldEnd - hexStart) % 2 == 0, let payload = Self.decodeHex(UnsafeBufferPointer(rebasing: b[hexStart..<fieldEnd])) else {
+                    out.error = CaptureError(path: name, offset: base + lineStart, reason: "line \(lineNumber) is not valid dump978 hex")
+                    out.skipped += 1
+                    continue
+                }
+                var time: Double? = nil
+                var f = fieldEnd
+                while f < end {
+                    let fieldStart = f + 1
+                    f = fieldStart
+                    while f < end, b[f] != 0x3B { f += 1 }
+                    if f - fieldStart >= 2, b[fieldStart] == 0x74, b[fieldStart + 1] == 0x3D {  // "t="
+                        time = Self.parseTime(UnsafeBufferPointer(rebasing: b[(fieldStart + 2)..<f]))
+                    }
+                }
+                let message: Message
+                if first == 0x2B {
+                    guard payload.count == Uplink.payloadLength else { out.skipped += 1; continue }
+                    message = .uplink(Uplink(timeOfReception: nil, payload: payload))
+                } else if payload.count == 18 {
+                    message = .basicReport(UATReport(timeOfReception: nil, payload: payload))
+                } else if payload.count == 34 {
+                    message = .longReport(UATReport(timeOfReception: nil, payload: payload))
+                } else {
+                    out.skipped += 1
+                    continue
+                }
+                out.datagrams.append(CapturedDatagram(timestamp: time, bytes: message.frame(), fileOffset: base + lineStart))
             }
-            var time: Double? = nil
-            for f in fields.dropFirst() where f.starts(with: Array("t=".utf8)) {
-                time = Double(String(decoding: f.dropFirst(2), as: UTF8.self))
-            }
-            let message: Message
-            if first == 0x2B {
-                guard payload.count == Uplink.payloadLength else { out.skipped += 1; continue }
-                message = .uplink(Uplink(timeOfReception: nil, payload: payload))
-            } else if payload.count == 18 {
-                message = .basicReport(UATReport(timeOfReception: nil, payload: payload))
-            } else if payload.count == 34 {
-                message = .longReport(UATReport(timeOfReception: nil, payload: payload))
-            } else {
-                out.skipped += 1
-                continue
-            }
-            out.datagrams.append(CapturedDatagram(timestamp: time, bytes: message.frame(), fileOffset: base + lineStart))
+            return min(lineStart, b.count)
         }
-        return min(lineStart, bytes.count)
     }
 
-    static func decodeHex(_ s: ArraySlice<UInt8>) -> [UInt8]? {
-        func nibble(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 48...57: c - 48
-            case 65...70: c - 55
-            case 97...102: c - 87
-            default: nil
+    /// A `t=` value: digits with an optional fraction, up to 15 significant digits, read exactly
+    /// (an integer divided by a power of ten, both exact in a Double, is correctly rounded, as
+    /// `Double(String)` is); anything else is left to `Double(String)`.
+    static func parseTime(_ s: UnsafeBufferPointer<UInt8>) -> Double? {
+        var mantissa: Int64 = 0
+        var digits = 0, fraction = 0
+        var seenPoint = false
+        for c in s {
+            if c >= 48 && c <= 57 {
+                mantissa = mantissa * 10 + Int64(c - 48)
+                digits += 1
+                if seenPoint { fraction += 1 }
+            } else if c == 0x2E && !seenPoint {
+                seenPoint = true
+            } else {
+                digits = 99
+                break
             }
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(s.count / 2)
-        var i = s.startIndex
-        while i + 1 < s.endIndex {
-            guard let hi = nibble(s[i]), let lo = nibble(s[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
-            i += 2
+        guard digits >= 1, digits <= 15, !(seenPoint && fraction == 0) else {
+            return Double(String(decoding: s, as: UTF8.self))
         }
-        return out
+        return Double(mantissa) / powersOfTen[fraction]
+    }
+
+    private static let powersOfTen: [Double] = (0...15).map { n in (0..<n).reduce(1.0) { p, _ in p * 10 } }
+
+    /// The value of each ASCII hex digit, 0xFF for any other byte.
+    private static let hexValues: [UInt8] = (0..<256).map { c -> UInt8 in
+        switch c {
+        case 48...57: UInt8(c - 48)
+        case 65...70: UInt8(c - 55)
+        case 97...102: UInt8(c - 87)
+        default: 0xFF
+        }
+    }
+
+    /// The bytes of an even count of hex digits; nil when any is not one.
+    static func decodeHex(_ s: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var valid = true
+        let out = hexValues.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: s.count / 2) { buffer, initialized in
+                var i = 0
+                while i + 1 < s.count {
+                    let hi = table[Int(s[i])], lo = table[Int(s[i + 1])]
+                    if (hi | lo) & 0xF0 != 0 { valid = false; break }
+                    buffer[i / 2] = hi << 4 | lo
+                    i += 2
+                }
+                initialized = i / 2
+            }
+        }
+        return valid ? out : nil
     }
 }

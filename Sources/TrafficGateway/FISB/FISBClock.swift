@@ -22,22 +22,27 @@ public enum FISBClock {
         if let day { guard (1...31).contains(day) else { return nil } }
         let (year, refMonth, refDay) = date(reference)
         let clock = Double(hour * 3600 + minute * 60 + (second ?? 0))
-        var candidates: [Double] = []
+        // The three candidates (a year, a month or a day either side), the first nearest kept:
+        // computed in place, with no array (this runs for every APDU and every report time).
+        var best = Double.nan
+        func consider(_ candidate: Double) {
+            if best.isNaN || abs(candidate - reference) < abs(best - reference) { best = candidate }
+        }
         if let month, let day {
-            for y in (year - 1)...(year + 1) { candidates.append(Timestamp.midnight(year: y, month: month, day: day) + clock) }
+            for y in (year - 1)...(year + 1) { consider(Timestamp.midnight(year: y, month: month, day: day) + clock) }
         } else if let day {
             for dm in -1...1 {
                 var m = refMonth + dm
                 var y = year
                 if m < 1 { m = 12; y -= 1 }
                 if m > 12 { m = 1; y += 1 }
-                candidates.append(Timestamp.midnight(year: y, month: m, day: day) + clock)
+                consider(Timestamp.midnight(year: y, month: m, day: day) + clock)
             }
         } else {
             let midnight = Timestamp.midnight(year: year, month: refMonth, day: refDay)
-            for dd in -1...1 { candidates.append(midnight + Double(dd * 86_400) + clock) }
+            for dd in -1...1 { consider(midnight + Double(dd * 86_400) + clock) }
         }
-        return candidates.min { abs($0 - reference) < abs($1 - reference) }
+        return best
     }
 
     /// The time of an APDU header.

@@ -31,7 +31,21 @@ public struct FISBProductStore: Sendable {
     private var lists: [String: CurrentReportList] = [:]
     private var returned: [String: FISBReport.Content] = [:]
     private var nextExpiry = Double.infinity
-    private var grids: [String: GridComposite] = [:]
+    private var grids: [GridKey: GridComposite] = [:]
+    private var lastStation: (latitude: Double, longitude: Double, key: String)?
+    /// Blocks of the last finished composite of each product and level: the next one's table is
+    /// made that large at once (a NEXRAD composite has thousands of blocks).
+    private var lastGridSizes: [GridKey: Int] = [:]
+
+    /// A composite's identity: product ID and level (icing, turbulence). A value, not the
+    /// string `63/-` it is named by, so that finding a block's composite builds no string.
+    private struct GridKey: Hashable {
+        var productID: Int
+        var altitudeFt: Int?
+
+        /// `productID/altitude`, or `productID/-`: the report key's tail and the flush order.
+        var name: String { "\(productID)/\(altitudeFt.map(String.init) ?? "-")" }
+    }
 
     /// The blocks of one gridded product (one product ID and level, one product time) so far.
     private struct GridComposite {
@@ -107,8 +121,23 @@ public struct FISBProductStore: Sendable {
 
     // MARK: Ingest
 
+    /// Prepared products by APDU bytes: a product rebroadcast unchanged is not decoded again.
+    private var cache = FISBProductCache()
+    /// Keep prepared products by their APDU bytes and reuse them (on by default; off, every
+    /// APDU is decoded on every reception: the same reports, only slower).
+    var reusesDecodedProducts = true
+    /// Receptions of an APDU whose prepared product came from the cache, and APDUs decoded and kept.
+    var productCacheCounts: (reused: Int, kept: Int) { (cache.hits, cache.misses) }
+
+    /// An information frame as received: decoded, or an APDU whose bytes were known.
+    private enum ReceivedFrame {
+        case frame(InformationFrame, bytes: [UInt8]?)
+        case prepared(FISBPreparedProduct)
+    }
+
     /// Decodes and ingests one 432-byte uplink payload received at `time`. Empty uplinks return
-    /// at once.
+    /// at once. Reads the payload as `FISBUplink(payload:)` does, but an APDU frame whose bytes
+    /// were seen before is not decoded again.
     public mutating func ingest(payload: [UInt8], at time: Double) -> [FISBReport] {
         if FISBUplink.isEmpty(payload) {
             counters.uplinks += 1
@@ -116,14 +145,62 @@ public struct FISBProductStore: Sendable {
             if time >= nextExpiry { expire(at: time) }
             return []
         }
+        let header: UATUplinkHeader
         do {
-            return ingest(try FISBUplink(payload: payload), at: time)
+            header = try UATUplinkHeader(payload)
         } catch {
             counters.uplinks += 1
             counters.badUplinks += 1
             note(error)
             return []
         }
+        var frames: [ReceivedFrame] = []
+        var errors: [FISBError] = []
+        if header.applicationDataValid {
+            let reuse = reusesDecodedProducts
+            FISBUplink.forEachFrame(in: payload) { type, data, capped in
+                if let capped { errors.append(capped) }
+                if reuse, type == InformationFrame.FrameType.apdu, data.count >= 2,
+                   Self.isKept(Int(payload[data.lowerBound] & 0x1F) << 6 | Int(payload[data.lowerBound + 1] >> 2)),
+                   let known = cache.product(for: payload[data]) {
+                    frames.append(.prepared(known))
+                    return
+                }
+                if type == InformationFrame.FrameType.apdu {
+                    // Decoded where it lies; its bytes copied out only to be kept by them.
+                    do throws(FISBError) {
+                        let apdu = try APDU(payload, in: data)
+                        let kept = reuse && apdu.segment == nil && Self.isKept(apdu.productID)
+                        frames.append(.frame(.apdu(apdu), bytes: kept ? Array(payload[data]) : nil))
+                    } catch {
+                        var e = error
+                        e.offset -= data.lowerBound  // as if decoded from the frame's data alone
+                        errors.append(FISBUplink.skipped(e, type: type, data: data))
+                    }
+                    return
+                }
+                do throws(FISBError) {
+                    frames.append(.frame(try InformationFrame(type: type, data: Array(payload[data])), bytes: nil))
+                } catch {
+                    errors.append(FISBUplink.skipped(error, type: type, data: data))
+                }
+            }
+        }
+        counters.uplinks += 1
+        if frames.isEmpty && errors.isEmpty { counters.emptyUplinks += 1 }
+        for e in errors { note(e) }
+        var touched: [String] = []
+        for frame in frames {
+            counters.frames += 1
+            switch frame {
+            case .prepared(let product):
+                // Unsegmented (only those are kept by their frame bytes): nothing to reassemble.
+                apply(product, at: time, touched: &touched)
+            case .frame(let frame, let bytes):
+                handle(frame, header: header, bytes: bytes, at: time, touched: &touched)
+            }
+        }
+        return finishUplink(header, touched: touched, at: time)
     }
 
     /// Ingests a decoded uplink received at `time`; returns reports that became complete or changed.
@@ -134,43 +211,59 @@ public struct FISBProductStore: Sendable {
         var touched: [String] = []
         for frame in uplink.frames {
             counters.frames += 1
-            switch frame {
-            case .apdu(let apdu):
-                handle(apdu, at: time, touched: &touched)
-            case .currentReportList(let list):
-                let key = "CRL/\(stationKey(uplink.header))/\(list.productID)"
-                lists["\(list.productID)"] = list
-                var r = FISBReport(key: key, productID: list.productID, kind: .crl, location: list.location, received: time,
-                                   expires: time + refreshTimeout)
-                r.extra = [
-                    ("rangeNM", String(list.rangeNM)), ("tfr", list.isTFR ? "true" : "false"),
-                    ("reports", JSONWriter.array(list.entries.map { e in
-                        var s = ""
-                        JSONWriter.appendQuoted("\(e.yearOrMonth)/\(e.reportNumber)\(e.hasText ? " T" : "")\(e.hasGraphics ? " G" : "")", to: &s)
-                        return s
-                    })),
-                ]
-                put(r, at: key)
-                touched.append(key)
-                // A list may complete reports waiting for graphics it no longer lists.
-                touched += reports.keys.filter { $0.hasPrefix("\(Self.family(list.productID))/") }
-            case .serviceStatus(let status):
-                let key = "SERVICE-STATUS/\(stationKey(uplink.header))"
-                var r = FISBReport(key: key, productID: 15, kind: .serviceStatus, received: time, expires: time + 40)
-                r.extra = [("aircraft", String(status.entries.count))]
-                put(r, at: key)
-                touched.append(key)
-            case .other:
-                break
-            }
+            handle(frame, header: uplink.header, bytes: nil, at: time, touched: &touched)
         }
+        return finishUplink(uplink.header, touched: touched, at: time)
+    }
+
+    /// One information frame; `bytes` (its data), when given, keep an unsegmented APDU's product.
+    private mutating func handle(_ frame: InformationFrame, header: UATUplinkHeader, bytes: [UInt8]?, at time: Double, touched: inout [String]) {
+        switch frame {
+        case .apdu(let apdu):
+            handle(apdu, bytes: bytes, at: time, touched: &touched)
+        case .currentReportList(let list):
+            let key = "CRL/\(stationKey(header))/\(list.productID)"
+            lists["\(list.productID)"] = list
+            var r = FISBReport(key: key, productID: list.productID, kind: .crl, location: list.location, received: time,
+                               expires: time + refreshTimeout)
+            r.extra = [
+                ("rangeNM", String(list.rangeNM)), ("tfr", list.isTFR ? "true" : "false"),
+                ("reports", JSONWriter.array(list.entries.map { e in
+                    var s = ""
+                    JSONWriter.appendQuoted("\(e.yearOrMonth)/\(e.reportNumber)\(e.hasText ? " T" : "")\(e.hasGraphics ? " G" : "")", to: &s)
+                    return s
+                })),
+            ]
+            put(r, at: key)
+            touched.append(key)
+            // A list may complete reports waiting for graphics it no longer lists.
+            touched += reports.keys.filter { $0.hasPrefix("\(Self.family(list.productID))/") }
+        case .serviceStatus(let status):
+            let key = "SERVICE-STATUS/\(stationKey(header))"
+            var r = FISBReport(key: key, productID: 15, kind: .serviceStatus, received: time, expires: time + 40)
+            r.extra = [("aircraft", String(status.entries.count))]
+            put(r, at: key)
+            touched.append(key)
+        case .other:
+            break
+        }
+    }
+
+    /// The reports an uplink touched, station noted: those complete and changed are returned.
+    private mutating func finishUplink(_ header: UATUplinkHeader, touched: [String], at time: Double) -> [FISBReport] {
         var out: [FISBReport] = []
+        // Most uplinks touch a handful of keys: a linear look for repeats, a set past a dozen.
         var seen = Set<String>()
-        for key in touched where seen.insert(key).inserted {
-            if uplink.header.positionValid || reports[key]?.station == nil {
-                reports[key]?.station = [uplink.header.longitude, uplink.header.latitude]
+        let station = [header.longitude, header.latitude]
+        for (n, key) in touched.enumerated() {
+            if touched.count <= 12 {
+                if touched[..<n].contains(key) { continue }
+            } else if !seen.insert(key).inserted {
+                continue
             }
-            guard let r = reports[key] else { continue }
+            guard let i = reports.index(forKey: key) else { continue }
+            if header.positionValid || reports.values[i].station == nil { reports.values[i].station = station }
+            let r = reports.values[i]
             if r.expires < time {
                 // Stale on arrival (a queued uplink, an old product): not shown live; a file being
                 // decoded keeps it, counted once.
@@ -182,6 +275,8 @@ public struct FISBProductStore: Sendable {
                 }
                 if returned[key] == nil { counters.stale += 1 }
             }
+            // (Each key still held after the loop counts: only the stale one above is removed.)
+            nextExpiry = Swift.min(nextExpiry, r.expires)
             guard isComplete(r) else { continue }
             let content = r.content
             if returned[key] != content {
@@ -189,13 +284,21 @@ public struct FISBProductStore: Sendable {
                 out.append(r)
             }
         }
-        for key in seen { if let r = reports[key] { nextExpiry = Swift.min(nextExpiry, r.expires) } }
         if time >= nextExpiry { expire(at: time) }
         enforceLimits()
         return out
     }
 
-    private mutating func handle(_ apdu: APDU, at time: Double, touched: inout [String]) {
+    /// Products whose decoding is worth keeping: generic text and TWGO (DLAC text, records,
+    /// fields read from the text). Gridded blocks rarely repeat and decode cheaply.
+    private static func isKept(_ productID: Int) -> Bool {
+        switch FISBProductContent.Family.of(productID: productID) {
+        case .genericText, .twgo: true
+        case .gridded, nil: false
+        }
+    }
+
+    private mutating func handle(_ apdu: APDU, bytes: [UInt8]?, at time: Double, touched: inout [String]) {
         if apdu.segment != nil { counters.segments += 1 }
         let whole: APDU
         do {
@@ -205,24 +308,42 @@ public struct FISBProductStore: Sendable {
             note(error)
             return
         }
-        if apdu.segment != nil { counters.reassembled += 1 }
-        let productTime = FISBClock.resolve(whole.time, near: time)
-        let content: FISBProductContent
-        do {
-            content = try FISBProductContent(whole)
-        } catch {
+        var product: FISBPreparedProduct
+        if apdu.segment != nil {
+            counters.reassembled += 1
+            // A reassembled product is known by its bytes as one unsegmented APDU.
+            if reusesDecodedProducts && Self.isKept(whole.productID) {
+                let encoded = whole.encode()
+                if let known = cache.product(for: encoded[...]) {
+                    product = known
+                } else {
+                    product = FISBPreparedProduct(whole)
+                    cache.insert(product, for: encoded)
+                }
+            } else {
+                product = FISBPreparedProduct(whole)
+            }
+        } else {
+            product = FISBPreparedProduct(whole)
+            if let bytes, Self.isKept(whole.productID) { cache.insert(product, for: bytes) }
+        }
+        apply(product, at: time, touched: &touched)
+    }
+
+    /// Ingests a whole APDU's prepared product received at `time`.
+    private mutating func apply(_ product: FISBPreparedProduct, at time: Double, touched: inout [String]) {
+        let productTime = FISBClock.resolve(product.time, near: time)
+        switch product.body {
+        case .failure(let error):
             if error.reason == .unknownProduct { counters.unknownProducts += 1 }
             note(error)
-            return
-        }
-        switch content {
-        case .genericText(let product):
-            for record in product.records {
-                if let key = ingestText(record, apdu: whole, productTime: productTime, at: time) { touched.append(key) }
+        case .text(let records):
+            for record in records {
+                if let key = ingestText(record, apduTime: product.time, productTime: productTime, at: time) { touched.append(key) }
             }
-        case .twgo(let product):
-            for e in product.errors { note(e) }
-            touched += ingestTWGO(product, productID: whole.productID, apduTime: whole.time, productTime: productTime, at: time)
+        case .twgo(let twgo):
+            for e in twgo.errors { note(e) }
+            touched += ingestTWGO(twgo, productID: product.productID, productTime: productTime, at: time)
         case .gridded(let block):
             counters.gridded += 1
             if let key = ingestBlock(block, productTime: productTime, at: time) { touched.append(key) }
@@ -231,16 +352,15 @@ public struct FISBProductStore: Sendable {
 
     // MARK: Product 413
 
-    private mutating func ingestText(_ record: GenericTextProduct.Record, apdu: APDU, productTime: Double?, at time: Double) -> String? {
-        let kind: FISBReport.Kind
-        switch record.kind {
-        case .metar: kind = .metar
-        case .speci: kind = .speci
-        case .taf: kind = .taf
-        case .pirep: kind = .pirep
-        case .winds: kind = .winds
-        case .other: return nil
-        }
+    /// The report key of a product-413 record.
+    static func textKey(kind: FISBReport.Kind, location: String?, text: String, subtype: String?) -> String {
+        kind == .pirep
+            ? "413/PIREP/\(text)"
+            : "413/\(kind.rawValue)/\(location ?? "")\(subtype.map { "/" + $0 } ?? "")"
+    }
+
+    private mutating func ingestText(_ record: FISBPreparedProduct.TextRecord, apduTime: APDU.Time, productTime: Double?, at time: Double) -> String? {
+        let kind = record.kind
         let reportTime = record.reportTime.flatMap { FISBClock.resolve(day: $0.day, hour: $0.hour, minute: $0.minute, near: time) }
         var subtype: String?
         var expires = (reportTime ?? time) + 2 * 3600
@@ -248,12 +368,12 @@ public struct FISBProductStore: Sendable {
         switch kind {
         case .taf:
             subtype = record.isAmendment ? "AMD" : nil
-            end = Self.tafValidityEnd(record.text, near: time)
+            end = record.tafValidityEnd.flatMap { Self.tafValidityEnd($0, near: time) }
             expires = end ?? ((reportTime ?? time) + 30 * 3600)
         case .pirep:
             expires = (reportTime ?? time) + 75 * 60
         case .winds:
-            if let valid = reportTime, let hours = Self.windsForecastHours(apduHour: apdu.time.hour, validTime: valid) {
+            if let valid = reportTime, let hours = Self.windsForecastHours(apduHour: apduTime.hour, validTime: valid) {
                 subtype = hours < 10 ? "0\(hours)" : "\(hours)"
                 expires = valid + Double(hours == 6 ? 3 : 6) * 3600
             } else {
@@ -262,9 +382,7 @@ public struct FISBProductStore: Sendable {
         default:
             break
         }
-        let key = kind == .pirep
-            ? "413/PIREP/\(record.text)"
-            : "413/\(kind.rawValue)/\(record.location ?? "")\(subtype.map { "/" + $0 } ?? "")"
+        let key = record.key ?? Self.textKey(kind: kind, location: record.location, text: record.text, subtype: subtype)
         var r = FISBReport(key: key, productID: GenericTextProduct.productID, kind: kind, location: record.location,
                            text: record.text, time: reportTime ?? productTime, received: time, expires: expires)
         r.subtype = subtype
@@ -276,12 +394,23 @@ public struct FISBProductStore: Sendable {
 
     /// The end of a TAF's valid period `ddhh/ddhh`.
     static func tafValidityEnd(_ text: String, near time: Double) -> Double? {
+        tafValidityWord(text).flatMap { tafValidityEnd($0, near: time) }
+    }
+
+    /// The end `ddhh` of a TAF's valid period `ddhh/ddhh`, as sent: the first of its first six
+    /// words that has that shape.
+    static func tafValidityWord(_ text: String) -> Int? {
         for w in text.split(separator: " ").prefix(6) where w.utf8.count == 9 {
             let parts = w.split(separator: "/")
             guard parts.count == 2, parts[1].utf8.count == 4, let v = Int(parts[1]) else { continue }
-            return FISBClock.resolve(day: v / 100, hour: v % 100, minute: 0, near: time + 24 * 3600)
+            return v
         }
         return nil
+    }
+
+    /// The time of a valid-period end `ddhh` near `time` (a day ahead, as forecasts run ahead).
+    static func tafValidityEnd(_ ddhh: Int, near time: Double) -> Double? {
+        FISBClock.resolve(day: ddhh / 100, hour: ddhh % 100, minute: 0, near: time + 24 * 3600)
     }
 
     /// Winds forecast (6, 12 or 24 h) from the APDU hour (product availability, about 02, 08,
@@ -308,22 +437,29 @@ public struct FISBProductStore: Sendable {
     /// Adds a block to its composite; when a block of a newer product time arrives, the previous
     /// composite is finished and stored as a report (returned key).
     private mutating func ingestBlock(_ block: GriddedBlock, productTime: Double?, at time: Double) -> String? {
-        let gridKey = "\(block.productID)/\(block.altitudeFt.map(String.init) ?? "-")"
+        let gridKey = GridKey(productID: block.productID, altitudeFt: block.altitudeFt)
         var finished: String?
-        if let t = grids[gridKey]?.time, t != productTime {
+        // One look-up a block: the composite is changed where it lies through its index (a copy
+        // taken out, changed and put back would copy its whole block table on every block).
+        var index = grids.index(forKey: gridKey)
+        if let i = index, let t = grids.values[i].time, t != productTime {
             finished = finishGrid(gridKey)
+            index = nil
         }
         // Random product ids, levels and block numbers must not grow the composites without end.
         let marks = block.bins == nil ? block.emptyBlocks.count : 1
-        guard grids[gridKey] != nil || grids.count < limits.composites, compositeBlocksHeld + marks <= limits.compositeBlocks else {
+        guard index != nil || grids.count < limits.composites, compositeBlocksHeld + marks <= limits.compositeBlocks else {
             counters.droppedBlocks += 1
             return finished
         }
-
-        // Changed where it lies: a copy of the composite taken out, changed and put back would copy
-        // its whole block table on every block (copy on write, the table being shared meanwhile).
-        compositeBlocksHeld += Self.add(block, at: time, to: &grids[gridKey, default: GridComposite(productID: block.productID, altitudeFt: block.altitudeFt,
-                                                                              time: productTime, received: time)])
+        if let i = index {
+            compositeBlocksHeld += Self.add(block, at: time, to: &grids.values[i])
+        } else {
+            var g = GridComposite(productID: block.productID, altitudeFt: block.altitudeFt, time: productTime, received: time)
+            if let size = lastGridSizes[gridKey] { g.blocks.reserveCapacity(size) }
+            compositeBlocksHeld += Self.add(block, at: time, to: &g)
+            grids[gridKey] = g
+        }
         return finished
     }
 
@@ -346,11 +482,12 @@ public struct FISBProductStore: Sendable {
 
     /// Stores the composite as a report and forgets it; returns the report key.
     @discardableResult
-    private mutating func finishGrid(_ gridKey: String) -> String? {
+    private mutating func finishGrid(_ gridKey: GridKey) -> String? {
         guard let g = grids.removeValue(forKey: gridKey) else { return nil }
+        lastGridSizes[gridKey] = Swift.min(g.blocks.count, limits.compositeBlocks)
         compositeBlocksHeld -= g.blocks.count + g.empty.count
         guard let kind = FISBReport.Kind.of(productID: g.productID) else { return nil }
-        let key = "GRID/\(gridKey)"
+        let key = "GRID/\(gridKey.name)"
         let lifetime: Double = kind == .nexrad || kind == .lightning ? 75 * 60 : 3 * 3600
         var r = FISBReport(key: key, productID: g.productID, kind: kind, time: g.time, received: g.received,
                            expires: (g.time ?? g.received) + lifetime)
@@ -374,26 +511,41 @@ public struct FISBProductStore: Sendable {
     /// Report key: product family, year (the APDU month for NOTAM-TRA/TMOA, as their report lists
     /// use), report number, and for product 8 the location when there is one (NOTAM-D and FDC
     /// numbers repeat across locations; TFRs have none).
-    private func twgoKey(_ productID: Int, year: Int, number: Int, location: String = "") -> String {
+    static func twgoKey(_ productID: Int, year: Int, number: Int, location: String = "") -> String {
         let located = !location.isEmpty && productID != 16 && productID != 17
         return "\(Self.family(productID))/\(year)/\(number)\(located ? "/" + location : "")"
     }
 
     /// The year field of a report's key: the APDU month for products 16 and 17.
-    private static func keyYear(_ productID: Int, recordYear: Int, apdu: APDU.Time) -> Int {
+    static func keyYear(_ productID: Int, recordYear: Int, apdu: APDU.Time) -> Int {
         productID == 16 || productID == 17 ? (apdu.month ?? recordYear) : recordYear
     }
 
-    private mutating func ingestTWGO(_ product: TWGOProduct, productID: Int, apduTime: APDU.Time, productTime: Double?,
-                                     at time: Double) -> [String] {
+    /// What a TWGO text of a product of `kind` says: SUA schedule fields, NOTAM fields, or nothing.
+    static func fields(of text: String, kind: FISBReport.Kind?) -> FISBPreparedProduct.Fields {
+        if kind == .sua, let sua = SUARecord(text) {
+            var name = ""
+            JSONWriter.appendQuoted(sua.name, to: &name)
+            var status = ""
+            JSONWriter.appendQuoted(sua.status, to: &status)
+            let extra: [(String, String)] = [
+                ("name", name), ("status", status),
+                ("floorFt", sua.floorFt.map(String.init) ?? "null"), ("ceilingFt", sua.ceilingFt.map(String.init) ?? "null"),
+            ]
+            return .sua(sua, start: FISBClock.notamTime(sua.start), end: FISBClock.notamTime(sua.end), extra: extra)
+        }
+        if let kind, kind.isNOTAM { return .notam(NOTAMTextFields(text)) }
+        return .none
+    }
+
+    private mutating func ingestTWGO(_ product: FISBPreparedProduct.TWGO, productID: Int, productTime: Double?, at time: Double) -> [String] {
         guard let kind = FISBReport.Kind.of(productID: productID) else { return [] }
         var touched: [String] = []
         let location = product.location.isEmpty ? nil : product.location
         switch product.records {
         case .text(let records):
             for rec in records {
-                let key = twgoKey(productID, year: Self.keyYear(productID, recordYear: rec.reportYear, apdu: apduTime),
-                                  number: rec.reportNumber, location: product.location)
+                let key = rec.key
                 guard rec.isActive else {
                     if remove(key) { counters.cancelled += 1 }
                     returned[key] = nil
@@ -404,96 +556,101 @@ public struct FISBProductStore: Sendable {
                 r.reportNumber = rec.reportNumber
                 r.received = time
                 r.time = productTime ?? r.time
-                let text = rec.text.utf8.contains(0x1E) ? rec.text.filter { $0 != DLAC.recordSeparator } : rec.text
-                if !text.isEmpty { r.text = text }
-                if kind == .sua, let sua = SUARecord(r.text) {
+                if !rec.text.isEmpty { r.text = rec.text }
+                // An empty text ("still active") keeps the text held, read again.
+                switch rec.fields ?? Self.fields(of: r.text, kind: kind) {
+                case .sua(let sua, let start, let end, let extra):
                     r.location = location ?? sua.airspaceID
                     r.number = sua.scheduleID
                     r.subtype = sua.type
-                    r.start = FISBClock.notamTime(sua.start) ?? r.start
-                    r.end = FISBClock.notamTime(sua.end) ?? r.end
-                    var extra: [(String, String)] = []
-                    var name = ""
-                    JSONWriter.appendQuoted(sua.name, to: &name)
-                    var status = ""
-                    JSONWriter.appendQuoted(sua.status, to: &status)
-                    extra.append(("name", name))
-                    extra.append(("status", status))
-                    extra.append(("floorFt", sua.floorFt.map(String.init) ?? "null"))
-                    extra.append(("ceilingFt", sua.ceilingFt.map(String.init) ?? "null"))
+                    r.start = start ?? r.start
+                    r.end = end ?? r.end
                     r.extra = extra
-                } else if kind.isNOTAM {
-                    let f = NOTAMTextFields(r.text)
+                case .notam(let f):
                     r.subtype = f.subtype
                     r.number = f.number
                     r.location = location ?? f.location ?? r.location
                     r.start = f.start ?? r.start
                     r.end = f.end ?? r.end
-                } else {
+                case .none:
                     r.location = location ?? r.location
                 }
                 r.expires = expiry(of: r, at: time)
                 put(r, at: key)
                 touched.append(key)
             }
-        case .graphic(let records):
-            var byReport: [String: [TWGOGraphicRecord]] = [:]
-            var order: [String] = []
-            for rec in records {
-                let key = twgoKey(productID, year: Self.keyYear(productID, recordYear: rec.reportYear, apdu: apduTime),
-                                  number: rec.reportNumber, location: product.location)
-                if byReport[key] == nil { order.append(key) }
-                byReport[key, default: []].append(rec)
-            }
-            for key in order {
-                let recs = byReport[key] ?? []
-                if recs.contains(where: \.isCancelled) {
-                    if remove(key) { counters.cancelled += 1 }
-                    returned[key] = nil
+        case .graphic(let groups):
+            for g in groups {
+                if g.isCancelled {
+                    if remove(g.key) { counters.cancelled += 1 }
+                    returned[g.key] = nil
                     continue
                 }
-                var r = reports[key] ?? FISBReport(key: key, productID: productID, kind: kind, received: time, expires: time + refreshTimeout)
-                r.reportNumber = recs[0].reportNumber
+                var r = reports[g.key] ?? FISBReport(key: g.key, productID: productID, kind: kind, received: time, expires: time + refreshTimeout)
+                r.reportNumber = g.reportNumber
                 r.received = time
                 r.time = r.time ?? productTime
                 if r.location == nil { r.location = location }
-                r.geometry = Self.shapes(recs, near: productTime ?? time)
+                r.geometry = Self.shapes(g.shapes, near: productTime ?? time)
                 r.expires = expiry(of: r, at: time)
-                put(r, at: key)
-                touched.append(key)
+                put(r, at: g.key)
+                touched.append(g.key)
             }
         }
         return touched
     }
 
+    /// A shape of graphic records with its start and stop as sent (resolved on each reception).
+    struct ShapeTemplate: Sendable {
+        var shape: FISBReport.Shape
+        var start: TWGOGraphicRecord.Time?
+        var stop: TWGOGraphicRecord.Time?
+    }
+
     /// Converts graphic records to shapes. Two polygons (or polylines) of one report with the
     /// same corners are the floor and ceiling of one volume and become one shape.
     static func shapes(_ records: [TWGOGraphicRecord], near reference: Double) -> [FISBReport.Shape] {
-        var out: [FISBReport.Shape] = []
+        shapes(shapeTemplates(records), near: reference)
+    }
+
+    /// The shapes of `templates` with their times resolved near `reference`.
+    static func shapes(_ templates: [ShapeTemplate], near reference: Double) -> [FISBReport.Shape] {
+        templates.map { t in
+            var s = t.shape
+            s.start = t.start.flatMap { FISBClock.resolve($0, near: reference) }
+            s.stop = t.stop.flatMap { FISBClock.resolve($0, near: reference) }
+            return s
+        }
+    }
+
+    /// The shapes of graphic records (see `shapes(_:near:)`), times unresolved. A merged volume
+    /// keeps the times of its first record.
+    static func shapeTemplates(_ records: [TWGOGraphicRecord]) -> [ShapeTemplate] {
+        var out: [ShapeTemplate] = []
         for rec in records.sorted(by: { $0.overlayID < $1.overlayID }) {
             let g = rec.geometry
-            let start = rec.start.flatMap { FISBClock.resolve($0, near: reference) }
-            let stop = rec.stop.flatMap { FISBClock.resolve($0, near: reference) }
             let ref = g.reference.rawValue
             switch g.shape {
             case .circle:
                 for c in g.circles {
-                    out.append(FISBReport.Shape(shape: "circle", coordinates: [[c.longitude, c.latitude]], radiusNM: c.radiusNM,
-                                                floorFt: c.floorFt, floorRef: ref, ceilingFt: c.ceilingFt, ceilingRef: ref,
-                                                start: start, stop: stop))
+                    out.append(ShapeTemplate(shape: FISBReport.Shape(shape: "circle", coordinates: [[c.longitude, c.latitude]], radiusNM: c.radiusNM,
+                                                                     floorFt: c.floorFt, floorRef: ref, ceilingFt: c.ceilingFt, ceilingRef: ref),
+                                             start: rec.start, stop: rec.stop))
                 }
             case .polygon, .polyline, .point:
                 let coords = g.vertices.map { [$0.longitude, $0.latitude] }
                 let alts = g.vertices.map(\.altitudeFt)
-                if let i = out.firstIndex(where: { $0.shape == g.shape.rawValue && $0.coordinates == coords && $0.floorFt == $0.ceilingFt }),
-                   let other = out[i].floorFt, let alt = alts.first, alts.allSatisfy({ $0 == alt }), alt != other {
-                    out[i].floorFt = Swift.min(other, alt)
-                    out[i].ceilingFt = Swift.max(other, alt)
-                    if alt > other { out[i].ceilingRef = ref } else { out[i].floorRef = ref }
+                if let i = out.firstIndex(where: { $0.shape.shape == g.shape.rawValue && $0.shape.coordinates == coords && $0.shape.floorFt == $0.shape.ceilingFt }),
+                   let other = out[i].shape.floorFt, let alt = alts.first, alts.allSatisfy({ $0 == alt }), alt != other {
+                    out[i].shape.floorFt = Swift.min(other, alt)
+                    out[i].shape.ceilingFt = Swift.max(other, alt)
+                    if alt > other { out[i].shape.ceilingRef = ref } else { out[i].shape.floorRef = ref }
                     continue
                 }
-                out.append(FISBReport.Shape(shape: g.shape.rawValue, coordinates: coords, floorFt: alts.min(), floorRef: alts.isEmpty ? nil : ref,
-                                            ceilingFt: alts.max(), ceilingRef: alts.isEmpty ? nil : ref, start: start, stop: stop))
+                out.append(ShapeTemplate(shape: FISBReport.Shape(shape: g.shape.rawValue, coordinates: coords, floorFt: alts.min(),
+                                                                 floorRef: alts.isEmpty ? nil : ref, ceilingFt: alts.max(),
+                                                                 ceilingRef: alts.isEmpty ? nil : ref),
+                                         start: rec.start, stop: rec.stop))
             }
         }
         return out
@@ -524,7 +681,7 @@ public struct FISBProductStore: Sendable {
     /// returned once, for the end of a capture, so nothing received is silently lost.
     public mutating func flushHeld() -> [FISBReport] {
         var out: [FISBReport] = []
-        for gridKey in grids.keys.sorted() {
+        for gridKey in grids.keys.sorted(by: { $0.name < $1.name }) {
             if let key = finishGrid(gridKey), let r = reports[key] {
                 returned[key] = r.content
                 out.append(r)
@@ -577,7 +734,7 @@ public struct FISBProductStore: Sendable {
     public func missingReports(productID: Int) -> [CurrentReportList.Entry]? {
         guard let list = lists["\(productID)"] else { return nil }
         return list.entries.filter { e in
-            guard let r = reports[twgoKey(productID, year: e.yearOrMonth, number: e.reportNumber)] else { return true }
+            guard let r = reports[Self.twgoKey(productID, year: e.yearOrMonth, number: e.reportNumber)] else { return true }
             return (e.hasText && r.text.isEmpty) || (e.hasGraphics && r.geometry.isEmpty)
         }
     }
@@ -587,8 +744,12 @@ public struct FISBProductStore: Sendable {
 
     // MARK: Helpers
 
-    private func stationKey(_ h: UATUplinkHeader) -> String {
-        "\(JSONWriter.format(h.latitude, decimals: 3)),\(JSONWriter.format(h.longitude, decimals: 3))"
+    private mutating func stationKey(_ h: UATUplinkHeader) -> String {
+        // One station sends for minutes on end: its key is formatted once.
+        if let last = lastStation, last.latitude == h.latitude, last.longitude == h.longitude { return last.key }
+        let key = "\(JSONWriter.format(h.latitude, decimals: 3)),\(JSONWriter.format(h.longitude, decimals: 3))"
+        lastStation = (h.latitude, h.longitude, key)
+        return key
     }
 
     private mutating func note(_ error: FISBError) {
