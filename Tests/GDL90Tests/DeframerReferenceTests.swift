@@ -143,4 +143,27 @@ import Testing
         #expect(framesSeen > 1000)
         #expect(reasonsSeen == Set(FrameError.Reason.allCases), "every rejection met: \(reasonsSeen)")
     }
+
+    /// The framer's run-at-a-time path (bytes in memory) against its byte-at-a-time path (a
+    /// collection with no contiguous storage), over messages thick with flags and escapes, and
+    /// what it frames deframes back to the message.
+    @Test func framerRunsMatchTheByteAtATimeStuffing() {
+        var seed: UInt64 = 0xF4A3
+        for length in Array(1...40) + [200, 436, 1000] {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let message = (0..<length).map { i -> UInt8 in
+                let r = UInt8(truncatingIfNeeded: (seed >> UInt64(i % 57)) ^ UInt64(i &* 31))
+                return r % 3 == 0 ? 0x7C + r % 4 : r
+            }
+            let viaRuns = Framer.frame(message)
+            let viaBytes = Framer.frame(message.indices.lazy.map { message[$0] })
+            #expect(viaRuns == viaBytes, "length \(length)")
+            var prefix: [UInt8] = [1, 2, 3]
+            Framer.append(message, to: &prefix)
+            #expect(prefix == [1, 2, 3] + viaBytes)
+            if length <= Deframer.maximumFrameLength - 2 {
+                #expect(Self.reference(viaRuns) == [.frame(message, offset: 0)])
+            }
+        }
+    }
 }

@@ -69,6 +69,16 @@ import Testing
             out.append(byte: 0x0A)
         }
         #expect(out.text == times.map { Timestamp.iso8601($0) + "\n" }.joined())
+        // Second after second across midnights (only the time of day rewritten), and jumps.
+        var stepped = OutputBuffer(capacity: 0)
+        var expected = ""
+        var t = 1_778_976_000.0 - 3_601.5
+        for k in 0..<9_000 {
+            t += k % 997 == 0 ? 86_400 * Double(k % 3) - 0.75 : 1.125
+            clock.append(t, to: &stepped)
+            expected += Timestamp.iso8601(t)
+        }
+        #expect(stepped.text == expected)
         #expect(Timestamp.iso8601(1.9996) == "1970-01-01T00:00:02Z")
         #expect(Timestamp.iso8601(-0.001) == "1969-12-31T23:59:59.999Z")
     }

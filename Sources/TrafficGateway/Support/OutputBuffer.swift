@@ -440,9 +440,11 @@ public struct ByteCursor {
 }
 
 /// ISO-8601 UTC times appended to an `OutputBuffer`, the text of `Timestamp.iso8601`: the
-/// `YYYY-MM-DDTHH:MM:SS` part is computed once a second and copied for every line in it.
+/// `YYYY-MM-DDTHH:MM:SS` part is kept and copied for every line of its second; when the second
+/// changes only its `HH:MM:SS` is rewritten, and the date made again only on a new day.
 public struct ISO8601Writer: Sendable {
     private var second = Int64.min
+    private var day = Int64.min
     private var prefix: [UInt8] = []
     private var millis: Int64 = 0
 
@@ -463,8 +465,30 @@ public struct ISO8601Writer: Sendable {
             seconds -= 1
         }
         if seconds != second {
+            var days = seconds / 86_400
+            var ofDay = seconds % 86_400
+            if ofDay < 0 {
+                ofDay += 86_400
+                days -= 1
+            }
+            if days != day || prefix.count < 8 {
+                // A new day: the date from the formatter (once a day).
+                day = days
+                prefix = Array(Timestamp.iso8601(Double(seconds)).utf8.dropLast())
+            } else {
+                // The same day: only `HH:MM:SS`, the prefix's last eight bytes, changes.
+                let n = prefix.count
+                prefix.withUnsafeMutableBufferPointer { p in
+                    func two(_ value: Int64, at: Int) {
+                        p[at] = UInt8(truncatingIfNeeded: value / 10) &+ 0x30
+                        p[at + 1] = UInt8(truncatingIfNeeded: value % 10) &+ 0x30
+                    }
+                    two(ofDay / 3600, at: n - 8)
+                    two(ofDay / 60 % 60, at: n - 5)
+                    two(ofDay % 60, at: n - 2)
+                }
+            }
             second = seconds
-            prefix = Array(Timestamp.iso8601(Double(seconds)).utf8.dropLast())
         }
     }
 
