@@ -166,11 +166,8 @@ public struct ByteCursor {
         // Two digits a step from a table of "00" to "99".
         let pairs = Self.digitPairs.utf8Start
         while v >= 10 {
-            let r = Int(truncatingIfNeeded: v % 100)
-            v /= 100
             at -= 2
-            at[0] = pairs[2 &* r]
-            at[1] = pairs[2 &* r &+ 1]
+            Self.putPair(&v, at: at, pairs)
         }
         if v > 0 || at == position {
             at -= 1
@@ -180,6 +177,15 @@ public struct ByteCursor {
             at -= 1
             at.pointee = 0x30
         }
+    }
+
+    /// Writes the last two decimal digits of `v` at `at` and drops them from `v`.
+    @inline(__always)
+    private static func putPair(_ v: inout UInt64, at: UnsafeMutablePointer<UInt8>, _ pairs: UnsafePointer<UInt8>) {
+        let r = Int(truncatingIfNeeded: v % 100)
+        v /= 100
+        at[0] = pairs[2 &* r]
+        at[1] = pairs[2 &* r &+ 1]
     }
 
     private static var digitPairs: StaticString {
@@ -282,11 +288,8 @@ public struct ByteCursor {
         let pairs = Self.digitPairs.utf8Start
         var left = width
         while left >= 2 {
-            let r = Int(truncatingIfNeeded: v % 100)
-            v /= 100
             at -= 2
-            at[0] = pairs[2 &* r]
-            at[1] = pairs[2 &* r &+ 1]
+            Self.putPair(&v, at: at, pairs)
             left -= 2
         }
         if left == 1 { at[-1] = UInt8(truncatingIfNeeded: v) &+ 0x30 }
