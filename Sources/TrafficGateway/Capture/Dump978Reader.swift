@@ -85,7 +85,7 @@ struct Dump978Reader {
         var seenPoint = false
         for c in s {
             if c >= 48 && c <= 57 {
-                mantissa = mantissa * 10 + Int64(c - 48)
+                mantissa = mantissa &* 10 &+ Int64(c - 48)  // wraps past 18 digits; those go to Double(String) below
                 digits += 1
                 if seenPoint { fraction += 1 }
             } else if c == 0x2E && !seenPoint {
