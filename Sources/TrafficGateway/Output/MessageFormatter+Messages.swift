@@ -127,12 +127,7 @@ extension MessageFormatter {
             c.put(",\"geoAltitudeIsMSL\":" as StaticString)
             c.putJSON(f.geometricAltitudeIsMSL)
         case .foreFlightAHRS(let a):
-            c.put(",\"rollDeg\":" as StaticString)
-            c.putJSON(a.rollDeg, decimals: 1)
-            c.put(",\"pitchDeg\":" as StaticString)
-            c.putJSON(a.pitchDeg, decimals: 1)
-            c.put(",\"headingDeg\":" as StaticString)
-            c.putJSON(a.headingDeg, decimals: 1)
+            putAttitude(roll: a.rollDeg, pitch: a.pitchDeg, heading: a.headingDeg, to: &c)
             c.put(",\"headingIsMagnetic\":" as StaticString)
             c.putJSON(a.headingIsMagnetic)
             c.put(",\"indicatedAirspeedKt\":" as StaticString)
@@ -178,12 +173,7 @@ extension MessageFormatter {
             }
             c.put(0x5D)
         case .levilAHRS(let l):
-            c.put(",\"rollDeg\":" as StaticString)
-            c.putJSON(l.rollDeg, decimals: 1)
-            c.put(",\"pitchDeg\":" as StaticString)
-            c.putJSON(l.pitchDeg, decimals: 1)
-            c.put(",\"headingDeg\":" as StaticString)
-            c.putJSON(l.headingDeg, decimals: 1)
+            putAttitude(roll: l.rollDeg, pitch: l.pitchDeg, heading: l.headingDeg, to: &c)
             c.put(",\"slipSkidDeg\":" as StaticString)
             c.putJSON(l.slipSkidDeg, decimals: 1)
             c.put(",\"yawRateDegPerSec\":" as StaticString)
@@ -207,6 +197,16 @@ extension MessageFormatter {
         case .traffic, .ownship:
             preconditionFailure("reports are written by appendReportJSON")
         }
+    }
+
+    /// The three angles every AHRS message begins with (ForeFlight and Levil alike).
+    private static func putAttitude(roll: Double?, pitch: Double?, heading: Double?, to c: inout ByteCursor) {
+        c.put(",\"rollDeg\":" as StaticString)
+        c.putJSON(roll, decimals: 1)
+        c.put(",\"pitchDeg\":" as StaticString)
+        c.putJSON(pitch, decimals: 1)
+        c.put(",\"headingDeg\":" as StaticString)
+        c.putJSON(heading, decimals: 1)
     }
 
     private static func putUATFields(_ r: UATReport, to c: inout ByteCursor) {
@@ -316,9 +316,7 @@ extension MessageFormatter {
             c.put(f.deviceLongName)
         case .foreFlightAHRS(let a):
             c.put("ForeFlight AHRS roll " as StaticString)
-            putAngle(a.rollDeg, to: &c)
-            c.put(" pitch " as StaticString)
-            putAngle(a.pitchDeg, to: &c)
+            putRollAndPitch(a.rollDeg, a.pitchDeg, to: &c)
         case .stratuxHeartbeat(let s):
             c.put(s.gpsValid ? "Stratux    gps valid, ahrs " as StaticString : "Stratux    gps invalid, ahrs ")
             c.put(s.ahrsValid ? "valid" as StaticString : "invalid")
@@ -332,9 +330,7 @@ extension MessageFormatter {
             c.put(" targets" as StaticString)
         case .levilAHRS(let l):
             c.put("Levil AHRS roll " as StaticString)
-            putAngle(l.rollDeg, to: &c)
-            c.put(" pitch " as StaticString)
-            putAngle(l.pitchDeg, to: &c)
+            putRollAndPitch(l.rollDeg, l.pitchDeg, to: &c)
         case .initialization:
             c.put("initialization" as StaticString)
         case .unknown(let id, let payload):
@@ -352,10 +348,12 @@ extension MessageFormatter {
         }
     }
 
-    /// An AHRS angle as `"\(angle)"` writes it, or `-` when not available.
-    @inline(__always)
-    private static func putAngle(_ v: Double?, to c: inout ByteCursor) {
-        if let v { c.putDescription(v) } else { c.put(0x2D) }
+    /// `<roll> pitch <pitch>` of an AHRS line, each as `"\(angle)"` writes it or `-` when not
+    /// available (ForeFlight and Levil alike).
+    private static func putRollAndPitch(_ roll: Double?, _ pitch: Double?, to c: inout ByteCursor) {
+        if let roll { c.putDescription(roll) } else { c.put(0x2D) }
+        c.put(" pitch " as StaticString)
+        if let pitch { c.putDescription(pitch) } else { c.put(0x2D) }
     }
 
     /// Appends the JSON line of a rejected frame (the text of `json(_:time:)`).
