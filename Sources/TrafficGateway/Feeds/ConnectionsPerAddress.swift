@@ -25,6 +25,11 @@ public final class ConnectionsPerAddress: Sendable {
     /// Connections refused so far.
     public var refused: Int { refusedCount.withLock { $0 } }
 
+    /// Connections open now from `address`, and in all.
+    public func open(_ address: String) -> (address: Int, total: Int) {
+        counts.withLock { ($0.byAddress[address, default: 0], $0.total) }
+    }
+
     /// Takes a slot for `address`; false when it has `limit` already, or when the server is
     /// near its cap (`capacity - reserved` open) and the address holds a connection already:
     /// the last `reserved` slots are kept for addresses that hold none, so a few neighbours
