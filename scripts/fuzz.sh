@@ -46,6 +46,9 @@ seed() {  # seed TARGET: a few small inputs from the fixtures
   cp fixtures/fuzz-regressions/"$1"/* "$dir/" 2>/dev/null || true
 }
 
+# Swift's backtracer reads other threads' stacks, which ASan reports as a second error that hides
+# the first; libFuzzer prints the crash's stack itself.
+export SWIFT_BACKTRACE=enable=no
 status=0
 for t in "${targets[@]}"; do
   seed "$t"
@@ -59,6 +62,8 @@ for t in "${targets[@]}"; do
   else
     status=1
     echo "fuzz: $t FOUND A CRASH: input saved under fixtures/fuzz-regressions/$t/ (see $log)" >&2
+    # The failure itself (a Swift trap's message, ASan's report), then the end of the log.
+    grep -m 5 -E "Fatal error|Precondition failed|Assertion failed|ERROR: (AddressSanitizer|libFuzzer)|SUMMARY:" "$log" >&2 || true
     tail -30 "$log" >&2
   fi
 done
