@@ -38,14 +38,14 @@ struct DecodeCommand: ParsableCommand {
             var counting = GatewayCore.Configuration()
             counting.countsOnly = true
             var pipeline = GatewayPipeline(core: GatewayCore(configuration: counting), timeSource: capture.format == .raw ? .heartbeat(midnight: midnight) : .given)
-            // One buffer, written out every 256 kB: no String per line, no join.
-            var printer = MessagePrinter(json: json)
+            // The lines are written on a second core (one buffer, out every 256 kB) while this
+            // thread reads, deframes and decodes.
+            let printer = ConcurrentPrinter(json: json) { Terminal.out(&$0) }
             while let datagram = capture.next() {
                 _ = datagram.bytes.withUnsafeBytes { pipeline.process(datagram: $0, at: datagram.timestamp) { item, t in printer.append(item, at: t) } }
-                if printer.out.count >= 1 << 18 { Terminal.out(&printer.out) }
             }
             _ = pipeline.finish(.openFrameOnly) { item, t in printer.append(item, at: t) }
-            Terminal.out(&printer.out)
+            printer.finish()
             totals.merge(pipeline.core.counters)
             if let damage = capture.error { damaged.append("\(damage)") }
         }

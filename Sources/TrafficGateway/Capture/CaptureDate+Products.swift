@@ -127,8 +127,10 @@ extension CaptureDate {
         var dayEnded = false
         for _ in 0..<limit {
             guard !dayEnded, !evidence.isSufficient, let datagram = stream.next() else { break }
-            deframer.feed(datagram.bytes) { event in
-                guard !dayEnded, case .frame(let frame) = event, let message = try? Message.decode(frame.message) else { return }
+            datagram.bytes.withUnsafeBytes { bytes in deframer.feed(bytes) { event in
+                // Only heartbeats and uplinks say anything of the date: the rest are not decoded.
+                guard !dayEnded, case .frame(let frame) = event, frame.messageID == Heartbeat.id || frame.messageID == Uplink.id,
+                      let message = try? Message.decode(frame.message) else { return }
                 switch message {
                 case .heartbeat(let hb):
                     let s = Double(hb.secondsSinceMidnight)
@@ -141,7 +143,7 @@ extension CaptureDate {
                 default:
                     break
                 }
-            }
+            } }
         }
         return (first, evidence)
     }

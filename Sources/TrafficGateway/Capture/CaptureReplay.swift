@@ -49,7 +49,7 @@ public struct CaptureReplay: Sendable {
 
     /// Feeds one datagram (the gpsd fixes and recorded events due before it first) and returns
     /// every output (the pipeline's `process`).
-    public mutating func process(_ datagram: CapturedDatagram, observe: (PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
+    public mutating func process(_ datagram: CapturedDatagram, observe: (consuming PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
         let early = (datagram.timestamp ?? pipeline.now).flatMap { recorded(through: $0) }
         let outputs = datagram.bytes.withUnsafeBytes { pipeline.process(datagram: $0, at: datagram.timestamp, observe: observe) }
         guard var out = early else { return outputs }
@@ -65,7 +65,7 @@ public struct CaptureReplay: Sendable {
     /// Ends the capture: a frame left open is reported, the remaining fixes and events are fed,
     /// then `ending` (`.silence(trailingSilence)` for a flight, `.products` for its FIS-B).
     public mutating func finish(_ ending: GatewayPipeline.Ending = .silence(trailingSilence),
-                                observe: (PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
+                                observe: (consuming PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
         guard case .silence = ending else { return pipeline.finish(ending, observe: observe) }
         var out = pipeline.finish(.openFrameOnly, observe: observe)
         if let rest = recorded(through: .infinity) { out.merge(rest) }

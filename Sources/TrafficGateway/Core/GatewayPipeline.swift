@@ -82,7 +82,7 @@ public struct GatewayPipeline: Sendable {
     /// raw stream timed by heartbeats, the heartbeat clock's). `observe` sees every decoded message
     /// and rejection of a datagram with its time (`decode`, forwarding).
     public mutating func process(_ input: GatewayInput, at time: Double? = nil,
-                                 observe: (PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
+                                 observe: (consuming PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
         if case .datagram(let bytes) = input {
             return bytes.withUnsafeBytes { process(datagram: $0, at: time, observe: observe) }
         }
@@ -107,7 +107,7 @@ public struct GatewayPipeline: Sendable {
 
     /// `process(.datagram(…))` for bytes held elsewhere (a socket's buffer, a mapped capture): no copy.
     public mutating func process(datagram bytes: UnsafeRawBufferPointer, at time: Double?,
-                                 observe: (PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
+                                 observe: (consuming PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
         var out = GatewayOutputs()
         if let rebroadcast = outputOptions.rebroadcast {
             var messages: [Message] = []
@@ -138,7 +138,7 @@ public struct GatewayPipeline: Sendable {
     }
 
     /// Ends the stream: a frame left open is reported as truncated, then `ending` is applied.
-    public mutating func finish(_ ending: Ending, observe: (PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
+    public mutating func finish(_ ending: Ending, observe: (consuming PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
         var alerts: [AlertEvent] = []
         let t = core.now ?? currentTime(given: nil)
         var events: [FrameError] = []
@@ -209,7 +209,7 @@ public struct GatewayPipeline: Sendable {
     /// Feeds one datagram or chunk. `time` is used with `.given`; with `.heartbeat` it is ignored.
     private mutating func ingest(
         _ bytes: UnsafeRawBufferPointer, at time: Double?,
-        observe: (PipelineItem, Double) -> Void
+        observe: (consuming PipelineItem, Double) -> Void
     ) -> [AlertEvent] {
         var alerts: [AlertEvent] = []
         let start = currentTime(given: time)
@@ -268,7 +268,7 @@ public struct GatewayPipeline: Sendable {
     private static func feed(
         _ bytes: UnsafeRawBufferPointer, deframer: inout Deframer, core: inout GatewayCore, clock: inout Double?,
         dayOffset: inout Double, ticked: inout Double?, source: TimeSource, given: Double?, alerts: inout [AlertEvent],
-        observe: (PipelineItem, Double) -> Void
+        observe: (consuming PipelineItem, Double) -> Void
     ) {
         deframer.feed(bytes) { event in
             var t: Double
@@ -287,10 +287,11 @@ public struct GatewayPipeline: Sendable {
                         t = midnight + dayOffset + seconds
                         advance(core: &core, ticked: &ticked, to: t, alerts: &alerts)
                     }
-                    observe(.message(message, offset: frame.offset), t)
                     // Nearly always no alert: appending an empty array still costs a call.
                     let raised = core.handle(message: message, at: t)
                     if !raised.isEmpty { alerts += raised }
+                    // Last: the message moves into the item (observers never see the core).
+                    observe(.message(message, offset: frame.offset), t)
                 } catch {
                     observe(.invalid(error, offset: frame.offset), t)
                     alerts += core.handle(.messageRejected(error), at: t)
@@ -305,7 +306,7 @@ public struct GatewayPipeline: Sendable {
 }
 
 /// What the pipeline saw, for observers (`decode`, forwarding, metrics).
-public enum PipelineItem {
+public enum PipelineItem: Sendable {
     /// A decoded message and the stream offset of its frame.
     case message(Message, offset: Int)
     /// A frame with a good CRC whose message could not be decoded.
