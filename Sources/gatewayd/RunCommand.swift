@@ -168,7 +168,9 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        Terminal.onStdoutClosed = { Terminal.warning("gatewayd: stdout was closed; alerts go on to the feeds and the alert log") }
+        Terminal.onStdoutClosed = { code in
+            Terminal.warning("gatewayd: stdout cannot be written (\(Terminal.describe(errno: code))); alerts go on to the feeds and the alert log")
+        }
         let config = try effective()
         Terminal.level = config.logLevel
         do {

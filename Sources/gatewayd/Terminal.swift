@@ -36,9 +36,16 @@ enum Terminal {
         if level >= .warning { error(line) }
     }
 
-    /// What happens when stdout's reader has gone (`| head`): by default the command ends quietly,
-    /// as command-line tools do; `run` replaces it so the daemon keeps working. Set once at start-up.
-    nonisolated(unsafe) static var onStdoutClosed: () -> Void = { Glibc.exit(0) }
+    /// What happens when stdout cannot be written, with the `errno`: when its reader has gone
+    /// (`| head`, EPIPE) the command ends quietly, as command-line tools do; any other failure (a
+    /// full disk, ENOSPC) is an error saying so, exit status 1, since the output is incomplete.
+    /// `run` replaces it so the daemon keeps working. Set once at start-up.
+    nonisolated(unsafe) static var onStdoutClosed: (Int32) -> Void = { code in
+        if code != EPIPE {
+            error("error: writing the output failed: \(describe(errno: code)); what was printed is incomplete")
+        }
+        Glibc.exit(code == EPIPE ? 0 : 1)
+    }
     nonisolated(unsafe) private static var stdoutClosed = false
 
     /// Writes a line to stderr (a closed stderr is ignored).
@@ -50,9 +57,9 @@ enum Terminal {
     /// written again (never a trap, never SIGPIPE: the handler is ignored at start-up).
     static func out(_ lines: [String]) {
         guard !lines.isEmpty, !stdoutClosed else { return }
-        if !writeAll(STDOUT_FILENO, lines.joined(separator: "\n") + "\n") {
+        if let code = writeAll(STDOUT_FILENO, lines.joined(separator: "\n") + "\n") {
             stdoutClosed = true
-            onStdoutClosed()
+            onStdoutClosed(code)
         }
     }
 
@@ -62,30 +69,36 @@ enum Terminal {
         guard buffer.count > 0 else { return }
         defer { buffer.removeAll() }
         guard !stdoutClosed else { return }
-        if !buffer.withBytes({ writeAll(STDOUT_FILENO, $0) }) {
+        if let code = buffer.withBytes({ writeAll(STDOUT_FILENO, $0) }) {
             stdoutClosed = true
-            onStdoutClosed()
+            onStdoutClosed(code)
         }
     }
 
-    /// Writes the whole of `text` to `fd`; false when the descriptor is closed or broken.
-    private static func writeAll(_ fd: Int32, _ text: String) -> Bool {
+    /// `errno`'s text and number: "No space left on device (errno 28)".
+    static func describe(errno code: Int32) -> String {
+        "\(String(cString: strerror(code))) (errno \(code))"
+    }
+
+    /// Writes the whole of `text` to `fd`; the `errno` when it could not (closed, broken, full).
+    @discardableResult
+    private static func writeAll(_ fd: Int32, _ text: String) -> Int32? {
         var text = text
         return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 
-    /// Writes all of `buffer` to `fd`; false when the descriptor is closed or broken.
-    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
+    /// Writes all of `buffer` to `fd`; the `errno` when it could not (closed, broken, full).
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32? {
         var offset = 0
         while offset < buffer.count {
             let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
             if n < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                return false
+                return errno
             }
             offset += n
         }
-        return true
+        return nil
     }
 }
 

@@ -69,6 +69,35 @@ import Testing
         #expect(try log.events().count >= 1)
     }
 
+    /// `decode` into a full disk (/dev/full: every write fails with ENOSPC) is an error naming
+    /// it, status 1; into a reader that has gone (a closed pipe, EPIPE: `| head`) it ends
+    /// quietly with status 0, as command-line tools do.
+    @Test func decodeIntoAFullDiskSaysSoAndAClosedPipeIsQuiet() throws {
+        let executable = try #require(gatewaydExecutable())
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let capture = fixtures.appendingPathComponent("demo-flight.pcap").path
+        func decode(into out: FileHandle) throws -> (status: Int32, stderr: String) {
+            let p = Process()
+            p.executableURL = executable
+            p.arguments = ["decode", "--json", capture]
+            p.standardOutput = out
+            let err = Pipe()
+            p.standardError = err
+            try p.run()
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            return (p.terminationStatus, text)
+        }
+        let intoFull = try decode(into: full)
+        #expect(intoFull.status == 1)
+        #expect(intoFull.stderr.contains("error: writing the output failed: No space left on device (errno 28)"), "\(intoFull.stderr)")
+        let closed = Pipe()
+        try closed.fileHandleForReading.close()
+        let intoClosed = try decode(into: closed.fileHandleForWriting)
+        #expect(intoClosed.status == 0)
+        #expect(!intoClosed.stderr.contains("error"), "\(intoClosed.stderr)")
+    }
+
     /// No network during a refresh: a connection error, retried, then reported; the cache stays.
     @Test func networkDownDuringRefreshKeepsTheCache() async throws {
         let dir = tempDir("netdown")
