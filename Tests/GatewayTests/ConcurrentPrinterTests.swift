@@ -76,6 +76,20 @@ import Testing
         #expect(got.writes == expected.count / (1 << 18) + 1)  // a buffer each 256 kB, and the rest
     }
 
+    /// A printer dropped without `finish` (a command leaving on an error) writes what it was given.
+    @Test func droppedUnfinishedStillWrites() {
+        let items = Array(Self.items().prefix(300))
+        let written = Locked<[UInt8]>([])
+        do {
+            let printer = ConcurrentPrinter(json: true, batchSize: 64, depth: 2) { buffer in
+                written.withLock { w in buffer.withBytes { w += $0 } }
+                buffer.removeAll()
+            }
+            for (item, t) in items { printer.append(item, at: t) }
+        }
+        #expect(Self.difference(written.value, Self.reference(items, json: true)) == nil)
+    }
+
     /// Nothing appended: the writer is not called with anything, and `finish` returns.
     @Test func emptyFinishes() {
         let got = Self.concurrent([], json: true, batchSize: 4, depth: 2)

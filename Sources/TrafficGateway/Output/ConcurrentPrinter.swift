@@ -10,7 +10,7 @@ import Dispatch
 ///
 /// At most `depth` batches wait (each `batchSize` items), so memory stays bounded however far
 /// the consumer falls behind; the producer waits for room. The producer is one thread (the
-/// caller's), and `finish` must be called once, from it, before the printer is dropped.
+/// caller's), which calls `finish` to wait for the last lines (dropping the printer does too).
 public final class ConcurrentPrinter: @unchecked Sendable {  // `pending` is the producer's alone; the rest is locked or a semaphore
     /// One item and its time.
     struct Entry {
@@ -30,6 +30,8 @@ public final class ConcurrentPrinter: @unchecked Sendable {  // `pending` is the
     private let room: DispatchSemaphore
     /// Signalled when the consumer has written everything.
     private let done = DispatchSemaphore(value: 0)
+    /// Whether `finish` ran (the producer's only).
+    private var finished = false
 
     /// Starts the consumer. `write` gets the buffer every few hundred kilobytes and must empty it;
     /// it runs on the consumer's thread only.
@@ -64,8 +66,17 @@ public final class ConcurrentPrinter: @unchecked Sendable {  // `pending` is the
         if pending.count >= batchSize { handOver() }
     }
 
-    /// Writes everything appended, and returns when it has been given to `write`.
+    /// A printer dropped unfinished (a command leaving on an error) still writes what it was given
+    /// and ends its consumer.
+    deinit {
+        finish()
+    }
+
+    /// Writes everything appended, and returns when it has been given to `write`. Once; later
+    /// calls do nothing.
     public func finish() {
+        guard !finished else { return }
+        finished = true
         if !pending.isEmpty { handOver() }
         room.wait()
         queue.withLock { $0.full.append(nil) }
