@@ -58,8 +58,10 @@ struct FISBCommand: ParsableCommand {
             return
         }
         for path in files {
-            var capture = try openCapture(path, port: port)
-            let midnight = try rawCaptureMidnight(date, capture)
+            let stream = try openCapture(path, port: port)
+            let midnight = try rawCaptureMidnight(date, stream)
+            // Read (and dump978 lines framed) ahead on a second thread.
+            let capture = PrefetchingCapture(stream)
             // The one replay driver, as `replay` uses it: raw streams timed by their heartbeats.
             // A file is decoded whole: no product is dropped for its age (a file's clock may be off).
             var configuration = GatewayCore.Configuration()

@@ -114,9 +114,11 @@ struct ReplayCommand: ParsableCommand {
         for session in sessions {
             // One replay a session: a recording's hours follow each other through one pipeline.
             guard let firstPath = session.captures.first else { continue }
-            var capture = try openCapture(firstPath, port: port)
+            let stream = try openCapture(firstPath, port: port)
             var hours = session.captures.dropFirst().makeIterator()
-            let day = try rawCaptureDate(date, capture)
+            let day = try rawCaptureDate(date, stream)
+            // Read ahead on a second thread while this one runs the pipeline.
+            var capture = PrefetchingCapture(stream)
             if let note = day.note { notes.append(note) }
             var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.format == .raw ? .heartbeat(midnight: day.midnight) : .given,
                                                                  outputs: .init(flightSamples: log != nil)),
@@ -146,7 +148,7 @@ struct ReplayCommand: ParsableCommand {
                 }
                 if let damage = capture.error { damaged.append("\(damage)") }
                 guard let path = hours.next() else { break }
-                capture = try openCapture(path, port: port)
+                capture = PrefetchingCapture(try openCapture(path, port: port))
                 next = capture.next()
             }
             try emit(replay.finish())

@@ -1,0 +1,56 @@
+import Dispatch
+
+/// Batches passed from one producer thread to one consumer thread, in order, with at most
+/// `depth` waiting: the producer waits for room, so memory stays bounded however far the
+/// consumer falls behind. Emptied batches go back to the producer to be filled again (their
+/// storage kept). What `ConcurrentPrinter` and `PrefetchingCapture` run their second thread on.
+final class HandOff<Element>: @unchecked Sendable {  // the queue is locked; the rest are semaphores
+    /// Full batches in order (`nil`: the producer closed), and emptied ones for reuse.
+    private let queue = Locked<(full: [[Element]?], spare: [[Element]])>(([], []))
+    /// Batches waiting.
+    private let filled = DispatchSemaphore(value: 0)
+    /// Room for more.
+    private let room: DispatchSemaphore
+
+    /// A hand-off holding at most `depth` batches.
+    init(depth: Int) {
+        room = DispatchSemaphore(value: depth)
+    }
+
+    /// Producer: hands `batch` over (waiting for room) and returns an emptied batch to fill.
+    func put(_ batch: [Element]) -> [Element] {
+        room.wait()
+        let spare = queue.withLock { q -> [Element] in
+            q.full.append(batch)
+            return q.spare.popLast() ?? []
+        }
+        filled.signal()
+        return spare
+    }
+
+    /// Producer: nothing more will come.
+    func close() {
+        room.wait()
+        queue.withLock { $0.full.append(nil) }
+        filled.signal()
+    }
+
+    /// Consumer: the next batch, or nil once the producer has closed (then the hand-off is
+    /// spent). Give each batch back with `recycle` when done with it.
+    func take() -> [Element]? {
+        filled.wait()
+        let batch = queue.withLock { $0.full.removeFirst() }
+        // The end marker's room back: every semaphore ends at its first value (libdispatch traps
+        // when one is freed below it).
+        if batch == nil { room.signal() }
+        return batch
+    }
+
+    /// Consumer: a batch taken is done with; its storage goes back to the producer.
+    func recycle(_ batch: consuming [Element]) {
+        var batch = batch
+        batch.removeAll(keepingCapacity: true)
+        queue.withLock { $0.spare.append(batch) }
+        room.signal()
+    }
+}
