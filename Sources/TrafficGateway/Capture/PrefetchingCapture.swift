@@ -5,7 +5,7 @@ import Dispatch
 /// datagrams before. The same datagrams in the same order as the stream's own `next()`.
 ///
 /// Bounded: at most `depth` batches of about `batchBytes` wait. One consumer (the caller's thread).
-public final class PrefetchingCapture: @unchecked Sendable {  // `batch`, `index` and `cancelled` reads are the consumer's; the rest is handed off or locked
+public final class PrefetchingCapture: @unchecked Sendable {  // `batch`, `index`, `exhausted` are the consumer's alone; the rest is handed off or locked
     /// The file.
     public let path: String
     /// Its format.
