@@ -4,6 +4,8 @@ import Dispatch
 /// `depth` waiting: the producer waits for room, so memory stays bounded however far the
 /// consumer falls behind. Emptied batches go back to the producer to be filled again (their
 /// storage kept). What `ConcurrentPrinter` and `PrefetchingCapture` run their second thread on.
+/// Unlike `BoundedConsumer`, which drops when full (live output must never stall the core), the
+/// producer here waits: nothing of a file being decoded may be lost.
 final class HandOff<Element>: @unchecked Sendable {  // the queue is locked; the rest are semaphores
     /// Full batches in order (`nil`: the producer closed), and emptied ones for reuse.
     private let queue = Locked<(full: [[Element]?], spare: [[Element]])>(([], []))
