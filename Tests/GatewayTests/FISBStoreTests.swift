@@ -363,3 +363,42 @@ private func metar(_ text: String) -> InformationFrame {
         #expect(ProductDateEvidence().midnight(fallback: 1_800_000_000) == nil)
     }
 }
+
+@Suite struct FISBReportContentTests {
+    /// `hasContent` (what the store compares a report with what it returned last) is
+    /// `content ==` without building the content: over the fixture's reports, each also with one
+    /// field changed at a time, and with only what is not content (reception, expiry, station) changed.
+    @Test func hasContentIsContentEquality() throws {
+        let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("fisb-sample.978").path)
+        let (reports, _) = FISBCaptureDecoder.decode(capture.datagrams.map { ($0.timestamp, $0.bytes) })
+        #expect(reports.count == 13)
+        var variants = reports
+        for r in reports {
+            let changes: [(inout FISBReport) -> Void] = [
+                { $0.text += " " }, { $0.location = ($0.location ?? "") + "X" }, { $0.time = ($0.time ?? 0) + 60 },
+                { $0.number = ($0.number ?? "") + "1" }, { $0.subtype = ($0.subtype ?? "") + "X" },
+                { $0.start = ($0.start ?? 0) + 1 }, { $0.end = ($0.end ?? 0) + 1 }, { $0.geometry = $0.geometry.isEmpty ? tinyShape : [] },
+                { $0.extra += [("n", "1")] }, { $0.grid = $0.grid.isEmpty ? [] : Array($0.grid.dropLast()) },
+                { $0.received += 5; $0.expires += 5; $0.station = [1, 2] },
+            ]
+            for change in changes {
+                var v = r
+                change(&v)
+                variants.append(v)
+            }
+        }
+        var equal = 0, different = 0
+        for a in variants {
+            for b in variants {
+                let same = a.content == b.content
+                if a.hasContent(b.content) != same { Issue.record("hasContent says \(!same) where content == says \(same): \(a.key) / \(b.key)") }
+                if same { equal += 1 } else { different += 1 }
+            }
+        }
+        // Both answers were exercised: every report equals itself and its not-content variant,
+        // and a time change is content only for gridded products (2 NEXRAD reports in the fixture).
+        #expect(different > 0 && equal >= variants.count + 2 * reports.count)
+    }
+}
+
+private let tinyShape = [FISBReport.Shape(shape: "point", coordinates: [[-123, 45]])]

@@ -290,8 +290,9 @@ public struct GatewayPipeline: Sendable {
                     // Nearly always no alert: appending an empty array still costs a call.
                     let raised = core.handle(message: message, at: t)
                     if !raised.isEmpty { alerts += raised }
-                    // Last: the message moves into the item (observers never see the core).
-                    observe(.message(message, offset: frame.offset), t)
+                    // Last: the message moves into the item (observers never see the core);
+                    // `consume` spares a copy of it and the destruction of the original.
+                    observe(.message(consume message, offset: frame.offset), t)
                 } catch {
                     observe(.invalid(error, offset: frame.offset), t)
                     alerts += core.handle(.messageRejected(error), at: t)

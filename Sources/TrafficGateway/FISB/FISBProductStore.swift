@@ -263,8 +263,10 @@ public struct FISBProductStore: Sendable {
             }
             guard let i = reports.index(forKey: key) else { continue }
             if header.positionValid || reports.values[i].station == nil { reports.values[i].station = station }
-            let r = reports.values[i]
-            if r.expires < time {
+            // Read where it lies: a copy of the report (a dozen references retained and released)
+            // and of its content per key touched were a tenth of `replay`'s FIS-B time.
+            let expires = reports.values[i].expires
+            if expires < time {
                 // Stale on arrival (a queued uplink, an old product): not shown live; a file being
                 // decoded keeps it, counted once.
                 if !keepsStaleOnArrival {
@@ -276,11 +278,12 @@ public struct FISBProductStore: Sendable {
                 if returned[key] == nil { counters.stale += 1 }
             }
             // (Each key still held after the loop counts: only the stale one above is removed.)
-            nextExpiry = Swift.min(nextExpiry, r.expires)
-            guard isComplete(r) else { continue }
-            let content = r.content
-            if returned[key] != content {
-                returned[key] = content
+            nextExpiry = Swift.min(nextExpiry, expires)
+            guard isComplete(reports.values[i]) else { continue }
+            let j = returned.index(forKey: key)
+            if j == nil || !reports.values[i].hasContent(returned.values[j!]) {
+                let r = reports.values[i]
+                if let j { returned.values[j] = r.content } else { returned[key] = r.content }
                 out.append(r)
             }
         }
@@ -387,7 +390,8 @@ public struct FISBProductStore: Sendable {
                            text: record.text, time: reportTime ?? productTime, received: time, expires: expires)
         r.subtype = subtype
         r.end = end
-        if let old = reports[key], let oldTime = old.time, let newTime = r.time, oldTime > newTime { return nil }
+        // An older report than the one held is not taken (its time read in place, not copied out).
+        if let i = reports.index(forKey: key), let oldTime = reports.values[i].time, let newTime = r.time, oldTime > newTime { return nil }
         put(r, at: key)
         return key
     }

@@ -194,6 +194,12 @@ public struct FISBReport: Hashable, Sendable {
                 start: start, end: end, geometry: geometry, extra: extraPairs, grid: grid)
     }
 
+    /// Whether `content` is this report's content (`self.content == content`, without building it).
+    func hasContent(_ c: Content) -> Bool {
+        kind == c.kind && location == c.location && text == c.text && (kind.isGridded ? time : nil) == c.time && number == c.number
+            && subtype == c.subtype && start == c.start && end == c.end && geometry == c.geometry && extraPairs == c.extra && grid == c.grid
+    }
+
     /// Distance in NM from (latitude, longitude) to the nearest point of the product's geometry
     /// (circle edges count), else to its ground station; nil when it has neither.
     public func distanceNM(latitude: Double, longitude: Double) -> Double? {
