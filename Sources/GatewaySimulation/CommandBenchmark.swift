@@ -128,6 +128,10 @@ public enum CommandBenchmark {
                                  note: "\(JSONWriter.format(Double(messages) / codecBest / 1e6, decimals: 1)) M messages/s"))
             return (size, Double(messages))
         }
+        // The start of each run (loading the Swift runtime, a tenth of a 0.1 s command when it is
+        // linked dynamically) is part of the figures: say how each executable links it.
+        progress("executable \(executable): \(swiftRuntimeLinking(of: executable))")
+        if let baseline { progress("baseline \(baseline): \(swiftRuntimeLinking(of: baseline))") }
         let shaped = try codec(stream, "Stratux-shaped")
         let denseShape = try codec(dense, "message-dense")
 
@@ -201,6 +205,25 @@ public enum CommandBenchmark {
 }
 
 extension CommandBenchmark {
+    /// How the executable at `path` links the Swift runtime: dynamically when its dynamic string
+    /// table (in the file's first megabytes) names libswiftCore.so.
+    static func swiftRuntimeLinking(of path: String) -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return "not readable" }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 4 << 20)
+        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        guard n > 0 else { return "not readable" }
+        let name = Array("libswiftCore.so".utf8)
+        let dynamic = head[..<n].withUnsafeBytes { bytes in
+            bytes.withMemoryRebound(to: UInt8.self) { b in
+                b.indices.dropLast(name.count - 1).contains { i in b[i] == name[0] && b[i..<(i + name.count)].elementsEqual(name) }
+            }
+        }
+        return dynamic ? "Swift runtime linked dynamically (swift build -c release)"
+            : "Swift runtime linked statically (swift build -c release --static-swift-stdlib, as deploy/install.sh builds it)"
+    }
+
     /// The name `fisbDecode` looks for on PATH.
     public static let fisbDecodeCommand = "fisb-decode"
 

@@ -263,8 +263,8 @@ public struct FISBProductStore: Sendable {
             }
             guard let i = reports.index(forKey: key) else { continue }
             if header.positionValid || reports.values[i].station == nil { reports.values[i].station = station }
-            // Read where it lies: a copy of the report (a dozen references retained and released)
-            // and of its content per key touched were a tenth of `replay`'s FIS-B time.
+            // Read where it lies: a copy of the report (a dozen references retained and released),
+            // of its content and of the store per key touched were a fifth of this loop's time.
             let expires = reports.values[i].expires
             if expires < time {
                 // Stale on arrival (a queued uplink, an old product): not shown live; a file being
@@ -279,13 +279,7 @@ public struct FISBProductStore: Sendable {
             }
             // (Each key still held after the loop counts: only the stale one above is removed.)
             nextExpiry = Swift.min(nextExpiry, expires)
-            guard isComplete(reports.values[i]) else { continue }
-            let j = returned.index(forKey: key)
-            if j == nil || !reports.values[i].hasContent(returned.values[j!]) {
-                let r = reports.values[i]
-                if let j { returned.values[j] = r.content } else { returned[key] = r.content }
-                out.append(r)
-            }
+            if Self.noteIfNew(&reports.values[i], key: key, lists: lists, returned: &returned) { out.append(reports.values[i]) }
         }
         if time >= nextExpiry { expire(at: time) }
         enforceLimits()
@@ -667,7 +661,21 @@ public struct FISBProductStore: Sendable {
         return time + refreshTimeout
     }
 
-    private func isComplete(_ r: FISBReport) -> Bool {
+    /// Whether `r` is complete and differs from what was last returned for `key`; if so, its
+    /// content is noted as returned. In place: the report reached through `inout`, not copied.
+    private static func noteIfNew(_ r: inout FISBReport, key: String, lists: [String: CurrentReportList],
+                                  returned: inout [String: FISBReport.Content]) -> Bool {
+        guard isComplete(r, lists: lists) else { return false }
+        if let j = returned.index(forKey: key) {
+            if r.hasContent(returned.values[j]) { return false }
+            returned.values[j] = r.content
+        } else {
+            returned[key] = r.content
+        }
+        return true
+    }
+
+    private static func isComplete(_ r: FISBReport, lists: [String: CurrentReportList]) -> Bool {
         switch r.kind {
         case .crl, .serviceStatus, .gAirmet, .nexrad, .lightning, .icing, .turbulence, .cloudTops: return true
         default:
