@@ -68,6 +68,38 @@ import Testing
         #expect(throws: FISBError.self) { try GriddedBlock(productID: 63, payload: [0x80]) }
         #expect(throws: FISBError.self) { try GriddedBlock(productID: 8, payload: [0x80, 0, 0]) }
     }
+
+    /// Where and why each coding's runs fail, to the byte (payload offsets), and runs of every
+    /// length decoded by each coding (runs of one and two bins are written without memset).
+    @Test func runFailuresAndShortRunsOfEveryCoding() throws {
+        func failure(_ product: Int, _ payload: [UInt8]) -> FISBError? {
+            do { _ = try GriddedBlock(productID: product, payload: payload); return nil } catch { return error }
+        }
+        // NEXRAD: 64 of 128 bins, then the end (offset 5).
+        let missing = failure(63, [0x80, 0, 1, 0xF8, 0xF8])
+        #expect(missing?.reason == .truncated && missing?.offset == 5 && missing?.detail == "product 63 block 1: 64 of 128 bins present")
+        // NEXRAD: 96 + 31 bins, then 32 more: 159, said after the run that overflows (offset 8).
+        let over = failure(63, [0x80, 0, 1, 0xF8, 0xF8, 0xF8, 0xF0, 0xF8])
+        #expect(over?.reason == .badLength && over?.offset == 8 && over?.detail == "product 63 block 1: runs total 159 bins, a block has 128")
+        // Icing: 64 bins, then a run's value byte missing (the run starts at offset 5).
+        let icing = failure(70, [0x80, 0, 1, 63, 0x02, 63])
+        #expect(icing?.reason == .truncated && icing?.offset == 5 && icing?.detail == "icing run needs 2 bytes")
+        // Turbulence: a long run's count byte missing (offset 3).
+        let turbulence = failure(90, [0x80, 0, 1, 0xE5])
+        #expect(turbulence?.reason == .truncated && turbulence?.offset == 3 && turbulence?.detail == "long turbulence run needs 2 bytes")
+        // Lightning: value 8 is none, 0xF8 is 32 empty bins.
+        let lightning = try GriddedBlock(productID: 103, payload: [0x80, 0, 1, 0x08, 0x13, 0x2C, 0xF8, 0xF8, 0xF8, 0xC3, 0xC0])
+        #expect(lightning.bins == [0, 3, 3, 12, 12, 12] + [UInt8](repeating: 0, count: 96) + [UInt8](repeating: 3, count: 13) + [UInt8](repeating: 0, count: 13))
+        // Every run length from 1 to 32 of a non-zero value, in each coding's own encoding.
+        for length in 1...32 {
+            var bins = [UInt8](repeating: 0, count: 128)
+            for i in 0..<length { bins[i + 5] = 2 }
+            for product in [63, 103, 70, 90] {
+                let block = GriddedBlock(productID: product, blockNumber: 7, scale: 1, altitudeLevel: product == 70 || product == 90 ? 0 : nil, bins: bins)
+                #expect(try GriddedBlock(productID: product, payload: block.encode()).bins == bins, "product \(product), a run of \(length)")
+            }
+        }
+    }
 }
 
 @Suite struct FISBSUATests {
