@@ -40,9 +40,14 @@ public final class ConcurrentPrinter: @unchecked Sendable {  // `pending` and `f
         DispatchQueue(label: "gatewayd.printer", qos: .userInitiated).async {
             var printer = MessagePrinter(json: json)
             while let batch = handOff.take() {
-                for entry in batch {
-                    printer.append(entry.item, at: entry.time)
-                    if printer.out.count >= 1 << 18 { write(&printer.out) }
+                // Read through a buffer pointer: `for entry in batch` copied every item out and
+                // destroyed the copy (message-dense `decode --json` 8 % slower; a span measured
+                // no better than that loop).
+                batch.withUnsafeBufferPointer { entries in
+                    for i in entries.indices {
+                        printer.append(entries[i].item, at: entries[i].time)
+                        if printer.out.count >= 1 << 18 { write(&printer.out) }
+                    }
                 }
                 handOff.recycle(batch)
             }
