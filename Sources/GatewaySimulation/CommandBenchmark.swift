@@ -133,8 +133,8 @@ public enum CommandBenchmark {
                                  note: "\(JSONWriter.format(Double(messages) / codecBest / 1e6, decimals: 1)) M messages/s"))
             return (size, Double(messages))
         }
-        // The start of each run (loading the Swift runtime, a tenth of a 0.1 s command when it is
-        // linked dynamically) is part of the figures: say how each executable links it.
+        // How the Swift runtime is linked shows in every figure (a shared one costs 3.5 ms at each
+        // start and a PLT call per retain and release): say it for each executable.
         progress("executable \(executable): \(swiftRuntimeLinking(of: executable))")
         if let baseline { progress("baseline \(baseline): \(swiftRuntimeLinking(of: baseline))") }
         let shaped = try codec(stream, "Stratux-shaped")

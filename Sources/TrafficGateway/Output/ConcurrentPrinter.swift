@@ -21,8 +21,8 @@ public final class ConcurrentPrinter: @unchecked Sendable {  // `pending` and `f
     /// Items per handed-over batch.
     public let batchSize: Int
     /// The batch being filled. Touched by the producer alone (see the type's note), so Swift's
-    /// run-time exclusivity check on a class's stored property, a tenth of `append`'s cost per
-    /// item in a profile of `decode --json`, buys nothing here and is left out.
+    /// run-time exclusivity check on a class's stored property, half of `append`'s cost per item
+    /// in a profile of `decode --json`, buys nothing here and is left out.
     @exclusivity(unchecked) private var pending: [Entry] = []
     private let handOff: HandOff<Entry>
     /// Signalled when the consumer has written everything.
