@@ -173,7 +173,8 @@ public struct FISBReport: Hashable, Sendable {
         self.expires = expires
     }
 
-    /// What makes two versions of a report different (not the receive time or expiry).
+    /// What makes two versions of a report different (not the receive time or expiry). A field
+    /// added here is compared in `hasContent(_:)` too (and varied in `FISBReportContentTests`).
     struct Content: Hashable {
         var kind: Kind
         var location: String?
