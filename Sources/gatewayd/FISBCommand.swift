@@ -60,8 +60,8 @@ struct FISBCommand: ParsableCommand {
         for path in files {
             let stream = try openCapture(path, port: port)
             let midnight = try rawCaptureMidnight(date, stream)
-            // Read (and dump978 lines framed) ahead on a second thread.
-            let capture = PrefetchingCapture(stream)
+            // Read (dump978 lines framed), deframed and decoded ahead on a second thread.
+            let capture = PrefetchingCapture(stream, decoding: FrameDecoder())
             // The one replay driver, as `replay` uses it: raw streams timed by their heartbeats.
             // A file is decoded whole: no product is dropped for its age (a file's clock may be off).
             var configuration = GatewayCore.Configuration()
@@ -78,8 +78,9 @@ struct FISBCommand: ParsableCommand {
                 }
                 if out.count >= 1 << 18 { Terminal.out(&out) }
             }
-            while let d = capture.next() { print(replay.process(d).fisbProducts) }
-            print(replay.finish(.products).fisbProducts)
+            while let d = capture.next() { print(replay.process(d.datagram, decoded: d.decoded).fisbProducts) }
+            var decoder = capture.decoder ?? FrameDecoder()
+            print(replay.finish(.products, decoded: decoder.finish()).fisbProducts)
             Terminal.out(&out)
             let core = replay.pipeline.core
             let counts = "\(core.counters.messageCounts[Message.typeNames.firstIndex(of: "uplink")!]) uplink messages, \(core.counters.errors) rejected frames"

@@ -117,8 +117,8 @@ struct ReplayCommand: ParsableCommand {
             let stream = try openCapture(firstPath, port: port)
             var hours = session.captures.dropFirst().makeIterator()
             let day = try rawCaptureDate(date, stream)
-            // Read ahead on a second thread while this one runs the pipeline.
-            var capture = PrefetchingCapture(stream)
+            // Read, deframed and decoded ahead on a second thread while this one runs the core.
+            var capture = PrefetchingCapture(stream, decoding: FrameDecoder())
             if let note = day.note { notes.append(note) }
             var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.format == .raw ? .heartbeat(midnight: day.midnight) : .given,
                                                                  outputs: .init(flightSamples: log != nil)),
@@ -137,21 +137,23 @@ struct ReplayCommand: ParsableCommand {
             var next = capture.next()
             if !session.areas.isEmpty {
                 var probe = replay  // the first datagram's time, without moving the real pacing clock
-                let first = next.flatMap { probe.eventTime(of: $0) }
+                let first = next.flatMap { probe.eventTime(of: $0.datagram) }
                 try emit(replay.process(.airspace(session.areas), at: first ?? replay.pipeline.now ?? 0))
             }
             while true {
                 while let d = next {
-                    if pace.isPaced, let t = replay.eventTime(of: d) { pace.wait(until: t) }
-                    try emit(replay.process(d))
+                    if pace.isPaced, let t = replay.eventTime(of: d.datagram) { pace.wait(until: t) }
+                    try emit(replay.process(d.datagram, decoded: d.decoded))
                     next = capture.next()
                 }
                 if let damage = capture.error { damaged.append("\(damage)") }
                 guard let path = hours.next() else { break }
-                capture = PrefetchingCapture(try openCapture(path, port: port))
+                // One recording: the next hour's frames continue where this one's decoder stopped.
+                capture = PrefetchingCapture(try openCapture(path, port: port), decoding: capture.decoder ?? FrameDecoder())
                 next = capture.next()
             }
-            try emit(replay.finish())
+            var decoder = capture.decoder ?? FrameDecoder()
+            try emit(replay.finish(decoded: decoder.finish()))
             if logbook != nil { flights += try logbook!.finish().map { FlightImport.line($0.0, $0.1) } }
             emit = { _ in }
             totals.merge(replay.pipeline.core.counters)

@@ -18,7 +18,7 @@ import Testing
     static func prefetched(_ path: String, batchBytes: Int, depth: Int) throws -> (datagrams: [CapturedDatagram], error: String?) {
         let capture = PrefetchingCapture(try CaptureStream(path: path), batchBytes: batchBytes, depth: depth)
         var all: [CapturedDatagram] = []
-        while let d = capture.next() { all.append(d) }
+        while let d = capture.next() { all.append(d.datagram) }
         #expect(capture.next() == nil)  // stays ended
         return (all, capture.error.map { "\($0)" })
     }

@@ -49,9 +49,17 @@ public struct CaptureReplay: Sendable {
 
     /// Feeds one datagram (the gpsd fixes and recorded events due before it first) and returns
     /// every output (the pipeline's `process`).
-    public mutating func process(_ datagram: CapturedDatagram, observe: (consuming PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
+    /// `decoded`: the datagram's items from a `FrameDecoder` that has seen the capture so far
+    /// (`PrefetchingCapture` decoding ahead); then every datagram comes so, and `finish` gets
+    /// the decoder's last items. `observe` sees every decoded message and rejection.
+    public mutating func process(_ datagram: CapturedDatagram, decoded: [PipelineItem]? = nil,
+                                 observe: ((consuming PipelineItem, Double) -> Void)? = nil) -> GatewayOutputs {
         let early = (datagram.timestamp ?? pipeline.now).flatMap { recorded(through: $0) }
-        let outputs = datagram.bytes.withUnsafeBytes { pipeline.process(datagram: $0, at: datagram.timestamp, observe: observe) }
+        let outputs = if let decoded {
+            pipeline.process(decoded: decoded, byteCount: datagram.bytes.count, at: datagram.timestamp, observe: observe)
+        } else {
+            datagram.bytes.withUnsafeBytes { pipeline.process(datagram: $0, at: datagram.timestamp, observe: observe ?? { _, _ in }) }
+        }
         guard var out = early else { return outputs }
         out.merge(outputs)
         return out
@@ -64,10 +72,11 @@ public struct CaptureReplay: Sendable {
 
     /// Ends the capture: a frame left open is reported, the remaining fixes and events are fed,
     /// then `ending` (`.silence(trailingSilence)` for a flight, `.products` for its FIS-B).
-    public mutating func finish(_ ending: GatewayPipeline.Ending = .silence(trailingSilence),
+    /// `decoded`: the `FrameDecoder`'s `finish()`, when the datagrams came decoded.
+    public mutating func finish(_ ending: GatewayPipeline.Ending = .silence(trailingSilence), decoded: [PipelineItem]? = nil,
                                 observe: (consuming PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
-        guard case .silence = ending else { return pipeline.finish(ending, observe: observe) }
-        var out = pipeline.finish(.openFrameOnly, observe: observe)
+        guard case .silence = ending else { return pipeline.finish(ending, decoded: decoded, observe: observe) }
+        var out = pipeline.finish(.openFrameOnly, decoded: decoded, observe: observe)
         if let rest = recorded(through: .infinity) { out.merge(rest) }
         if let end = pipeline.now, case .silence(let seconds) = ending { out.merge(pipeline.process(.tick, at: end + seconds)) }
         return out

@@ -4,54 +4,73 @@ import Dispatch
 /// (for dump978 text) framing them run there while the caller's thread runs the pipeline on the
 /// datagrams before. The same datagrams in the same order as the stream's own `next()`.
 ///
+/// Given a `FrameDecoder`, the reading thread also deframes and decodes each datagram (CRC,
+/// unstuffing, message decoding: a sixth of a replay's work), and the caller's thread runs only
+/// the core (`CaptureReplay.process(_:decoded:)`).
+///
 /// Bounded: at most `depth` batches of about `batchBytes` wait. One consumer (the caller's thread).
 public final class PrefetchingCapture: @unchecked Sendable {  // `batch`, `index`, `exhausted` are the consumer's alone; the rest is handed off or locked
+    /// A datagram read ahead, with its items when the capture decodes.
+    public struct Datagram: Sendable {
+        /// The datagram, as the stream gives it.
+        public var datagram: CapturedDatagram
+        /// Its frames deframed and decoded, in order (with a `FrameDecoder` only).
+        public var decoded: [PipelineItem]?
+    }
+
     /// The file.
     public let path: String
     /// Its format.
     public let format: CaptureFormat
-    private let handOff: HandOff<CapturedDatagram>
-    private let ended = Locked<CaptureError?>(nil)
+    private let handOff: HandOff<Datagram>
+    private let ended = Locked<(error: CaptureError?, decoder: FrameDecoder?)>((nil, nil))
     private let stop = Locked(false)
-    private var batch: [CapturedDatagram] = []
+    private var batch: [Datagram] = []
     private var index = 0
     private var exhausted = false
 
-    /// Starts reading `stream` ahead on a thread of its own.
-    public init(_ stream: consuming CaptureStream, batchBytes: Int = 256 << 10, depth: Int = 4) {
+    /// Starts reading `stream` ahead on a thread of its own; with `decoder`, decoding it there too.
+    public init(_ stream: consuming CaptureStream, decoding decoder: FrameDecoder? = nil, batchBytes: Int = 256 << 10, depth: Int = 4) {
         path = stream.path
         format = stream.format
-        let handOff = HandOff<CapturedDatagram>(depth: depth)
+        let handOff = HandOff<Datagram>(depth: depth)
         self.handOff = handOff
         let (ended, stop) = (self.ended, self.stop)
-        // The stream is the reading thread's alone from here on.
+        // The stream and the decoder are the reading thread's alone from here on.
         nonisolated(unsafe) var stream = stream
+        nonisolated(unsafe) var decoder = decoder
         DispatchQueue(label: "gatewayd.capture", qos: .userInitiated).async {
-            var batch: [CapturedDatagram] = []
+            var batch: [Datagram] = []
             var bytes = 0
             while !stop.value, let d = stream.next() {
                 bytes += d.bytes.count + 64
-                batch.append(d)
+                batch.append(Datagram(datagram: d, decoded: decoder?.decode(d.bytes)))
                 if bytes >= batchBytes {
                     batch = handOff.put(batch)
                     bytes = 0
                 }
             }
             if !batch.isEmpty { _ = handOff.put(batch) }
-            ended.set(stream.error)
+            ended.set((stream.error, decoder))
             handOff.close()
         }
     }
 
     /// Set when the file is damaged or truncated, once `next()` has returned nil.
-    public var error: CaptureError? { ended.value }
+    public var error: CaptureError? { ended.value.error }
+
+    /// The decoder as the last datagram left it, once `next()` has returned nil: for the next
+    /// file of the same recording, or its `finish()` for the pipeline's.
+    public var decoder: FrameDecoder? { ended.value.decoder }
 
     /// The next datagram, or nil at the end of the file or where it is damaged (see `error`).
-    public func next() -> CapturedDatagram? {
+    public func next() -> Datagram? {
         while index == batch.count {
             guard !exhausted else { return nil }
-            if !batch.isEmpty { handOff.recycle(batch) }
+            // Handed back as its only reference: the reader empties it (and frees what it held).
+            let done = batch
             batch = []
+            if !done.isEmpty { handOff.recycle(consume done) }
             index = 0
             guard let next = handOff.take() else {
                 exhausted = true
@@ -60,6 +79,8 @@ public final class PrefetchingCapture: @unchecked Sendable {  // `batch`, `index
             batch = next
         }
         index += 1
+        // A copy (references to the bytes and items): the batch keeps them until the reading
+        // thread reuses it, so that their memory is freed there, where it was allocated.
         return batch[index - 1]
     }
 

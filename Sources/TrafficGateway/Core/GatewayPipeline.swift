@@ -124,6 +124,28 @@ public struct GatewayPipeline: Sendable {
         return out
     }
 
+    /// `process(.datagram(…))` for a datagram deframed and decoded ahead by a `FrameDecoder`
+    /// (`items`; `byteCount` its length): the same outputs. A pipeline fed this way is fed only
+    /// this way, and is finished with the decoder's last items (`finish(_:decoded:observe:)`).
+    /// `observe`, when given, sees a copy of each item.
+    public mutating func process(decoded items: borrowing [PipelineItem], byteCount: Int, at time: Double?,
+                                 observe: ((consuming PipelineItem, Double) -> Void)? = nil) -> GatewayOutputs {
+        var out = GatewayOutputs()
+        if let rebroadcast = outputOptions.rebroadcast {
+            var messages: [Message] = []
+            out.alerts = ingest(decoded: items, byteCount: byteCount, at: time) { item, t in
+                if case .message(let m, _) = item { messages.append(m) }
+                observe?(item, t)
+            }
+            let engine = core.trafficAlerts
+            out.rebroadcast = rebroadcast.datagrams(messages) { engine.level(of: $0) }
+        } else {
+            out.alerts = ingest(decoded: items, byteCount: byteCount, at: time, observe: observe)
+        }
+        complete(&out, tick: false)
+        return out
+    }
+
     /// How a stream ends (`finish`).
     public enum Ending: Sendable, Equatable {
         /// Read for its FIS-B products: the reports held back waiting for parts that never came
@@ -138,11 +160,17 @@ public struct GatewayPipeline: Sendable {
     }
 
     /// Ends the stream: a frame left open is reported as truncated, then `ending` is applied.
-    public mutating func finish(_ ending: Ending, observe: (consuming PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
+    /// Fed by a `FrameDecoder`, `decoded` is its `finish()`: the frame it left open.
+    public mutating func finish(_ ending: Ending, decoded: [PipelineItem]? = nil,
+                                observe: (consuming PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
         var alerts: [AlertEvent] = []
         let t = core.now ?? currentTime(given: nil)
         var events: [FrameError] = []
-        deframer.finish { if case .rejected(let e) = $0 { events.append(e) } }
+        if let decoded {
+            for case .rejected(let e) in decoded { events.append(e) }
+        } else {
+            deframer.finish { if case .rejected(let e) = $0 { events.append(e) } }
+        }
         for e in events {
             observe(.rejected(e), t)
             alerts += core.handle(.frameRejected(e), at: t)
@@ -220,6 +248,26 @@ public struct GatewayPipeline: Sendable {
         return alerts
     }
 
+    /// `ingest` for items decoded ahead.
+    private mutating func ingest(
+        decoded items: borrowing [PipelineItem], byteCount: Int, at time: Double?,
+        observe: ((consuming PipelineItem, Double) -> Void)?
+    ) -> [AlertEvent] {
+        var alerts: [AlertEvent] = []
+        let start = currentTime(given: time)
+        Self.advance(core: &core, ticked: &tickedSecond, to: start, alerts: &alerts)
+        alerts += core.handle(.datagram(bytes: byteCount), at: start)
+        // Read where they lie (see `take`); the reading thread frees them when it reuses the batch.
+        items.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices {
+                let t = Self.take(buffer[i], core: &core, clock: &heartbeatClock, dayOffset: &dayOffset, ticked: &tickedSecond,
+                                  source: timeSource, given: time, alerts: &alerts)
+                if let observe { observe(buffer[i], t) }
+            }
+        }
+        return alerts
+    }
+
     /// Passes time to the core under the tick rule: a `.tick` at every whole second of event time
     /// up to `time` not ticked yet. Nothing when no second is due.
     private mutating func advance(to time: Double) -> [AlertEvent] {
@@ -271,38 +319,48 @@ public struct GatewayPipeline: Sendable {
         observe: (consuming PipelineItem, Double) -> Void
     ) {
         deframer.feed(bytes) { event in
-            var t: Double
-            switch source {
-            case .given: t = given ?? core.now ?? 0
-            case .heartbeat(let midnight): t = midnight + dayOffset + (clock ?? 0)
-            }
-            switch event {
-            case .frame(let frame):
-                do throws(MessageError) {
-                    let message = try Message.decode(frame.message)
-                    if case .heartbeat(let hb) = message, case .heartbeat(let midnight) = source {
-                        let seconds = Double(hb.secondsSinceMidnight)
-                        if let previous = clock, seconds + 43_200 < previous { dayOffset += 86_400 }
-                        clock = seconds
-                        t = midnight + dayOffset + seconds
-                        advance(core: &core, ticked: &ticked, to: t, alerts: &alerts)
-                    }
-                    // Nearly always no alert: appending an empty array still costs a call.
-                    let raised = core.handle(message: message, at: t)
-                    if !raised.isEmpty { alerts += raised }
-                    // Last: the message moves into the item (observers never see the core);
-                    // `consume` spares a copy of it and the destruction of the original.
-                    observe(.message(consume message, offset: frame.offset), t)
-                } catch {
-                    observe(.invalid(error, offset: frame.offset), t)
-                    alerts += core.handle(.messageRejected(error), at: t)
-                }
-            case .rejected(let error):
-                observe(.rejected(error), t)
-                let raised = core.handle(.frameRejected(error), at: t)
-                if !raised.isEmpty { alerts += raised }
-            }
+            let item = PipelineItem(event)
+            let t = take(item, core: &core, clock: &clock, dayOffset: &dayOffset, ticked: &ticked, source: source,
+                         given: given, alerts: &alerts)
+            // Last: the item moves to the observer (observers never see the core).
+            observe(item, t)
         }
+    }
+
+    /// One item, deframed and decoded here or ahead (`FrameDecoder`): the heartbeat clock read,
+    /// time passed, the core told. Returns the item's event time. Borrowed: the items decoded
+    /// ahead stay where they lie (copying them out cost a tenth of a replay's core thread, and
+    /// moving them out freed their memory on this thread, which glibc makes the two threads
+    /// queue for).
+    @inline(__always)
+    private static func take(
+        _ item: borrowing PipelineItem, core: inout GatewayCore, clock: inout Double?, dayOffset: inout Double,
+        ticked: inout Double?, source: TimeSource, given: Double?, alerts: inout [AlertEvent]
+    ) -> Double {
+        var t: Double
+        switch source {
+        case .given: t = given ?? core.now ?? 0
+        case .heartbeat(let midnight): t = midnight + dayOffset + (clock ?? 0)
+        }
+        switch item {
+        case .message(let message, _):
+            if case .heartbeat(let hb) = message, case .heartbeat(let midnight) = source {
+                let seconds = Double(hb.secondsSinceMidnight)
+                if let previous = clock, seconds + 43_200 < previous { dayOffset += 86_400 }
+                clock = seconds
+                t = midnight + dayOffset + seconds
+                advance(core: &core, ticked: &ticked, to: t, alerts: &alerts)
+            }
+            // Nearly always no alert: appending an empty array still costs a call.
+            let raised = core.handle(message: message, at: t)
+            if !raised.isEmpty { alerts += raised }
+        case .invalid(let error, _):
+            alerts += core.handle(.messageRejected(error), at: t)
+        case .rejected(let error):
+            let raised = core.handle(.frameRejected(error), at: t)
+            if !raised.isEmpty { alerts += raised }
+        }
+        return t
     }
 }
 
@@ -314,6 +372,49 @@ public enum PipelineItem: Sendable {
     case invalid(MessageError, offset: Int)
     /// A rejected frame.
     case rejected(FrameError)
+}
+
+extension PipelineItem {
+    /// A deframer's event as the pipeline takes it: a frame's message decoded (or found invalid),
+    /// a rejection as it is.
+    @inline(__always)
+    init(_ event: DeframerEvent) {
+        switch event {
+        case .frame(let frame):
+            do throws(MessageError) {
+                self = .message(try Message.decode(frame.message), offset: frame.offset)
+            } catch {
+                self = .invalid(error, offset: frame.offset)
+            }
+        case .rejected(let error):
+            self = .rejected(error)
+        }
+    }
+}
+
+/// Deframes and decodes datagrams ahead of a pipeline, on another thread (`PrefetchingCapture`):
+/// the very items the pipeline's own deframer would give it, for `process(decoded:…)`. One
+/// decoder follows one stream from its start, as the pipeline's deframer would (a frame may
+/// continue into the next datagram, or the next file of a recording).
+public struct FrameDecoder: Sendable {
+    private var deframer = Deframer()
+
+    /// A decoder at the start of a stream.
+    public init() {}
+
+    /// The items of the next datagram or chunk of the stream, in order.
+    public mutating func decode(_ bytes: [UInt8]) -> [PipelineItem] {
+        var items: [PipelineItem] = []
+        bytes.withUnsafeBytes { raw in deframer.feed(raw) { items.append(PipelineItem($0)) } }
+        return items
+    }
+
+    /// The end of the stream: a frame left open, reported as truncated. The decoder starts afresh.
+    public mutating func finish() -> [PipelineItem] {
+        var items: [PipelineItem] = []
+        deframer.finish { items.append(PipelineItem($0)) }
+        return items
+    }
 }
 
 /// Everything the pipeline decided for one input, for its driver to carry out: alert changes to

@@ -49,7 +49,7 @@ public final class ConcurrentPrinter: @unchecked Sendable {  // `pending` and `f
                         if printer.out.count >= 1 << 18 { write(&printer.out) }
                     }
                 }
-                handOff.recycle(batch)
+                handOff.recycle(consume batch)  // its only reference: the producer empties it
             }
             write(&printer.out)
             done.signal()

@@ -22,11 +22,15 @@ final class HandOff<Element>: @unchecked Sendable {  // the queue is locked; the
     /// Producer: hands `batch` over (waiting for room) and returns an emptied batch to fill.
     func put(_ batch: [Element]) -> [Element] {
         room.wait()
-        let spare = queue.withLock { q -> [Element] in
+        var spare = queue.withLock { q -> [Element] in
             q.full.append(batch)
             return q.spare.popLast() ?? []
         }
         filled.signal()
+        // Emptied here, not by the consumer: what the producer's thread allocated is freed on it.
+        // (glibc frees another thread's memory under that thread's arena lock: consumer and
+        // producer fought for it, a futex call per few dozen frees.)
+        spare.removeAll(keepingCapacity: true)
         return spare
     }
 
@@ -48,11 +52,13 @@ final class HandOff<Element>: @unchecked Sendable {  // the queue is locked; the
         return batch
     }
 
-    /// Consumer: a batch taken is done with; its storage goes back to the producer.
+    /// Consumer: a batch taken is done with; it goes back to the producer, which empties it.
     func recycle(_ batch: consuming [Element]) {
         var batch = batch
-        batch.removeAll(keepingCapacity: true)
-        queue.withLock { $0.spare.append(batch) }
+        queue.withLock { q in
+            q.spare.append(batch)
+            batch = []  // under the lock: the producer must find it uniquely referenced, or emptying it copies
+        }
         room.signal()
     }
 }
