@@ -61,7 +61,7 @@ struct FISBCommand: ParsableCommand {
             let stream = try openCapture(path, port: port)
             let midnight = try rawCaptureMidnight(date, stream)
             // Read (dump978 lines framed), deframed and decoded ahead on a second thread.
-            let capture = PrefetchingCapture(stream, decoding: FrameDecoder())
+            let capture = PrefetchingCapture(stream, decoding: FrameDecoder(readingFISB: true))
             // The one replay driver, as `replay` uses it: raw streams timed by their heartbeats.
             // A file is decoded whole: no product is dropped for its age (a file's clock may be off).
             var configuration = GatewayCore.Configuration()

@@ -118,7 +118,7 @@ struct ReplayCommand: ParsableCommand {
             var hours = session.captures.dropFirst().makeIterator()
             let day = try rawCaptureDate(date, stream)
             // Read, deframed and decoded ahead on a second thread while this one runs the core.
-            var capture = PrefetchingCapture(stream, decoding: FrameDecoder())
+            var capture = PrefetchingCapture(stream, decoding: FrameDecoder(readingFISB: true))
             if let note = day.note { notes.append(note) }
             var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.format == .raw ? .heartbeat(midnight: day.midnight) : .given,
                                                                  outputs: .init(flightSamples: log != nil)),
@@ -149,7 +149,7 @@ struct ReplayCommand: ParsableCommand {
                 if let damage = capture.error { damaged.append("\(damage)") }
                 guard let path = hours.next() else { break }
                 // One recording: the next hour's frames continue where this one's decoder stopped.
-                capture = PrefetchingCapture(try openCapture(path, port: port), decoding: capture.decoder ?? FrameDecoder())
+                capture = PrefetchingCapture(try openCapture(path, port: port), decoding: capture.decoder ?? FrameDecoder(readingFISB: true))
                 next = capture.next()
             }
             var decoder = capture.decoder ?? FrameDecoder()

@@ -47,14 +47,14 @@ import Testing
         return run
     }
 
-    /// The same datagrams decoded ahead by one decoder.
-    static func ahead(_ datagrams: [CapturedDatagram], raw: Bool, ending: GatewayPipeline.Ending) -> Run {
+    /// The same datagrams decoded ahead by one decoder (reading uplink payloads too, or not).
+    static func ahead(_ datagrams: [CapturedDatagram], raw: Bool, ending: GatewayPipeline.Ending, readingFISB: Bool = true) -> Run {
         var replay = replay(raw: raw)
-        var decoder = FrameDecoder()
+        var decoder = FrameDecoder(readingFISB: readingFISB)
         var run = Run()
         for d in datagrams {
-            let items = decoder.decode(d.bytes)
-            note(replay.process(d, decoded: items) { item, _ in run.items.append("\(item)") }, into: &run)
+            let decoded = decoder.decode(d.bytes)
+            note(replay.process(d, decoded: decoded) { item, _ in run.items.append("\(item)") }, into: &run)
         }
         finish(&replay, &run, ending: ending, decoded: decoder.finish())
         return run
@@ -69,8 +69,10 @@ import Testing
             let expected = Self.direct(capture.datagrams, raw: raw, ending: ending)
             #expect(expected.items.count >= 12, "\(file): a capture with frames")
             #expect(!expected.alerts.isEmpty || !expected.products.isEmpty, "\(file): a capture that says something")
-            let got = Self.ahead(capture.datagrams, raw: raw, ending: ending)
-            #expect(got == expected, "\(file), \(ending)")
+            for readingFISB in [false, true] {
+                let got = Self.ahead(capture.datagrams, raw: raw, ending: ending, readingFISB: readingFISB)
+                #expect(got == expected, "\(file), \(ending), reading FIS-B ahead: \(readingFISB)")
+            }
         }
     }
 
@@ -110,7 +112,7 @@ import Testing
         var expected = Run()
         var gotReplay = Self.replay(raw: true)
         var got = Run()
-        var decoder: FrameDecoder? = FrameDecoder()
+        var decoder: FrameDecoder? = FrameDecoder(readingFISB: true)
         for file in [first, second] {
             var stream = try CaptureStream(path: file.path)
             while let d = stream.next() { Self.note(expectedReplay.process(d), into: &expected) }

@@ -52,7 +52,7 @@ public struct CaptureReplay: Sendable {
     /// `decoded`: the datagram's items from a `FrameDecoder` that has seen the capture so far
     /// (`PrefetchingCapture` decoding ahead); then every datagram comes so, and `finish` gets
     /// the decoder's last items. `observe` sees every decoded message and rejection.
-    public mutating func process(_ datagram: CapturedDatagram, decoded: [PipelineItem]? = nil,
+    public mutating func process(_ datagram: CapturedDatagram, decoded: FrameDecoder.Decoded? = nil,
                                  observe: ((consuming PipelineItem, Double) -> Void)? = nil) -> GatewayOutputs {
         let early = (datagram.timestamp ?? pipeline.now).flatMap { recorded(through: $0) }
         let outputs = if let decoded {

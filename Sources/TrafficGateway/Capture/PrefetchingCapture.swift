@@ -15,7 +15,7 @@ public final class PrefetchingCapture: @unchecked Sendable {  // `batch`, `index
         /// The datagram, as the stream gives it.
         public var datagram: CapturedDatagram
         /// Its frames deframed and decoded, in order (with a `FrameDecoder` only).
-        public var decoded: [PipelineItem]?
+        public var decoded: FrameDecoder.Decoded?
     }
 
     /// The file.

@@ -137,13 +137,14 @@ public struct GatewayCore: Sendable {
 
     /// `handle(.message(message), at: time)` without wrapping the message in an event (a copy of
     /// it, for every message of a stream): what the pipeline calls for each decoded frame.
-    public mutating func handle(message: Message, at time: Double) -> [AlertEvent] {
+    /// `read`: an uplink message's payload read ahead (`FrameDecoder`), for the FIS-B store.
+    public mutating func handle(message: Message, read uplink: FISBReadUplink? = nil, at time: Double) -> [AlertEvent] {
         now = time
         counters.messageCounts[message.typeIndex] += 1
         if configuration.countsOnly { return [] }
         var out: [AlertEvent] = []
         health.lastMessage = time
-        handle(message, at: time, into: &out)
+        handle(message, read: uplink, at: time, into: &out)
         if lastSweep.map({ time - $0 >= configuration.sweepInterval || time < $0 }) ?? true {
             sweep(at: time, into: &out)
         }
@@ -168,7 +169,7 @@ public struct GatewayCore: Sendable {
         }
     }
 
-    private mutating func handle(_ message: Message, at time: Double, into out: inout [AlertEvent]) {
+    private mutating func handle(_ message: Message, read: FISBReadUplink? = nil, at time: Double, into out: inout [AlertEvent]) {
         switch message {
         case .heartbeat(let hb):
             health.lastHeartbeat = time
@@ -201,7 +202,7 @@ public struct GatewayCore: Sendable {
             apply(report, at: time, into: &out)
         case .uplink(let uplink):
             let cancelled = fisb.counters.cancelled
-            let changed = fisb.ingest(payload: uplink.payload, at: time)
+            let changed = if let read { fisb.ingest(read, at: time) } else { fisb.ingest(payload: uplink.payload, at: time) }
             let cancellation = fisb.counters.cancelled != cancelled
             if !changed.isEmpty || cancellation { fisbRevision += 1 }
             if cancellation || changed.contains(where: { $0.kind.isNOTAM }) { fisbNOTAMRevision += 1 }

@@ -128,19 +128,19 @@ public struct GatewayPipeline: Sendable {
     /// (`items`; `byteCount` its length): the same outputs. A pipeline fed this way is fed only
     /// this way, and is finished with the decoder's last items (`finish(_:decoded:observe:)`).
     /// `observe`, when given, sees a copy of each item.
-    public mutating func process(decoded items: borrowing [PipelineItem], byteCount: Int, at time: Double?,
+    public mutating func process(decoded: borrowing FrameDecoder.Decoded, byteCount: Int, at time: Double?,
                                  observe: ((consuming PipelineItem, Double) -> Void)? = nil) -> GatewayOutputs {
         var out = GatewayOutputs()
         if let rebroadcast = outputOptions.rebroadcast {
             var messages: [Message] = []
-            out.alerts = ingest(decoded: items, byteCount: byteCount, at: time) { item, t in
+            out.alerts = ingest(decoded: decoded, byteCount: byteCount, at: time) { item, t in
                 if case .message(let m, _) = item { messages.append(m) }
                 observe?(item, t)
             }
             let engine = core.trafficAlerts
             out.rebroadcast = rebroadcast.datagrams(messages) { engine.level(of: $0) }
         } else {
-            out.alerts = ingest(decoded: items, byteCount: byteCount, at: time, observe: observe)
+            out.alerts = ingest(decoded: decoded, byteCount: byteCount, at: time, observe: observe)
         }
         complete(&out, tick: false)
         return out
@@ -250,18 +250,24 @@ public struct GatewayPipeline: Sendable {
 
     /// `ingest` for items decoded ahead.
     private mutating func ingest(
-        decoded items: borrowing [PipelineItem], byteCount: Int, at time: Double?,
+        decoded: borrowing FrameDecoder.Decoded, byteCount: Int, at time: Double?,
         observe: ((consuming PipelineItem, Double) -> Void)?
     ) -> [AlertEvent] {
         var alerts: [AlertEvent] = []
         let start = currentTime(given: time)
         Self.advance(core: &core, ticked: &tickedSecond, to: start, alerts: &alerts)
         alerts += core.handle(.datagram(bytes: byteCount), at: start)
+        var nextUplink = 0
         // Read where they lie (see `take`); the reading thread frees them when it reuses the batch.
-        items.withUnsafeBufferPointer { buffer in
+        decoded.items.withUnsafeBufferPointer { buffer in
             for i in buffer.indices {
-                let t = Self.take(buffer[i], core: &core, clock: &heartbeatClock, dayOffset: &dayOffset, ticked: &tickedSecond,
-                                  source: timeSource, given: time, alerts: &alerts)
+                var read: FISBReadUplink?
+                if nextUplink < decoded.uplinks.count, case .message(.uplink, _) = buffer[i] {
+                    read = decoded.uplinks[nextUplink]
+                    nextUplink += 1
+                }
+                let t = Self.take(buffer[i], read: read, core: &core, clock: &heartbeatClock, dayOffset: &dayOffset,
+                                  ticked: &tickedSecond, source: timeSource, given: time, alerts: &alerts)
                 if let observe { observe(buffer[i], t) }
             }
         }
@@ -320,7 +326,7 @@ public struct GatewayPipeline: Sendable {
     ) {
         deframer.feed(bytes) { event in
             let item = PipelineItem(event)
-            let t = take(item, core: &core, clock: &clock, dayOffset: &dayOffset, ticked: &ticked, source: source,
+            let t = take(item, read: nil, core: &core, clock: &clock, dayOffset: &dayOffset, ticked: &ticked, source: source,
                          given: given, alerts: &alerts)
             // Last: the item moves to the observer (observers never see the core).
             observe(item, t)
@@ -328,13 +334,14 @@ public struct GatewayPipeline: Sendable {
     }
 
     /// One item, deframed and decoded here or ahead (`FrameDecoder`): the heartbeat clock read,
-    /// time passed, the core told. Returns the item's event time. Borrowed: the items decoded
+    /// time passed, the core told (`read`: an uplink's payload read ahead). Returns the item's
+    /// event time. Borrowed: the items decoded
     /// ahead stay where they lie (copying them out cost a tenth of a replay's core thread, and
     /// moving them out freed their memory on this thread, which glibc makes the two threads
     /// queue for).
     @inline(__always)
     private static func take(
-        _ item: borrowing PipelineItem, core: inout GatewayCore, clock: inout Double?, dayOffset: inout Double,
+        _ item: borrowing PipelineItem, read: FISBReadUplink?, core: inout GatewayCore, clock: inout Double?, dayOffset: inout Double,
         ticked: inout Double?, source: TimeSource, given: Double?, alerts: inout [AlertEvent]
     ) -> Double {
         var t: Double
@@ -352,7 +359,7 @@ public struct GatewayPipeline: Sendable {
                 advance(core: &core, ticked: &ticked, to: t, alerts: &alerts)
             }
             // Nearly always no alert: appending an empty array still costs a call.
-            let raised = core.handle(message: message, at: t)
+            let raised = core.handle(message: message, read: read, at: t)
             if !raised.isEmpty { alerts += raised }
         case .invalid(let error, _):
             alerts += core.handle(.messageRejected(error), at: t)
@@ -393,20 +400,38 @@ extension PipelineItem {
 }
 
 /// Deframes and decodes datagrams ahead of a pipeline, on another thread (`PrefetchingCapture`):
-/// the very items the pipeline's own deframer would give it, for `process(decoded:…)`. One
-/// decoder follows one stream from its start, as the pipeline's deframer would (a frame may
-/// continue into the next datagram, or the next file of a recording).
+/// the very items the pipeline's own deframer would give it, for `process(decoded:…)`; and, when
+/// it reads FIS-B, each uplink's payload read too (`FISBReadUplink`), which the core's product
+/// store then only applies. One decoder follows one stream from its start, as the pipeline's
+/// deframer would (a frame may continue into the next datagram, or the next file of a recording).
 public struct FrameDecoder: Sendable {
-    private var deframer = Deframer()
+    /// A datagram decoded.
+    public struct Decoded: Sendable {
+        /// Its items in order.
+        public var items: [PipelineItem] = []
+        /// The payload of each of its uplink messages read, in their order (when reading FIS-B).
+        public var uplinks: [FISBReadUplink] = []
+    }
 
-    /// A decoder at the start of a stream.
-    public init() {}
+    private var deframer = Deframer()
+    private var reader: FISBUplinkReader?
+
+    /// A decoder at the start of a stream; `readingFISB`: reading uplink payloads too.
+    public init(readingFISB: Bool = false) {
+        reader = readingFISB ? FISBUplinkReader() : nil
+    }
 
     /// The items of the next datagram or chunk of the stream, in order.
-    public mutating func decode(_ bytes: [UInt8]) -> [PipelineItem] {
-        var items: [PipelineItem] = []
-        bytes.withUnsafeBytes { raw in deframer.feed(raw) { items.append(PipelineItem($0)) } }
-        return items
+    public mutating func decode(_ bytes: [UInt8]) -> Decoded {
+        var out = Decoded()
+        bytes.withUnsafeBytes { raw in
+            deframer.feed(raw) { event in
+                let item = PipelineItem(event)
+                if reader != nil, case .message(.uplink(let uplink), _) = item { out.uplinks.append(reader!.read(uplink.payload)) }
+                out.items.append(item)
+            }
+        }
+        return out
     }
 
     /// The end of the stream: a frame left open, reported as truncated. The decoder starts afresh.

@@ -121,83 +121,56 @@ public struct FISBProductStore: Sendable {
 
     // MARK: Ingest
 
-    /// Prepared products by APDU bytes: a product rebroadcast unchanged is not decoded again.
-    private var cache = FISBProductCache()
+    /// Reads uplink payloads, keeping the products prepared from APDU bytes.
+    private var reader = FISBUplinkReader()
     /// Keep prepared products by their APDU bytes and reuse them (on by default; off, every
     /// APDU is decoded on every reception: the same reports, only slower).
-    var reusesDecodedProducts = true
-    /// Receptions of an APDU whose prepared product came from the cache, and APDUs decoded and kept.
-    var productCacheCounts: (reused: Int, kept: Int) { (cache.hits, cache.misses) }
-
-    /// An information frame as received: decoded, or an APDU whose bytes were known.
-    private enum ReceivedFrame {
-        case frame(InformationFrame, bytes: [UInt8]?)
-        case prepared(FISBPreparedProduct)
+    var reusesDecodedProducts: Bool {
+        get { reader.reusesDecodedProducts }
+        set { reader.reusesDecodedProducts = newValue }
     }
+    /// Receptions of an APDU whose prepared product came from the cache, and APDUs decoded and kept.
+    var productCacheCounts: (reused: Int, kept: Int) { (reader.cache.hits, reader.cache.misses) }
 
     /// Decodes and ingests one 432-byte uplink payload received at `time`. Empty uplinks return
     /// at once. Reads the payload as `FISBUplink(payload:)` does, but an APDU frame whose bytes
     /// were seen before is not decoded again.
     public mutating func ingest(payload: [UInt8], at time: Double) -> [FISBReport] {
-        if FISBUplink.isEmpty(payload) {
+        ingest(reader.read(payload), at: time)
+    }
+
+    /// Ingests an uplink payload read ahead (by a `FISBUplinkReader` that has read every uplink
+    /// before it, on another thread): the same as `ingest(payload:at:)` of its payload.
+    public mutating func ingest(_ read: FISBReadUplink, at time: Double) -> [FISBReport] {
+        let header: UATUplinkHeader
+        let frames: [FISBReadUplink.Frame]
+        switch read.outcome {
+        case .empty:
             counters.uplinks += 1
             counters.emptyUplinks += 1
             if time >= nextExpiry { expire(at: time) }
             return []
-        }
-        let header: UATUplinkHeader
-        do {
-            header = try UATUplinkHeader(payload)
-        } catch {
+        case .bad(let error):
             counters.uplinks += 1
             counters.badUplinks += 1
             note(error)
             return []
+        case .read(let h, let f, let errors):
+            header = h
+            frames = f
+            counters.uplinks += 1
+            if frames.isEmpty && errors.isEmpty { counters.emptyUplinks += 1 }
+            for e in errors { note(e) }
         }
-        var frames: [ReceivedFrame] = []
-        var errors: [FISBError] = []
-        if header.applicationDataValid {
-            let reuse = reusesDecodedProducts
-            FISBUplink.forEachFrame(in: payload) { type, data, capped in
-                if let capped { errors.append(capped) }
-                if reuse, type == InformationFrame.FrameType.apdu, data.count >= 2,
-                   Self.isKept(Int(payload[data.lowerBound] & 0x1F) << 6 | Int(payload[data.lowerBound + 1] >> 2)),
-                   let known = cache.product(for: payload[data]) {
-                    frames.append(.prepared(known))
-                    return
-                }
-                if type == InformationFrame.FrameType.apdu {
-                    // Decoded where it lies; its bytes copied out only to be kept by them.
-                    do throws(FISBError) {
-                        let apdu = try APDU(payload, in: data)
-                        let kept = reuse && apdu.segment == nil && Self.isKept(apdu.productID)
-                        frames.append(.frame(.apdu(apdu), bytes: kept ? Array(payload[data]) : nil))
-                    } catch {
-                        var e = error
-                        e.offset -= data.lowerBound  // as if decoded from the frame's data alone
-                        errors.append(FISBUplink.skipped(e, type: type, data: data))
-                    }
-                    return
-                }
-                do throws(FISBError) {
-                    frames.append(.frame(try InformationFrame(type: type, data: Array(payload[data])), bytes: nil))
-                } catch {
-                    errors.append(FISBUplink.skipped(error, type: type, data: data))
-                }
-            }
-        }
-        counters.uplinks += 1
-        if frames.isEmpty && errors.isEmpty { counters.emptyUplinks += 1 }
-        for e in errors { note(e) }
         var touched: [String] = []
         for frame in frames {
             counters.frames += 1
             switch frame {
             case .prepared(let product):
-                // Unsegmented (only those are kept by their frame bytes): nothing to reassemble.
+                // A whole APDU: nothing to reassemble.
                 apply(product, at: time, touched: &touched)
-            case .frame(let frame, let bytes):
-                handle(frame, header: header, bytes: bytes, at: time, touched: &touched)
+            case .frame(let frame):
+                handle(frame, header: header, at: time, touched: &touched)
             }
         }
         return finishUplink(header, touched: touched, at: time)
@@ -211,16 +184,16 @@ public struct FISBProductStore: Sendable {
         var touched: [String] = []
         for frame in uplink.frames {
             counters.frames += 1
-            handle(frame, header: uplink.header, bytes: nil, at: time, touched: &touched)
+            handle(frame, header: uplink.header, at: time, touched: &touched)
         }
         return finishUplink(uplink.header, touched: touched, at: time)
     }
 
-    /// One information frame; `bytes` (its data), when given, keep an unsegmented APDU's product.
-    private mutating func handle(_ frame: InformationFrame, header: UATUplinkHeader, bytes: [UInt8]?, at time: Double, touched: inout [String]) {
+    /// One information frame.
+    private mutating func handle(_ frame: InformationFrame, header: UATUplinkHeader, at time: Double, touched: inout [String]) {
         switch frame {
         case .apdu(let apdu):
-            handle(apdu, bytes: bytes, at: time, touched: &touched)
+            handle(apdu, at: time, touched: &touched)
         case .currentReportList(let list):
             let key = "CRL/\(stationKey(header))/\(list.productID)"
             lists["\(list.productID)"] = list
@@ -286,16 +259,7 @@ public struct FISBProductStore: Sendable {
         return out
     }
 
-    /// Products whose decoding is worth keeping: generic text and TWGO (DLAC text, records,
-    /// fields read from the text). Gridded blocks rarely repeat and decode cheaply.
-    private static func isKept(_ productID: Int) -> Bool {
-        switch FISBProductContent.Family.of(productID: productID) {
-        case .genericText, .twgo: true
-        case .gridded, nil: false
-        }
-    }
-
-    private mutating func handle(_ apdu: APDU, bytes: [UInt8]?, at time: Double, touched: inout [String]) {
+    private mutating func handle(_ apdu: APDU, at time: Double, touched: inout [String]) {
         if apdu.segment != nil { counters.segments += 1 }
         let whole: APDU
         do {
@@ -309,20 +273,19 @@ public struct FISBProductStore: Sendable {
         if apdu.segment != nil {
             counters.reassembled += 1
             // A reassembled product is known by its bytes as one unsegmented APDU.
-            if reusesDecodedProducts && Self.isKept(whole.productID) {
+            if reusesDecodedProducts && FISBUplinkReader.isKept(whole.productID) {
                 let encoded = whole.encode()
-                if let known = cache.product(for: encoded[...]) {
+                if let known = reader.cache.product(for: encoded[...]) {
                     product = known
                 } else {
                     product = FISBPreparedProduct(whole)
-                    cache.insert(product, for: encoded)
+                    reader.cache.insert(product, for: encoded)
                 }
             } else {
                 product = FISBPreparedProduct(whole)
             }
         } else {
             product = FISBPreparedProduct(whole)
-            if let bytes, Self.isKept(whole.productID) { cache.insert(product, for: bytes) }
         }
         apply(product, at: time, touched: &touched)
     }
@@ -768,5 +731,102 @@ public struct FISBProductStore: Sendable {
         counters.skipped += 1
         lastErrors.append(error)
         if lastErrors.count > 32 { lastErrors.removeFirst(lastErrors.count - 32) }
+    }
+}
+
+/// An uplink payload read as far as its bytes alone allow: its header, its information frames,
+/// and the products of its whole APDUs prepared (found again by their bytes, or decoded). What
+/// `FISBProductStore.ingest` starts from; reading needs no store, so it can run ahead on another
+/// thread (`FrameDecoder`, reading for `replay` and `fisb`).
+public struct FISBReadUplink: Sendable {
+    /// An information frame as read.
+    enum Frame: Sendable {
+        /// A frame the store must see itself: a segment of an APDU (reassembled in order), a
+        /// current report list, a service status, another frame.
+        case frame(InformationFrame)
+        /// A whole APDU's product, prepared.
+        case prepared(FISBPreparedProduct)
+    }
+
+    enum Outcome: Sendable {
+        /// No application data (a ground station's filler).
+        case empty
+        /// The header could not be read.
+        case bad(FISBError)
+        /// The frames in order, and the frames skipped with why.
+        case read(UATUplinkHeader, [Frame], errors: [FISBError])
+    }
+
+    var outcome: Outcome
+}
+
+/// Reads uplink payloads into `FISBReadUplink`s, keeping the products it prepares by their APDU
+/// bytes (`FISBProductCache`): real FIS-B rebroadcasts the same products over and over.
+public struct FISBUplinkReader: Sendable {
+    /// Prepared products by APDU bytes.
+    var cache = FISBProductCache()
+    /// Keep prepared products by their APDU bytes and reuse them (see the store's).
+    var reusesDecodedProducts = true
+
+    /// A reader with an empty cache.
+    public init() {}
+
+    /// Products whose decoding is worth keeping: generic text and TWGO (DLAC text, records,
+    /// fields read from the text). Gridded blocks rarely repeat and decode cheaply.
+    static func isKept(_ productID: Int) -> Bool {
+        switch FISBProductContent.Family.of(productID: productID) {
+        case .genericText, .twgo: true
+        case .gridded, nil: false
+        }
+    }
+
+    /// Reads one 432-byte uplink payload as `FISBUplink(payload:)` does, but an APDU frame whose
+    /// bytes were seen before is not decoded again, and whole APDUs come with their products.
+    public mutating func read(_ payload: [UInt8]) -> FISBReadUplink {
+        if FISBUplink.isEmpty(payload) { return FISBReadUplink(outcome: .empty) }
+        let header: UATUplinkHeader
+        do {
+            header = try UATUplinkHeader(payload)
+        } catch {
+            return FISBReadUplink(outcome: .bad(error))
+        }
+        var frames: [FISBReadUplink.Frame] = []
+        var errors: [FISBError] = []
+        if header.applicationDataValid {
+            let reuse = reusesDecodedProducts
+            FISBUplink.forEachFrame(in: payload) { type, data, capped in
+                if let capped { errors.append(capped) }
+                if reuse, type == InformationFrame.FrameType.apdu, data.count >= 2,
+                   Self.isKept(Int(payload[data.lowerBound] & 0x1F) << 6 | Int(payload[data.lowerBound + 1] >> 2)),
+                   let known = cache.product(for: payload[data]) {
+                    frames.append(.prepared(known))
+                    return
+                }
+                if type == InformationFrame.FrameType.apdu {
+                    // Decoded where it lies; its bytes copied out only to be kept by them.
+                    do throws(FISBError) {
+                        let apdu = try APDU(payload, in: data)
+                        guard apdu.segment == nil else {
+                            frames.append(.frame(.apdu(apdu)))
+                            return
+                        }
+                        let product = FISBPreparedProduct(apdu)
+                        if reuse && Self.isKept(apdu.productID) { cache.insert(product, for: Array(payload[data])) }
+                        frames.append(.prepared(product))
+                    } catch {
+                        var e = error
+                        e.offset -= data.lowerBound  // as if decoded from the frame's data alone
+                        errors.append(FISBUplink.skipped(e, type: type, data: data))
+                    }
+                    return
+                }
+                do throws(FISBError) {
+                    frames.append(.frame(try InformationFrame(type: type, data: Array(payload[data]))))
+                } catch {
+                    errors.append(FISBUplink.skipped(error, type: type, data: data))
+                }
+            }
+        }
+        return FISBReadUplink(outcome: .read(header, frames, errors: errors))
     }
 }
