@@ -5,8 +5,8 @@ import Dispatch
 /// datagrams before. The same datagrams in the same order as the stream's own `next()`.
 ///
 /// Given a `FrameDecoder`, the reading thread also deframes and decodes each datagram (CRC,
-/// unstuffing, message decoding: a sixth of a replay's work), and the caller's thread runs only
-/// the core (`CaptureReplay.process(_:decoded:)`).
+/// unstuffing, message decoding) and, reading FIS-B, each uplink's frames and products: a quarter
+/// of a replay's work. The caller's thread runs only the core (`CaptureReplay.process(_:decoded:)`).
 ///
 /// Bounded: at most `depth` batches of about `batchBytes` wait. One consumer (the caller's thread).
 public final class PrefetchingCapture: @unchecked Sendable {  // `batch`, `index`, `exhausted` are the consumer's alone; the rest is handed off or locked

@@ -125,7 +125,7 @@ public struct GatewayPipeline: Sendable {
     }
 
     /// `process(.datagram(…))` for a datagram deframed and decoded ahead by a `FrameDecoder`
-    /// (`items`; `byteCount` its length): the same outputs. A pipeline fed this way is fed only
+    /// (`decoded`; `byteCount` the datagram's length): the same outputs. A pipeline fed this way is fed only
     /// this way, and is finished with the decoder's last items (`finish(_:decoded:observe:)`).
     /// `observe`, when given, sees a copy of each item.
     public mutating func process(decoded: borrowing FrameDecoder.Decoded, byteCount: Int, at time: Double?,
@@ -335,10 +335,10 @@ public struct GatewayPipeline: Sendable {
 
     /// One item, deframed and decoded here or ahead (`FrameDecoder`): the heartbeat clock read,
     /// time passed, the core told (`read`: an uplink's payload read ahead). Returns the item's
-    /// event time. Borrowed: the items decoded
-    /// ahead stay where they lie (copying them out cost a tenth of a replay's core thread, and
-    /// moving them out freed their memory on this thread, which glibc makes the two threads
-    /// queue for).
+    /// event time. Borrowed, so that items decoded ahead stay where they lie: `for item in items`
+    /// copied each one (through the runtime's generic copy of the case's payload), and moving
+    /// them out freed their memory on this thread, off the one that allocated it, where glibc
+    /// makes the two threads queue for its lock (see `HandOff.put`).
     @inline(__always)
     private static func take(
         _ item: borrowing PipelineItem, read: FISBReadUplink?, core: inout GatewayCore, clock: inout Double?, dayOffset: inout Double,
