@@ -76,6 +76,23 @@ import Testing
         }
     }
 
+    /// Read ahead, an uplink carrying a gridded block (or an unknown product) is left to the
+    /// store, which keeps such products: the sample has both kinds, and the outputs above are the
+    /// same either way.
+    @Test func uplinksWithGriddedBlocksAreLeftToTheStore() throws {
+        let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("fisb-sample.978").path)
+        var decoder = FrameDecoder(readingFISB: true)
+        var read = 0, left = 0
+        for d in capture.datagrams {
+            for u in decoder.decode(d.bytes).uplinks {
+                if u == nil { left += 1 } else { read += 1 }
+            }
+        }
+        #expect(read + left == 12)
+        #expect(read >= 5)
+        #expect(left >= 3)  // three gridded blocks, one unknown product
+    }
+
     /// A raw stream in chunks that cut frames anywhere, ending inside a frame: the decoder carries
     /// the open frame from chunk to chunk, and its `finish()` reports the last one truncated.
     @Test func framesCutAcrossChunksAndOneLeftOpen() throws {

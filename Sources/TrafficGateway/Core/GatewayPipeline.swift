@@ -409,8 +409,9 @@ public struct FrameDecoder: Sendable {
     public struct Decoded: Sendable {
         /// Its items in order.
         public var items: [PipelineItem] = []
-        /// The payload of each of its uplink messages read, in their order (when reading FIS-B).
-        public var uplinks: [FISBReadUplink] = []
+        /// The payload of each of its uplink messages read, in their order (when reading FIS-B;
+        /// nil for one the store reads itself, see `FISBUplinkReader.readAhead`).
+        public var uplinks: [FISBReadUplink?] = []
     }
 
     private var deframer = Deframer()
@@ -427,7 +428,7 @@ public struct FrameDecoder: Sendable {
         bytes.withUnsafeBytes { raw in
             deframer.feed(raw) { event in
                 let item = PipelineItem(event)
-                if reader != nil, case .message(.uplink(let uplink), _) = item { out.uplinks.append(reader!.read(uplink.payload)) }
+                if reader != nil, case .message(.uplink(let uplink), _) = item { out.uplinks.append(reader!.readAhead(uplink.payload)) }
                 out.items.append(item)
             }
         }

@@ -49,6 +49,19 @@ public struct FISBUplinkReader: Sendable {
     /// Reads one 432-byte uplink payload as `FISBUplink(payload:)` does, but an APDU frame whose
     /// bytes were seen before is not decoded again, and whole APDUs come with their products.
     public mutating func read(_ payload: [UInt8]) -> FISBReadUplink {
+        read(payload, ahead: false)!
+    }
+
+    /// `read(_:)` on a thread other than the store's: nil for an uplink carrying a product that
+    /// is not kept by its bytes (a gridded block), which the store reads itself. Such products
+    /// are held by the store long after (a NEXRAD composite's blocks); prepared here, their memory
+    /// would be freed on the store's thread, and glibc makes the two threads queue for that
+    /// (`fisb --json` of a NEXRAD-heavy capture: 3,124 `futex` calls, a third slower).
+    public mutating func readAhead(_ payload: [UInt8]) -> FISBReadUplink? {
+        read(payload, ahead: true)
+    }
+
+    private mutating func read(_ payload: [UInt8], ahead: Bool) -> FISBReadUplink? {
         if FISBUplink.isEmpty(payload) { return FISBReadUplink(outcome: .empty) }
         let header: UATUplinkHeader
         do {
@@ -58,13 +71,18 @@ public struct FISBUplinkReader: Sendable {
         }
         var frames: [FISBReadUplink.Frame] = []
         var errors: [FISBError] = []
+        var leftToTheStore = false
         if header.applicationDataValid {
             let reuse = reusesDecodedProducts
             FISBUplink.forEachFrame(in: payload) { type, data, capped in
+                guard !leftToTheStore else { return }
                 if let capped { errors.append(capped) }
-                if reuse, type == InformationFrame.FrameType.apdu, data.count >= 2,
-                   Self.isKept(Int(payload[data.lowerBound] & 0x1F) << 6 | Int(payload[data.lowerBound + 1] >> 2)),
-                   let known = cache.product(for: payload[data]) {
+                let kept = data.count >= 2 && Self.isKept(Int(payload[data.lowerBound] & 0x1F) << 6 | Int(payload[data.lowerBound + 1] >> 2))
+                if ahead, type == InformationFrame.FrameType.apdu, !kept {
+                    leftToTheStore = true
+                    return
+                }
+                if reuse, type == InformationFrame.FrameType.apdu, kept, let known = cache.product(for: payload[data]) {
                     frames.append(.prepared(known))
                     return
                 }
@@ -93,6 +111,7 @@ public struct FISBUplinkReader: Sendable {
                 }
             }
         }
+        if leftToTheStore { return nil }
         return FISBReadUplink(outcome: .read(header, frames, errors: errors))
     }
 }
