@@ -77,16 +77,17 @@ public struct FISBUplinkReader: Sendable {
             FISBUplink.forEachFrame(in: payload) { type, data, capped in
                 guard !leftToTheStore else { return }
                 if let capped { errors.append(capped) }
-                let kept = data.count >= 2 && Self.isKept(Int(payload[data.lowerBound] & 0x1F) << 6 | Int(payload[data.lowerBound + 1] >> 2))
-                if ahead, type == InformationFrame.FrameType.apdu, !kept {
-                    leftToTheStore = true
-                    return
-                }
-                if reuse, type == InformationFrame.FrameType.apdu, kept, let known = cache.product(for: payload[data]) {
-                    frames.append(.prepared(known))
-                    return
-                }
                 if type == InformationFrame.FrameType.apdu {
+                    // The product ID from the APDU header's first bits, before any decoding.
+                    let kept = data.count >= 2 && Self.isKept(Int(payload[data.lowerBound] & 0x1F) << 6 | Int(payload[data.lowerBound + 1] >> 2))
+                    if ahead && !kept {
+                        leftToTheStore = true
+                        return
+                    }
+                    if reuse && kept, let known = cache.product(for: payload[data]) {
+                        frames.append(.prepared(known))
+                        return
+                    }
                     // Decoded where it lies; its bytes copied out only to be kept by them.
                     do throws(FISBError) {
                         let apdu = try APDU(payload, in: data)
@@ -95,7 +96,7 @@ public struct FISBUplinkReader: Sendable {
                             return
                         }
                         let product = FISBPreparedProduct(apdu)
-                        if reuse && Self.isKept(apdu.productID) { cache.insert(product, for: Array(payload[data])) }
+                        if reuse && kept { cache.insert(product, for: Array(payload[data])) }
                         frames.append(.prepared(product))
                     } catch {
                         var e = error
