@@ -144,6 +144,34 @@ import Testing
         #expect(reasonsSeen == Set(FrameError.Reason.allCases), "every rejection met: \(reasonsSeen)")
     }
 
+    /// The scan for the next flag or escape reads sixteen bytes a step, then eight, then one: a
+    /// flag or escape at every position of frames of every length up to several steps, at every
+    /// alignment, among bytes that differ from 0x7D and 0x7E by one bit or one unit, must be found
+    /// where the byte-at-a-time reading finds it.
+    @Test func aFlagOrEscapeAtEveryPositionAndAlignmentIsFound() {
+        let fillers: [UInt8] = [0x7C, 0x7F, 0xFE, 0xFD, 0x5E, 0x00, 0x3E]
+        var streams = 0
+        for length in 1...70 {
+            for position in 0..<length {
+                let special: UInt8 = position % 2 == 0 ? 0x7D : 0x7E
+                let filler = fillers[(length + position) % fillers.count]
+                var message = [UInt8](repeating: filler, count: length)
+                message[position] = special
+                let lead = [UInt8](repeating: 0x7E, count: 1 + (length + position) % 17)  // shifts the alignment
+                // Escaped (the framer stuffs the byte) and raw (a flag cuts the frame, an escape
+                // swallows the byte after it).
+                for stream in [lead + Framer.frame(message), lead + message + [0x7E]] {
+                    let expected = Self.reference(stream)
+                    for chunks in [[Int.max], [position + 1], [3, 16]] {
+                        #expect(Self.deframed(stream, chunks: chunks) == expected, "length \(length), position \(position), chunks \(chunks)")
+                    }
+                    streams += 1
+                }
+            }
+        }
+        #expect(streams == 70 * 71)
+    }
+
     /// The framer's run-at-a-time path (bytes in memory) against its byte-at-a-time path (a
     /// collection with no contiguous storage), over messages thick with flags and escapes, and
     /// what it frames deframes back to the message.
