@@ -21,16 +21,18 @@ public enum MessageFormatter {
     /// written through one cursor after one reservation, with no `String` built on the way;
     /// `clock` caches the date part of `time`. (The tests hold each type's line to the
     /// field-by-field `JSONWriter` text it replaced.)
-    public static func appendJSON(_ message: Message, time: Double?, offset: Int? = nil,
+    @inline(__always)
+    public static func appendJSON(_ message: consuming Message, time: Double?, offset: Int? = nil,
                                   to out: inout OutputBuffer, clock: inout ISO8601Writer) {
         if let time { clock.prepare(time) }
-        switch message {
+        // Consumed: a borrowed message would be copied whole to be taken apart.
+        switch consume message {
         case .traffic(let r):
             appendReportJSON("{\"type\":\"traffic\"", r, time: time, offset: offset, to: &out, clock: clock)
         case .ownship(let r):
             appendReportJSON("{\"type\":\"ownship\"", r, time: time, offset: offset, to: &out, clock: clock)
-        default:
-            appendOtherJSON(message, time: time, offset: offset, to: &out, clock: clock)
+        case let other:
+            appendOtherJSON(other, time: time, offset: offset, to: &out, clock: clock)
         }
     }
 
@@ -159,18 +161,18 @@ public enum MessageFormatter {
 
     /// Appends the readable line for `message` (the text of `text`, no newline) to `out`, with no
     /// `String` built on the way.
-    public static func appendText(_ message: Message, time: Double?, to out: inout OutputBuffer, clock: inout ISO8601Writer) {
+    public static func appendText(_ message: consuming Message, time: Double?, to out: inout OutputBuffer, clock: inout ISO8601Writer) {
         if let time { clock.append(time, to: &out) } else { out.append(byte: 0x2D) }
         out.append("  " as StaticString)
-        switch message {
+        switch consume message {
         case .ownship(let r):
             out.append("ownship    " as StaticString)
             appendReportText(r, to: &out)
         case .traffic(let r):
             out.append("traffic    " as StaticString)
             appendReportText(r, to: &out)
-        default:
-            appendOtherText(message, to: &out)
+        case let other:
+            appendOtherText(other, to: &out)
         }
     }
 

@@ -17,10 +17,12 @@ public struct MessagePrinter: Sendable {
         out = OutputBuffer(capacity: capacity)
     }
 
-    /// Appends the line for `item`, seen at `time`.
-    public mutating func append(_ item: PipelineItem, at t: Double) {
+    /// Appends the line for `item`, seen at `time`. The item is consumed: its parts are taken
+    /// out as they are (a borrowed one is copied whole to be taken apart).
+    @inline(__always)
+    public mutating func append(_ item: consuming PipelineItem, at t: Double) {
         let time: Double? = t
-        switch item {
+        switch consume item {
         case .message(let m, let offset):
             if json {
                 MessageFormatter.appendJSON(m, time: time, offset: offset, to: &out, clock: &clock)
