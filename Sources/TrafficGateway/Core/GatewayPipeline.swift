@@ -261,13 +261,17 @@ public struct GatewayPipeline: Sendable {
         // Read where they lie (see `take`); the reading thread frees them when it reuses the batch.
         decoded.items.withUnsafeBufferPointer { buffer in
             for i in buffer.indices {
-                var read: FISBReadUplink?
+                // The uplink read ahead is passed where it lies: a local optional copy of it was
+                // made and destroyed for every item through Optional's generic witnesses.
+                let t: Double
                 if nextUplink < decoded.uplinks.count, case .message(.uplink, _) = buffer[i] {
-                    read = decoded.uplinks[nextUplink]
-                    nextUplink += 1
-                }
-                let t = Self.take(buffer[i], read: read, core: &core, clock: &heartbeatClock, dayOffset: &dayOffset,
+                    t = Self.take(buffer[i], read: decoded.uplinks[nextUplink], core: &core, clock: &heartbeatClock, dayOffset: &dayOffset,
                                   ticked: &tickedSecond, source: timeSource, given: time, alerts: &alerts)
+                    nextUplink += 1
+                } else {
+                    t = Self.take(buffer[i], read: nil, core: &core, clock: &heartbeatClock, dayOffset: &dayOffset,
+                                  ticked: &tickedSecond, source: timeSource, given: time, alerts: &alerts)
+                }
                 if let observe { observe(buffer[i], t) }
             }
         }
