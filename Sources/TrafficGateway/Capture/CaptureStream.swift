@@ -165,9 +165,6 @@ public struct CaptureStream {
 }
 
 extension RawStreamSegmenter {
-    /// Cuts the whole segments at the start of `bytes` (file offset `base`) into `out`; returns
-    /// the bytes consumed. The last segment waits for more, unless `atEnd`: the cuts are those
-    /// `segments` makes on the whole stream.
     /// The first index in `from..<to` of a flag followed by 0x00 (a heartbeat frame's start: a
     /// flag is never inside a frame), or `to`. The byte after a flag at `to - 1` is read when `b`
     /// has it. Sixteen positions a step with vector compares (the bytes and the bytes one along),
@@ -191,6 +188,9 @@ extension RawStreamSegmenter {
         return to
     }
 
+    /// Cuts the whole segments at the start of `bytes` (file offset `base`) into `out`; returns
+    /// the bytes consumed. The last segment waits for more, unless `atEnd`: the cuts are those
+    /// `segments` makes on the whole stream.
     static func scan(_ bytes: [UInt8], base: Int, atEnd: Bool, into out: inout CaptureContents) -> Int {
         var start = 0
         let limit = atEnd ? bytes.count : bytes.count - 1  // a cut needs the byte after the 7E
