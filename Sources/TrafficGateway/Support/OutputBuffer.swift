@@ -450,6 +450,8 @@ public struct ISO8601Writer: Sendable {
     private var day = Int64.min
     private var prefix: [UInt8] = []
     private var millis: Int64 = 0
+    /// The time last prepared (NaN before the first): the lines of one datagram share it.
+    private var prepared = Double.nan
 
     /// The longest text written (a year of up to nine digits).
     public static let maximumLength = 32
@@ -459,6 +461,8 @@ public struct ISO8601Writer: Sendable {
 
     /// Makes `t` (epoch seconds) the time `put(into:)` writes.
     public mutating func prepare(_ t: Double) {
+        if t == prepared { return }
+        prepared = t
         let scaled = t * 1000
         let total = scaled >= 0 && scaled < 9e18 ? ByteCursor.roundedMagnitude(scaled) : Int64(scaled.rounded())
         var seconds = total / 1000
