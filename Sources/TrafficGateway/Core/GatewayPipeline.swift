@@ -432,7 +432,7 @@ public struct FrameDecoder: Sendable {
         bytes.withUnsafeBytes { raw in
             deframer.feed(raw) { event in
                 let item = PipelineItem(event)
-                if case .message(.uplink(let uplink), _) = item, reader != nil { out.uplinks.append(reader?.readAhead(uplink.payload)) }
+                if reader != nil, case .message(.uplink(let uplink), _) = item { out.uplinks.append(reader?.readAhead(uplink.payload)) }
                 out.items.append(item)
             }
         }

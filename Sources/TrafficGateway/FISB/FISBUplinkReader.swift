@@ -46,6 +46,12 @@ public struct FISBUplinkReader: Sendable {
         }
     }
 
+    /// Whether the APDU in `payload[data]` carries a kept product: its ID read from the APDU
+    /// header's first bits, before any decoding.
+    static func isKept(apdu data: Range<Int>, of payload: [UInt8]) -> Bool {
+        data.count >= 2 && isKept(Int(payload[data.lowerBound] & 0x1F) << 6 | Int(payload[data.lowerBound + 1] >> 2))
+    }
+
     /// Reads one 432-byte uplink payload as `FISBUplink(payload:)` does, but an APDU frame whose
     /// bytes were seen before is not decoded again, and whole APDUs come with their products.
     public mutating func read(_ payload: [UInt8]) -> FISBReadUplink {
@@ -71,19 +77,20 @@ public struct FISBUplinkReader: Sendable {
         }
         var frames: [FISBReadUplink.Frame] = []
         var errors: [FISBError] = []
-        var leftToTheStore = false
         if header.applicationDataValid {
+            if ahead {
+                // Looked for before anything is decoded: the store reads such an uplink whole.
+                var leftToTheStore = false
+                FISBUplink.forEachFrame(in: payload) { type, data, _ in
+                    if type == InformationFrame.FrameType.apdu && !Self.isKept(apdu: data, of: payload) { leftToTheStore = true }
+                }
+                if leftToTheStore { return nil }
+            }
             let reuse = reusesDecodedProducts
             FISBUplink.forEachFrame(in: payload) { type, data, capped in
-                guard !leftToTheStore else { return }
                 if let capped { errors.append(capped) }
                 if type == InformationFrame.FrameType.apdu {
-                    // The product ID from the APDU header's first bits, before any decoding.
-                    let kept = data.count >= 2 && Self.isKept(Int(payload[data.lowerBound] & 0x1F) << 6 | Int(payload[data.lowerBound + 1] >> 2))
-                    if ahead && !kept {
-                        leftToTheStore = true
-                        return
-                    }
+                    let kept = Self.isKept(apdu: data, of: payload)
                     if reuse && kept, let known = cache.product(for: payload[data]) {
                         frames.append(.prepared(known))
                         return
@@ -112,7 +119,6 @@ public struct FISBUplinkReader: Sendable {
                 }
             }
         }
-        if leftToTheStore { return nil }
         return FISBReadUplink(outcome: .read(header, frames, errors: errors))
     }
 }
