@@ -3,6 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The UTC date of a raw GDL 90 stream, whose heartbeats carry only the time of day: the date the
 /// user gave, else the date its FIS-B products point to (`ProductDateEvidence`), else the day the
@@ -32,7 +35,7 @@ public struct CaptureDate: Sendable, Equatable {
             guard given.count == 10, let midnight = Timestamp.parse(given) else { return nil }
             return CaptureDate(midnight: midnight, source: "--date", assumed: false)
         }
-        let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)?.timeIntervalSince1970
+        let modified = modificationTime(of: path)
         // The products' own dates first: a file copied on another day has that day's time.
         if let (midnight, source) = products.midnight(fallback: modified.flatMap { $0 > 86_400 ? $0 : nil } ?? Date().timeIntervalSince1970) {
             return CaptureDate(midnight: midnight, source: source, assumed: true)
@@ -45,6 +48,14 @@ public struct CaptureDate: Sendable, Equatable {
         var midnight = (modified / 86_400).rounded(.down) * 86_400
         if let first = firstHeartbeatSeconds, first > modified - midnight + 60 { midnight -= 86_400 }
         return CaptureDate(midnight: midnight, source: "the file's modification time", assumed: true)
+    }
+
+    /// Epoch seconds of the last write to `path` (nil when it cannot be read): one `stat`, where
+    /// `FileManager.attributesOfItem` also looks up the owner's and group's names.
+    static func modificationTime(of path: String) -> Double? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
     }
 
     /// "2026-05-16".

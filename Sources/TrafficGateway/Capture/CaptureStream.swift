@@ -19,6 +19,11 @@ public struct CaptureStream {
     private(set) var channels = RecordingChannels()
 
     private let file: OpenFile
+    /// The size of a regular file when opened (nil for a pipe or device): no window is made
+    /// larger than what is left of it.
+    private let sizeAtOpen: Int?
+    /// Bytes read from the file so far.
+    private var bytesRead = 0
     private let port: UInt16
     private var window: [UInt8] = []
     private var base = 0
@@ -30,6 +35,9 @@ public struct CaptureStream {
 
     /// Bytes read at a time.
     public static let windowSize = 1 << 20
+
+    /// The least a read asks for, however little is left of the file (a file may grow while read).
+    static let smallestRead = 1 << 16
 
     private enum Scanner {
         case pcap(PcapReader)
@@ -62,6 +70,7 @@ public struct CaptureStream {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CaptureError(path: path, offset: nil, reason: "cannot read the file (permissions?)") }
         file = OpenFile(fd: fd)
+        sizeAtOpen = info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : nil
         self.path = path
         self.port = port
         scanner = .raw
@@ -103,12 +112,17 @@ public struct CaptureStream {
     }
 
     /// Reads the next window's worth of bytes onto what is left of the last one.
+    ///
+    /// A window is never larger than what is left of a regular file (and one byte more, so that a
+    /// short read says the end was reached), so a small capture does not zero and map a megabyte
+    /// it never fills; the array keeps room for the next window beside what is left of this one,
+    /// so it is not reallocated at every window.
     private mutating func fill() throws(CaptureError) {
         guard !atEnd else { return }
         let old = window.count
-        let want = max(Self.windowSize, old)  // a record larger than the window doubles it
-        window.reserveCapacity(old + want)
-        var got = 0
+        var want = max(Self.windowSize, old)  // a record larger than the window doubles it
+        if let size = sizeAtOpen { want = min(want, max(size - bytesRead + 1, Self.smallestRead)) }
+        if window.capacity < old + want { window.reserveCapacity(old + want + Self.smallestRead) }
         window.append(contentsOf: repeatElement(0, count: want))
         let fd = file.fd
         let n = window.withUnsafeMutableBytes { buffer in
@@ -128,9 +142,9 @@ public struct CaptureStream {
             window.removeLast(want)
             throw CaptureError(path: path, offset: base + old, reason: "reading failed: \(String(cString: strerror(errno)))")
         }
-        got = n
-        window.removeLast(want - got)
-        if got < want { atEnd = true }
+        bytesRead += n
+        window.removeLast(want - n)
+        if n < want { atEnd = true }
     }
 
     /// Turns the whole records of the window into datagrams and drops their bytes.
