@@ -42,4 +42,27 @@ import Testing
             #expect(expected.count > 1_000 && expected.contains { $0.count == RawStreamSegmenter.maximumLength })
         }
     }
+
+    /// A window is no larger than what was left of the file when it was opened, yet a capture
+    /// still being written (a recording copied while it grows) is read to its new end: the reads
+    /// go on past the size seen at opening until one comes back short.
+    @Test func aCaptureGrowingWhileReadIsReadToItsNewEnd() throws {
+        // Heartbeat-led segments of 1,000 bytes: the file's cuts are known without the segmenter.
+        let segment = [0x7E, 0x00] + [UInt8](repeating: 0x11, count: 998)
+        let first = CaptureStream.windowSize * 5 / 2 / segment.count, later = CaptureStream.windowSize / segment.count
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("growing-\(UUID()).gdl90").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data((0..<first).flatMap { _ in segment }).write(to: URL(fileURLWithPath: path))
+        var reader = try CaptureStream(path: path)
+        var offsets: [Int] = []
+        while offsets.count < later + 10, let d = reader.next() { offsets.append(d.fileOffset) }
+        // The second window is being read, the last of the file as it was not yet: it grows by a megabyte.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data((0..<later).flatMap { _ in segment }))
+        try handle.close()
+        while let d = reader.next() { offsets.append(d.fileOffset) }
+        #expect(reader.error == nil)
+        #expect(offsets == (0..<(first + later)).map { $0 * segment.count })
+    }
 }
