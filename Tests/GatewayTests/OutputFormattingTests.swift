@@ -132,9 +132,10 @@ import Testing
     @Test func digitsAndRoundingMatchTheStandardLibrary() {
         var values: [UInt64] = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 10_000, 65_535, 123_456_789, UInt64(Int64.max), UInt64.max]
         for p in 0..<20 { values.append(UInt64(pow(10.0, Double(p)))); values.append(UInt64(pow(10.0, Double(p))) - 1) }
+        values += 0..<120  // one and two digits take a path of their own, up to width 2
         var out = OutputBuffer(capacity: 0)
         for v in values {
-            for width in [1, 3, 6, 20] {
+            for width in [0, 1, 2, 3, 6, 20] {
                 out.removeAll()
                 out.appendDigits(v, width: width)
                 let plain = String(v)

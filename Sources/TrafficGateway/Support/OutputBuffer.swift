@@ -146,6 +146,19 @@ public struct ByteCursor {
     /// Writes the decimal digits of `v`, zero-padded to at least `width` (at most 20) of them.
     @inline(__always)
     public mutating func putDigits(_ v: UInt64, width: Int) {
+        // Most numbers on a line are one or two digits (integrity and accuracy codes, categories,
+        // a level aircraft's zero vertical speed): written straight away, with no digits counted.
+        if v < 100 && width <= 2 {
+            if v < 10 && width <= 1 {
+                put(UInt8(truncatingIfNeeded: v) &+ 0x30)
+            } else {
+                let pairs = Self.digitPairs.utf8Start, r = Int(truncatingIfNeeded: v)
+                position[0] = pairs[2 &* r]
+                position[1] = pairs[2 &* r &+ 1]
+                position += 2
+            }
+            return
+        }
         // Digits counted four at a step (a multiply each), then two, then one.
         var n = 1
         var probe = v
