@@ -152,9 +152,8 @@ public struct ByteCursor {
             if v < 10 && width <= 1 {
                 put(UInt8(truncatingIfNeeded: v) &+ 0x30)
             } else {
-                let pairs = Self.digitPairs.utf8Start, r = Int(truncatingIfNeeded: v)
-                position[0] = pairs[2 &* r]
-                position[1] = pairs[2 &* r &+ 1]
+                var two = v
+                Self.putPair(&two, at: position, Self.digitPairs.utf8Start)
                 position += 2
             }
             return
