@@ -72,6 +72,17 @@ public struct Deframer: Sendable {
         storage = DeframerStorage()
     }
 
+    /// Creates a deframer, before any flag, whose first byte is at stream offset `offset` (a
+    /// stream read in parts, each by a deframer of its own, reports the offsets of the whole).
+    public init(offset: Int) {
+        storage = DeframerStorage()
+        self.offset = offset
+    }
+
+    /// Whether nothing of a frame is held: no byte since the last flag (or none seen yet) and no
+    /// escape pending. Fed next a flag, such a deframer reports what a new one would.
+    public var holdsNothing: Bool { rawLength == 0 && !escaped }
+
     /// Consumes `bytes`, calling `body` for each frame completed and each rejection.
     public mutating func feed<C: Collection>(_ bytes: C, _ body: (DeframerEvent) -> Void) where C.Element == UInt8 {
         if bytes.withContiguousStorageIfAvailable({ feed(UnsafeRawBufferPointer($0), body) }) == nil {

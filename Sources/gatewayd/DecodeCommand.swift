@@ -33,21 +33,14 @@ struct DecodeCommand: ParsableCommand {
         var totals = GatewayCounters()
         var damaged: [String] = []
         for path in files {
-            // Read here, not ahead on a third thread: with the printer's, two threads fill two cores.
             var capture = try openCapture(path, port: port)
             let midnight = try rawCaptureMidnight(date, capture)
             var counting = GatewayCore.Configuration()
             counting.countsOnly = true
-            var pipeline = GatewayPipeline(core: GatewayCore(configuration: counting), timeSource: capture.format == .raw ? .heartbeat(midnight: midnight) : .given)
-            // The lines are written on a second core (one buffer, out every 256 kB) while this
-            // thread deframes and decodes.
-            let printer = ConcurrentPrinter(json: json) { Terminal.out(&$0) }
-            while let datagram = capture.next() {
-                _ = datagram.bytes.withUnsafeBytes { pipeline.process(datagram: $0, at: datagram.timestamp) { item, t in printer.append(item, at: t) } }
-            }
-            _ = pipeline.finish(.openFrameOnly) { item, t in printer.append(item, at: t) }
-            printer.finish()
-            totals.merge(pipeline.core.counters)
+            let pipeline = GatewayPipeline(core: GatewayCore(configuration: counting), timeSource: capture.format == .raw ? .heartbeat(midnight: midnight) : .given)
+            // Parts of the capture deframed, decoded and printed on every core, written in order.
+            let end = ParallelDecode.run(&capture, pipeline: pipeline, json: json) { Terminal.out(&$0) }
+            totals.merge(end.pipeline.core.counters)
             if let damage = capture.error { damaged.append("\(damage)") }
         }
         Terminal.error(Summary.text(totals, alerts: 0).replacingAll("; 0 alert changes", with: ""))

@@ -144,6 +144,55 @@ import Testing
         #expect(reasonsSeen == Set(FrameError.Reason.allCases), "every rejection met: \(reasonsSeen)")
     }
 
+    /// A stream cut at a flag where the deframer holds nothing (`holdsNothing`) and read in two
+    /// parts, the second by a deframer of its own started at the cut's offset (`init(offset:)`),
+    /// gives the events of the whole: what `ParallelDecode` relies on. Cut where it holds part of
+    /// a frame, the two parts do not (the check means something).
+    @Test func aStreamCutAtRestReadsAsAWhole() {
+        var seed: UInt64 = 0xC0FFEE
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        var atRest = 0
+        var holding = 0
+        for _ in 0..<60 {
+            var stream: [UInt8] = []
+            for _ in 0..<(5 + next(30)) {
+                var frame = Framer.frame((0..<(1 + next(40))).map { _ in UInt8(next(4) == 0 ? 0x7C + next(4) : next(256)) })
+                if next(6) == 0 { frame[1 + next(frame.count - 2)] ^= 0x04 }
+                if next(3) == 0 { frame.removeFirst() }  // share the previous frame's closing flag
+                stream += frame
+            }
+            let whole = Self.reference(stream)
+            for cut in stream.indices where stream[cut] == 0x7E && cut > 0 {
+                var first = Deframer()
+                var events: [Event] = []
+                let sink: (DeframerEvent) -> Void = { event in
+                    switch event {
+                    case .frame(let f): events.append(.frame(Array(f.message), offset: f.offset))
+                    case .rejected(let e): events.append(.rejected(e))
+                    }
+                }
+                stream[..<cut].withUnsafeBytes { first.feed($0, sink) }
+                let rests = first.holdsNothing
+                var second = Deframer(offset: cut)
+                stream[cut...].withUnsafeBytes { second.feed($0, sink) }
+                #expect(second.offset == stream.count)
+                second.finish(sink)
+                if rests {
+                    atRest += 1
+                    #expect(events == whole, "cut at \(cut)")
+                } else {
+                    holding += 1
+                    #expect(events != whole, "cut at \(cut), inside a frame")
+                }
+            }
+        }
+        #expect(atRest > 500)
+        #expect(holding > 100)
+    }
+
     /// The scan for the next flag or escape reads sixteen bytes a step, then eight, then one: a
     /// flag or escape at every position of frames of every length up to several steps, at every
     /// alignment, among bytes that differ from 0x7D and 0x7E by one bit or one unit, must be found

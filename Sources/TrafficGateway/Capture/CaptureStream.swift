@@ -27,6 +27,8 @@ public struct CaptureStream {
     private let port: UInt16
     private var window: [UInt8] = []
     private var base = 0
+    /// Raw parts: the bytes of the window already given (`nextRawPart`).
+    private var head = 0
     private var atEnd = false
     private var finished = false
     private var pending: [CapturedDatagram] = []
@@ -109,6 +111,64 @@ public struct CaptureStream {
         }
         nextPending += 1
         return pending[nextPending - 1]
+    }
+
+    /// A raw GDL 90 stream (`format == .raw`) read a part at a time, for `ParallelDecode`: the
+    /// next part, from stream offset `offset`, of at least `target` bytes unless the stream ends
+    /// first, ending where one of its segments begins (before a heartbeat's opening flag, which
+    /// always starts a segment, preferably one right after a closing flag); nil at the end. Its
+    /// segments are those `RawStreamSegmenter.segments` finds in the whole stream, so a part is
+    /// cut into them on its own (`forEachSegment(…, atEnd: true)`). Not mixed with `next()`.
+    mutating func nextRawPart(target: Int) -> (offset: Int, bytes: [UInt8])? {
+        precondition(format == .raw, "raw streams only")
+        while !finished {
+            if let cut = rawPartEnd(target: target) {
+                defer { head = cut }
+                return (base + head, Array(window[head..<cut]))
+            }
+            if atEnd {
+                finished = true
+                guard head < window.count else { return nil }
+                return (base + head, Array(window[head...]))
+            }
+            // More bytes: what is consumed goes first, so the window stays about a window's size.
+            window.removeFirst(head)
+            base += head
+            head = 0
+            do throws(CaptureError) { try fill() } catch {
+                // Damaged: the whole segments before the damage, as `next()` gives them.
+                self.error = error
+                finished = true
+                let whole = window.withUnsafeBufferPointer { RawStreamSegmenter.forEachSegment($0, atEnd: false) { _ in true } }
+                guard whole > 0 else { return nil }
+                return (base, Array(window[..<whole]))
+            }
+        }
+        return nil
+    }
+
+    /// Where in the window the next raw part ends (see `nextRawPart`), or nil to read more.
+    private func rawPartEnd(target: Int) -> Int? {
+        window.withUnsafeBufferPointer { b in
+            let limit = b.count - 1  // a heartbeat's start is known by the byte after its flag
+            var from = head + max(target, 1)
+            while from < limit {
+                let at = RawStreamSegmenter.nextHeartbeatStart(b, from: from, to: limit)
+                guard at < limit else { break }
+                if b[at - 1] == 0x7E || at - head >= 8 * target { return at }
+                from = at + 1
+            }
+            // No heartbeat in sight over many parts' worth (a stream without any): the part ends at
+            // the first segment cut past `target`, found by cutting from the part's start.
+            guard b.count - head >= 16 * max(target, RawStreamSegmenter.maximumLength) else { return nil }
+            let rest = UnsafeBufferPointer(rebasing: b[head...])
+            var end: Int?
+            _ = RawStreamSegmenter.forEachSegment(rest, atEnd: false) { r in
+                if r.upperBound >= target { end = head + r.upperBound }
+                return end == nil
+            }
+            return end
+        }
     }
 
     /// Reads the next window's worth of bytes onto what is left of the last one.
@@ -202,28 +262,40 @@ extension RawStreamSegmenter {
         return to
     }
 
+    /// Calls `body` with the range of each whole segment of `b`, whose first segment starts at
+    /// index 0, in order, until `body` returns false. The last segment waits for more bytes
+    /// unless `atEnd`; returns where the first segment not given starts (`b.count` when all were).
+    @inline(__always)
+    static func forEachSegment(_ b: UnsafeBufferPointer<UInt8>, atEnd: Bool, _ body: (Range<Int>) -> Bool) -> Int {
+        var start = 0
+        let limit = atEnd ? b.count : b.count - 1  // a cut needs the byte after the 7E
+        var i = 1
+        while i < limit {
+            // The next heartbeat's opening flag, or the segment's length limit.
+            let cap = min(limit, start + maximumLength)
+            i = i < cap ? nextHeartbeatStart(b, from: i, to: cap) : cap
+            guard i < limit else { break }
+            let segment = start..<i
+            start = i
+            i += 1
+            guard body(segment) else { return start }
+        }
+        guard atEnd else { return start }
+        if start < b.count {
+            guard body(start..<b.count) else { return start }
+        }
+        return b.count
+    }
+
     /// Cuts the whole segments at the start of `bytes` (file offset `base`) into `out`; returns
     /// the bytes consumed. The last segment waits for more, unless `atEnd`: the cuts are those
     /// `segments` makes on the whole stream.
     static func scan(_ bytes: [UInt8], base: Int, atEnd: Bool, into out: inout CaptureContents) -> Int {
-        var start = 0
-        let limit = atEnd ? bytes.count : bytes.count - 1  // a cut needs the byte after the 7E
         bytes.withUnsafeBufferPointer { b in
-            var i = 1
-            while i < limit {
-                // The next heartbeat's opening flag, or the segment's length limit.
-                let cap = min(limit, start + maximumLength)
-                i = i < cap ? nextHeartbeatStart(b, from: i, to: cap) : cap
-                guard i < limit else { break }
-                out.datagrams.append(CapturedDatagram(timestamp: nil, bytes: Array(b[start..<i]), fileOffset: base + start))
-                start = i
-                i += 1
+            forEachSegment(b, atEnd: atEnd) { r in
+                out.datagrams.append(CapturedDatagram(timestamp: nil, bytes: Array(b[r]), fileOffset: base + r.lowerBound))
+                return true
             }
         }
-        guard atEnd else { return start }
-        if start < bytes.count {
-            out.datagrams.append(CapturedDatagram(timestamp: nil, bytes: Array(bytes[start...]), fileOffset: base + start))
-        }
-        return bytes.count
     }
 }

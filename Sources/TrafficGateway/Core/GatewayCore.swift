@@ -152,6 +152,11 @@ public struct GatewayCore: Sendable {
         return out
     }
 
+    /// Sets the counts (a pipeline that took on the state of one that read a later part of its stream).
+    mutating func replaceCounters(_ counters: GatewayCounters) {
+        self.counters = counters
+    }
+
     /// Counts what arrived (datagrams, bytes, messages by type, rejections by reason).
     private mutating func count(_ event: GatewayEvent) {
         switch event {

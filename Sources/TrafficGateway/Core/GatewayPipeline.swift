@@ -229,6 +229,43 @@ public struct GatewayPipeline: Sendable {
         gpsRejectedSaidAt = time
     }
 
+    // MARK: A stream read in parts
+
+    /// Makes the stream's next byte stream offset `offset`, for a pipeline that reads a part of a
+    /// stream from its start (`ParallelDecode`), before it is fed.
+    mutating func startPart(at offset: Int) {
+        deframer = Deframer(offset: offset)
+    }
+
+    /// Whether a fresh pipeline fed the next part of the stream, from its start at a flag, gives
+    /// what this one would for it: nothing of a frame held, and the part's times its own.
+    /// `firstDatagramTimed`: the part's first datagram carries its time; `heartbeatFirst`: with a
+    /// heartbeat clock, the seconds since 0000Z of the part's first item when it is a heartbeat
+    /// (nil when any other item comes first, or none).
+    func continuesFresh(firstDatagramTimed: Bool, heartbeatFirst: Double?) -> Bool {
+        guard deframer.holdsNothing else { return false }
+        switch timeSource {
+        case .given:
+            return firstDatagramTimed || core.now == nil
+        case .heartbeat:
+            // With no heartbeat read yet every time is midnight's, as in a fresh pipeline.
+            guard dayOffset == 0 else { return false }
+            guard let clock = heartbeatClock else { return true }
+            // The day rolls over at the part's first heartbeat here but not in a fresh pipeline.
+            guard let first = heartbeatFirst else { return false }
+            return !(first + 43_200 < clock)
+        }
+    }
+
+    /// This pipeline, having read a stream up to where `next` (fresh, `continuesFresh`) started,
+    /// takes on `next`'s state after its part, with the counts of both.
+    mutating func adopt(_ next: GatewayPipeline) {
+        var counters = core.counters
+        counters.merge(next.core.counters)
+        self = next
+        core.replaceCounters(counters)
+    }
+
     // MARK: Inside
 
     /// The time of the latest event.

@@ -3,7 +3,7 @@ import Dispatch
 /// Batches passed from one producer thread to one consumer thread, in order, with at most
 /// `depth` waiting: the producer waits for room, so memory stays bounded however far the
 /// consumer falls behind. Emptied batches go back to the producer to be filled again (their
-/// storage kept). What `ConcurrentPrinter` and `PrefetchingCapture` run their second thread on.
+/// storage kept). What `PrefetchingCapture` runs its second thread on.
 /// Unlike `BoundedConsumer`, which drops when full (live output must never stall the core), the
 /// producer here waits: nothing of a file being decoded may be lost.
 final class HandOff<Element>: @unchecked Sendable {  // the queue is locked; the rest are semaphores
