@@ -8,6 +8,22 @@ import Testing
 /// edge values (negative zero, nulls, rounding at the sixth decimal, non-ASCII and control
 /// characters), and the streamed capture reader against the whole-file parse.
 @Suite struct OutputFormattingTests {
+    /// Raw bytes of every length up to 40 (the short ones copied with overlapping loads and
+    /// stores), from every alignment, land after what was written before, byte for byte, with
+    /// what follows right after them.
+    @Test func rawBytesOfEveryLengthAreCopiedExactly() {
+        let source = (0..<80).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for length in 0...40 {
+            for start in 0..<8 {
+                var out = OutputBuffer(capacity: 0)
+                out.append("ab" as StaticString)
+                source.withUnsafeBytes { out.append(raw: UnsafeRawBufferPointer(rebasing: $0[start..<(start + length)])) }
+                out.append(byte: 0x7C)
+                #expect(out.bytes == Array("ab".utf8) + source[start..<(start + length)] + [0x7C], "\(length) bytes from \(start)")
+            }
+        }
+    }
+
     @Test func fixedPointEdgeValues() {
         #expect(JSONWriter.format(-0.0, decimals: 6) == "0")
         #expect(JSONWriter.format(-0.0000004, decimals: 6) == "0")

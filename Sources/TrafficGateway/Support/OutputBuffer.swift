@@ -118,12 +118,44 @@ public struct ByteCursor {
     }
 
     /// Writes raw bytes.
+    ///
+    /// Up to 32 bytes are copied here, with two loads and two stores that may overlap (the first
+    /// and the last 16, 8, 4 or 2 bytes), reading and writing only the bytes given: most pieces
+    /// of a line are short literals and names whose length is chosen at run time (`true` or
+    /// `false`, a type's name, the date, a callsign), and a call to `memmove` for each, a
+    /// million a second, was a twentieth of `decode --json`'s time.
     @inline(__always)
     public mutating func put(_ raw: UnsafeRawBufferPointer) {
-        guard let base = raw.baseAddress, raw.count > 0 else { return }
-        assert(position + raw.count <= end)
-        UnsafeMutableRawPointer(position).copyMemory(from: base, byteCount: raw.count)
-        position += raw.count
+        guard let from = raw.baseAddress else { return }
+        let n = raw.count
+        assert(position + n <= end)
+        let to = UnsafeMutableRawPointer(position)
+        if n > 32 {
+            to.copyMemory(from: from, byteCount: n)
+        } else if n >= 16 {
+            let first = from.loadUnaligned(as: SIMD16<UInt8>.self)
+            let last = from.loadUnaligned(fromByteOffset: n &- 16, as: SIMD16<UInt8>.self)
+            to.storeBytes(of: first, as: SIMD16<UInt8>.self)
+            to.storeBytes(of: last, toByteOffset: n &- 16, as: SIMD16<UInt8>.self)
+        } else if n >= 8 {
+            let first = from.loadUnaligned(as: UInt64.self)
+            let last = from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            to.storeBytes(of: first, as: UInt64.self)
+            to.storeBytes(of: last, toByteOffset: n &- 8, as: UInt64.self)
+        } else if n >= 4 {
+            let first = from.loadUnaligned(as: UInt32.self)
+            let last = from.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+            to.storeBytes(of: first, as: UInt32.self)
+            to.storeBytes(of: last, toByteOffset: n &- 4, as: UInt32.self)
+        } else if n > 0 {
+            // One to three bytes: the first, the middle and the last (some the same).
+            let first = from.load(as: UInt8.self), middle = from.load(fromByteOffset: n >> 1, as: UInt8.self)
+            let last = from.load(fromByteOffset: n &- 1, as: UInt8.self)
+            to.storeBytes(of: first, as: UInt8.self)
+            to.storeBytes(of: middle, toByteOffset: n >> 1, as: UInt8.self)
+            to.storeBytes(of: last, toByteOffset: n &- 1, as: UInt8.self)
+        }
+        position += n
     }
 
     /// Writes a literal's UTF-8.
