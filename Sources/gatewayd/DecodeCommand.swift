@@ -10,6 +10,8 @@ struct DecodeCommand: ParsableCommand {
         discussion: """
             Rejected frames appear in place as errors (reason crc, tooShort, badEscape, oversized, truncated, unsynced, length) with their byte offset; a summary goes to stderr. Exits 0 when the file could be read, even with bad frames.
 
+            Uses every core (up to four): parts of a capture are decoded side by side and printed in order, the very lines one pipeline reading it from start to end gives.
+
             Examples:
               gatewayd decode fixtures/demo-flight.gdl90 | less
               gatewayd decode --json fixtures/demo-flight.pcap \\

@@ -105,11 +105,8 @@ import Testing
     }
 
     @Test func randomStreamsDeframeAsTheByteAtATimeReading() {
-        var seed: UInt64 = 0x5EED
-        func next(_ bound: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(bound))
-        }
+        var random = SeededNumbers(seed: 0x5EED)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         var framesSeen = 0
         var reasonsSeen = Set<FrameError.Reason>()
         for _ in 0..<300 {
@@ -149,11 +146,8 @@ import Testing
     /// gives the events of the whole: what `ParallelDecode` relies on. Cut where it holds part of
     /// a frame, the two parts do not (the check means something).
     @Test func aStreamCutAtRestReadsAsAWhole() {
-        var seed: UInt64 = 0xC0FFEE
-        func next(_ bound: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(bound))
-        }
+        var random = SeededNumbers(seed: 0xC0FFEE)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         var atRest = 0
         var holding = 0
         for _ in 0..<60 {

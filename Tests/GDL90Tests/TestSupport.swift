@@ -25,3 +25,17 @@ func deframe(_ bytes: [UInt8], chunk: Int = .max) -> (frames: [[UInt8]], errors:
 func hex(_ s: String) -> [UInt8] {
     s.split(separator: " ").map { UInt8($0, radix: 16)! }
 }
+
+/// Numbers from a seed (a 64-bit linear congruential generator): the same on every run and
+/// machine, so a randomised test that fails fails again.
+struct SeededNumbers {
+    private var seed: UInt64
+
+    init(seed: UInt64) { self.seed = seed }
+
+    /// A number in `0..<bound`.
+    mutating func next(_ bound: Int) -> Int {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((seed >> 33) % UInt64(bound))
+    }
+}

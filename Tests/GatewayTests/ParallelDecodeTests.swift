@@ -188,7 +188,7 @@ import Testing
         for s in 200..<400 { stream += Self.heartbeat(s) + Self.traffic(s) }
         let path = try Self.temporary("long-silence.gdl90", stream)
         let whole = RawStreamSegmenter.segments(stream)
-        for target in [1, 5_000, 1 << 18] {
+        for target in [1, 5_000, 1 << 16, 1 << 18] {
             var capture = try CaptureStream(path: path)
             var joined: [UInt8] = []
             var segments: [Range<Int>] = []

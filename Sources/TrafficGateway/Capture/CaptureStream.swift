@@ -114,49 +114,116 @@ public struct CaptureStream {
     }
 
     /// A raw GDL 90 stream (`format == .raw`) read a part at a time, for `ParallelDecode`: the
-    /// next part, from stream offset `offset`, of at least `target` bytes unless the stream ends
+    /// next part, from stream offset `offset`, of about `target` bytes unless the stream ends
     /// first, ending where one of its segments begins (before a heartbeat's opening flag, which
     /// always starts a segment, preferably one right after a closing flag); nil at the end. Its
     /// segments are those `RawStreamSegmenter.segments` finds in the whole stream, so a part is
     /// cut into them on its own (`forEachSegment(…, atEnd: true)`). Not mixed with `next()`.
+    ///
+    /// After the first window, each read is about a part's size, into new storage that starts
+    /// with what the last part left; the part takes that storage with it, and only the bytes
+    /// after its end (a heartbeat's worth, about) are copied: the stream is neither zeroed
+    /// first nor copied again.
     mutating func nextRawPart(target: Int) -> (offset: Int, bytes: [UInt8])? {
         precondition(format == .raw, "raw streams only")
+        let target = max(target, 1)
         while !finished {
-            if let cut = rawPartEnd(target: target) {
-                defer { head = cut }
-                return (base + head, Array(window[head..<cut]))
-            }
+            if let cut = rawPartEnd(target: target) { return takeRawPart(upTo: cut) }
             if atEnd {
                 finished = true
                 guard head < window.count else { return nil }
-                return (base + head, Array(window[head...]))
+                return takeRawPart(upTo: window.count)
             }
-            // More bytes: what is consumed goes first, so the window stays about a window's size.
-            window.removeFirst(head)
-            base += head
-            head = 0
-            do throws(CaptureError) { try fill() } catch {
+            do throws(CaptureError) { try readRawPart(target: target) } catch {
                 // Damaged: the whole segments before the damage, as `next()` gives them.
                 self.error = error
                 finished = true
-                let whole = window.withUnsafeBufferPointer { RawStreamSegmenter.forEachSegment($0, atEnd: false) { _ in true } }
+                let whole = window.withUnsafeBufferPointer {
+                    RawStreamSegmenter.forEachSegment(UnsafeBufferPointer(rebasing: $0[head...]), atEnd: false) { _ in true }
+                }
                 guard whole > 0 else { return nil }
-                return (base, Array(window[..<whole]))
+                return takeRawPart(upTo: head + whole)
             }
         }
         return nil
+    }
+
+    /// The window's bytes from `head` to `cut`, as a part: the window's own storage when the part
+    /// is most of it (what follows is copied into a new window), else a copy.
+    private mutating func takeRawPart(upTo cut: Int) -> (offset: Int, bytes: [UInt8]) {
+        let offset = base + head
+        if head == 0 && window.count - cut <= cut / 4 {
+            var part = window
+            window = Array(part[cut...])
+            part.removeLast(part.count - cut)  // its storage is the part's alone now: no copy
+            base += cut
+            return (offset, part)
+        }
+        defer { head = cut }
+        return (offset, Array(window[head..<cut]))
+    }
+
+    /// Reads about a part's worth (or, with no cut in sight, as much again as is held) into new
+    /// storage after the bytes not yet given; the end of the file is a short read.
+    private mutating func readRawPart(target: Int) throws(CaptureError) {
+        let kept = window.count - head
+        let want = max(target + target / 4, kept, Self.smallestRead)
+        let fd = file.fd
+        var got = 0
+        var failure: Int32 = 0
+        let next = [UInt8](unsafeUninitializedCapacity: kept + want) { buffer, count in
+            let start = buffer.baseAddress!
+            window.withUnsafeBufferPointer { w in
+                if kept > 0 { start.update(from: w.baseAddress! + head, count: kept) }
+            }
+            while got < want {
+                let r = read(fd, start + kept + got, want - got)
+                if r < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if r == 0 { break }
+                got += r
+            }
+            count = kept + got
+        }
+        base += head
+        head = 0
+        window = next
+        bytesRead += got
+        if failure != 0 {
+            throw CaptureError(path: path, offset: base + kept + got, reason: "reading failed: \(String(cString: strerror(failure)))")
+        }
+        if got < want { atEnd = true }
     }
 
     /// Where in the window the next raw part ends (see `nextRawPart`), or nil to read more.
     private func rawPartEnd(target: Int) -> Int? {
         window.withUnsafeBufferPointer { b in
             let limit = b.count - 1  // a heartbeat's start is known by the byte after its flag
-            var from = head + max(target, 1)
-            while from < limit {
-                let at = RawStreamSegmenter.nextHeartbeatStart(b, from: from, to: limit)
-                guard at < limit else { break }
-                if b[at - 1] == 0x7E || at - head >= 8 * target { return at }
-                from = at + 1
+            if b.count - head <= 2 * target {
+                // A part's worth held: the last cut in its second half, so that little is left over.
+                var at = limit - 1
+                let lowest = head + max(target / 2, 1)
+                var any: Int?
+                while at >= lowest {
+                    if b[at] == 0x7E && b[at + 1] == 0x00 {
+                        if b[at - 1] == 0x7E { return at }
+                        if any == nil { any = at }
+                    }
+                    at -= 1
+                }
+                if let any { return any }
+            } else {
+                // A larger window (the first one read): the first cut past `target`.
+                var from = head + target
+                while from < limit {
+                    let at = RawStreamSegmenter.nextHeartbeatStart(b, from: from, to: limit)
+                    guard at < limit else { break }
+                    if b[at - 1] == 0x7E || at - head >= 8 * target { return at }
+                    from = at + 1
+                }
             }
             // No heartbeat in sight over many parts' worth (a stream without any): the part ends at
             // the first segment cut past `target`, found by cutting from the part's start.
