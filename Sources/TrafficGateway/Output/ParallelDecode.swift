@@ -42,6 +42,8 @@ public enum ParallelDecode {
     public static func run(_ capture: inout CaptureStream, pipeline: GatewayPipeline, json: Bool,
                            threads: Int = defaultThreads, partBytes: Int = partBytes,
                            write: @escaping @Sendable (inout OutputBuffer) -> Void) -> (pipeline: GatewayPipeline, partsReadAgain: Int) {
+        // A core that only counts: one that raises alerts or keeps products needs the whole stream in order.
+        precondition(pipeline.core.configuration.countsOnly, "ParallelDecode needs a counting core")
         let run = Run(capture: capture, pipeline: pipeline, json: json, threads: max(threads, 1), partBytes: max(partBytes, 1), write: write)
         let helpers = DispatchGroup()
         for _ in 1..<max(threads, 1) {
