@@ -16,6 +16,14 @@ import Testing
             case .rejected(let e): "\(e.reason) at \(e.offset) (\(e.length))"
             }
         }
+
+        /// What a deframer reported, kept (a frame's message copied out of the callback).
+        init(_ event: DeframerEvent) {
+            switch event {
+            case .frame(let f): self = .frame(Array(f.message), offset: f.offset)
+            case .rejected(let e): self = .rejected(e)
+            }
+        }
     }
 
     /// The reference: one byte at a time, nothing clever.
@@ -76,12 +84,7 @@ import Testing
     static func deframed(_ stream: [UInt8], chunks: [Int]) -> [Event] {
         var deframer = Deframer()
         var events: [Event] = []
-        let sink: (DeframerEvent) -> Void = { event in
-            switch event {
-            case .frame(let f): events.append(.frame(Array(f.message), offset: f.offset))
-            case .rejected(let e): events.append(.rejected(e))
-            }
-        }
+        let sink: (DeframerEvent) -> Void = { events.append(Event($0)) }
         var i = 0
         var k = 0
         while i < stream.count {
@@ -162,12 +165,7 @@ import Testing
             for cut in stream.indices where stream[cut] == 0x7E && cut > 0 {
                 var first = Deframer()
                 var events: [Event] = []
-                let sink: (DeframerEvent) -> Void = { event in
-                    switch event {
-                    case .frame(let f): events.append(.frame(Array(f.message), offset: f.offset))
-                    case .rejected(let e): events.append(.rejected(e))
-                    }
-                }
+                let sink: (DeframerEvent) -> Void = { events.append(Event($0)) }
                 stream[..<cut].withUnsafeBytes { first.feed($0, sink) }
                 let rests = first.holdsNothing
                 var second = Deframer(offset: cut)
