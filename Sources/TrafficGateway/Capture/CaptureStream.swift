@@ -348,9 +348,7 @@ extension RawStreamSegmenter {
             guard body(segment) else { return start }
         }
         guard atEnd else { return start }
-        if start < b.count {
-            guard body(start..<b.count) else { return start }
-        }
+        if start < b.count { _ = body(start..<b.count) }
         return b.count
     }
 
