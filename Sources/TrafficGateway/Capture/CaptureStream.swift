@@ -176,16 +176,7 @@ public struct CaptureStream {
             window.withUnsafeBufferPointer { w in
                 if kept > 0 { start.update(from: w.baseAddress! + head, count: kept) }
             }
-            while got < want {
-                let r = read(fd, start + kept + got, want - got)
-                if r < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    break
-                }
-                if r == 0 { break }
-                got += r
-            }
+            (got, failure) = Self.read(fd, into: start + kept, count: want)
             count = kept + got
         }
         base += head
@@ -252,26 +243,30 @@ public struct CaptureStream {
         if window.capacity < old + want { window.reserveCapacity(old + want + Self.smallestRead) }
         window.append(contentsOf: repeatElement(0, count: want))
         let fd = file.fd
-        let n = window.withUnsafeMutableBytes { buffer in
-            var total = 0
-            while total < want {
-                let r = read(fd, buffer.baseAddress! + old + total, want - total)
-                if r < 0 {
-                    if errno == EINTR { continue }
-                    return -1
-                }
-                if r == 0 { break }
-                total += r
-            }
-            return total
-        }
-        if n < 0 {
+        let (n, failure) = window.withUnsafeMutableBytes { Self.read(fd, into: $0.baseAddress! + old, count: want) }
+        if failure != 0 {
             window.removeLast(want)
-            throw CaptureError(path: path, offset: base + old, reason: "reading failed: \(String(cString: strerror(errno)))")
+            throw CaptureError(path: path, offset: base + old, reason: "reading failed: \(String(cString: strerror(failure)))")
         }
         bytesRead += n
         window.removeLast(want - n)
         if n < want { atEnd = true }
+    }
+
+    /// Reads into `to` until `count` bytes are read or the file has no more (a short read):
+    /// the bytes read, and the `errno` of a failed read (0 when none failed).
+    private static func read(_ fd: Int32, into to: UnsafeMutableRawPointer, count: Int) -> (read: Int, failure: Int32) {
+        var total = 0
+        while total < count {
+            let r = Glibc.read(fd, to + total, count - total)
+            if r < 0 {
+                if errno == EINTR { continue }
+                return (total, errno)
+            }
+            if r == 0 { break }
+            total += r
+        }
+        return (total, 0)
     }
 
     /// Turns the whole records of the window into datagrams and drops their bytes.
