@@ -37,6 +37,9 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
     public var offset: Int?
     /// What is wrong.
     public var reason: String
+    /// Reading went on after the damage (a pcapng file's next whole block was found): what came
+    /// after it was read too.
+    public var readOn = false
 
     /// Creates an error.
     public init(path: String, offset: Int?, reason: String) {

@@ -97,6 +97,13 @@ public struct CaptureStream {
         return nil
     }
 
+    /// pcapng: the file offset just past the last whole block read so far (nil for other formats):
+    /// read to the end, where a writer may append after a torn tail.
+    var wholeBlocksEnd: Int? {
+        if case .pcapng(let reader) = scanner { return reader.wholeEnd }
+        return nil
+    }
+
     /// The next datagram, or nil at the end of the file or where it is damaged (see `error`).
     public mutating func next() -> CapturedDatagram? {
         while nextPending == pending.count {

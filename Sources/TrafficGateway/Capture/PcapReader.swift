@@ -80,6 +80,12 @@ struct PcapReader {
 /// whole blocks from a window of the file at a time (`scan`), so a capture of any size streams.
 /// The flight recorder's own interfaces (`RecordingChannel`: gpsd fixes, session events) are
 /// not datagrams and not skipped records: their packets are collected only with `readsChannels`.
+///
+/// A block is whole when its trailing length repeats its leading one. A torn or damaged block (a
+/// power cut mid-write, with a later run's blocks appended after it) is reported once, in
+/// `CaptureContents.error`, and reading goes on at the next whole block, found byte by byte (a
+/// torn block leaves what follows at any alignment): pcapng's framing allows it, and every
+/// datagram recorded after the damage is kept.
 struct PcapNGReader {
     struct Interface {
         var linkType: UInt32
@@ -93,8 +99,18 @@ struct PcapNGReader {
     private var bigEndian = false
     /// The interfaces the current section describes so far.
     private(set) var interfaces: [Interface] = []
-    /// Set once the file is found damaged: nothing more is read.
+    /// Set once the file is found damaged beyond reading on: nothing more is read.
     private(set) var stopped = false
+    /// The file offset just past the last whole block read (where a writer may append).
+    private(set) var wholeEnd = 0
+    /// Looking for the next whole block after damage.
+    private var resyncing = false
+    /// The first damage found, where reading went on after it, and how many places were damaged.
+    private var damage: (error: CaptureError, resumedAt: Int?, places: Int)?
+
+    /// The largest block believed while looking for the next whole block after damage (the
+    /// recorder's and a capture's blocks are far smaller; a larger claim is more likely garbage).
+    static let largestResyncBlock = 1 << 20
 
     static func read(_ bytes: [UInt8], name: String, port: UInt16) -> CaptureContents {
         var out = CaptureContents(format: .pcapng, datagrams: [], error: nil, skipped: 0)
@@ -103,52 +119,134 @@ struct PcapNGReader {
         return out
     }
 
+    /// Block types read or skipped as whole blocks (others are taken for damage while resyncing).
+    private static func isKnownType(_ type: UInt32) -> Bool {
+        switch type {
+        case 0x0A0D_0D0A, 1, 2, 3, 4, 5, 6, 9, 10, 0x0BAD, 0x4000_0BAD: return true
+        default: return false
+        }
+    }
+
+    /// Notes damage at file offset `at` (the first is kept as the error, the others counted) and
+    /// starts looking for the next whole block.
+    private mutating func damaged(at: Int, _ reason: String, name: String, into out: inout CaptureContents) {
+        if damage == nil {
+            damage = (CaptureError(path: name, offset: at, reason: reason), nil, 1)
+        } else {
+            damage!.places += 1
+        }
+        resyncing = true
+        out.error = reportedDamage()
+    }
+
+    /// Reading goes on at file offset `at`, after damage.
+    private mutating func resumed(at: Int, into out: inout CaptureContents) {
+        resyncing = false
+        if damage?.resumedAt == nil { damage?.resumedAt = at }
+        out.error = reportedDamage()
+    }
+
+    /// The error that reports the damage: the first place, where reading went on, how many more.
+    private func reportedDamage() -> CaptureError? {
+        guard let (first, resumedAt, places) = damage else { return nil }
+        var error = first
+        if let resumedAt {
+            error.reason += "; read on from the next whole block, at byte \(resumedAt)"
+            error.readOn = true
+        }
+        if places > 1 { error.reason += " (\(places - 1) more damaged place\(places == 2 ? "" : "s") skipped)" }
+        return error
+    }
+
+    /// Whether a whole, plausible block starts at `at` in `bytes`: its length, nil when none
+    /// does; `.needMore` when one may but runs past the window.
+    private enum Candidate { case block, none, needMore }
+    private func candidate(_ bytes: [UInt8], at: Int, atEnd: Bool) -> Candidate {
+        guard at + 12 <= bytes.count else { return atEnd ? .none : .needMore }
+        var r = EndianBytes(bytes: bytes, bigEndian: bigEndian)
+        let type = r.u32(at)!
+        if type == 0x0A0D_0D0A {
+            let bom = EndianBytes(bytes: bytes, bigEndian: true).u32(at + 8)!
+            guard bom == 0x1A2B_3C4D || bom == 0x4D3C_2B1A else { return .none }
+            r.bigEndian = bom == 0x1A2B_3C4D
+        } else if !Self.isKnownType(type) {
+            return .none
+        }
+        let length = Int(r.u32(at + 4)!)
+        guard length >= 12, length % 4 == 0, length <= Self.largestResyncBlock else { return .none }
+        guard at + length <= bytes.count else { return atEnd ? .none : .needMore }
+        guard Int(r.u32(at + length - 4)!) == length else { return .none }
+        if type == 6 {
+            guard length >= 32, Int(r.u32(at + 8)!) < interfaces.count, Int(r.u32(at + 20)!) + 32 <= length else { return .none }
+        }
+        return .block
+    }
+
     /// Reads the whole blocks at the start of `bytes` (file offset `base`) into `out`; returns
     /// the bytes consumed. A block cut by the window's end waits for more, unless `atEnd`.
     mutating func scan(_ bytes: [UInt8], base: Int, atEnd: Bool, name: String, port: UInt16, into out: inout CaptureContents) -> Int {
-        var r = EndianBytes(bytes: bytes, bigEndian: bigEndian)
-        defer { bigEndian = r.bigEndian }
         var offset = 0
-        while offset < bytes.count {
-            guard offset + 12 <= bytes.count else {
-                if atEnd {
-                    out.error = CaptureError(path: name, offset: base + offset, reason: "block header truncated: the capture was cut short")
-                    stopped = true
+        var r = EndianBytes(bytes: bytes, bigEndian: bigEndian)
+        while offset < bytes.count && !stopped {
+            r.bigEndian = bigEndian
+            if resyncing {
+                // The next whole block after damage, at any byte.
+                var found = false
+                while offset < bytes.count {
+                    switch candidate(bytes, at: offset, atEnd: atEnd) {
+                    case .block: found = true
+                    case .needMore: return offset
+                    case .none: offset += 1; continue
+                    }
+                    break
                 }
+                guard found else { break }
+                resumed(at: base + offset, into: &out)
+            }
+            guard offset + 12 <= bytes.count else {
+                if atEnd { damaged(at: base + offset, "block header truncated: the capture was cut short", name: name, into: &out) }
                 break
             }
             var type = r.u32(offset)!
             if type == 0x0A0D_0D0A {
                 // Section header: its byte-order magic sets the order of everything that follows.
-                guard let bom = EndianBytes(bytes: bytes, bigEndian: true).u32(offset + 8) else { break }
+                let bom = EndianBytes(bytes: bytes, bigEndian: true).u32(offset + 8)!
                 if bom == 0x1A2B_3C4D {
                     r.bigEndian = true
                 } else if bom == 0x4D3C_2B1A {
                     r.bigEndian = false
                 } else {
-                    out.error = CaptureError(path: name, offset: base + offset + 8, reason: "section header has no valid byte-order magic: the file is damaged")
-                    stopped = true
-                    break
+                    damaged(at: base + offset + 8, "section header has no valid byte-order magic: the file is damaged", name: name, into: &out)
+                    offset += 1
+                    continue
                 }
-                interfaces = []
                 type = 0x0A0D_0D0A
             }
             let length = Int(r.u32(offset + 4)!)
             guard length >= 12, length % 4 == 0, length <= 16 << 20 else {
-                out.error = CaptureError(path: name, offset: base + offset, reason: "block claims \(length) bytes, which is not a valid block length: the file is damaged")
-                stopped = true
-                break
+                damaged(at: base + offset, "block claims \(length) bytes, which is not a valid block length: the file is damaged", name: name, into: &out)
+                offset += 1
+                continue
             }
             guard offset + length <= bytes.count else {
                 if atEnd {
-                    out.error = CaptureError(path: name, offset: base + offset, reason: "block claims \(length) bytes but only \(bytes.count - offset) remain: the capture was cut short")
-                    stopped = true
+                    damaged(at: base + offset, "block claims \(length) bytes but only \(bytes.count - offset) remain: the capture was cut short", name: name, into: &out)
+                    offset += 1
+                    continue
                 }
                 break
+            }
+            guard Int(r.u32(offset + length - 4)!) == length else {
+                damaged(at: base + offset, "block of \(length) bytes does not end with its length: it is torn (a power cut while writing?) or damaged", name: name, into: &out)
+                offset += 1
+                continue
             }
             let body = offset + 8
             let bodyEnd = offset + length - 4
             switch type {
+            case 0x0A0D_0D0A:
+                bigEndian = r.bigEndian
+                interfaces = []
             case 1:  // Interface description
                 guard bodyEnd >= body + 8 else { break }
                 var iface = Interface(linkType: UInt32(r.u16(body)!), ticksPerSecond: 1_000_000)
@@ -174,16 +272,16 @@ struct PcapNGReader {
                 guard bodyEnd >= body + 20 else { break }
                 let id = Int(r.u32(body)!)
                 guard id < interfaces.count else {
-                    out.error = CaptureError(path: name, offset: base + offset, reason: "packet refers to interface \(id), which was never described: the file is damaged")
-                    stopped = true
-                    return offset
+                    damaged(at: base + offset, "packet refers to interface \(id), which was never described: the file is damaged", name: name, into: &out)
+                    offset += 1
+                    continue
                 }
                 let ticks = UInt64(r.u32(body + 4)!) << 32 | UInt64(r.u32(body + 8)!)
                 let captured = Int(r.u32(body + 12)!)
                 guard body + 20 + captured <= bodyEnd else {
-                    out.error = CaptureError(path: name, offset: base + offset, reason: "packet claims \(captured) bytes, more than its block holds: the file is damaged")
-                    stopped = true
-                    return offset
+                    damaged(at: base + offset, "packet claims \(captured) bytes, more than its block holds: the file is damaged", name: name, into: &out)
+                    offset += 1
+                    continue
                 }
                 let iface = interfaces[id]
                 collect(bytes[(body + 20)..<(body + 20 + captured)], iface: iface, time: Double(ticks / iface.ticksPerSecond) + Double(ticks % iface.ticksPerSecond) / Double(iface.ticksPerSecond), offset: base + offset, port: port, into: &out)
@@ -196,8 +294,13 @@ struct PcapNGReader {
                 break
             }
             offset += length
+            wholeEnd = base + offset
         }
-        return offset
+        if resyncing && !atEnd && offset >= bytes.count {
+            // Nothing whole in this window: keep its last bytes, which may begin one.
+            return max(0, bytes.count - 11)
+        }
+        return min(offset, bytes.count)
     }
 
     /// A packet: a datagram (or a skipped record), or a recorder channel's bytes (kept only with `readsChannels`).

@@ -35,9 +35,16 @@ public enum CaptureTime {
 /// capture holds them), interface 1 every gpsd fix (`RecordingChannel.gpsd`: a gpspipe TPV JSON
 /// line a packet), interface 2 the session's events (`RecordingChannel.events`: airspace sets
 /// given and alerts acknowledged, a `RecordedEventLog` line a packet). Wireshark and tshark open it;
-/// `gatewayd replay` takes the file, the hour's stem or the folder. The oldest hour is removed first
-/// when the folder passes `maximumBytes`. Writes happen on the recorder's own queue, off the receive
-/// path; a full disk or a removed folder stops the recording with one message and never the gateway.
+/// `gatewayd replay` takes the file, the hour's stem or the folder.
+///
+/// The folder never holds more than `maximumBytes` of recordings: each block is counted against the
+/// cap as it is added (not when it is written), the oldest hours go first to make room, and when
+/// only the current hour is left at the cap (a flood) the hour is paused, said once. Blocks wait
+/// at most a second (or 64 kB) before they are written; datagrams handed in faster than the card
+/// takes them wait in a bounded backlog, past which they are dropped and counted. An hour's file
+/// left by an earlier run is continued after its last whole block: the torn tail a power cut
+/// leaves is cut first, said once. Writes happen on the recorder's own queue, off the receive path;
+/// a full disk or a removed folder stops the recording with one message and never the gateway.
 public final class FlightRecorder: @unchecked Sendable {  // file state touched on `queue` only
     /// The folder.
     public let directory: String
@@ -48,16 +55,19 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
     private var capture: OpenFile?
     private var hour: Int64 = -1
     private var failed = false
-    private var written: Int64 = 0
     /// Blocks not yet written, in the order they were recorded.
     private var pending: [UInt8] = []
     private var stem = ""
     private var flusher: Task<Void, Never>?
-    /// Bytes the folder's recordings hold (measured at each hour and cap check, plus what was
-    /// written since).
+    /// Bytes the folder's recordings hold with the blocks not yet written (measured at each hour
+    /// and whenever the cap would be passed, plus every block added since).
     private var held: Int64 = 0
     /// The current hour reached the cap: nothing more is recorded until the next hour.
     private var paused = false
+    /// Bytes handed to `queue` and not yet appended (datagram copies waiting on a slow card).
+    private let backlog = Locked<(bytes: Int, dropped: Int)>((0, 0))
+    /// The most bytes that may wait on `queue`: past it, datagrams are dropped and counted.
+    public static let maximumBacklog = 4 << 20
     private static let writer = PcapWriter.Writer(bigEndian: false)
 
     /// Opens (creating) `directory`; throws when it cannot be created or written.
@@ -84,7 +94,9 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
     /// nor EFB announcements (`GatewayInput.isRecorded`: replay makes the ticks again from the inputs' times).
     public func record(_ input: GatewayInput, at time: Double) {
         switch input {
-        case .datagram(let bytes): queue.async { self.append(bytes, at: time) }
+        case .datagram(let bytes):
+            guard enqueue(bytes.count) else { return }
+            queue.async { self.append(bytes, at: time) }
         case .gpsFix(let fix): queue.async { self.appendFix(fix, at: time) }
         case .airspace(let areas): record(RecordedEvent(time: time, change: .airspace(areas)))
         case .acknowledge(let id): record(RecordedEvent(time: time, change: .acknowledge(id)))
@@ -94,9 +106,31 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
 
     /// Records one datagram received at `time` (a quantized `CaptureTime`).
     public func record(_ bytes: UnsafeRawBufferPointer, at time: Double) {
+        guard enqueue(bytes.count) else { return }
         let copy = Array(bytes)
         queue.async { self.append(copy, at: time) }
     }
+
+    /// Counts `size` bytes into the backlog; false (the datagram dropped, counted, said at the
+    /// first and every 10,000th) when the backlog is full.
+    private func enqueue(_ size: Int) -> Bool {
+        let dropped: Int? = backlog.withLock { b in
+            if b.bytes + size > Self.maximumBacklog {
+                b.dropped += 1
+                return b.dropped
+            }
+            b.bytes += size
+            return nil
+        }
+        guard let dropped else { return true }
+        if dropped == 1 || dropped % 10_000 == 0 {
+            onError("recorder: the card is not keeping up (\(Self.maximumBacklog >> 20) MB waiting to be written): \(dropped) datagram(s) not recorded; alerts are not affected")
+        }
+        return false
+    }
+
+    /// Datagrams dropped because the backlog was full.
+    public var droppedDatagrams: Int { backlog.value.dropped }
 
     /// Records an airspace set given or an alert acknowledged (replay gives them to the core again).
     /// Recorded even while the hour is paused at the cap: they are few and replay needs them.
@@ -104,9 +138,17 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
         let line = RecordedEventLog.line(event)
         queue.async {
             guard !self.failed, self.rotate(for: event.time) else { return }
+            let before = self.pending.count
             self.appendLine(line, on: .events, at: event.time)
+            self.held += Int64(self.pending.count - before)  // kept even at the cap: replay needs them
         }
     }
+
+    /// Holds the recorder's queue still, as a card that does not keep up would (tests).
+    func holdWrites() { queue.suspend() }
+
+    /// Lets the queue go on after `holdWrites`.
+    func releaseWrites() { queue.resume() }
 
     /// Writes what is buffered now (the recorder does so every second by itself).
     public func flushNow() {
@@ -131,15 +173,46 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
     }
 
     private func append(_ bytes: [UInt8], at time: Double) {
+        backlog.withLock { $0.bytes -= bytes.count }
         guard !failed, rotate(for: time), !paused else { return }
+        let before = pending.count
         PcapWriter.enhancedPacketBlock(PcapWriter.wrap(bytes, link: .rawIPv4, port: 4000), ticks: CaptureTime.ticks(time),
                                        writer: Self.writer, into: &pending)
+        guard admit(since: before) else { return }
         if pending.count >= 64 << 10 { flush() }
     }
 
     private func appendFix(_ fix: GPSFix, at time: Double) {
         guard !failed, rotate(for: time), !paused else { return }
+        let before = pending.count
         appendLine(Self.gpspipeLine(fix, at: time), on: .gpsd, at: time)
+        _ = admit(since: before)
+    }
+
+    /// Counts the blocks added to `pending` since `before` against the cap. When they would take
+    /// the folder past it, the oldest hours are removed first; when only this hour is left, the
+    /// blocks are taken back and the hour is paused (said once). False when they were taken back.
+    private func admit(since before: Int) -> Bool {
+        let added = Int64(pending.count - before)
+        if held + added > maximumBytes {
+            enforceCap()  // measures the folder again (and `pending`, which holds the new blocks)
+            if held > maximumBytes {
+                pending.removeLast(Int(added))
+                held -= added
+                pause()
+                return false
+            }
+            return true
+        }
+        held += added
+        return true
+    }
+
+    /// Pauses the hour at the cap (a flood of datagrams, or a cap smaller than an hour).
+    private func pause() {
+        guard !paused else { return }
+        paused = true
+        onError("recorder: this hour's recording reached the cap of \(maximumBytes >> 20) MB (a flood of datagrams?): recording paused until the next hour; raise [recorder] max_mb to keep more")
     }
 
     /// `line` and its newline as packets of `channel`: one, unless the line is longer than a
@@ -183,10 +256,18 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
         self.stem = stem
         let path = stem + ".pcapng"
         let opened: (handle: OpenFile, fresh: Bool)
-        do throws(GatewayError) { opened = try Self.openForAppend(path) } catch { return fail("\(error)") }
+        do throws(GatewayError) {
+            opened = try Self.openForAppend(path)
+            // The hour's file of an earlier run goes on after its last whole block (a power cut
+            // leaves a torn one, which would hide everything appended after it).
+            if !opened.fresh, let cut = try Self.cutTornTail(opened.handle) {
+                onError("recorder: \(path) ended in a torn block (a power cut?): its last \(cut.removed) byte(s), after byte \(cut.kept), were cut; recording goes on after its last whole block")
+            }
+        } catch { return fail("\(error)") }
         capture = opened.handle
-        // A new file starts with the header; the hour's file of an earlier run goes on.
-        pending = (opened.fresh ? Self.header() : Self.continuation(of: path)) + pending
+        // A new file (or one cut to nothing) starts with the header; the hour's file of an earlier run goes on.
+        let fresh = opened.fresh || Self.size(of: opened.handle.descriptor) == 0
+        pending = (fresh ? Self.header() : Self.continuation(of: path)) + pending
         enforceCap()
         return true
     }
@@ -209,6 +290,40 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
         return (OpenFile(descriptor: fd, path: path), info.st_size == 0)
     }
 
+    /// Cuts what follows the last whole block of the recording open as `file` (a torn block, or the
+    /// zeros a power cut can leave): nil when it ends in a whole block, else the bytes kept and cut.
+    /// A file whose own header is torn is cut to nothing (it holds no datagram).
+    static func cutTornTail(_ file: OpenFile) throws(GatewayError) -> (kept: Int, removed: Int)? {
+        let size = Self.size(of: file.descriptor)
+        guard size > 0 else { return nil }
+        let end: Int
+        if var stream = try? CaptureStream(path: file.path, port: 4000, readsChannels: true), stream.format == .pcapng {
+            while stream.next() != nil {}
+            end = min(stream.wholeBlocksEnd ?? 0, size)
+        } else {
+            return nil  // another writer's file, not pcapng: left as it is (a section of our own follows)
+        }
+        guard end < size else { return nil }
+        guard ftruncate(file.descriptor, off_t(end)) == 0 else {
+            throw GatewayError.file(path: file.path, reason: "cannot cut its torn tail (\(String(cString: strerror(errno))))")
+        }
+        return (end, size - end)
+    }
+
+    /// The size of the open file `descriptor` (0 when it cannot be read).
+    static func size(of descriptor: Int32) -> Int {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// The size of the file at `path`, by `lstat` (0 when it has none): FoundationEssentials'
+    /// `attributesOfItem` gives sizes a type a cast to `Int64` does not take, so every file read 0
+    /// and the cap was never enforced.
+    static func size(atPath path: String) -> Int64 {
+        var info = stat()
+        return lstat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+
     /// Whether the open capture file is still in the folder (a removed folder or file leaves
     /// writes going to a deleted inode).
     private var captureStillLinked: Bool {
@@ -221,20 +336,16 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
         guard !failed else { return }
         do {
             if !pending.isEmpty, let capture {
-                try capture.write(pending)
-                written += Int64(pending.count)
+                let before = Self.size(of: capture.descriptor)
+                do throws(GatewayError) {
+                    try capture.write(pending)
+                } catch {
+                    // A write cut short (the disk filled) would leave a torn block: cut it off again.
+                    _ = ftruncate(capture.descriptor, off_t(before))
+                    throw error
+                }
                 pending.removeAll(keepingCapacity: true)
             }
-            held += written
-            if held > maximumBytes {
-                enforceCap()
-                if held > maximumBytes, !paused {
-                    // Only this hour is left and it is over the cap (a flood): stop until the next hour.
-                    paused = true
-                    onError("recorder: this hour's recording reached the cap of \(maximumBytes >> 20) MB (a flood of datagrams?): recording paused until the next hour; raise [record] max_mb to keep more")
-                }
-            }
-            written = 0
             if !captureStillLinked {
                 onError("recorder: \(stem).pcapng was removed while recording (the folder or the file): up to a second of recording lost; recording again into a new file")
                 capture?.close()
@@ -246,13 +357,14 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
         }
     }
 
-    /// Removes the oldest recordings while the folder holds more than `maximumBytes`.
+    /// Removes the oldest recordings while the folder, with the blocks not yet written, holds
+    /// more than `maximumBytes`; `held` is then what it holds.
     private func enforceCap() {
         var files = recordings().map { name -> (String, Int64) in
             let path = directory + "/" + name
-            return (path, (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0)
+            return (path, Self.size(atPath: path))
         }
-        var total = files.reduce(0) { $0 + $1.1 }
+        var total = files.reduce(Int64(pending.count)) { $0 + $1.1 }
         let current = hour >= 0 ? Timestamp.iso8601(Double(hour) * 3600).prefix(13).replacingAll("T", with: "-").replacingAll(":", with: "") : ""
         while total > maximumBytes, let oldest = files.first, !oldest.0.contains(current) {
             try? FileManager.default.removeItem(atPath: oldest.0)

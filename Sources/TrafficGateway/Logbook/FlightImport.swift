@@ -135,7 +135,7 @@ public enum FlightImport {
             }
             if stream.format == .raw, let now = replay?.pipeline.now { lastTime = max(lastTime, now) }
             if let damage = stream.error {
-                report.damaged.append("\(damage) (read up to there)")
+                report.damaged.append(damage.readOn ? "\(damage)" : "\(damage) (read up to there)")
             } else if replay?.pipeline.core.counters.messages ?? 0 == messagesBefore {
                 report.damaged.append("\(capture.path): no GDL90 message in it (not a GDL90 capture, or its UDP port is not \(port): give --port)")
             }
