@@ -65,7 +65,10 @@ public struct GatewayApp: Sendable {
     public func start(signals: SignalService? = nil) throws(GatewayError) -> StartedGateway {
         let c = config, console = self.console, clock = self.clock, systemd = self.systemd
         let descriptors = DescriptorLimit.raiseSoftLimit()
-        let log = c.databaseEnabled ? AlertLog(database: try GatewayDatabase(path: c.database ?? GatewayDatabase.defaultPath())) : nil
+        // A storage fault (a full or read-only card, a corrupt or newer database) never stops the
+        // alerts: the database is then kept in memory, said once here, on /healthz, the status line
+        // and the page, and tried again every minute.
+        let log = c.databaseEnabled ? AlertLog(database: openDatabase(c.database ?? GatewayDatabase.defaultPath())) : nil
         let store = log.map { NotamStore(database: $0.database) }
         let gpsd = c.gpsd.map { GPSDSource(host: $0.host, port: $0.port) }
         let now: @Sendable () -> Double
@@ -84,6 +87,10 @@ public struct GatewayApp: Sendable {
         if let log {
             edges.append(EdgeService("alert log") {
                 fisbWrites.sync {}
+                // Degraded: a last try to keep in the file what memory holds, else say what is lost.
+                if log.database.degradedReason != nil {
+                    console.warning("gatewayd: " + (log.database.retry() ?? "database \(log.database.path) still not usable: the alert log and logbook of this run, kept in memory, are lost (the alerts were printed)"))
+                }
                 do { try log.database.close() } catch { console.error("warning: \(error)") }
             })
         }
@@ -121,9 +128,9 @@ public struct GatewayApp: Sendable {
         if descriptors < 1_100 { console.warning("gatewayd: only \(descriptors) open files allowed: raise LimitNOFILE (the HTTP and NMEA caps need about 600)") }
         if let replay {
             let names = replay.sessions.flatMap(\.captures)
-            console.info("gatewayd: playing \(names.count == 1 ? names[0] : "\(names.count) captures") at \(JSONWriter.format(replay.speed, decimals: 1))× real time\(replay.loop ? ", looping" : ""); the clock is the capture's, from \(Timestamp.iso8601(replay.start))\(log.map { ", alert log \($0.database.path)" } ?? "")")
+            console.info("gatewayd: playing \(names.count == 1 ? names[0] : "\(names.count) captures") at \(JSONWriter.format(replay.speed, decimals: 1))× real time\(replay.loop ? ", looping" : ""); the clock is the capture's, from \(Timestamp.iso8601(replay.start))\(log.map { ", alert log \($0.database.path)\($0.database.degradedReason == nil ? "" : " (in memory: storage degraded)")" } ?? "")")
         } else {
-            console.info("gatewayd: listening for GDL90 on UDP \(c.bind):\(gateway.port)\(log.map { ", alert log \($0.database.path)" } ?? "")")
+            console.info("gatewayd: listening for GDL90 on UDP \(c.bind):\(gateway.port)\(log.map { ", alert log \($0.database.path)\($0.database.degradedReason == nil ? "" : " (in memory: storage degraded)")" } ?? "")")
         }
         if !feeds.isEmpty { console.info("gatewayd: feeds: " + feeds.joined(separator: "; ")) }
         if let dir = c.recordDirectory { console.info("gatewayd: recording to \(dir) (at most \(c.recordMaxMB) MB)") }
@@ -131,7 +138,8 @@ public struct GatewayApp: Sendable {
         // stalled core (not a quiet receiver) is what systemd restarts.
         systemd.notify("READY=1\nSTATUS=listening for GDL90 on UDP \(c.bind):\(gateway.port)")
         if let watchdog = systemd.watchdog(petting: gateway.queue, clock: clock) { timers.append(watchdog) }
-        if c.statusInterval > 0 { timers.append(statusLine(gateway, gpsd: gpsd)) }
+        if c.statusInterval > 0 { timers.append(statusLine(gateway, gpsd: gpsd, database: log?.database)) }
+        if let database = log?.database, database.degradedReason != nil { timers.append(databaseRetry(database)) }
         // Stopped first: the line that says why, and systemd's STOPPING=1.
         let stoppingLine = EdgeService("stopping line") {
             // Input stops first: the status below waits for the core's queue, which a flood keeps busy.
@@ -248,11 +256,33 @@ public struct GatewayApp: Sendable {
         }
     }
 
+    /// The database at `path` as `run` uses it (`GatewayDatabase.openForRun`): what happened to a
+    /// file that could not be used is said once.
+    private func openDatabase(_ path: String) -> GatewayDatabase {
+        let (database, notes) = GatewayDatabase.openForRun(path: path)
+        for note in notes { console.warning("warning: \(note)") }
+        return database
+    }
+
+    /// While the database runs in memory: the file tried again every minute (`retry`), said when
+    /// it is usable again.
+    private func databaseRetry(_ database: GatewayDatabase) -> PeriodicService {
+        let console = self.console
+        return PeriodicService("database retry", delay: .seconds(60), every: .seconds(60), clock: clock) {
+            guard database.degradedReason != nil, let said = await Offload.run(on: .global(), { database.retry() }), let line = said else { return }
+            console.warning("gatewayd: " + line)
+        }
+    }
+
     /// The status line on stderr (and systemd's STATUS=) every `statusInterval` seconds.
-    private func statusLine(_ gateway: LiveGateway, gpsd: GPSDSource?) -> PeriodicService {
+    private func statusLine(_ gateway: LiveGateway, gpsd: GPSDSource?, database: GatewayDatabase?) -> PeriodicService {
         let console = self.console, systemd = self.systemd, interval = Duration.seconds(config.statusInterval)
         return PeriodicService("status line", delay: interval, every: interval, clock: clock) {
-            guard let line = await Offload.run(on: .global(), { gateway.status(gpsd: gpsd?.status).line }) else { return }
+            guard let line = await Offload.run(on: .global(), { () -> String in
+                var status = gateway.status(gpsd: gpsd?.status)
+                status.storage = database?.degradedReason
+                return status.line
+            }) else { return }
             console.info("status: \(line)")
             systemd.notify("STATUS=\(line)")
         }

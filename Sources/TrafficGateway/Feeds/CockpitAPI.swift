@@ -15,8 +15,10 @@ public enum CockpitAPI {
     /// `/api/traffic`: ownship, every target (nearest first, with range, bearing and altitude
     /// relative to ownship when ownship has a fix) and the airspace areas active now with their
     /// outlines (as [lat, lon]) and limits.
-    public static func traffic(_ s: FeedSnapshot) -> String {
+    public static func traffic(_ s: FeedSnapshot, storage: String? = nil) -> String {
         var w = header(s.time)
+        // A storage fault at start (the page's banner says it: alerts go on, nothing is logged to the card).
+        if let storage { w.add("storage", storage) }
         w.add("staleAfterSec", s.staleAfter, decimals: 0)
         let own = s.ownship
         if let own {

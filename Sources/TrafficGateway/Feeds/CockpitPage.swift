@@ -31,6 +31,7 @@ public enum CockpitPage {
         <body>
         <header>
           <div id="banner" class="banner quiet" role="status" aria-live="assertive"><span id="banner-text">No active alerts</span></div>
+          <div id="storage-banner" class="banner storage" role="status" hidden><span id="storage-text"></span></div>
           <nav>
             <a href="#traffic" data-panel="traffic">Traffic</a>
             <a href="#alerts" data-panel="alerts" id="alerts-tab" aria-label="Alerts"><span>Alerts</span><span id="alert-count" class="count"></span></a>
@@ -156,6 +157,7 @@ public enum CockpitPage {
         button.on{background:var(--accent);color:var(--bg);border-color:var(--accent)}
         .banner{display:flex;align-items:center;min-height:52px;padding:6px 14px;font-weight:700;font-size:1.1rem;cursor:pointer}
         .banner.quiet{font-weight:500;color:var(--muted);font-size:.95rem;min-height:36px}
+        .banner.storage{min-height:28px;font-size:.9rem;font-weight:600;background:var(--caut);color:#000}
         .banner.warning{background:var(--warn);color:#fff}.banner.caution{background:var(--caut);color:#000}.banner.advisory{background:var(--adv);color:#fff}
         .need-token{padding:8px 14px;background:var(--caut);color:#000}
         main{padding:8px}
@@ -313,6 +315,9 @@ public enum CockpitPage {
             const doc = await getJSON('/api/traffic');
             syncClock(doc);
             state.traffic = doc;
+            // A storage fault: alerts go on, nothing is kept on the card (the status line and /healthz say it too).
+            $('storage-banner').hidden = !doc.storage;
+            $('storage-text').textContent = doc.storage ? 'Storage degraded: ' + doc.storage + ' \u2014 alerts go on, the alert log and logbook are not saved' : '';
             renderOwnship(doc); renderTrafficList(doc); renderAirspaceList(doc);
             if (state.alerts.size) renderBanner();
             draw();

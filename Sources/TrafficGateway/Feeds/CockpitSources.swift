@@ -31,6 +31,10 @@ public struct CockpitSources: Sendable {
         self.ackAttemptsPerMinute = ackAttemptsPerMinute
     }
 
+    /// Why the gateway's database runs in memory (a storage fault at start), nil when on its file
+    /// or when there is none.
+    public var storageProblem: String? { (notams?.database ?? logbook?.database)?.degradedReason }
+
     /// The version string of this build.
     public static let defaultVersion = "gatewayd 0.16 (skygate, cockpit page)"
 }

@@ -144,10 +144,11 @@ public enum FeedEncoders {
     }
 
     /// `/healthz` body: status and the reason when unhealthy.
-    public static func health(_ s: FeedSnapshot) -> String {
+    public static func health(_ s: FeedSnapshot, storage: String? = nil) -> String {
         var w = JSONWriter()
-        w.add("status", s.problem == nil ? "ok" : "unhealthy")
+        w.add("status", s.problem != nil ? "unhealthy" : storage != nil ? "degraded" : "ok")
         w.add("problem", s.problem)
+        if let storage { w.add("storage", storage) }
         w.add("gpsValid", s.gpsValid)
         w.add("positionSource", s.ownship?.source.rawValue ?? "none")
         w.add("targets", s.targets.count)

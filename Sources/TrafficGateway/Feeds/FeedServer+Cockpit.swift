@@ -31,7 +31,7 @@ extension FeedServer {
         router.get("/api") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: Self.endpointList)))
         }
-        router.get("/api/traffic") { _, _ in Self.json(CockpitAPI.traffic(hub.snapshot)) }
+        router.get("/api/traffic") { _, _ in Self.json(CockpitAPI.traffic(hub.snapshot, storage: sources.storageProblem)) }
         router.get("/api/alerts") { _, _ in
             Self.json(CockpitAPI.alerts(active: hub.activeEncoded, history: hub.historyEncoded, time: hub.snapshot.time,
                                         acknowledge: sources.ackToken != nil && sources.acknowledge != nil))

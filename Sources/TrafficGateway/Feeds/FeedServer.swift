@@ -66,9 +66,11 @@ public final class FeedServer: Service, CustomStringConvertible {
         router.get("/traffic.geojson") { _, _ in Self.json(FeedEncoders.trafficGeoJSON(hub.snapshot), type: "application/geo+json") }
         router.get("/airspace.geojson") { _, _ in Self.json(FeedEncoders.airspaceGeoJSON(hub.snapshot), type: "application/geo+json") }
         router.get("/alerts/active") { _, _ in Self.json(JSONWriter.array(hub.activeEncoded.map(\.json))) }
+        let cockpit = self.cockpit
         router.get("/healthz") { _, _ in
             let s = hub.snapshot
-            var r = Self.json(FeedEncoders.health(s))
+            // A storage fault is reported (degraded) but is no outage: the alerts go on.
+            var r = Self.json(FeedEncoders.health(s, storage: cockpit.storageProblem))
             if s.problem != nil { r.status = .serviceUnavailable }
             return r
         }

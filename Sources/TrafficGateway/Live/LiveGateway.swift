@@ -168,6 +168,8 @@ public struct GatewayStatus: Sendable {
     public var problem: String?
     /// gpsd connection state, when configured.
     public var gpsd: GPSDClient.Status?
+    /// Why the database runs in memory (a storage fault at start), nil when on its file.
+    public var storage: String?
 
     /// One line for the log.
     public var line: String {
@@ -180,6 +182,7 @@ public struct GatewayStatus: Sendable {
             }
         }
         if let problem { s += "; receiver: \(problem)" }
+        if let storage { s += "; storage degraded: \(storage)" }
         return s
     }
 }

@@ -16,11 +16,18 @@ import CSQLite
 /// Two connections, each behind its own lock: one writes (every `write` is one transaction), one
 /// reads, so a reader (the page, `run`'s NOTAM re-read) never waits for a refresh's transaction
 /// (WAL readers see the last commit).
+///
+/// `run` opens it with `openForRun`, which never fails: a corrupt file is moved aside (kept) and a
+/// new one started; a file that cannot be used (a full disk, a read-only mount, a newer schema, a
+/// folder that cannot be made) leaves the database *degraded*, in memory, with the reason
+/// (`degradedReason`), until `retry` finds the file usable and writes what was kept into it.
 public final class GatewayDatabase: Sendable {
     /// The file path.
     public let path: String
     private let writer: Locked<SQLiteConnection>
     private let reader: Locked<SQLiteConnection>
+    /// While the database runs in memory: why, and the in-memory database's URI.
+    private let degradation: Locked<(reason: String, memory: String)?>
 
     /// The default location: `$XDG_DATA_HOME/gatewayd/gateway.sqlite`, else `~/.local/share/gatewayd/`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -32,24 +39,189 @@ public final class GatewayDatabase: Sendable {
     /// Opens (creating if needed) the database at `path` and migrates it.
     public init(path: String) throws(GatewayError) {
         self.path = path
+        do throws(OpenFailure) {
+            let (w, r) = try Self.connect(path)
+            writer = Locked(w)
+            reader = Locked(r)
+        } catch {
+            throw GatewayError.database(path: path, reason: error.reason)
+        }
+        degradation = Locked(nil)
+    }
+
+    private init(path: String, writer: SQLiteConnection, reader: SQLiteConnection, degraded: (reason: String, memory: String)? = nil) {
+        self.path = path
+        self.writer = Locked(writer)
+        self.reader = Locked(reader)
+        degradation = Locked(degraded)
+    }
+
+    /// Why the database could not be opened: the reason for a person, and whether the file is
+    /// corrupt (not a database at all, or damaged), which moving it aside cures.
+    struct OpenFailure: Error {
+        var reason: String
+        var corrupt = false
+    }
+
+    /// The two connections to the file at `path`, migrated.
+    private static func connect(_ path: String) throws(OpenFailure) -> (SQLiteConnection, SQLiteConnection) {
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             let directory = String(path[..<slash])
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw GatewayError.database(path: path, reason: "cannot create its folder \(directory): \(describe(error))")
+                throw OpenFailure(reason: "cannot create its folder \(directory): \(describe(error))")
             }
         }
         do {
-            let w = try SQLiteConnection(path: path, create: true)
+            let w = try SQLiteConnection(path: path, create: true, uri: true)
             try w.executeScript("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
             try Self.migrate(w)
-            let r = try SQLiteConnection(path: path, create: false)
+            let r = try SQLiteConnection(path: path, create: false, uri: true)
             try r.executeScript("PRAGMA foreign_keys = ON")
-            writer = Locked(w)
-            reader = Locked(r)
+            return (w, r)
         } catch {
-            throw GatewayError.database(path: path, reason: GatewayDatabase.explain(error))
+            let code = (error as? SQLiteError)?.primaryCode
+            var reason = GatewayDatabase.explain(error)
+            if code == SQLITE_CANTOPEN || code == SQLITE_READONLY || code == SQLITE_IOERR, let cause = Self.unwritableFolder(of: path) { reason = cause }
+            throw OpenFailure(reason: reason, corrupt: code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
+        }
+    }
+
+    /// Why the folder of `path` cannot be written, when it cannot: a read-only mount (the
+    /// kernel remounts a card so after errors), or its permissions.
+    static func unwritableFolder(of path: String) -> String? {
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        var fs = statvfs()
+        if statvfs(folder, &fs) == 0, fs.f_flag & UInt(ST_RDONLY) != 0 {
+            return "the disk holding it is mounted read-only (a card is remounted so after errors: check it with fsck)"
+        }
+        if access(folder, W_OK) != 0 { return "its folder \(folder) is not writable (check its permissions)" }
+        return nil
+    }
+
+    /// The database `run` uses at `path`, whatever state the file is in, and what to say about it
+    /// (once, in the log): a corrupt file is moved aside to `PATH.corrupt-TIME` (with its WAL) and
+    /// a new one started; a file that cannot be used leaves the database in memory (`degradedReason`).
+    public static func openForRun(path: String, now: Double = Date().timeIntervalSince1970) -> (database: GatewayDatabase, notes: [String]) {
+        var notes: [String] = []
+        var failure: OpenFailure
+        do throws(OpenFailure) {
+            let (w, r) = try connect(path)
+            return (GatewayDatabase(path: path, writer: w, reader: r), [])
+        } catch {
+            failure = error
+        }
+        if failure.corrupt {
+            switch moveAside(path, now: now) {
+            case .success(let aside):
+                notes.append("database \(path): \(failure.reason): moved aside to \(aside) (kept, not deleted) and a new database started")
+                do throws(OpenFailure) {
+                    let (w, r) = try connect(path)
+                    return (GatewayDatabase(path: path, writer: w, reader: r), notes)
+                } catch {
+                    failure = error
+                }
+            case .failure(let why):
+                failure.reason += " and it cannot be moved aside (\(why))"
+            }
+        }
+        let reason = "database \(path): \(failure.reason)"
+        let database = inMemory(path: path, reason: reason)
+        notes.append("\(reason) — alerts go on; the alert log and logbook are kept in memory until the file can be written (tried again every minute), NOTAMs stored before are not read")
+        return (database, notes)
+    }
+
+    /// A database in memory standing in for the file at `path`, degraded for `reason`.
+    static func inMemory(path: String, reason: String) -> GatewayDatabase {
+        let memory = "file:gatewayd-degraded-\(getpid())-\(memoryNames.withLock { $0 += 1; return $0 })?mode=memory&cache=shared"
+        // An in-memory database cannot fail to open or migrate but for want of memory itself.
+        let w = try! SQLiteConnection(path: memory, create: true, uri: true)
+        try! w.executeScript("PRAGMA foreign_keys = ON")
+        try! migrate(w)
+        let r = try! SQLiteConnection(path: memory, create: false, uri: true)
+        // Shared-cache readers would wait on the writer's table locks: read what is there.
+        try! r.executeScript("PRAGMA foreign_keys = ON; PRAGMA read_uncommitted = 1")
+        return GatewayDatabase(path: path, writer: w, reader: r, degraded: (reason, memory))
+    }
+
+    private static let memoryNames = Locked(0)
+
+    /// Renames the corrupt file at `path` (and its WAL and shared-memory files) to
+    /// `PATH.corrupt-YYYYMMDDTHHMMSSZ`: the new name, or why it could not be done.
+    static func moveAside(_ path: String, now: Double) -> Result<String, GatewayError> {
+        let stamp = Timestamp.iso8601(now.rounded(.down)).replacingAll("-", with: "").replacingAll(":", with: "").replacingAll(".000", with: "")
+        var aside = path + ".corrupt-" + stamp
+        var n = 1
+        while access(aside, F_OK) == 0 { n += 1; aside = path + ".corrupt-" + stamp + "-\(n)" }
+        guard rename(path, aside) == 0 else {
+            return .failure(.file(path: path, reason: String(cString: strerror(errno))))
+        }
+        for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
+            _ = rename(path + suffix, aside + suffix)
+        }
+        return .success(aside)
+    }
+
+    /// Why the database runs in memory instead of its file (nil while on its file).
+    public var degradedReason: String? { degradation.value?.reason }
+
+    /// While degraded: opens the file again and, when it can be used now, writes into it what was
+    /// kept in memory (alert changes, acknowledgements, flights) and goes on with the file. Nil
+    /// when nothing changed (not degraded, or still unusable); else what to say.
+    public func retry() -> String? {
+        guard let (_, memory) = degradation.value else { return nil }
+        let fileWriter: SQLiteConnection, fileReader: SQLiteConnection
+        do throws(OpenFailure) { (fileWriter, fileReader) = try Self.connect(path) } catch { return nil }
+        // Under the writer's lock: nothing is written to memory between the copy and the switch.
+        let result: Result<(alerts: Int, flights: Int), any Error> = writer.withLock { current in
+            do {
+                let copied = try Self.copy(from: memory, into: fileWriter)
+                current = fileWriter
+                return .success(copied)
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let copied):
+            reader.withLock { $0 = fileReader }
+            degradation.set(nil)
+            return "database \(path): usable again: the alert log and logbook are written to it again (\(copied.alerts) alert change(s) and \(copied.flights) flight(s) kept in memory meanwhile were written)"
+        case .failure(let error):
+            return "database \(path): still not usable: \(Self.explain(error))"
+        }
+    }
+
+    /// Appends the alert changes, acknowledgements and flights of the in-memory database `memory`
+    /// to the file's, in one transaction (flights get new ids; their parts follow them).
+    private static func copy(from memory: String, into db: SQLiteConnection) throws -> (alerts: Int, flights: Int) {
+        try db.execute("ATTACH DATABASE ? AS degraded", [memory])
+        defer { try? db.execute("DETACH DATABASE degraded") }
+        return try transaction(db) {
+            try db.execute("""
+                INSERT INTO main.alert_event (alert_id, event, kind, level, subject, time, message, json)
+                SELECT alert_id, event, kind, level, subject, time, message, json FROM degraded.alert_event ORDER BY rowid
+                """)
+            let alerts = db.changes
+            try db.execute("INSERT INTO main.alert_ack (target, time) SELECT target, time FROM degraded.alert_ack ORDER BY rowid")
+            let flights = try db.rows("SELECT id FROM degraded.flight ORDER BY id").compactMap { $0.int64("id") }
+            for old in flights {
+                try db.execute("""
+                    INSERT INTO main.flight (start, off_block, takeoff, landing, on_block, departure, arrival, distance_nm, max_altitude_ft,
+                        max_ground_speed_kt, source, points, track, display_track)
+                    SELECT start, off_block, takeoff, landing, on_block, departure, arrival, distance_nm, max_altitude_ft,
+                        max_ground_speed_kt, source, points, track, display_track FROM degraded.flight WHERE id = ?
+                    """, [old])
+                let new = db.lastInsertedRowID
+                for table in ["flight_alert", "flight_encounter", "flight_airspace"] {
+                    let columns = try db.rows("SELECT name FROM pragma_table_info('\(table)') WHERE name != 'flight_id'").compactMap { $0.string("name") }
+                        .map { "\"\($0)\"" }.joined(separator: ", ")
+                    try db.execute("INSERT INTO main.\(table) (flight_id, \(columns)) SELECT ?, \(columns) FROM degraded.\(table) WHERE flight_id = ? ORDER BY rowid",
+                                   [new, old])
+                }
+            }
+            return (alerts, flights.count)
         }
     }
 
@@ -97,6 +269,7 @@ public final class GatewayDatabase: Sendable {
     }
 
     static func explain(_ error: any Error) -> String {
+        if let e = error as? OpenFailure { return e.reason }
         if let e = error as? SQLiteError {
             switch e.primaryCode {
             case SQLITE_READONLY: return "the database is read-only (check its permissions and its folder's)"

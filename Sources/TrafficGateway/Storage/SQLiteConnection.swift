@@ -95,10 +95,11 @@ public final class SQLiteConnection {
     /// The file path.
     public let path: String
 
-    /// Opens (creating when `create`) the database file at `path`.
-    init(path: String, create: Bool) throws(SQLiteError) {
+    /// Opens (creating when `create`) the database file at `path`; with `uri`, `path` may be a
+    /// `file:` URI (an in-memory database shared by name, and `ATTACH` of one).
+    init(path: String, create: Bool, uri: Bool = false) throws(SQLiteError) {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0)
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "cannot open"
