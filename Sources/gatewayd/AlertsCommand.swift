@@ -57,7 +57,7 @@ struct AlertsList: ParsableCommand {
             let log = AlertLog(database: try GatewayDatabase(path: path))
             let records = try log.events(since: sinceTime, limit: limit)
             Terminal.out(records.map { r in
-                json ? r.json : "\(Timestamp.iso8601(r.time))  \(r.level.uppercased())  \(r.event)  \(r.message)"
+                json ? r.json : "\(Timestamp.iso8601(r.time))  \(r.level.uppercased())  \(r.event)  \(r.message)".escapingControlCharacters
             })
             if records.isEmpty { Terminal.error("no alerts in \(path)\(since.map { " since \($0)" } ?? "")") }
         } catch {

@@ -78,7 +78,8 @@ struct FlightsList: ParsableCommand {
             Terminal.error("no flights kept yet: 'run' keeps them as you fly; 'gatewayd flights import REC/' builds them from recordings")
             return
         }
-        Terminal.out([LogbookText.listHeader] + flights.map(LogbookText.listLine))
+        // Callsigns and airport names come from the air: their control characters are shown, never sent.
+        Terminal.out(([LogbookText.listHeader] + flights.map(LogbookText.listLine)).map(\.escapingControlCharacters))
     }
 }
 
@@ -100,7 +101,8 @@ struct FlightsShow: ParsableCommand {
     var number: Int64
 
     func run() throws {
-        Terminal.out(LogbookText.debrief(try options.flight(number)))
+        // Broadcast callsigns may hold ESC and other control characters: shown escaped, as replay does.
+        Terminal.out(LogbookText.debrief(try options.flight(number)).map(\.escapingControlCharacters))
     }
 }
 
@@ -130,15 +132,14 @@ struct FlightsExport: ParsableCommand {
     @Option(help: "kml, gpx, igc, geojson or csv.")
     var format: FlightExport
 
-    @Option(name: [.short, .customLong("output")], help: "File to write (default: standard output).")
+    @Option(name: [.short, .customLong("output")], help: "File to write (default, or -: standard output). An existing file is replaced whole (a power cut leaves the old or the new); a link is refused.")
     var output: String?
 
     func run() throws {
         let bytes = format.render(try options.flight(number))
-        if let output {
-            do { try Data(bytes).write(to: URL(fileURLWithPath: output)) } catch {
-                throw CommandFailure("\(output): cannot write (\(error))")
-            }
+        if let output, output != "-" {
+            // Never through a link, never replacing a device; a full disk is said as such.
+            do { try FileOutput.write(bytes, to: output) } catch { throw CommandFailure("\(error)") }
             Terminal.error("wrote \(output) (\(bytes.count) bytes)")
         } else {
             var buffer = OutputBuffer(capacity: bytes.count + 1)

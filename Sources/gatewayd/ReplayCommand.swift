@@ -47,7 +47,7 @@ struct ReplayCommand: ParsableCommand {
                                  valueName: "capture"))
     var files: [String]
 
-    @Option(help: "Pace: 1 for real time, N for N times faster, max for as fast as possible.")
+    @Option(help: "Pace: 1 for real time, N (0.1 to 1000) for N times faster, max for as fast as possible.")
     var speed: ReplaySpeed = .max
 
     @Flag(help: "Print alerts as JSON Lines instead of readable lines.")
@@ -200,6 +200,7 @@ extension ReplayCommand {
             }
             return try files.map { argument in
                 let session = try ReplaySession.resolve(argument)
+                for skipped in session.skipped { Terminal.error("warning: \(skipped): skipped") }
                 let kept = givenEvents != nil && givenFixes != nil ? nil : try session.recorded()
                 let recorded = givenEvents ?? kept?.events ?? []
                 let fixes = givenFixes ?? kept?.fixes ?? []
@@ -222,7 +223,8 @@ enum ReplaySpeed: ExpressibleByArgument, Equatable {
 
     init?(argument: String) {
         if argument == "max" { self = .max; return }
-        guard let v = Double(argument), v > 0 else { return nil }
+        // 0.1 to 1000: a pace a person can follow; a tiny factor would make waits infinite.
+        guard let v = Double(argument), v >= 0.1, v <= 1_000 else { return nil }
         self = .factor(v)
     }
 

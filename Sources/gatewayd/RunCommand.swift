@@ -161,7 +161,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         if replay.isEmpty && (loop || speed != 1 || date != nil) { throw ValidationError("--speed, --loop and --date go with --replay CAPTURE") }
-        if !(speed > 0 && speed <= 1_000) { throw ValidationError("--speed \(speed): give a pace from 0.1 to 1000 (1: real time)") }
+        if !(speed >= 0.1 && speed <= 1_000) { throw ValidationError("--speed \(speed): give a pace from 0.1 to 1000 (1: real time)") }
         if let date, CaptureDate.resolve(given: date, path: "", firstHeartbeatSeconds: nil) == nil {
             throw ValidationError("--date \(date) is not a date like 2026-05-16")
         }
@@ -174,8 +174,13 @@ struct RunCommand: AsyncParsableCommand {
         let config = try effective()
         Terminal.level = config.logLevel
         do {
+            let sessions = try replay.map(ReplaySession.resolve)
+            for skipped in sessions.flatMap(\.skipped) { Terminal.error("warning: \(skipped): skipped") }
+            if let folder = config.recordDirectory, let replayed = ReplaySession.first(of: sessions.flatMap(\.captures), inFolder: folder) {
+                throw CommandFailure("--record \(folder) is where the replayed recording \(replayed) lies: the replay would be recorded into the recording it plays (and with --loop grow without end); record into another folder")
+            }
             let source = try replay.isEmpty ? nil : CaptureSource(
-                sessions: replay.map(ReplaySession.resolve), speed: speed, loop: loop,
+                sessions: sessions, speed: speed, loop: loop,
                 date: date.flatMap { CaptureDate.resolve(given: $0, path: "", firstHeartbeatSeconds: nil) })
             try await GatewayApp(config: config, console: Terminal.console, replay: source).run()
         } catch {

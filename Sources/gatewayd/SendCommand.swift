@@ -30,7 +30,7 @@ struct SendCommand: ParsableCommand {
     @Option(help: "Destination host:port.", transform: { try HostPort.argument($0) })
     var to: HostPort
 
-    @Option(help: "Pace: 1 for real time, N for N times faster, max for no pause.")
+    @Option(help: "Pace: 1 for real time, N (0.1 to 1000) for N times faster, max for no pause.")
     var speed: ReplaySpeed = .factor(1)
 
     @Option(help: "UDP destination port to extract from pcap/pcapng captures.")

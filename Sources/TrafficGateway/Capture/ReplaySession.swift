@@ -21,6 +21,9 @@ public struct ReplaySession: Sendable, Equatable {
     public var gpsLogs: [String]
     /// Session events recorded beside them (`gdl90-….events.jsonl`: airspace sets, acknowledgements).
     public var eventLogs: [String]
+    /// Hours of a folder left out, each with why ("PATH: the file is empty"): an empty, unreadable
+    /// or dangling hour file does not cost the rest of the folder.
+    public var skipped: [String] = []
 
     /// Creates a session.
     public init(captures: [String], gpsLogs: [String] = [], eventLogs: [String] = []) {
@@ -73,14 +76,47 @@ public struct ReplaySession: Sendable, Equatable {
         let base = path.hasSuffix("/") ? path : path + "/"
         // The recorder's names sort by time: gdl90-YYYY-MM-DD-HH.
         let hours = names.filter { $0.hasPrefix("gdl90-") }.sorted()
-        let session = ReplaySession(
+        var session = ReplaySession(
             captures: hours.filter { $0.hasSuffix(captureEnding) }.map { base + $0 },
             gpsLogs: hours.filter { $0.hasSuffix(gpsEnding) }.map { base + $0 },
             eventLogs: hours.filter { $0.hasSuffix(eventsEnding) }.map { base + $0 })
         guard !session.captures.isEmpty else {
             throw GatewayError.file(path: path, reason: "no recordings in this folder (the recorder writes gdl90-YYYY-MM-DD-HH\(captureEnding) files; give a capture file to replay another)")
         }
+        for capture in session.captures {
+            if let why = unreadable(capture) { session.skipped.append("\(capture): \(why)") }
+        }
+        session.captures.removeAll { unreadable($0) != nil }
+        guard !session.captures.isEmpty else {
+            throw GatewayError.file(path: path, reason: "no readable recording in this folder (\(session.skipped.joined(separator: "; ")))")
+        }
         return session
+    }
+
+    /// The first of `captures` that lies in `folder` (both made canonical: links, `..`, a trailing
+    /// slash), nil when none does: `run --replay DIR --record DIR` would record into what it plays.
+    public static func first(of captures: [String], inFolder folder: String) -> String? {
+        func canonical(_ path: String) -> String? {
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        guard let folder = canonical(folder) else { return nil }
+        return captures.first { canonical($0)?.hasPrefix(folder + "/") == true }
+    }
+
+    /// Why the hour file at `path` cannot be replayed (nil when it can): not there (a dangling or
+    /// looping link), not a regular file, empty, or unreadable.
+    static func unreadable(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            return code == ELOOP ? "a symbolic link loop" : code == ENOENT ? "a link to nothing" : String(cString: strerror(code))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else { return "not a regular file" }
+        guard info.st_size > 0 else { return "the file is empty" }
+        guard access(path, R_OK) == 0 else { return "cannot be read (permissions?)" }
+        return nil
     }
 
     /// The gpsd fixes recorded in the session, in time order: those of its captures' gpsd

@@ -62,7 +62,8 @@ package final class OpenFile {
             do { try write(copy); return nil } catch { return EIO }
         }()
         if let failure {
-            throw GatewayError.file(path: path, reason: "cannot write (\(String(cString: strerror(failure))))")
+            throw GatewayError.file(path: path, reason: failure == ENOSPC ? "cannot write: the disk is full (\(String(cString: strerror(failure))))"
+                                                                       : "cannot write (\(String(cString: strerror(failure))))")
         }
     }
 

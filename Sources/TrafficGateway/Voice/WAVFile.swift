@@ -37,9 +37,9 @@ public enum WAVFile {
 
     /// Writes `samples` as a WAV file at `path`.
     public static func write(_ samples: [Int16], sampleRate: Int, to path: String) throws(VoiceError) {
-        let bytes = data(samples, sampleRate: sampleRate)
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw VoiceError("cannot write \(path): does its folder exist, and may it be written?")
+        // Never replaces a device or a link (`--wav /dev/full` once turned the device into a file).
+        do throws(GatewayError) { try FileOutput.write(data(samples, sampleRate: sampleRate), to: path) } catch {
+            throw VoiceError("\(error)")
         }
     }
 }
