@@ -140,6 +140,10 @@ public struct GatewayApp: Sendable {
         if let watchdog = systemd.watchdog(petting: gateway.queue, clock: clock) { timers.append(watchdog) }
         if c.statusInterval > 0 { timers.append(statusLine(gateway, gpsd: gpsd, database: log?.database)) }
         if let database = log?.database, database.degradedReason != nil { timers.append(databaseRetry(database)) }
+        if let alertLog = sinks.lazy.compactMap({ $0 as? AlertLogSink }).first {
+            // Alert changes a locked or full database did not take are tried again every 5 s.
+            timers.append(PeriodicService("alert log retry", delay: .seconds(5), every: .seconds(5), clock: clock) { alertLog.retryUnwritten() })
+        }
         // Stopped first: the line that says why, and systemd's STOPPING=1.
         let stoppingLine = EdgeService("stopping line") {
             // Input stops first: the status below waits for the core's queue, which a flood keeps busy.
@@ -164,9 +168,9 @@ public struct GatewayApp: Sendable {
             }
         }, NoticeSink { console.warning("note: \($0)") }, HeapTrimSink()]
         if let log {
-            sinks.append(AlertLogSink(log: log) { error in
-                console.warning("warning: \(error) — alerts are still printed; free space or fix permissions to resume logging")
-            })
+            // Its words name the cause (a lock held by another process, a full disk); what was not
+            // written waits and is written when it can be.
+            sinks.append(AlertLogSink(log: log) { console.warning("warning: \($0)") })
             // The logbook (issue 23): flights kept in the same database as they end.
             let logbook = Logbook(store: LogbookStore(database: log.database), airports: AirportTable.located(), source: replay == nil ? "live" : "run --replay")
             sinks.append(LogbookSink(logbook: logbook, onFlight: { console.info("gatewayd: logbook: \(FlightImport.line($0, nil))") }, onError: { console.warning("warning: logbook: \($0)") }))

@@ -421,6 +421,14 @@ public enum GatewayError: Error, CustomStringConvertible, Equatable {
     /// A user input (flag, argument) is invalid.
     case invalidInput(String)
 
+    /// What went wrong, without the path or the part named.
+    public var reason: String {
+        switch self {
+        case .database(_, let reason), .socket(_, let reason), .file(_, let reason): reason
+        case .invalidInput(let s): s
+        }
+    }
+
     /// One sentence.
     public var description: String {
         switch self {
