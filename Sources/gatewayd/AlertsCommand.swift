@@ -54,7 +54,7 @@ struct AlertsList: ParsableCommand {
         }
         let path = database ?? GatewayDatabase.defaultPath()
         do {
-            let log = AlertLog(database: try GatewayDatabase(path: path))
+            let log = AlertLog(database: try GatewayDatabase(readingOnly: path))
             let records = try log.events(since: sinceTime, limit: limit)
             Terminal.out(records.map { r in
                 json ? r.json : "\(Timestamp.iso8601(r.time))  \(r.level.uppercased())  \(r.event)  \(r.message)".escapingControlCharacters

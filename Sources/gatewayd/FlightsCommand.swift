@@ -32,14 +32,16 @@ struct FlightsDatabaseOption: ParsableArguments {
     @Option(help: "SQLite database (default: $XDG_DATA_HOME/gatewayd/gateway.sqlite).")
     var database: String?
 
-    func store() throws -> LogbookStore {
-        do { return LogbookStore(database: try GatewayDatabase(path: database ?? GatewayDatabase.defaultPath())) } catch {
+    /// The logbook; `readOnly` for commands that only read (they work on a read-only card too).
+    func store(readOnly: Bool = false) throws -> LogbookStore {
+        let path = database ?? GatewayDatabase.defaultPath()
+        do { return LogbookStore(database: try readOnly ? GatewayDatabase(readingOnly: path) : GatewayDatabase(path: path)) } catch {
             throw CommandFailure("\(error)")
         }
     }
 
     func flight(_ id: Int64) throws -> LoggedFlight {
-        let store = try store()
+        let store = try store(readOnly: true)
         do {
             guard let f = try store.flight(id) else {
                 throw CommandFailure("no flight \(id) in \(store.database.path) ('gatewayd flights list' shows the numbers)")
@@ -69,7 +71,7 @@ struct FlightsList: ParsableCommand {
 
     func run() throws {
         let flights: [LogbookStore.Summary]
-        do { flights = try options.store().list() } catch let e as CommandFailure { throw e } catch { throw CommandFailure("\(error)") }
+        do { flights = try options.store(readOnly: true).list() } catch let e as CommandFailure { throw e } catch { throw CommandFailure("\(error)") }
         if json {
             Terminal.out([LogbookJSON.list(flights)])
             return

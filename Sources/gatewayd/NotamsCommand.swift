@@ -45,9 +45,11 @@ struct NotamDatabaseOption: ParsableArguments {
         return FileManager.default.fileExists(atPath: fallback) ? try GatewayDatabase(path: fallback) : nil
     }
 
-    func store() throws -> NotamStore {
+    /// The store; `readOnly` for commands that only read (they work on a read-only card too).
+    func store(readOnly: Bool = false) throws -> NotamStore {
         do {
-            return NotamStore(database: try GatewayDatabase(path: database ?? GatewayDatabase.defaultPath()))
+            let path = database ?? GatewayDatabase.defaultPath()
+            return NotamStore(database: try readOnly ? GatewayDatabase(readingOnly: path) : GatewayDatabase(path: path))
         } catch {
             throw CommandFailure("\(error)")
         }

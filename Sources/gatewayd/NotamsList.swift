@@ -40,11 +40,15 @@ struct NotamsList: ParsableCommand {
     }
 
     func run() throws {
-        let store = try db.store()
+        let store = try db.store(readOnly: true)
         let now = at.flatMap(Timestamp.parse) ?? Date().timeIntervalSince1970
         do {
             let stale = try store.isStale(at: Date().timeIntervalSince1970)
-            var list = try store.all()
+            let (stored, unreadable) = try store.allReadable()
+            if !unreadable.isEmpty {
+                Terminal.error("warning: \(unreadable.count) stored NOTAM row(s) cannot be read (damaged): skipped (\(unreadable.prefix(5).joined(separator: ", "))\(unreadable.count > 5 ? ", …" : "")); 'gatewayd notams fetch' or 'import' stores them anew")
+            }
+            var list = stored
             if active { list = list.filter { $0.isActive(at: now) } }
             if !severity.isEmpty { list = list.filter { severity.contains($0.severity) } }
             if let search { list = list.filter { $0.raw.lowercased().contains(search.lowercased()) } }

@@ -74,6 +74,21 @@ import Testing
         }
     }
 
+    /// Item 12: a stored NOTAM row whose JSON is damaged is skipped by `notams list` with a
+    /// warning naming it (it said "none stored" before).
+    @Test func unreadableNotamRowsAreNamed() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let database = dir + "/g.sqlite"
+        #expect(try gatewayd(["notams", "import", fixtures.appendingPathComponent("notams-demo.json").path, "--database", database]).status == 0)
+        let db = try GatewayDatabase(path: database)
+        try db.write { try $0.execute("UPDATE notam SET json = '{\"id\": [' WHERE key = 'FDC:6/2174'") }
+        try db.close()
+        let list = try gatewayd(["notams", "list", "--database", database])
+        #expect(list.status == 0 && list.output.split(separator: "\n").count == 4, "\(list.output)")
+        #expect(list.errors.contains("warning: 1 stored NOTAM row(s) cannot be read (damaged): skipped (FDC:6/2174)"), "\(list.errors)")
+    }
+
     /// Item 9: `run --replay DIR --record DIR` (the same folder, however written) is refused
     /// before anything is written; another folder records.
     @Test func runRefusesToRecordIntoTheFolderItReplays() throws {

@@ -81,7 +81,7 @@ import Testing
         p.standardError = FileHandle.nullDevice
         try p.run()
         p.waitUntilExit()
-        guard p.terminationStatus == 0 || arguments.first == "dd" else {
+        guard p.terminationStatus == 0 || ["dd", "touch"].contains(arguments.first!) else {
             throw GatewayError.invalidInput("\(arguments.joined(separator: " ")) failed (\(p.terminationStatus))")
         }
         return p.terminationStatus
@@ -110,6 +110,33 @@ import Testing
             #expect(database.retry() == nil)  // still unusable: nothing to say
         }
         try database.close()
+    }
+
+    /// Item 12: the commands that only read (`alerts`, `flights list`, `notams list`) read a
+    /// database on a card remounted read-only, instead of failing with a misleading message.
+    @Test(.enabled(if: isRoot, "mounts a tmpfs: run as root (CI does)"))
+    func readOnlyDatabasesCanBeListed() throws {
+        let (path, _, undo) = try prepare(.readOnlyMount)
+        defer { undo() }
+        let executable = try #require(gatewaydExecutable())
+        func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+            let p = Process()
+            p.executableURL = executable
+            p.arguments = arguments + ["--database", path]
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        let alerts = try run(["alerts"])
+        #expect(alerts.status == 0 && alerts.output.contains("kept before the card went read-only"), "\(alerts)")
+        #expect(try run(["flights", "list"]).status == 0)
+        #expect(try run(["notams", "list"]).status == 0)
+        // Nothing was written: the card is still read-only and holds what it held.
+        #expect(try Self.shell("touch", URL(fileURLWithPath: path).deletingLastPathComponent().path + "/x") != 0)
     }
 
     /// A full card freed while running: the retry writes into the file what memory kept (the

@@ -176,8 +176,22 @@ public struct NotamStore: Sendable {
 
     /// Every stored NOTAM, by key.
     public func all() throws(GatewayError) -> [Notam] {
+        try allReadable().notams
+    }
+
+    /// Every stored NOTAM that reads, by key, and the keys of the rows that do not (their JSON
+    /// damaged): a list that skips them says so.
+    public func allReadable() throws(GatewayError) -> (notams: [Notam], unreadable: [String]) {
         try read { db in
-            try db.rows("SELECT json FROM notam ORDER BY key").compactMap { $0.string("json") }.compactMap { try? JSONDecoder().decode(Notam.self, from: Data($0.utf8)) }
+            var notams: [Notam] = [], unreadable: [String] = []
+            for row in try db.rows("SELECT key, json FROM notam ORDER BY key") {
+                if let json = row.string("json"), let n = try? JSONDecoder().decode(Notam.self, from: Data(json.utf8)) {
+                    notams.append(n)
+                } else {
+                    unreadable.append(row.string("key") ?? "?")
+                }
+            }
+            return (notams, unreadable)
         }
     }
 

@@ -49,6 +49,45 @@ public final class GatewayDatabase: Sendable {
         degradation = Locked(nil)
     }
 
+    /// Opens the database at `path` for the commands that only read (`flights list`, `alerts`,
+    /// `notams list`): as `init(path:)` when the file can be written, else read-only (a card
+    /// remounted read-only, a file without write permission), so what is stored can still be
+    /// read.
+    public convenience init(readingOnly path: String) throws(GatewayError) {
+        let connections: (SQLiteConnection, SQLiteConnection)
+        do throws(OpenFailure) {
+            connections = try Self.connect(path)
+        } catch {
+            guard access(path, F_OK) == 0, access(path, W_OK) != 0 || Self.unwritableFolder(of: path) != nil else {
+                throw GatewayError.database(path: path, reason: error.reason)
+            }
+            connections = try Self.readOnlyConnections(path)
+        }
+        self.init(path: path, writer: connections.0, reader: connections.1)
+    }
+
+    /// Two read-only connections to `path`: a URI with mode=ro, or, for a WAL database whose
+    /// shared-memory file cannot be made, immutable (nothing else writes a read-only card).
+    private static func readOnlyConnections(_ path: String) throws(GatewayError) -> (SQLiteConnection, SQLiteConnection) {
+        let escaped = path.replacingAll("%", with: "%25").replacingAll("?", with: "%3f").replacingAll("#", with: "%23")
+        var lastError: any Error = SQLiteError(code: SQLITE_CANTOPEN, message: "cannot open", statement: nil)
+        for uri in ["file:\(escaped)?mode=ro", "file:\(escaped)?mode=ro&immutable=1"] {
+            do {
+                let connection = try SQLiteConnection(path: uri, create: false, uri: true)
+                let applied = Set(try connection.rows("SELECT identifier FROM grdb_migrations").compactMap { $0.string("identifier") })
+                if let unknown = applied.subtracting(migrations.map(\.id)).sorted().first {
+                    throw GatewayError.database(path: path, reason: "made by a newer gatewayd (schema step \(unknown) is unknown to this one); upgrade gatewayd")
+                }
+                return (connection, try SQLiteConnection(path: uri, create: false, uri: true))
+            } catch let error as GatewayError {
+                throw error
+            } catch {
+                lastError = error
+            }
+        }
+        throw GatewayError.database(path: path, reason: "cannot be read even read-only: \(explain(lastError))")
+    }
+
     private init(path: String, writer: SQLiteConnection, reader: SQLiteConnection, degraded: (reason: String, memory: String)? = nil) {
         self.path = path
         self.writer = Locked(writer)
