@@ -208,6 +208,8 @@ struct FlightsImport: ParsableCommand {
             if replaced > 0 { summary += ", \(replaced) replaced by a longer recording" }
             if report.flights.count - added - replaced > 0 { summary += ", \(report.flights.count - added - replaced) already kept" }
             if report.overlapping > 0 { summary += "; \(report.overlapping) datagrams older than the ones before skipped (overlapping recordings)" }
+            if report.outOfLine > 0 { summary += "; \(report.outOfLine) datagram(s) with a time out of line with the ones around them skipped" }
+            if report.clockSteps > 0 { summary += "; the capture's clock stepped \(report.clockSteps) time(s) (followed; a step back ends the flight there)" }
             Terminal.error(summary)
         }
         if !report.damaged.isEmpty && report.captures == 0 { throw ExitCode(1) }

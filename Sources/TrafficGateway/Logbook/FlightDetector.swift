@@ -63,6 +63,12 @@ public struct FlightDetector: Sendable {
 
     /// Ends the input: the open flight closes (ended in the air when it never landed).
     public mutating func finish() -> LoggedFlight? {
+        // A new input may start at any time (a capture whose clock stepped back): nothing of this one is kept.
+        defer {
+            lastTime = -Double.infinity
+            movingSince = nil
+            stillSince = nil
+        }
         guard let draft = open else { return nil }
         open = nil
         taxi.removeAll()

@@ -12,7 +12,8 @@ import Darwin
 /// other stay one session, so a flight across an hour boundary stays one flight; a silence of
 /// more than `FlightDetector.silenceSec` between two captures (an hour file missing, another
 /// day) ends the session: a flight still in the air then is kept as ended in the air.
-/// Datagrams older than the last one fed (overlapping recordings) are skipped and counted.
+/// Datagrams older than the last one fed (overlapping recordings) are skipped and counted; inside
+/// a capture, a lone time out of line is skipped and a step of the clock followed (`CaptureTimeline`).
 /// A damaged capture is read up to the damage and named in `Report.damaged`.
 public enum FlightImport {
     /// What an import did.
@@ -28,6 +29,10 @@ public enum FlightImport {
         public var datagrams = 0
         /// Datagrams skipped: older than the last one fed (a file overlapping another).
         public var overlapping = 0
+        /// Datagrams skipped: a time out of line with the datagrams around it (`CaptureTimeline`).
+        public var outOfLine = 0
+        /// Steps of a capture's clock followed (back: the session before it ended there).
+        public var clockSteps = 0
         /// Files named twice, read once.
         public var duplicates: [String] = []
     }
@@ -106,22 +111,15 @@ public enum FlightImport {
             if let first = capture.first, first - lastTime > FlightDetector.silenceSec { try endSession(&logbook) }
             logbook.setSource(capture.path)
             report.captures += 1
-            if replay == nil {
-                let start = capture.first ?? lastTime
-                replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: stream.format == .raw ? .heartbeat(midnight: midnight) : .given,
-                                                                  outputs: .init(flightSamples: true)),
+            let timeSource: GatewayPipeline.TimeSource = stream.format == .raw ? .heartbeat(midnight: midnight) : .given
+            func startSession(at start: Double) {
+                replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: timeSource, outputs: .init(flightSamples: true)),
                                        gpsFixes: fixes.filter { $0.time >= start - 1 })
             }
+            if replay == nil { startSession(at: capture.first ?? lastTime) }
             var batch = GatewayOutputs()
             let messagesBefore = replay?.pipeline.core.counters.messages ?? 0
-            while let d = stream.next() {
-                if let t = d.timestamp {
-                    if t < lastTime - 1 {
-                        report.overlapping += 1
-                        continue
-                    }
-                    lastTime = max(lastTime, t)
-                }
+            func feed(_ d: CapturedDatagram) throws(GatewayError) {
                 let out = replay!.process(d)
                 batch.alerts += out.alerts
                 batch.flightSamples += out.flightSamples
@@ -133,6 +131,66 @@ public enum FlightImport {
                     batch = GatewayOutputs()
                 }
             }
+            // A clock that jumps inside a capture: a time far from its neighbours is held until the
+            // next datagrams say whether the clock stepped (they follow it) or it was a lone bad
+            // time (they go on from before it: it is skipped and counted).
+            var timeline = CaptureTimeline()
+            func flush(_ held: [CapturedDatagram], step: CaptureTimeline.Step) throws(GatewayError) {
+                switch step {
+                case .outliers:
+                    report.outOfLine += held.count
+                    return
+                case .forward:
+                    report.clockSteps += 1
+                case .backward:
+                    // The flight in the air ends where the clock stepped back; the rest is a session of its own.
+                    report.clockSteps += 1
+                    try flushBatch()
+                    try endSession(&logbook)
+                    startSession(at: held[0].timestamp!)
+                }
+                for d in held { try feed(d) }
+                lastTime = held.last!.timestamp!
+            }
+            func flushBatch() throws(GatewayError) {
+                guard !batch.flightSamples.isEmpty || !batch.alerts.isEmpty else { return }
+                let kept = try logbook.receive(samples: batch.flightSamples, alerts: batch.alerts)
+                for k in kept { progress(Self.line(k.0, k.1)) }
+                report.flights += kept.map { ($0.0.withoutTracks, $0.1) }
+                batch = GatewayOutputs()
+            }
+            while let d = stream.next() {
+                guard let t = d.timestamp else {
+                    try feed(d)
+                    continue
+                }
+                if !timeline.started {
+                    // The capture's first time: one older than what was fed came from an overlapping file.
+                    if t < lastTime - 1 {
+                        report.overlapping += 1
+                        continue
+                    }
+                    timeline.start(at: t)
+                    lastTime = max(lastTime, t)
+                    try feed(d)
+                    continue
+                }
+                switch timeline.next(d) {
+                case .feed:
+                    lastTime = max(lastTime, t)
+                    try feed(d)
+                case .hold:
+                    break
+                case .release(let held, let step, let then):
+                    try flush(held, step: step)
+                    if let then {
+                        lastTime = max(lastTime, then.timestamp!)
+                        try feed(then)
+                    }
+                }
+            }
+            if let (held, step) = timeline.end() { try flush(held, step: step) }
+            try flushBatch()
             if stream.format == .raw, let now = replay?.pipeline.now { lastTime = max(lastTime, now) }
             if let damage = stream.error {
                 report.damaged.append(damage.readOn ? "\(damage)" : "\(damage) (read up to there)")
