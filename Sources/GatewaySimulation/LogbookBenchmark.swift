@@ -96,6 +96,45 @@ extension Benchmarks {
         return results
     }
 
+    /// Issue 40, item 13: one flight of 4 h and one of 16 h (1 Hz samples, two targets in range
+    /// all along) built by the logbook's detector alone: the time per sample should not grow with
+    /// the flight (the 16 h flight's time is about 4 times the 4 h one's: linear). Its draft was
+    /// copied out and back at every sample, so each append copied the whole track.
+    public static func flightLength(progress: (String) -> Void = { _ in }) -> [Result] {
+        func build(hours: Int) -> Double {
+            var detector = FlightDetector(source: "bench")
+            let start = 1_778_940_000.0, count = hours * 3_600
+            var samples: [FlightSample] = []
+            samples.reserveCapacity(4_096)
+            let began = ContinuousClock.now
+            for i in 0..<count {
+                let t = start + Double(i)
+                let north = Double(i) * 100 / 3_600 / 60  // 100 kt north, in degrees
+                let own = Position(latitude: 20 + north.truncatingRemainder(dividingBy: 50), longitude: -123)
+                let nearby = (0..<2).map { k in
+                    FlightSample.Nearby(subject: "a0000\(k)", callsign: "N\(k)", position: Position(latitude: own.latitude + 0.01, longitude: -123 + 0.01 * Double(k)),
+                                        altitudeFt: 5_000, rangeNM: 0.9)
+                }
+                samples.append(FlightSample(time: t, position: own, pressureAltitudeFt: 4_500, geometricAltitudeFt: 4_600, groundSpeedKt: 100, trackDeg: 0,
+                                            verticalSpeedFpm: 0, phase: .airborne, phaseChangeBegan: i == 0 ? t : nil, phaseFromFirstFix: false, nearby: nearby))
+                if samples.count == 4_096 || i == count - 1 {
+                    _ = detector.receive(samples: samples, alerts: [])
+                    samples.removeAll(keepingCapacity: true)
+                }
+            }
+            let flight = detector.finish()
+            precondition(flight?.track.count == count, "the bench flight was not kept whole")
+            let d = ContinuousClock.now - began
+            return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        }
+        progress("a 4 h flight")
+        let four = build(hours: 4)
+        progress("a 16 h flight")
+        let sixteen = build(hours: 16)
+        return [Result(name: "logbook: a 16 h flight built by the detector (1 Hz, 2 targets)", value: sixteen, unit: "s", baseline: four,
+                       note: "baseline: a 4 h flight in the same run; ×4 is linear")]
+    }
+
     /// `hours` of the two-flights scenario back to back, as the recorder's hour files in `dir`;
     /// returns the bytes written and the flights flown.
     static func writeRecordings(hours: Int, into dir: String) throws(GatewayError) -> (bytes: Int, flights: Int) {

@@ -99,6 +99,7 @@ struct BenchCommand: ParsableCommand {
             } catch { throw CommandFailure("\(error)") }
         }
         if wanted("logbook") {
+            for r in Benchmarks.flightLength(progress: { Terminal.error("logbook: \($0)…") }) { print(r.line) }
             do { for r in try Benchmarks.logbook(hours: logbookHours, progress: { Terminal.error("logbook: \($0)…") }) { print(r.line) } } catch {
                 throw CommandFailure("\(error)")
             }

@@ -109,12 +109,14 @@ public struct FlightDetector: Sendable {
         case .unknown:
             break
         case .ground:
-            if var draft = open {
-                if draft.landing == nil { draft.landing = s.phaseChangeBegan ?? s.time }
-                if let point { draft.append(point) }
-                open = draft
+            // The open draft is changed in place (`open!`), never copied out and back: a copy
+            // would share the track's storage and copy it whole at the next append (a 16-hour
+            // flight took 14 times as long to log as to replay).
+            if open != nil {
+                if open!.landing == nil { open!.landing = s.phaseChangeBegan ?? s.time }
+                if let point { open!.append(point) }
                 if let still = stillSince, s.time - still >= Self.parkedSec {
-                    closed = draft.close(onBlock: still, source: source)
+                    closed = open!.close(onBlock: still, source: source)
                     open = nil
                 }
             } else {
@@ -149,16 +151,14 @@ public struct FlightDetector: Sendable {
                 taxiAlerts.removeAll()
                 open = draft
             }
-            if var draft = open {
-                if let point { draft.append(point) }
-                draft.observe(s.nearby, at: s.time, ownship: point)
-                open = draft
+            if open != nil {
+                if let point { open!.append(point) }
+                open!.observe(s.nearby, at: s.time, ownship: point)
             }
         }
-        if var draft = open, draft.landing != nil {
-            if !moving, draft.lastStopMoving { draft.lastStop = s.time }
-            draft.lastStopMoving = moving
-            open = draft
+        if open?.landing != nil {
+            if !moving, open!.lastStopMoving { open!.lastStop = s.time }
+            open!.lastStopMoving = moving
         }
         return closed
     }
@@ -169,9 +169,8 @@ public struct FlightDetector: Sendable {
         guard e.change != .cleared else { return }
         let alert = LoggedFlight.Alert(time: e.time, alertID: e.id, kind: e.kind, level: e.level, subject: e.subject, message: e.message,
                                        position: lastPosition, altitudeFt: lastAltitude)
-        if var draft = open {
-            draft.take(alert, airspace: e.airspace)
-            open = draft
+        if open != nil {
+            open!.take(alert, airspace: e.airspace)
         } else if taxiAlerts[e.id].map({ e.level > $0.level }) ?? true {
             taxiAlerts[e.id] = alert
         }
