@@ -124,7 +124,8 @@ public enum NotamTextGeometry {
             circles.append((c, r))
         }
         for m in up.has("EITHER SIDE") ? TextPatterns.corridor.matches(in: bytes) : [] {
-            guard let half = Double(bytes.text(m.range(at: 1))), half > 0 else { continue }
+            // A width in range (an infinite one, "1E999", made NaN geometry stored as 0, 0).
+            guard let half = Double(bytes.text(m.range(at: 1))), half > 0, half < AirspaceArea.maximumRadiusNM else { continue }
             // The line: the coordinates after "LINE FM", joined by TO or -, until something else.
             var line: [Position] = []
             var cursor = m.range.upperBound
@@ -141,7 +142,8 @@ public enum NotamTextGeometry {
         // Arcs: "CLOCKWISE ON A 10NM ARC CENTERED ON c TO p": from the ring's last point to p.
         var arcs: [Int: (clockwise: Bool, radiusNM: Double)] = [:]
         for m in up.has(" ARC ") ? TextPatterns.arc.matches(in: bytes) : [] {
-            guard let r = Double(bytes.text(m.range(at: 2))), r > 0, let i = index(at: m.range(at: 3)?.lowerBound) else { continue }
+            guard let r = Double(bytes.text(m.range(at: 2))), r > 0, r < AirspaceArea.maximumRadiusNM,
+                  let i = index(at: m.range(at: 3)?.lowerBound) else { continue }
             arcs[i] = (!bytes.text(m.range(at: 1)).hasPrefix("COUNTER"), r)
             used.insert(i)
         }
@@ -167,6 +169,8 @@ public enum NotamTextGeometry {
             ring += arcPoints(centre: arc.centre, radiusNM: arc.radiusNM, from: from, to: first, clockwise: arc.clockwise)
         }
         if ring.count >= 3 { parts.append(AirspacePart(outer: ring)) }
+        // The last guard: a part with a point off the Earth (any arithmetic gone wrong) is no area.
+        parts.removeAll { part in part.outer.contains { AirspaceArea.problem($0) != nil } }
         var g: NotamGeometry?
         if circles.count == 1 && parts.isEmpty {
             g = .circle(circles[0].0, radiusNM: circles[0].1, origin: .text)
@@ -182,6 +186,7 @@ public enum NotamTextGeometry {
     static func arcPoints(centre: Position, radiusNM: Double, from: Position, to: Position, clockwise: Bool) -> [Position] {
         let b0 = Geodesy.bearingDeg(centre, from), b1 = Geodesy.bearingDeg(centre, to)
         var sweep = clockwise ? b1 - b0 : b0 - b1
+        guard sweep.isFinite, radiusNM.isFinite else { return [] }
         while sweep <= 0 { sweep += 360 }
         while sweep > 360 { sweep -= 360 }
         let steps = Int((sweep / 5).rounded(.up))

@@ -3,8 +3,11 @@
 public enum Timestamp {
     /// ISO-8601 UTC with millisecond precision when the time has a fraction, e.g.
     /// `2026-05-16T14:00:03Z` or `2026-05-16T14:00:03.250Z`. Deterministic, no locale, no Foundation.
+    ///
+    /// Total: a time before year 0 or after 9999 (a stored or received number such as 1e308)
+    /// reads as the nearest of those limits, NaN as the epoch; never a trap.
     public static func iso8601(_ t: Double) -> String {
-        let millis = Int64((t * 1000).rounded())
+        let millis = Int64((clamped(t) * 1000).rounded())
         var seconds = millis / 1000
         var ms = millis % 1000
         if ms < 0 {
@@ -25,9 +28,18 @@ public enum Timestamp {
 
     /// `HH:MM:SS` of the UTC time of day.
     public static func timeOfDay(_ t: Double) -> String {
-        var secOfDay = Int64(t.rounded(.down)) % 86_400
+        var secOfDay = Int64(clamped(t).rounded(.down)) % 86_400
         if secOfDay < 0 { secOfDay += 86_400 }
         return "\(pad(secOfDay / 3600, 2)):\(pad(secOfDay / 60 % 60, 2)):\(pad(secOfDay % 60, 2))"
+    }
+
+    /// The earliest and latest times written (0000-01-01 and 9999-12-31T23:59:59.999Z).
+    public static let earliest = -62_167_219_200.0, latest = 253_402_300_799.999
+
+    /// `t` within `earliest...latest` (NaN: the epoch), so that every conversion of it is total.
+    @inline(__always)
+    public static func clamped(_ t: Double) -> Double {
+        t.isNaN ? 0 : min(max(t, earliest), latest)
     }
 
     /// Seconds since the epoch of midnight UTC at the start of the given civil date.
