@@ -186,7 +186,14 @@ extension ReplayCommand {
     func sessions() throws -> [ResolvedSession] {
         do {
             let givenEvents = try events.map { try RecordedEventLog.read(path: $0) }
-            let givenFixes = try gps.map { try GPSLog.read(path: $0).fixes }
+            let givenFixes = try gps.map { path in
+                let log = try GPSLog.read(path: path)
+                if let first = log.invalid.first {
+                    Terminal.error("warning: --gps \(path): \(log.invalid.count) line(s) are not JSON (line \(first)\(log.invalid.count > 1 ? " and others" : "")): skipped; gpspipe -w writes one JSON report a line")
+                }
+                if log.fixes.isEmpty { Terminal.error("warning: --gps \(path): no TPV fix with a time in it: no gpsd fixes replayed") }
+                return log.fixes
+            }
             var watched: [AirspaceArea]?
             func watchedAreas() throws -> [AirspaceArea] {
                 if let watched { return watched }

@@ -94,13 +94,19 @@ public enum NotamFile {
             let chunk = next()
             if chunk.isEmpty { break }
             do {
-                try splitter.feed(chunk) { bytes throws(GatewayError) in
+                try splitter.feed(chunk) { bytes, at throws(GatewayError) in
                     // A real feature is well under a megabyte; parsing one of 42 MB took 827 MB.
                     guard bytes.count <= maximumItemBytes else {
                         throw GatewayError.invalidInput("\(path): item \(count + 1) of \"items\" is \(bytes.count >> 20) MB, over the \(maximumItemBytes >> 20) MB a NOTAM may take: refused")
                     }
-                    guard let object = JSONReader.object(bytes) else {
-                        throw GatewayError.invalidInput("\(path): item \(count + 1) of \"items\" is not a JSON object")
+                    let object: [String: Any]
+                    do throws(JSONReader.Failure) {
+                        guard let o = try JSONReader.value(bytes) as? [String: Any] else {
+                            throw JSONReader.Failure(offset: 0, reason: "not a JSON object")
+                        }
+                        object = o
+                    } catch {
+                        throw GatewayError.invalidInput("\(path): item \(count + 1) of \"items\" (at byte \(at)) is not a NOTAM: at byte \(at + error.offset): \(error.reason); nothing imported")
                     }
                     guard var n = FAANotamAPI.notam(object) else { return }
                     n.source = "file"
@@ -115,6 +121,12 @@ public enum NotamFile {
         guard splitter.sawArray else {
             throw GatewayError.invalidInput("\(path): no \"items\" array (expected the FAA NOTAM API's JSON: {\"items\": [GeoJSON Feature…]})")
         }
+        guard splitter.finished else {
+            throw GatewayError.invalidInput("\(path) is cut short: its \"items\" array does not end (\(count) NOTAM(s) read before byte \(splitter.offset)); nothing imported")
+        }
+        guard !splitter.repeated else {
+            throw GatewayError.invalidInput("\(path) has \"items\" twice at the top level: which list is meant cannot be told; nothing imported")
+        }
         guard count > 0 else { throw GatewayError.invalidInput("\(path) has no NOTAMs") }
     }
 
@@ -127,21 +139,30 @@ public enum NotamFile {
 }
 
 /// Splits the members of one top-level JSON array (`"items": [ … ]`) out of a byte stream fed in
-/// chunks of any size: strings and escapes are honoured, each member is handed over as its bytes.
+/// chunks of any size: strings and escapes are honoured (a `]` or `{` inside a string is text,
+/// wherever the string stands), each object or array member is handed over as its bytes, with
+/// its offset in the stream (`itemOffset`). After the array the rest of the document is read on
+/// for a second `arrayKey` (`repeated`): which of the two is meant cannot be told.
 public struct JSONItemSplitter: Sendable {
     /// The key whose array is split.
     public let arrayKey: [UInt8]
     /// Whether the array was found.
     public private(set) var sawArray = false
     /// Whether the array's closing bracket was seen.
-    public var finished: Bool { state == 2 }
-    private var state = 0  // 0: looking for the key, 1: inside the array, 2: done
+    public var finished: Bool { sawArray && state == 0 }
+    /// The key came twice at the top level (the second array is not read).
+    public private(set) var repeated = false
+    /// Bytes fed so far.
+    public private(set) var offset = 0
+    /// The stream offset of the member handed over last (or being read).
+    public private(set) var itemOffset = 0
+    private var state = 0  // 0: outside the array (before or after it), 1: inside it
     private var recent: [UInt8] = []
     private var item: [UInt8] = []
     private var depth = 0
     private var inString = false
     private var escaped = false
-    private var keyDepth = 0  // object depth while looking for the key
+    private var keyDepth = 0  // object depth outside the array
     private var keyInString = false
     private var keyEscaped = false
     private var pendingKey = false
@@ -151,7 +172,13 @@ public struct JSONItemSplitter: Sendable {
 
     /// Feeds bytes; `emit` gets each complete member.
     public mutating func feed<E: Error>(_ data: Data, emit: ([UInt8]) throws(E) -> Void) throws(E) {
+        try feed(data) { (bytes: [UInt8], _: Int) throws(E) in try emit(bytes) }
+    }
+
+    /// Feeds bytes; `emit` gets each complete member and its offset in the stream.
+    public mutating func feed<E: Error>(_ data: Data, emit: ([UInt8], Int) throws(E) -> Void) throws(E) {
         for byte in data {
+            offset += 1
             switch state {
             case 0:
                 // Only `"arrayKey": [` directly in the top-level object counts.
@@ -164,17 +191,28 @@ public struct JSONItemSplitter: Sendable {
                 case UInt8(ascii: "\""): keyInString = true; recent = [byte]; pendingKey = false
                 case UInt8(ascii: ":"): pendingKey = keyDepth == 1 && recent == arrayKey; recent = []
                 case UInt8(ascii: "["):
-                    if pendingKey { state = 1; sawArray = true; continue }
+                    if pendingKey {
+                        if sawArray { repeated = true; keyDepth += 1; pendingKey = false; continue }
+                        state = 1
+                        sawArray = true
+                        continue
+                    }
                     keyDepth += 1
                 case UInt8(ascii: "{"): keyDepth += 1; pendingKey = false
                 case UInt8(ascii: "}"), UInt8(ascii: "]"): keyDepth -= 1; pendingKey = false
                 case 0x20, 0x0A, 0x0D, 0x09: break
                 default: pendingKey = false; recent = []
                 }
-            case 1:
+            default:
                 if depth == 0 {
-                    if byte == UInt8(ascii: "]") { state = 2; continue }
-                    if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth = 1; item = [byte] }
+                    // Between members; a member that is a string or number is passed over whole.
+                    if inString {
+                        if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                        continue
+                    }
+                    if byte == UInt8(ascii: "]") { state = 0; continue }
+                    if byte == UInt8(ascii: "\"") { inString = true; continue }
+                    if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth = 1; item = [byte]; itemOffset = offset - 1 }
                     continue
                 }
                 item.append(byte)
@@ -190,12 +228,10 @@ public struct JSONItemSplitter: Sendable {
                     if depth == 0 {
                         let done = item
                         item = []
-                        try emit(done)
+                        try emit(done, itemOffset)
                     }
                 default: break
                 }
-            default:
-                return
             }
         }
     }

@@ -68,7 +68,7 @@ public struct CaptureDate: Sendable, Equatable {
 public enum GPSLog {
     /// Reads the TPV fixes of the gpspipe log at `path`; lines that are not TPV reports with a
     /// 2D/3D fix and a time are skipped and counted.
-    public static func read(path: String) throws(GatewayError) -> (fixes: [TimedGPSFix], skipped: Int) {
+    public static func read(path: String) throws(GatewayError) -> (fixes: [TimedGPSFix], skipped: Int, invalid: [Int]) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GatewayError.file(path: path, reason: "cannot read the gpsd log (missing or unreadable)")
         }
@@ -76,10 +76,19 @@ public enum GPSLog {
     }
 
     /// Parses gpspipe JSON lines.
-    public static func parse(_ bytes: [UInt8]) -> (fixes: [TimedGPSFix], skipped: Int) {
+    /// `invalid`: the numbers of the lines that are not JSON objects at all (a damaged or wrong
+    /// file), which a reader should name; reports of other classes (SKY, VERSION) are only skipped.
+    public static func parse(_ bytes: [UInt8]) -> (fixes: [TimedGPSFix], skipped: Int, invalid: [Int]) {
         var fixes: [TimedGPSFix] = []
         var skipped = 0
-        for line in bytes.split(separator: 0x0A) where !line.isEmpty {
+        var invalid: [Int] = []
+        for (number, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated()
+        where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) {
+            guard JSONReader.object(line) != nil else {
+                invalid.append(number + 1)
+                skipped += 1
+                continue
+            }
             guard let fix = GPSDClient.fix(fromJSONLine: Array(line)),
                   let object = JSONReader.object(line),
                   let text = object["time"] as? String, let time = Timestamp.parse(text)
@@ -89,6 +98,6 @@ public enum GPSLog {
             }
             fixes.append(TimedGPSFix(time: time, fix: fix))
         }
-        return (fixes, skipped)
+        return (fixes, skipped, invalid)
     }
 }

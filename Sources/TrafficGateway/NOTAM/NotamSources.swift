@@ -111,7 +111,7 @@ public struct FAANotamAPI: NotamSource {
         var splitter = JSONItemSplitter(arrayKey: "items")
         var out: [Notam] = []
         var bad = false
-        splitter.feed(Data(body)) { bytes in
+        splitter.feed(Data(body)) { bytes, _ in
             guard let feature = JSONReader.object(bytes) else { bad = true; return }
             if let n = notam(feature) { out.append(n) }
         }

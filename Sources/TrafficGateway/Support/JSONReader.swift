@@ -160,9 +160,17 @@ public enum JSONReader {
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if scalar >= 0xD800 && scalar < 0xDC00, at + 1 < bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") {
+                        // A pair only when the next escape is a low surrogate; else the lone high
+                        // one is U+FFFD and the next escape is read as itself (it was swallowed).
+                        let next = at
                         at += 2
                         let low = try hex4()
-                        scalar = low >= 0xDC00 && low < 0xE000 ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
+                        if low >= 0xDC00 && low < 0xE000 {
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            at = next
+                            scalar = 0xFFFD
+                        }
                     }
                     out.append(contentsOf: String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8)
                 default: at -= 1; throw failure("a bad escape '\\\(Self.show(e))'")
