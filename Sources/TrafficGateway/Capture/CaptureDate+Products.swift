@@ -22,6 +22,13 @@ public struct ProductDateEvidence: Sendable {
     /// Creates an empty collection.
     public init() {}
 
+    /// Evidence already gathered (tests of the rules that weigh it).
+    init(monthDays: [Int: Int], daysOfMonth: [Int: Int] = [:], notamDates: [Double] = []) {
+        self.monthDays = monthDays
+        self.daysOfMonth = daysOfMonth
+        self.notamDates = notamDates
+    }
+
     /// True once enough was seen to decide (the probe of a file stops there).
     public var isSufficient: Bool {
         monthDays.values.reduce(0, +) >= 20 && !notamDates.isEmpty
@@ -60,7 +67,8 @@ public struct ProductDateEvidence: Sendable {
     /// `secondsOfDay`: the same day, or the next when it was issued later in the day than it
     /// arrived (issued before midnight, received after). Nil for impossible fields.
     static func receptionDay(month: Int, day: Int, hour: Int, minute: Int, secondsOfDay: Double) -> (month: Int, day: Int)? {
-        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
+              exists(month: month, day: day) else { return nil }
         let issued = Double(hour * 3600 + minute * 60)
         // Products are issued before they are sent; ten minutes' slack for clocks.
         guard issued > secondsOfDay + 600 else { return (month, day) }
@@ -68,6 +76,13 @@ public struct ProductDateEvidence: Sendable {
         let days = Timestamp.days(fromCivil: 2000, Int64(month), Int64(day)) + 1
         let (_, m, d) = Timestamp.civil(fromDays: days)
         return (Int(m), Int(d))
+    }
+
+    /// Whether some year has this month and day (29 February does; 31 February, 31 April do not:
+    /// a header that says so is damaged, not a date).
+    static func exists(month: Int, day: Int) -> Bool {
+        let (_, m, d) = Timestamp.civil(fromDays: Timestamp.days(fromCivil: 2000, Int64(month), Int64(day)))
+        return m == month && d == day
     }
 
     private mutating func collectNotamDates(_ text: String) {
@@ -87,13 +102,18 @@ public struct ProductDateEvidence: Sendable {
     /// texts' dates, else the latest not after `fallback` (the file's time: a file is written
     /// after it is recorded). Nil when no product carries a day.
     public func midnight(fallback: Double) -> (midnight: Double, source: String)? {
-        let anchor = notamDates.isEmpty ? fallback : notamDates.sorted()[notamDates.count / 2]
-        let near = notamDates.isEmpty ? "the file's time" : "\(notamDates.count) NOTAM date groups"
+        // NOTAM groups after the file was written (a day's slack for its clock) are ends of
+        // validity far ahead (2099 for "permanent"), not the time of reception.
+        let dates = notamDates.filter { $0 <= fallback + 86_400 }.sorted()
+        let anchor = dates.isEmpty ? fallback : dates[dates.count / 2]
+        let near = dates.isEmpty ? "the file's time" : "\(dates.count) NOTAM date groups"
         let (year, month, _) = FISBClock.date(anchor)
         if let best = monthDays.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) {
             let m = best.key / 100, d = best.key % 100
-            var candidates = ((year - 1)...(year + 1)).map { Timestamp.midnight(year: $0, month: m, day: d) }
-            if notamDates.isEmpty { candidates = candidates.filter { $0 <= anchor } }
+            // Only days that year has (29 February), never after the file was written.
+            var candidates = ((year - 1)...(year + 1)).map { Timestamp.midnight(year: $0, month: m, day: d) }.filter { FISBClock.date($0).day == d }
+            candidates = candidates.filter { $0 <= fallback + 86_400 }
+            if dates.isEmpty { candidates = candidates.filter { $0 <= anchor } }
             guard let midnight = candidates.min(by: { abs($0 - anchor) < abs($1 - anchor) }) else { return nil }
             return (midnight, "the FIS-B products' dates (month and day from \(best.value) product headers, year from \(near))")
         }
@@ -107,7 +127,8 @@ public struct ProductDateEvidence: Sendable {
                 if FISBClock.date(t).day == best.key { candidates.append(t) }
             }
             // A file is written after it was recorded: with only its time to go by, not later than that.
-            if notamDates.isEmpty { candidates = candidates.filter { $0 <= anchor } }
+            candidates = candidates.filter { $0 <= fallback + 86_400 }
+            if dates.isEmpty { candidates = candidates.filter { $0 <= anchor } }
             guard let midnight = candidates.min(by: { abs($0 - anchor) < abs($1 - anchor) }) else { return nil }
             return (midnight, "the FIS-B weather reports' day of the month (\(best.value) reports; month and year from \(near))")
         }
