@@ -6,23 +6,7 @@ import Testing
 /// reproduced as the probe found it, then its fix.
 @Suite(.serialized) struct HostileInputRound3Tests {
     /// Runs gatewayd with `arguments`: status, stdout, stderr.
-    func gatewayd(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let p = Process()
-        p.executableURL = gatewaydExecutable()
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let errors = Locked<Data>(Data())
-        let reader = Thread { errors.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        while errors.value.isEmpty && reader.isExecuting { usleep(10_000) }
-        usleep(50_000)
-        return (p.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors.value, as: UTF8.self))
-    }
+    func gatewayd(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) { try runGatewayd(arguments) }
 
     func folder() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-round3-\(UUID())").path

@@ -41,16 +41,8 @@ import Testing
         let cut = dir + "/cut.json"
         try Data(demoBytes.prefix(demoBytes.count - 40)).write(to: URL(fileURLWithPath: cut))
         func run(_ arguments: [String]) throws -> (Int32, String) {
-            let p = Process()
-            p.executableURL = gatewaydExecutable()
-            p.arguments = arguments + ["--database", dir + "/g.sqlite"]
-            let err = Pipe()
-            p.standardError = err
-            p.standardOutput = FileHandle.nullDevice
-            try p.run()
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+            let r = try runGatewayd(arguments + ["--database", dir + "/g.sqlite"])
+            return (r.status, r.errors)
         }
         #expect(try run(["notams", "import", demo]).0 == 0)
         let refused = try run(["notams", "import", cut])

@@ -118,18 +118,9 @@ import Testing
     func readOnlyDatabasesCanBeListed() throws {
         let (path, _, undo) = try prepare(.readOnlyMount)
         defer { undo() }
-        let executable = try #require(gatewaydExecutable())
         func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-            let p = Process()
-            p.executableURL = executable
-            p.arguments = arguments + ["--database", path]
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+            let r = try runGatewayd(arguments + ["--database", path])
+            return (r.status, r.output)
         }
         let alerts = try run(["alerts"])
         #expect(alerts.status == 0 && alerts.output.contains("kept before the card went read-only"), "\(alerts)")

@@ -18,22 +18,13 @@ import Testing
 
     /// Item 6 through the commands: a stored NOTAM whose start and end are ±1e308.
     @Test func notamCommandsReadAStoredNotamWithAbsurdTimes() throws {
-        let executable = gatewaydExecutable()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-total-\(UUID())").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let database = dir + "/g.sqlite"
         func run(_ arguments: [String]) throws -> (Int32, String) {
-            let p = Process()
-            p.executableURL = executable
-            p.arguments = arguments + ["--database", database]
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+            let r = try runGatewayd(arguments + ["--database", database])
+            return (r.status, r.output)
         }
         #expect(try run(["notams", "import", fixtures.appendingPathComponent("notams-demo.json").path]).0 == 0)
         let db = try GatewayDatabase(path: database)

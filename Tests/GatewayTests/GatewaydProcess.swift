@@ -1,0 +1,21 @@
+import Foundation
+@testable import TrafficGateway
+
+/// Runs the built `gatewayd` with `arguments` to its end, as a person runs it: its exit status,
+/// standard output and standard error (both read while it runs, so neither pipe fills).
+func runGatewayd(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    let p = Process()
+    p.executableURL = gatewaydExecutable()
+    p.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let errors = Locked<Data?>(nil)
+    let reader = Thread { errors.set(err.fileHandleForReading.readDataToEndOfFile()) }
+    reader.start()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    while errors.value == nil { usleep(5_000) }
+    return (p.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors.value ?? Data(), as: UTF8.self))
+}
