@@ -90,7 +90,7 @@ public enum PatternBenchmark {
 
     /// The engine before issue 40 (no memo) on the issue's shape, `range` on "1FT" then spaces,
     /// at `sizes` (keep them small: quadratic): seconds each.
-    public static func before(sizes: [Int] = [1 << 10, 4 << 10]) -> [(bytes: Int, seconds: Double)] {
+    public static func before(sizes: [Int] = [1 << 10, 2 << 10, 4 << 10, 8 << 10]) -> [(bytes: Int, seconds: Double)] {
         sizes.map { n in
             let text = texts(bytes: n).first { $0.name == "1FT spaces" }!.text
             let start = DispatchTime.now().uptimeNanoseconds

@@ -185,7 +185,10 @@ public struct GatewayApp: Sendable {
         // The cockpit page: the stored NOTAMs and those of the NOTAM file, and the one write it may do.
         // The file (checked when the airspace source started) is read off the start path (issue 40).
         let fileNotams = LaterNotams()
-        if let path = c.notamsFile { DispatchQueue.global().async { fileNotams.set((try? NotamFile.read(path: path)) ?? []) } }
+        if let path = c.notamsFile {
+            // A queue of its own: a long read must not hold a thread of the global pool.
+            DispatchQueue(label: "gatewayd.notam-file").async { fileNotams.set((try? NotamFile.read(path: path)) ?? []) }
+        }
         var cockpit = CockpitSources(notams: store, acknowledge: { acknowledgements.acknowledge($0) },
                                      ackToken: c.ackToken, logbook: log.map { LogbookStore(database: $0.database) })
         cockpit.laterFileNotams = fileNotams

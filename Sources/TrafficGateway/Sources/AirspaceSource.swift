@@ -8,9 +8,9 @@ import Dispatch
 ///
 /// Issue 40: the first load can run off the start path (`firstInBackground`), so the sockets
 /// open at once whatever the NOTAM texts cost to read; `check` (a cheap look at the files) still
-/// makes a bad file an error at start. Every load after start runs on a global queue and is let
-/// go of when the source stops (a shutdown never waits for one), and a load never hands in an
-/// older set than one already handed in.
+/// makes a bad file an error at start. Loads run one at a time on a queue of their own and are
+/// let go of when the source stops (a shutdown never waits for one), and a load never hands in
+/// an older set than one already handed in.
 public final class AirspaceSource: GatewaySource {
     /// Loads the areas in force at a time.
     public typealias Load = @Sendable (_ activeAt: Double) throws(GatewayError) -> [AirspaceArea]
@@ -30,6 +30,9 @@ public final class AirspaceSource: GatewaySource {
     private let loads = Locked(0)
     private let timers = Locked<[Task<Void, Never>]>([])
     private let stopped = Locked(false)
+    /// Where loads run, one at a time: a queue of its own, not the global pool (whose few
+    /// threads, one a core, a long load would hold from the rest of the process, its exit too).
+    private let loading = DispatchQueue(label: "gatewayd.airspace-load")
 
     /// A source loading with `load`, re-reading every minute on `clock`, and running `refresh`
     /// 2 s after start and then at its interval. With `firstInBackground`, `start` runs `check`
@@ -52,7 +55,7 @@ public final class AirspaceSource: GatewaySource {
         if firstInBackground {
             try check?()
             // On a Dispatch queue, not a task: the cooperative pool may be busy at start.
-            DispatchQueue.global().async { [self, load, failed] in
+            loading.async { [self, load, failed] in
                 do throws(GatewayError) {
                     hand(try load(inlet.now()), number: number, to: inlet)
                 } catch {
@@ -79,11 +82,11 @@ public final class AirspaceSource: GatewaySource {
         for t in timers.value { t.cancel() }
     }
 
-    /// One load on a global queue; returns at once when the task is cancelled. A failure is
-    /// dropped (the set in place is kept).
+    /// One load on `loading`; returns at once when the task is cancelled. A failure is dropped
+    /// (the set in place is kept).
     private func reload(_ inlet: GatewayInlet) async {
         let number = loads.withLock { $0 += 1; return $0 }
-        let areas = await Offload.run(on: .global()) { [load] in try? load(inlet.now()) } ?? nil
+        let areas = await Offload.run(on: loading) { [load] in try? load(inlet.now()) } ?? nil
         guard let areas, !Task.isCancelled else { return }
         hand(areas, number: number, to: inlet)
     }
