@@ -55,15 +55,15 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Hours of flight recordings for --only logbook.")
     var logbookHours = 10
 
-    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile, commands, voice, logbook (the last five are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s; decode, replay and fisb as child processes on a --stream-megabytes stream, a few minutes; the spoken callouts' start-up CPU and datagram-to-ALSA latency, about 30 s; --logbook-hours of recordings into the logbook and each export of a 3 h flight, about a minute).")
+    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile, commands, voice, logbook, patterns (the last six are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s; decode, replay and fisb as child processes on a --stream-megabytes stream, a few minutes; the spoken callouts' start-up CPU and datagram-to-ALSA latency, about 30 s; --logbook-hours of recordings into the logbook and each export of a 3 h flight, about a minute; every NOTAM text pattern on 1 to 64 kB runs of each character class, a table of size against time, under a minute).")
     var only: [String] = []
 
     func run() throws {
-        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile", "commands", "voice", "logbook"]
+        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile", "commands", "voice", "logbook", "patterns"]
         if let bad = only.first(where: { !known.contains($0) }) {
             throw ValidationError("unknown benchmark '\(bad)'; choose from: \(known.joined(separator: ", "))")
         }
-        func wanted(_ name: String) -> Bool { (only.isEmpty && !["flood", "hostile", "commands", "voice", "logbook"].contains(name)) || only.contains(name) }
+        func wanted(_ name: String) -> Bool { (only.isEmpty && !["flood", "hostile", "commands", "voice", "logbook", "patterns"].contains(name)) || only.contains(name) }
         #if DEBUG
         Terminal.error("warning: this is a debug build; measure with: swift run -c release gatewayd bench")
         #endif
@@ -103,6 +103,15 @@ struct BenchCommand: ParsableCommand {
             do { for r in try Benchmarks.logbook(hours: logbookHours, progress: { Terminal.error("logbook: \($0)…") }) { print(r.line) } } catch {
                 throw CommandFailure("\(error)")
             }
+        }
+        if wanted("patterns") {
+            let rows = PatternBenchmark.run()
+            for r in rows { print(r.line) }
+            if let worst = rows.max(by: { $0.ratio < $1.ratio }), let slowest = rows.max(by: { $0.seconds.last! < $1.seconds.last! }) {
+                print("patterns: highest 64k/16k ratio ×\(JSONWriter.format(worst.ratio, decimals: 2)) (\(worst.pattern) on \(worst.text)); slowest at 64k \(PatternBenchmark.Row.milliseconds(slowest.seconds.last!)) ms (\(slowest.pattern) on \(slowest.text)); over budget: \(rows.filter(\.overBudget).count)")
+            }
+            let before = PatternBenchmark.before().map { "\($0.bytes >> 10)k \(PatternBenchmark.Row.milliseconds($0.seconds)) ms" }
+            print("patterns: before issue 40 (no memo), range on 1FT spaces: " + before.joined(separator: ", "))
         }
         if wanted("voice") {
             do { for r in try Benchmarks.voice() { print(r.line) } } catch { throw CommandFailure("\(error)") }

@@ -97,6 +97,8 @@ struct NotamsImport: ParsableCommand {
         do {
             let changes = try store.refresh(source: "file", notams: notams, at: Date().timeIntervalSince1970) { _ in false }
             reportChanges(changes, source: file, count: notams.count)
+            let kept = notams.filter(NotamParser.isKeptAsWritten).count
+            if kept > 0 { Terminal.error("notams: \(kept) text(s) too costly to read, kept as written with no area or limits from the text (notams show)") }
         } catch {
             throw CommandFailure("\(error)")
         }

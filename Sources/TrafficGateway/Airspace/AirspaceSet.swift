@@ -77,6 +77,16 @@ public enum NotamFile {
         try read(name: path, chunks: { Data(file.read(upTo: 1 << 20)) }, body)
     }
 
+    /// Checks `path` as `read` would, without parsing the NOTAMs' texts (cheap: what `run`
+    /// does at start, before reading the file off the start path): the same errors for a file
+    /// that cannot be read, is not the API's shape, or holds no NOTAM.
+    public static func check(path: String) throws(GatewayError) {
+        guard let file = OpenFile.reading(path) else {
+            throw GatewayError.invalidInput("cannot read NOTAM file \(path): no such file or not readable")
+        }
+        try read(name: path, chunks: { Data(file.read(upTo: 1 << 20)) }, parse: false) { _ throws(GatewayError) in }
+    }
+
     /// The same over a file's contents in memory (`name` in errors): the fuzz target's way in.
     public static func parse(_ bytes: [UInt8], name: String, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
         var given = false
@@ -86,7 +96,9 @@ public enum NotamFile {
         }, body)
     }
 
-    private static func read(name path: String, chunks next: () -> Data, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
+    /// Splits the file's items and hands each NOTAM to `body`; without `parse`, only counts
+    /// those with a text (`body` is not called).
+    private static func read(name path: String, chunks next: () -> Data, parse: Bool = true, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
         var splitter = JSONItemSplitter(arrayKey: "items")
         var count = 0
         var failure: GatewayError?
@@ -107,6 +119,10 @@ public enum NotamFile {
                         object = o
                     } catch {
                         throw GatewayError.invalidInput("\(path): item \(count + 1) of \"items\" (at byte \(at)) is not a NOTAM: at byte \(at + error.offset): \(error.reason); nothing imported")
+                    }
+                    guard parse else {
+                        if FAANotamAPI.texts(object) != nil { count += 1 }
+                        return
                     }
                     guard var n = FAANotamAPI.notam(object) else { return }
                     n.source = "file"

@@ -195,11 +195,16 @@ public struct GatewayApp: Sendable {
         var feeds: [String] = []
         var httpPort: Int?
         // The cockpit page: the stored NOTAMs and those of the NOTAM file, and the one write it may do.
-        var fileNotams: [Notam] = []
-        if let path = c.notamsFile { try NotamFile.read(path: path) { fileNotams.append($0) } }
-        let http = FeedServer(hub: hub, token: c.httpToken, cockpit: CockpitSources(
-            notams: store, fileNotams: fileNotams, acknowledge: { acknowledgements.acknowledge($0) },
-            ackToken: c.ackToken, logbook: log.map { LogbookStore(database: $0.database) }))
+        // The file (checked when the airspace source started) is read off the start path (issue 40).
+        let fileNotams = LaterNotams()
+        if let path = c.notamsFile {
+            // A queue of its own: a long read must not hold a thread of the global pool.
+            DispatchQueue(label: "gatewayd.notam-file").async { fileNotams.set((try? NotamFile.read(path: path)) ?? []) }
+        }
+        var cockpit = CockpitSources(notams: store, acknowledge: { acknowledgements.acknowledge($0) },
+                                     ackToken: c.ackToken, logbook: log.map { LogbookStore(database: $0.database) })
+        cockpit.laterFileNotams = fileNotams
+        let http = FeedServer(hub: hub, token: c.httpToken, cockpit: cockpit)
         if c.httpPort > 0 {
             // Hummingbird's application, a service of the group like every other part.
             try http.bind(host: c.httpBind, port: c.httpPort)
@@ -231,7 +236,12 @@ public struct GatewayApp: Sendable {
     }
 
     /// The airspace source: the files, then the stored NOTAMs in force at the gateway's clock (one
-    /// merge rule, `AirspaceSet`), re-read every minute and after each NOTAM refresh.
+    /// merge rule, `AirspaceSet`), re-read every minute and after each NOTAM refresh. Live, the
+    /// first load runs off the start path (issue 40: the sockets never wait for NOTAM texts to be
+    /// read); the files are checked at start, so a bad one is still an error there: the airspace
+    /// file read (GeoJSON, no texts), the NOTAM file's shape (every item a JSON object, some
+    /// NOTAM in it) without parsing the texts. Replayed, the first load is part of the start, so
+    /// the alerts do not depend on when it ends.
     private func airspaceSource(store: NotamStore?, clock now: @escaping @Sendable () -> Double) -> AirspaceSource {
         let notamFiles = config.notamsFile.map { [$0] } ?? [], airspaceFiles = config.airspaceFile.map { [$0] } ?? []
         let levels = config.airspaceLevels
@@ -239,23 +249,26 @@ public struct GatewayApp: Sendable {
         if let source = config.notamSource, let store {
             refresh = (notamRefresh(NotamRefresh(source: source, config: config, store: store)), .seconds(config.notamRefreshHours * 3600))
         }
+        let console = self.console
         return AirspaceSource(load: { (time: Double) throws(GatewayError) in
             try AirspaceSet.load(database: store?.database, notamFiles: notamFiles, airspaceFiles: airspaceFiles, activeAt: time, levels: levels)
-        }, refresh: refresh, clock: clock)
+        }, check: { () throws(GatewayError) in
+            for path in airspaceFiles { _ = try AirspaceFile.read(path: path) }
+            for path in notamFiles { try NotamFile.check(path: path) }
+        }, firstInBackground: replay == nil, failed: { console.error("error: airspace not loaded (alerting without it; retried every minute): \($0)") },
+        refresh: refresh, clock: clock)
     }
 
-    /// FIS-B NOTAMs heard in flight go into the store too (merged with fetched copies), written on `queue`.
+    /// FIS-B NOTAMs heard in flight go into the store too (merged with fetched copies), written on
+    /// `queue`: latest set wins, each report parsed once (`FISBNotamWriter`).
     private func storeFISBNotams(in store: NotamStore, on queue: DispatchQueue) -> FISBNotamSink {
         let console = self.console
+        let writer = FISBNotamWriter(store: store, queue: queue, clock: { Date().timeIntervalSince1970 }) { error in
+            console.warning("notams: FIS-B NOTAMs not stored: \(error)")
+        }
         return FISBNotamSink { reports in
-            queue.async {
-                let notams = reports.compactMap(Notam.init(fisb:))
-                guard !notams.isEmpty else { return }
-                do {
-                    try store.refresh(source: "fisb", notams: notams, at: Date().timeIntervalSince1970) { $0.source == "fisb" }
-                } catch {
-                    console.warning("notams: FIS-B NOTAMs not stored: \(error)")
-                }
+            if !writer.submit(reports), writer.superseded == 1 || writer.superseded % 1_000 == 0 {
+                console.info("notams: \(writer.superseded) FIS-B NOTAM set(s) replaced by a newer one before they were stored (the latest is kept)")
             }
         }
     }

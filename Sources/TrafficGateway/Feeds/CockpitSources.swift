@@ -7,6 +7,9 @@ public struct CockpitSources: Sendable {
     public var notams: NotamStore?
     /// NOTAMs read from files at start (`run --notams FILE`), shown beside the stored ones.
     public var fileNotams: [Notam]
+    /// NOTAMs from files read after the server started (`run` reads its NOTAM file off the start
+    /// path), shown after `fileNotams` once read.
+    public var laterFileNotams: LaterNotams?
     /// Passes an acknowledgement (alert id or area id) to the core; nil: acknowledgement off.
     public var acknowledge: (@Sendable (String) -> Void)?
     /// The token an acknowledgement must carry (`[feeds] ack_token`); nil: every one is refused.
@@ -35,6 +38,24 @@ public struct CockpitSources: Sendable {
     /// or when there is none.
     public var storageProblem: String? { (notams?.database ?? logbook?.database)?.degradedReason }
 
+    /// `fileNotams` and what `laterFileNotams` holds so far.
+    var allFileNotams: [Notam] { fileNotams + (laterFileNotams?.notams ?? []) }
+
     /// The version string of this build.
     public static let defaultVersion = "gatewayd 0.16 (skygate, cockpit page)"
+}
+
+/// NOTAMs that arrive after the feeds start (a NOTAM file read off the start path): none until
+/// `set`.
+public final class LaterNotams: Sendable {
+    private let value = Locked<[Notam]>([])
+
+    /// An empty holder.
+    public init() {}
+
+    /// What was set, or none yet.
+    public var notams: [Notam] { value.value }
+
+    /// Sets the NOTAMs.
+    public func set(_ notams: [Notam]) { value.set(notams) }
 }

@@ -118,7 +118,7 @@ extension FeedServer {
         let airport = q["airport"].map { String($0).uppercased() }.flatMap { $0.isEmpty ? nil : $0 }
         // NaN passes min and max untouched: only a finite radius is clamped and used.
         let radius = q["radius"].flatMap { Double(String($0)) }.flatMap { $0.isFinite ? min(max($0, 1), 500) : nil } ?? 50
-        var all = sources.fileNotams
+        var all = sources.allFileNotams
         var changes: [NotamChange] = []
         var refreshes: [String: Double] = [:]
         var stale = false
@@ -194,7 +194,7 @@ extension FeedServer {
         }
         let rates = hub.rates
         return Self.json(CockpitAPI.status(s, feeds: hub.counters, messagesPerSec: rates.messagesPerSec, uplinksPerSec: rates.uplinksPerSec,
-                                           database: database, fileNotams: sources.fileNotams.count, version: sources.version))
+                                           database: database, fileNotams: sources.allFileNotams.count, version: sources.version))
     }
 
     /// `lat` and `lon` query parameters, when both are valid.

@@ -42,3 +42,48 @@ public final class BoundedConsumer<Item: Sendable>: Sendable {
     /// Waits until everything handed over has been consumed.
     public func drain() { queue.sync {} }
 }
+
+/// Work where only the latest item matters (a whole set each time: the FIS-B NOTAMs heard so
+/// far) handed off the core's queue to one serial consumer: at most one item waits, and a newer
+/// one replaces it (the replaced one is counted), so a slow consumer (an SD card, a big set)
+/// costs skipped sets, never a growing queue.
+public final class LatestConsumer<Item: Sendable>: Sendable {
+    private let queue: DispatchQueue
+    private let state = Locked<(waiting: Item?, scheduled: Bool, superseded: Int)>((nil, false, 0))
+    private let consume: @Sendable (Item) -> Void
+
+    /// A consumer on `queue` (serial).
+    public init(queue: DispatchQueue, consume: @escaping @Sendable (Item) -> Void) {
+        self.queue = queue
+        self.consume = consume
+    }
+
+    /// Hands `item` over; false when it replaced one still waiting (counted in `superseded`).
+    @discardableResult
+    public func submit(_ item: Item) -> Bool {
+        let (replaced, schedule) = state.withLock { s -> (Bool, Bool) in
+            let replaced = s.waiting != nil
+            if replaced { s.superseded += 1 }
+            s.waiting = item
+            let schedule = !s.scheduled
+            s.scheduled = true
+            return (replaced, schedule)
+        }
+        if schedule {
+            queue.async {
+                let next = self.state.withLock { s -> Item? in
+                    defer { s.waiting = nil; s.scheduled = false }
+                    return s.waiting
+                }
+                if let next { self.consume(next) }
+            }
+        }
+        return !replaced
+    }
+
+    /// Items replaced by a newer one before they were consumed.
+    public var superseded: Int { state.withLock { $0.superseded } }
+
+    /// Waits until the item waiting (if any) has been consumed.
+    public func drain() { queue.sync {} }
+}

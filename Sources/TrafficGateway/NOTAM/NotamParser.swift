@@ -11,20 +11,32 @@ import GDL90
 public enum NotamParser {
     /// Parses `raw` (either format) into a NOTAM from `source`; `id` overrides the identity.
     public static func parse(_ raw: String, source: String, id: String? = nil) -> Notam {
+        var meter = TextPattern.Meter()
+        return parse(raw, source: source, id: id, meter: &meter)
+    }
+
+    /// The same, the pattern searches' cost added to `meter`. A search that runs over its budget
+    /// (issue 40) leaves the NOTAM as written, with a note (`keptAsWritten`): no items, area or
+    /// limits are taken from a text not read to its end.
+    static func parse(_ raw: String, source: String, id: String? = nil, meter: inout TextPattern.Meter) -> Notam {
         let text = raw.replacingAll("\r", with: "").trimmingWhitespaceAndNewlines()
         var n = Notam(id: id ?? "", raw: text, source: source)
+        let over = meter.overBudget.count
         // An item letter starts a word: "(3.9NM SSW ABQ)" is no Q) item.
         if text.hasPrefix("Q)") || text.has(" Q)") || text.has("\nQ)") || text.has("\tQ)") || text.has("(Q)")
             || text.hasPrefix("E)") || text.has(" E)") || text.has("\nE)") || text.has("\tE)") {
-            parseICAO(text, into: &n)
+            parseICAO(text, into: &n, meter: &meter)
         } else {
-            parseDomestic(text, into: &n)
+            parseDomestic(text, into: &n, meter: &meter)
         }
-        if n.geometry == nil { n.geometry = NotamTextGeometry.geometry(in: n.text, reference: n.referencePosition, referenceNames: n.referenceNames) }
+        if n.geometry == nil {
+            n.geometry = NotamTextGeometry.geometry(in: n.text, reference: n.referencePosition, referenceNames: n.referenceNames, meter: &meter)
+        }
         if n.geometry == nil, let q = n.q, let lat = q.latitude, let lon = q.longitude, let r = q.radiusNM, r > 0, r < 999 {
             n.geometry = NotamGeometry.circle(Position(latitude: lat, longitude: lon), radiusNM: r, origin: .qLine)
         }
-        finish(&n)
+        noteOverBudget(&n, Array(meter.overBudget[over...]))
+        finish(&n, meter: &meter)
         if id == nil || n.id.isEmpty { n.id = identity(n) }
         return n
     }
@@ -34,16 +46,23 @@ public enum NotamParser {
     /// copied onto the area unless `keepGeometryLimits` (a FIS-B graphic's own); the kind; the
     /// severity. Sources call it again after overlaying their fields.
     public static func finish(_ n: inout Notam, apiLimits: NotamLimits? = nil, keepGeometryLimits: Bool = false) {
+        var meter = TextPattern.Meter()
+        finish(&n, apiLimits: apiLimits, keepGeometryLimits: keepGeometryLimits, meter: &meter)
+    }
+
+    /// The same, the pattern searches' cost added to `meter`.
+    static func finish(_ n: inout Notam, apiLimits: NotamLimits? = nil, keepGeometryLimits: Bool = false, meter: inout TextPattern.Meter) {
+        let over = meter.overBudget.count
         var limits = apiLimits
         if limits == nil, let l = n.limits, l.origin == "items" || l.origin == "api" { limits = l }
-        if limits == nil { limits = NotamTextGeometry.limits(in: n.text) }
+        if limits == nil { limits = NotamTextGeometry.limits(in: n.text, meter: &meter) }
         if limits == nil, let q = n.q, q.lowerFL != nil || q.upperFL != nil, (q.lowerFL ?? 0) > 0 || (q.upperFL ?? 999) < 999 {
             limits = NotamLimits(floorFt: q.lowerFL.flatMap { $0 == 0 ? nil : $0 * 100 }, ceilingFt: q.upperFL.flatMap { $0 >= 999 ? nil : $0 * 100 }, origin: "q-line")
         }
         n.limits = limits
         n.unparsed.removeAll { $0.hasPrefix("coordinate ") }
         if n.geometry.map({ $0.origin <= .text }) ?? true {
-            for c in NotamTextGeometry.unreadableCoordinates(in: n.text, reference: n.referencePosition, referenceNames: n.referenceNames) {
+            for c in NotamTextGeometry.unreadableCoordinates(in: n.text, reference: n.referencePosition, referenceNames: n.referenceNames, meter: &meter) {
                 n.unparsed.append("coordinate \(c): a hemisphere letter or a digit is missing and no stated reference confirms a repair")
             }
         }
@@ -51,8 +70,23 @@ public enum NotamParser {
             (g.floorFt, g.floorAGL, g.ceilingFt, g.ceilingAGL) = (l.floorFt, l.floorAGL, l.ceilingFt, l.ceilingAGL)
             n.geometry = g
         }
+        noteOverBudget(&n, Array(meter.overBudget[over...]))
         n.kind = AirspaceClassifier.kind(of: n)
         n.severity = severity(n)
+    }
+
+    /// How the note of a NOTAM whose text was too costly to read begins (`notams show` prints it
+    /// under "not understood"; `notams import` counts them).
+    public static let keptAsWritten = "text kept as written"
+
+    /// Whether `n`'s text was too costly to read (a pattern search ran over its budget).
+    public static func isKeptAsWritten(_ n: Notam) -> Bool { n.unparsed.contains { $0.hasPrefix(keptAsWritten) } }
+
+    /// Notes (once) that the searches of `patterns` (sources) ran over their budget on `n`'s text.
+    static func noteOverBudget(_ n: inout Notam, _ patterns: [String]) {
+        guard !patterns.isEmpty, !isKeptAsWritten(n) else { return }
+        let names = TextPatterns.all.filter { p in patterns.contains(p.pattern.source) }.map(\.name)
+        n.unparsed.append("\(keptAsWritten): too costly to read (\(names.joined(separator: ", ")) over the search budget); no area or limits taken from it")
     }
 
     /// issuer + number (`FDC:6/2174`, `SLE:05/012`), or the raw text's hash as a last resort.
@@ -65,7 +99,7 @@ public enum NotamParser {
 
     // MARK: ICAO
 
-    static func parseICAO(_ text: String, into n: inout Notam) {
+    static func parseICAO(_ text: String, into n: inout Notam, meter: inout TextPattern.Meter) {
         // Header: "A1234/26 NOTAMR A1200/26" (maybe after a leading "(").
         let header = text.prefix { $0 != "\n" && $0 != "Q" }
         let tokens = header.split(whereSeparator: { $0 == " " || $0 == "(" })
@@ -75,8 +109,8 @@ public enum NotamParser {
         }
         if let kind = tokens.first(where: { $0.hasPrefix("NOTAM") }), kind.count == 6 { n.type = String(kind.last!) }
         if tokens.count >= 3, n.type == "R" || n.type == "C" { n.refersTo = String(tokens[2]) }
-        let items = icaoItems(text)
-        if let q = items["Q"] { n.q = qLine(q, unparsed: &n.unparsed); n.fir = n.q?.fir }
+        let items = icaoItems(text, meter: &meter)
+        if let q = items["Q"] { n.q = qLine(q, unparsed: &n.unparsed, meter: &meter); n.fir = n.q?.fir }
         if let a = items["A"] {
             let loc = a.split(separator: " ").first.map(String.init) ?? a
             if isICAO(loc) { n.location = loc } else { n.designator = loc }
@@ -97,12 +131,15 @@ public enum NotamParser {
         }
     }
 
-    /// The lettered items of an ICAO NOTAM.
-    static func icaoItems(_ text: String) -> [String: String] {
+    /// The lettered items of an ICAO NOTAM (none when the search ran over its budget), the
+    /// search's cost added to `meter`.
+    static func icaoItems(_ text: String, meter: inout TextPattern.Meter) -> [String: String] {
         var out: [String: String] = [:]
         let pattern = NotamPatterns.pattern
         let bytes = Array(text.utf8)
-        let matches = pattern.matches(in: bytes)
+        let over = meter.overBudget.count
+        let matches = pattern.matches(in: bytes, meter: &meter)
+        guard meter.overBudget.count == over else { return [:] }
         for (i, m) in matches.enumerated() {
             let key = bytes.text(m.range(at: 1))
             let from = m.range.upperBound
@@ -114,7 +151,7 @@ public enum NotamParser {
         return out
     }
 
-    static func qLine(_ q: String, unparsed: inout [String]) -> QLine {
+    static func qLine(_ q: String, unparsed: inout [String], meter: inout TextPattern.Meter) -> QLine {
         let f = q.split(separator: "/", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
         var out = QLine()
         func field(_ i: Int) -> String? { i < f.count && !f[i].isEmpty ? f[i] : nil }
@@ -127,7 +164,7 @@ public enum NotamParser {
         out.upperFL = field(6).flatMap { $0.count <= 3 ? Int($0) : nil }
         if let geo = field(7) {
             // DDMMNDDDMMW + 3-digit radius.
-            if NotamPatterns.qLineGeo.occurs(in: Array(geo.utf8)) {
+            if NotamPatterns.qLineGeo.occurs(in: Array(geo.utf8), meter: &meter) {
                 let c = Array(geo)
                 let lat = (Double(String(c[0..<2]))! + Double(String(c[2..<4]))! / 60) * (c[4] == "S" ? -1 : 1)
                 let lon = (Double(String(c[5..<8]))! + Double(String(c[8..<10]))! / 60) * (c[10] == "W" ? -1 : 1)
@@ -143,7 +180,7 @@ public enum NotamParser {
 
     // MARK: FAA domestic
 
-    static func parseDomestic(_ text: String, into n: inout Notam) {
+    static func parseDomestic(_ text: String, into n: inout Notam, meter: inout TextPattern.Meter) {
         var body = Substring(text)
         if body.hasPrefix("!") { body = body.dropFirst() }
         let parts = body.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true)
@@ -164,7 +201,7 @@ public enum NotamParser {
         // Validity at the end: YYMMDDHHMM-YYMMDDHHMM[EST] or -PERM.
         let validity = NotamPatterns.validity
         let bytes = Array(rest.utf8)
-        if let m = validity.firstMatch(in: bytes) {
+        if let m = validity.firstMatch(in: bytes, meter: &meter) {
             n.start = time(bytes.text(m.range(at: 1)))
             let e = bytes.text(m.range(at: 2))
             if e == "PERM" { n.permanent = true } else { n.end = time(e) }

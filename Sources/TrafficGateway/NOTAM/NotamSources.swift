@@ -149,13 +149,7 @@ public struct FAANotamAPI: NotamSource {
     /// One GeoJSON feature of the API (`properties.coreNOTAMData.notam`, `notamTranslation`,
     /// `geometry`), every field optional.
     public static func notam(_ feature: [String: Any], source: String = "faa-api") -> Notam? {
-        let core = (feature["properties"] as? [String: Any])?["coreNOTAMData"] as? [String: Any]
-        let d = core?["notam"] as? [String: Any] ?? [:]
-        let translations = core?["notamTranslation"] as? [[String: Any]] ?? []
-        let icaoText = translations.first { $0["type"] as? String == "ICAO" }?["formattedText"] as? String
-        let domestic = translations.first { $0["type"] as? String == "LOCAL_FORMAT" }?["simpleText"] as? String
-        guard let text = (d["text"] as? String) ?? domestic ?? icaoText else { return nil }
-        let raw = domestic ?? icaoText ?? text
+        guard let (d, raw) = texts(feature) else { return nil }
         var n = NotamParser.parse(raw, source: source)
         if let id = d["id"] as? String, !id.isEmpty { n.id = id }
         if let number = d["number"] as? String { n.number = number }
@@ -189,6 +183,18 @@ public struct FAANotamAPI: NotamSource {
             : NotamLimits(floorFt: lower?.0, floorAGL: lower?.1 ?? false, ceilingFt: upper?.0, ceilingAGL: upper?.1 ?? false, origin: "api")
         NotamParser.finish(&n, apiLimits: api)
         return n
+    }
+
+    /// A feature's `notam` object and the text to parse (the domestic form, else the ICAO
+    /// form, else `text`); nil when it has no text (not a NOTAM `notam(_:)` reads).
+    static func texts(_ feature: [String: Any]) -> (notam: [String: Any], raw: String)? {
+        let core = (feature["properties"] as? [String: Any])?["coreNOTAMData"] as? [String: Any]
+        let d = core?["notam"] as? [String: Any] ?? [:]
+        let translations = core?["notamTranslation"] as? [[String: Any]] ?? []
+        let icaoText = translations.first { $0["type"] as? String == "ICAO" }?["formattedText"] as? String
+        let domestic = translations.first { $0["type"] as? String == "LOCAL_FORMAT" }?["simpleText"] as? String
+        guard let text = (d["text"] as? String) ?? domestic ?? icaoText else { return nil }
+        return (d, domestic ?? icaoText ?? text)
     }
 
     /// "34.5677,-98.4166" or "34.5677 -98.4166" (the form some API versions use for `coordinates`).

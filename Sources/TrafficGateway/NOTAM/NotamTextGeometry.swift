@@ -27,11 +27,17 @@ public enum NotamTextGeometry {
 
     /// Every coordinate in `up` (upper case), repaired against `reference` where needed.
     static func coordinates(_ up: String, reference: Position?, referenceNames: Set<String> = []) -> [Found] {
+        var meter = TextPattern.Meter()
+        return coordinates(up, reference: reference, referenceNames: referenceNames, meter: &meter)
+    }
+
+    /// The same, the searches' cost added to `meter`.
+    static func coordinates(_ up: String, reference: Position?, referenceNames: Set<String> = [], meter: inout TextPattern.Meter) -> [Found] {
         // Cheap test first: a coordinate has 4+ digits then N or S.
         guard hasCoordinate(up) else { return [] }
         let bytes = Array(up.utf8)
-        let stated = statedReference(up, reference: reference, names: referenceNames)
-        return TextPatterns.coordinate.matches(in: bytes).map { m in
+        let stated = statedReference(up, reference: reference, names: referenceNames, meter: &meter)
+        return TextPatterns.coordinate.matches(in: bytes, meter: &meter).map { m in
             let lat = bytes.text(m.range(at: 1)), ns1 = bytes.text(m.range(at: 2))
             let lon = bytes.text(m.range(at: 3))
             let ew = bytes.text(m.range(at: 4))
@@ -54,7 +60,16 @@ public enum NotamTextGeometry {
     /// The coordinates of `text` that could not be read as written nor repaired with a
     /// confirming reference (for the NOTAM's "not understood" list).
     public static func unreadableCoordinates(in text: String, reference: Position? = nil, referenceNames: Set<String> = []) -> [String] {
-        coordinates(text.uppercased(), reference: reference, referenceNames: referenceNames).filter { $0.position == nil }.map(\.written)
+        var meter = TextPattern.Meter()
+        return unreadableCoordinates(in: text, reference: reference, referenceNames: referenceNames, meter: &meter)
+    }
+
+    /// The same, the searches' cost added to `meter` (none when a search ran over budget).
+    static func unreadableCoordinates(in text: String, reference: Position? = nil, referenceNames: Set<String> = [],
+                                      meter: inout TextPattern.Meter) -> [String] {
+        let over = meter.overBudget.count
+        let found = coordinates(text.uppercased(), reference: reference, referenceNames: referenceNames, meter: &meter)
+        return meter.overBudget.count > over ? [] : found.filter { $0.position == nil }.map(\.written)
     }
 
     /// Whether `up` may hold a coordinate (four digits then N or S), without a regex.
@@ -72,10 +87,10 @@ public enum NotamTextGeometry {
     /// position. It describes the area as a whole, so a repaired point is accepted within 60 %
     /// of the stated distance (at least 10 NM) of it; the wrong hemisphere or a dropped digit
     /// lands hundreds of miles away.
-    static func statedReference(_ up: String, reference: Position?, names: Set<String>) -> (point: Position, distanceNM: Double)? {
+    static func statedReference(_ up: String, reference: Position?, names: Set<String>, meter: inout TextPattern.Meter) -> (point: Position, distanceNM: Double)? {
         guard let reference, up.has("NM ") else { return nil }
         let bytes = Array(up.utf8)
-        guard let m = TextPatterns.stated.firstMatch(in: bytes),
+        guard let m = TextPatterns.stated.firstMatch(in: bytes, meter: &meter),
               let d = Double(bytes.text(m.range(at: 1))) else { return nil }
         let dirs = ["N": 0.0, "NNE": 22.5, "NE": 45, "ENE": 67.5, "E": 90, "ESE": 112.5, "SE": 135, "SSE": 157.5, "S": 180,
                     "SSW": 202.5, "SW": 225, "WSW": 247.5, "W": 270, "WNW": 292.5, "NW": 315, "NNW": 337.5]
@@ -109,21 +124,36 @@ public enum NotamTextGeometry {
     /// `referenceNames`: the names that position goes by (`KLAW`, `LAW`); a stated reference
     /// to another place confirms nothing.
     public static func geometry(in text: String, reference: Position? = nil, referenceNames: Set<String> = []) -> NotamGeometry? {
+        var meter = TextPattern.Meter()
+        return geometry(in: text, reference: reference, referenceNames: referenceNames, meter: &meter)
+    }
+
+    /// The same, the searches' cost added to `meter`; nil when one of them ran over budget
+    /// (the text is then kept as written: no area is taken from part of it).
+    static func geometry(in text: String, reference: Position? = nil, referenceNames: Set<String> = [],
+                         meter: inout TextPattern.Meter) -> NotamGeometry? {
+        let over = meter.overBudget.count
+        let g = readGeometry(in: text, reference: reference, referenceNames: referenceNames, meter: &meter)
+        return meter.overBudget.count > over ? nil : g
+    }
+
+    private static func readGeometry(in text: String, reference: Position?, referenceNames: Set<String>,
+                                     meter: inout TextPattern.Meter) -> NotamGeometry? {
         let up = text.uppercased()
         let bytes = Array(up.utf8)
-        let found = coordinates(up, reference: reference, referenceNames: referenceNames)
+        let found = coordinates(up, reference: reference, referenceNames: referenceNames, meter: &meter)
         guard !found.isEmpty else { return nil }
         var used = Set<Int>()  // indexes into `found` consumed by circles and corridors
         var circles: [(Position, Double)] = []
         var parts: [AirspacePart] = []
         func index(at location: Int?) -> Int? { found.firstIndex { $0.range.lowerBound == location } }
-        for m in up.has("NM") ? TextPatterns.circle.matches(in: bytes) : [] {
+        for m in up.has("NM") ? TextPatterns.circle.matches(in: bytes, meter: &meter) : [] {
             guard let r = Double(bytes.text(m.range(at: 1))), r > 0, r < 1000,
                   let i = index(at: m.range(at: 2)?.lowerBound), let c = found[i].position else { continue }
             used.insert(i)
             circles.append((c, r))
         }
-        for m in up.has("EITHER SIDE") ? TextPatterns.corridor.matches(in: bytes) : [] {
+        for m in up.has("EITHER SIDE") ? TextPatterns.corridor.matches(in: bytes, meter: &meter) : [] {
             // A width in range (an infinite one, "1E999", made NaN geometry stored as 0, 0).
             guard let half = Double(bytes.text(m.range(at: 1))), half > 0, half < AirspaceArea.maximumRadiusNM else { continue }
             // The line: the coordinates after "LINE FM", joined by TO or -, until something else.
@@ -141,7 +171,7 @@ public enum NotamTextGeometry {
         }
         // Arcs: "CLOCKWISE ON A 10NM ARC CENTERED ON c TO p": from the ring's last point to p.
         var arcs: [Int: (clockwise: Bool, radiusNM: Double)] = [:]
-        for m in up.has(" ARC ") ? TextPatterns.arc.matches(in: bytes) : [] {
+        for m in up.has(" ARC ") ? TextPatterns.arc.matches(in: bytes, meter: &meter) : [] {
             guard let r = Double(bytes.text(m.range(at: 2))), r > 0, r < AirspaceArea.maximumRadiusNM,
                   let i = index(at: m.range(at: 3)?.lowerBound) else { continue }
             arcs[i] = (!bytes.text(m.range(at: 1)).hasPrefix("COUNTER"), r)
@@ -223,16 +253,25 @@ public enum NotamTextGeometry {
     /// SFC UP TO AND INCLUDING 4000 FEET MSL", "UP TO BUT NOT INCLUDING FL225" (floor the
     /// surface), "AT OR BELOW 400FT AGL". nil when the text gives none.
     public static func limits(in text: String) -> NotamLimits? {
+        var meter = TextPattern.Meter()
+        return limits(in: text, meter: &meter)
+    }
+
+    /// The same, the searches' cost added to `meter`; nil when one of them ran over budget (no
+    /// limits are taken from a text not read to its end).
+    static func limits(in text: String, meter: inout TextPattern.Meter) -> NotamLimits? {
         let up = text.uppercased()
         guard up.has("FT") || up.has("FL") || up.has("FEET") || up.has("UNL") else { return nil }
         let bytes = Array(up.utf8)
-        if let m = TextPatterns.range.firstMatch(in: bytes),
+        let range = TextPatterns.range.search(in: bytes, meter: &meter)
+        if case .overBudget = range { return nil }
+        if case .match(let m) = range,
            let floor = NotamParser.limit(bytes.text(m.range(at: 1))), let ceiling = NotamParser.limit(bytes.text(m.range(at: 3))) {
             var l = NotamLimits(floorFt: floor.0, floorAGL: floor.1, ceilingFt: ceiling.0, ceilingAGL: ceiling.1, origin: "text")
             l.ceilingExclusive = bytes.text(m.range(at: 2)).contains("NOT")
             return l
         }
-        if let m = TextPatterns.upTo.firstMatch(in: bytes), let ceiling = NotamParser.limit(bytes.text(m.range(at: 2))) {
+        if let m = TextPatterns.upTo.firstMatch(in: bytes, meter: &meter), let ceiling = NotamParser.limit(bytes.text(m.range(at: 2))) {
             var l = NotamLimits(floorFt: nil, ceilingFt: ceiling.0, ceilingAGL: ceiling.1, origin: "text")
             l.ceilingExclusive = bytes.text(m.range(at: 1)).contains("NOT")
             return l
@@ -243,6 +282,14 @@ public enum NotamTextGeometry {
 
 /// Text patterns, compiled once.
 enum TextPatterns {
+    /// Every pattern the NOTAM code searches with, by name (the engine's tests and benchmark).
+    static var all: [(name: String, pattern: TextPattern)] {
+        [("coordinate", coordinate), ("range", range), ("upTo", upTo), ("circle", circle), ("arc", arc), ("corridor", corridor),
+         ("stated", stated), ("prohibited", ClassifierPatterns.prohibited), ("restricted", ClassifierPatterns.restricted),
+         ("warning", ClassifierPatterns.warning), ("alert", ClassifierPatterns.alert), ("moa", ClassifierPatterns.moa),
+         ("items", NotamPatterns.pattern), ("validity", NotamPatterns.validity), ("qLineGeo", NotamPatterns.qLineGeo)]
+    }
+
     /// lat digits, N/S, optional "/" or space, lon digits, optional E/W.
     static let coordinate = TextPattern( #"(?<![\d.])(\d{4}(?:\d{2})?(?:\.\d+)?)([NS])\s?/?\s?(\d{4,7}(?:\.\d+)?)([EW])?(?![\d])"#)
     static let height = #"(?:SFC|GND|SURFACE|FL\s?\d{2,3}|\d{1,3}(?:,\d{3})|\d{1,6})\s*(?:FT|FEET)?\s*(?:MSL|AGL|AMSL)?"#
@@ -276,5 +323,34 @@ extension String {
                 return false
             }
         }
+    }
+}
+
+/// The NOTAM parser's text patterns measured from outside the module (`gatewayd bench --only
+/// patterns` and the engine's tests, issue 40): each searched as the parser searches, every
+/// match left to right.
+public enum NotamPatternProbe {
+    /// What the search of one text cost.
+    public struct Cost: Sendable, Equatable {
+        /// Matches found.
+        public var matches: Int
+        /// The engine's steps (instructions executed).
+        public var steps: Int
+        /// Whether the search stopped over its budget.
+        public var overBudget: Bool
+        /// Whether the search switched its memo of failed states on.
+        public var memoised: Bool
+    }
+
+    /// The patterns' names, in the parser's order.
+    public static var names: [String] { TextPatterns.all.map(\.name) }
+
+    /// Every match of the pattern `name` in `text`, as the parser runs it; `memo: false` runs
+    /// the plain backtracking machine (no memo, no budget: what the engine did before issue 40).
+    public static func search(_ name: String, in text: [UInt8], memo: Bool = true) -> Cost {
+        guard let pattern = TextPatterns.all.first(where: { $0.name == name })?.pattern else { return Cost(matches: 0, steps: 0, overBudget: false, memoised: false) }
+        var meter = TextPattern.Meter(tuning: memo ? .standard : .memoNever)
+        let found = pattern.matches(in: text, meter: &meter)
+        return Cost(matches: found.count, steps: meter.steps, overBudget: !meter.overBudget.isEmpty, memoised: meter.memoised > 0)
     }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Hands the FIS-B NOTAMs heard in flight, when they changed, to `handle` (which keeps them in
 /// the NOTAM store for later flights, on its own queue).
 public struct FISBNotamSink: GatewaySink {
@@ -9,5 +11,79 @@ public struct FISBNotamSink: GatewaySink {
 
     public func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
         if let notams = outputs.fisbNOTAMs, !notams.isEmpty { handle(notams) }
+    }
+}
+
+/// FIS-B NOTAMs heard in flight, written into the NOTAM store (merged with fetched copies) from
+/// a queue of their own (issue 40): a set that arrives while one still waits replaces it (latest
+/// wins, counted), and only the reports new or changed since the last set are parsed (a NOTAM's
+/// text is read once while it stays on the air).
+public final class FISBNotamWriter: Sendable {
+    private let consumer: LatestConsumer<[FISBReport]>
+    private let cache: FISBNotamCache
+
+    /// A writer into `store` on `queue` (serial; drained before the database closes), the
+    /// store's time from `clock`; `failed` hears a write that failed.
+    public init(store: NotamStore, queue: DispatchQueue, clock: @escaping @Sendable () -> Double, failed: @escaping @Sendable (GatewayError) -> Void) {
+        let cache = FISBNotamCache()
+        self.cache = cache
+        consumer = LatestConsumer(queue: queue) { reports in
+            let notams = cache.notams(reports)
+            guard !notams.isEmpty else { return }
+            do throws(GatewayError) {
+                try store.refresh(source: "fisb", notams: notams, at: clock()) { $0.source == "fisb" }
+            } catch {
+                failed(error)
+            }
+        }
+    }
+
+    /// The sink handing each changed set to `submit`.
+    public var sink: FISBNotamSink { FISBNotamSink { [self] in submit($0) } }
+
+    /// Hands a set over; false when it replaced one still waiting.
+    @discardableResult
+    public func submit(_ reports: [FISBReport]) -> Bool { consumer.submit(reports) }
+
+    /// Sets replaced by a newer one before they were written.
+    public var superseded: Int { consumer.superseded }
+
+    /// Reports parsed so far (each new or changed report once).
+    public var parsed: Int { cache.parsed }
+
+    /// Waits until the set waiting (if any) is written.
+    public func drain() { consumer.drain() }
+}
+
+/// The NOTAMs of the last set of FIS-B reports, by what a report says (its product and content,
+/// not when it was heard): a report seen in the last set is not parsed again.
+final class FISBNotamCache: Sendable {
+    /// What a NOTAM is made from (`Notam(fisb:)` reads nothing else).
+    private struct Key: Hashable {
+        var productID: Int
+        var content: FISBReport.Content
+    }
+
+    private let state = Locked<(notams: [Key: Notam?], parsed: Int)>(([:], 0))
+
+    /// Reports parsed so far.
+    var parsed: Int { state.withLock { $0.parsed } }
+
+    /// The NOTAMs of `reports`: those of the last set reused, the others parsed. The cache then
+    /// holds this set only.
+    func notams(_ reports: [FISBReport]) -> [Notam] {
+        let known = state.withLock { $0.notams }
+        var next: [Key: Notam?] = [:]
+        var parsed = 0
+        var out: [Notam] = []
+        for r in reports {
+            let key = Key(productID: r.productID, content: r.content)
+            let n: Notam?
+            if let seen = next[key] ?? known[key] { n = seen } else { n = Notam(fisb: r); parsed += 1 }
+            next[key] = n
+            if let n { out.append(n) }
+        }
+        state.withLock { $0 = (next, $0.parsed + parsed) }
+        return out
     }
 }

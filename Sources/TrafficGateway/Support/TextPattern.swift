@@ -12,6 +12,20 @@
 /// Compiled once (patterns are constants: a syntax error is a programming error and traps) into a
 /// small program run by a backtracking machine with an explicit stack; a search skips start
 /// positions whose byte cannot begin a match.
+///
+/// Linear in the text (issue 40): with no back-references, whether the program matches from an
+/// instruction at a text position depends on those two alone (not on the captures, nor on where
+/// the search started), so reaching the same `split` at the same position a second time can only
+/// fail again. Once a search has taken more than `Tuning.memoMinimumSteps` plus
+/// `Tuning.memoStepsPerByte` steps a byte of the text left, it remembers every (split, position)
+/// it has been at (a bitset, one row of splits a position) and treats a revisit as a failure:
+/// each pair is then tried once, which is linear. Short searches stay below the threshold and
+/// allocate nothing. `matches` keeps the memo from one match to the next, forgetting only the
+/// states at a match's end (those on its way there are not known to fail; every other state
+/// remembered did fail). Look-arounds of one class (all the NOTAM patterns have) cost one step;
+/// a longer look-around body runs in an inner machine without a memo. A hard budget of steps is
+/// kept as a belt (a text so long that its bitset would pass `Tuning.memoBits`, or such a
+/// look-around): a search over it stops and says so (`Outcome.overBudget`, `Meter.overBudget`).
 struct TextPattern: Sendable {
     /// The pattern as written.
     let source: String
@@ -20,6 +34,60 @@ struct TextPattern: Sendable {
     /// Capturing groups.
     let groupCount: Int
     private let firstBytes: ByteSet?
+    /// The `split` instructions of `program` (each numbered in its `.split`, for the memo).
+    let splitCount: Int
+    /// Instructions in the program and its look-arounds (the budget's unit).
+    var size: Int { program.count + looks.reduce(0) { $0 + $1.count } }
+
+    /// When the memo switches on and where the budget lies. Tests and benchmarks change them.
+    struct Tuning: Sendable {
+        /// Steps a byte of the text left (from the search's start), beyond `memoMinimumSteps`,
+        /// before the memo switches on; nil: never (the plain backtracking machine).
+        var memoStepsPerByte: Int?
+        /// Steps any search may take before the memo switches on (short texts never need it).
+        var memoMinimumSteps = 0
+        /// Steps allowed a byte of the text left and an instruction of the program; nil: no budget.
+        var budgetStepsPerByteAndInstruction: Int?
+        /// The largest memo, in bits (a longer text runs on its budget alone).
+        var memoBits: Int
+
+        /// What the parser uses. With the memo the NOTAM patterns take at most about 35 steps a
+        /// byte on the worst texts measured (`gatewayd bench --only patterns`), where the budget
+        /// allows 2 × their 11 to 226 instructions; the memo (16 MB at most) covers texts up to
+        /// 3 MB for the largest pattern (`range`, 41 splits), the budget the rest.
+        static let standard = Tuning(memoStepsPerByte: 8, memoMinimumSteps: 4_096, budgetStepsPerByteAndInstruction: 2, memoBits: 1 << 27)
+        /// The memo from the first step, no budget (the exactness test's subject).
+        static let memoAlways = Tuning(memoStepsPerByte: 0, budgetStepsPerByteAndInstruction: nil, memoBits: Int.max)
+        /// Plain backtracking (the exactness test's reference).
+        static let memoNever = Tuning(memoStepsPerByte: nil, budgetStepsPerByteAndInstruction: nil, memoBits: 0)
+    }
+
+    /// What one search found.
+    enum Outcome: Sendable {
+        /// The leftmost match.
+        case match(TextMatch)
+        /// No match anywhere.
+        case noMatch
+        /// Stopped when its steps passed the budget: whether the text matches is not known.
+        case overBudget
+    }
+
+    /// What searches cost, summed over every search it is handed to: the engine's steps, and
+    /// the patterns whose search stopped over budget (the search then reports no match). It
+    /// also carries how those searches run.
+    struct Meter: Sendable {
+        /// The memo's threshold and the budget of the searches given this meter.
+        var tuning: Tuning
+        /// Machine steps (instructions executed), look-arounds included.
+        var steps = 0
+        /// Searches that switched the memo on.
+        var memoised = 0
+        /// The sources of the patterns stopped over budget, in order (repeats kept).
+        var overBudget: [String] = []
+
+        /// A meter with nothing counted, for searches tuned by `tuning`.
+        init(tuning: Tuning = .standard) { self.tuning = tuning }
+    }
 
     /// Compiles `pattern`.
     init(_ pattern: String) {
@@ -30,24 +98,53 @@ struct TextPattern: Sendable {
         var compiler = PatternCompiler()
         compiler.emit(node)
         compiler.program.append(.match)
-        program = compiler.program
-        looks = compiler.looks
+        var program = compiler.program
+        splitCount = PatternCompiler.numberSplits(&program)
+        self.program = program
+        looks = compiler.looks.map { var look = $0; _ = PatternCompiler.numberSplits(&look); return look }
         firstBytes = PatternCompiler.firstBytes(program)
     }
 
     /// The first match in `text` at or after `from`.
     func firstMatch(in text: [UInt8], from: Int = 0) -> TextMatch? {
-        text.withUnsafeBufferPointer { firstMatch(in: $0, from: from) }
+        var meter = Meter()
+        return firstMatch(in: text, from: from, meter: &meter)
+    }
+
+    /// The first match in `text` at or after `from`, its cost added to `meter` (nil when over budget).
+    func firstMatch(in text: [UInt8], from: Int = 0, meter: inout Meter) -> TextMatch? {
+        if case .match(let m) = search(in: text, from: from, meter: &meter) { return m }
+        return nil
+    }
+
+    /// The first match in `text` at or after `from`, or whether the search ran over budget.
+    func search(in text: [UInt8], from: Int = 0, meter: inout Meter) -> Outcome {
+        text.withUnsafeBufferPointer { buffer in
+            var machine = Machine(slots: 2 * (groupCount + 1), splits: splitCount, text: buffer.count, from: from, size: size, tuning: meter.tuning)
+            defer { machine.account(into: &meter, source) }
+            return firstMatch(in: buffer, from: from, machine: &machine)
+        }
     }
 
     /// Every match, left to right, not overlapping.
     func matches(in text: [UInt8]) -> [TextMatch] {
+        var meter = Meter()
+        return matches(in: text, meter: &meter)
+    }
+
+    /// Every match, left to right, not overlapping, their cost added to `meter`; over budget,
+    /// the matches found before (and the pattern in `meter.overBudget`).
+    func matches(in text: [UInt8], meter: inout Meter) -> [TextMatch] {
         text.withUnsafeBufferPointer { buffer in
             var out: [TextMatch] = []
             var at = 0
-            var machine = Machine(slots: 2 * (groupCount + 1))
-            while at <= buffer.count, let m = firstMatch(in: buffer, from: at, machine: &machine) {
+            // One machine for the whole text: its steps, memo and budget span every search.
+            var machine = Machine(slots: 2 * (groupCount + 1), splits: splitCount, text: buffer.count, from: 0, size: size, tuning: meter.tuning)
+            defer { machine.account(into: &meter, source) }
+            while at <= buffer.count, case .match(let m) = firstMatch(in: buffer, from: at, machine: &machine) {
                 out.append(m)
+                // States on the way to this match that sit at its end are not known to fail.
+                machine.forget(at: m.range.upperBound)
                 at = m.range.upperBound > m.range.lowerBound ? m.range.upperBound : m.range.upperBound + 1
             }
             return out
@@ -57,28 +154,28 @@ struct TextPattern: Sendable {
     /// Whether the pattern occurs in `text`.
     func occurs(in text: [UInt8]) -> Bool { firstMatch(in: text) != nil }
 
-    private func firstMatch(in text: UnsafeBufferPointer<UInt8>, from: Int) -> TextMatch? {
-        var machine = Machine(slots: 2 * (groupCount + 1))
-        return firstMatch(in: text, from: from, machine: &machine)
-    }
+    /// Whether the pattern occurs in `text`, its cost added to `meter` (false when over budget).
+    func occurs(in text: [UInt8], meter: inout Meter) -> Bool { firstMatch(in: text, meter: &meter) != nil }
 
-    private func firstMatch(in text: UnsafeBufferPointer<UInt8>, from: Int, machine: inout Machine) -> TextMatch? {
+    private func firstMatch(in text: UnsafeBufferPointer<UInt8>, from: Int, machine: inout Machine) -> Outcome {
         var start = from
         while start <= text.count {
             if let first = firstBytes {
                 // Skip to the next byte that can begin a match.
                 while start < text.count && !first.contains(text[start]) { start += 1 }
-                if start == text.count { return nil }
+                if start == text.count { return .noMatch }
             }
-            if let end = machine.run(program, looks, text, at: start) {
+            let end = machine.run(program, looks, text, at: start)
+            if end >= 0 {
                 var slots = machine.captures
                 slots[0] = start
                 slots[1] = end
-                return TextMatch(slots: slots)
+                return .match(TextMatch(slots: slots))
             }
+            if end == Machine.overBudget { return .overBudget }
             start += 1
         }
-        return nil
+        return .noMatch
     }
 }
 
@@ -369,8 +466,8 @@ private struct PatternParser {
 
 private enum Instruction: Sendable {
     case set(ByteSet)
-    /// Try `first`, then `second` on failure.
-    case split(Int, Int)
+    /// Try `first`, then `second` on failure; `memo`: the split's number (its row in the memo).
+    case split(Int, Int, memo: Int)
     case jump(Int)
     case save(Int)
     case start, end
@@ -398,7 +495,7 @@ private struct PatternCompiler {
                     emit(alt)
                     jumps.append(program.count)
                     program.append(.match)  // patched below
-                    program[split] = .split(split + 1, program.count)
+                    program[split] = .split(split + 1, program.count, memo: 0)
                 } else {
                     emit(alt)
                 }
@@ -419,14 +516,14 @@ private struct PatternCompiler {
                     emit(body)
                 }
                 let out = program.count
-                for e in exits { program[e] = greedy ? .split(e + 1, out) : .split(out, e + 1) }
+                for e in exits { program[e] = greedy ? .split(e + 1, out, memo: 0) : .split(out, e + 1, memo: 0) }
             } else {
                 let loop = program.count
                 program.append(.match)
                 emit(body)
                 program.append(.jump(loop))
                 let out = program.count
-                program[loop] = greedy ? .split(loop + 1, out) : .split(out, loop + 1)
+                program[loop] = greedy ? .split(loop + 1, out, memo: 0) : .split(out, loop + 1, memo: 0)
             }
         case .start: program.append(.start)
         case .end: program.append(.end)
@@ -442,6 +539,18 @@ private struct PatternCompiler {
         }
     }
 
+    /// Numbers the splits of `program` 0, 1, 2…; returns how many there are.
+    static func numberSplits(_ program: inout [Instruction]) -> Int {
+        var n = 0
+        for pc in program.indices {
+            if case .split(let a, let b, _) = program[pc] {
+                program[pc] = .split(a, b, memo: n)
+                n += 1
+            }
+        }
+        return n
+    }
+
     /// The bytes a match can begin with; nil when it can be empty.
     static func firstBytes(_ program: [Instruction]) -> ByteSet? {
         var set = ByteSet()
@@ -451,7 +560,7 @@ private struct PatternCompiler {
             guard seen.insert(pc).inserted else { continue }
             switch program[pc] {
             case .set(let s): set.formUnion(s)
-            case .split(let a, let b): todo.append(a); todo.append(b)
+            case .split(let a, let b, _): todo.append(a); todo.append(b)
             case .jump(let t): todo.append(t)
             case .save, .start, .end, .wordBoundary, .look: todo.append(pc + 1)
             case .match: return nil
@@ -463,27 +572,121 @@ private struct PatternCompiler {
 
 // MARK: - Machine
 
+/// The backtracking machine, kept across the searches of one text (`matches`): its steps, its
+/// memo of failed (split, position) states and its budget span them all.
 private struct Machine {
     enum Frame { case branch(pc: Int, sp: Int), restore(slot: Int, value: Int) }
+    /// `run`'s answer when the budget ran out.
+    static let overBudget = -2
     var captures: [Int]
     var stack: [Frame] = []
+    /// Instructions executed.
+    private(set) var steps = 0
+    /// The step at which the memo switches on (`Int.max`: never).
+    private var memoFrom: Int
+    /// The most steps allowed (`Int.max`: no budget).
+    private let budget: Int
+    /// The next step at which `checkpoint` runs (the lower of the two above still ahead).
+    private var nextCheck: Int
+    private let splits: Int
+    private let textCount: Int
+    private let memoBits: Int
+    /// Failed states: bit (sp − memoBase) × splits + split; empty while the memo is off.
+    private var memo: [UInt64] = []
+    private var memoBase = 0
+    private(set) var memoised = false
+    private(set) var exhausted = false
 
-    init(slots: Int) {
+    /// A machine for a text of `text` bytes searched from `from`, for a program of `splits`
+    /// splits and `size` instructions.
+    init(slots: Int, splits: Int, text: Int, from: Int, size: Int, tuning: TextPattern.Tuning) {
         captures = Array(repeating: -1, count: slots)
         stack.reserveCapacity(64)
+        self.splits = splits
+        textCount = text
+        memoBits = tuning.memoBits
+        let left = max(0, text - from) + 1
+        let (m, o1) = (tuning.memoStepsPerByte ?? Int.max).multipliedReportingOverflow(by: left)
+        let (mm, o4) = m.addingReportingOverflow(tuning.memoMinimumSteps)
+        memoFrom = splits == 0 || tuning.memoStepsPerByte == nil || o1 || o4 ? Int.max : mm
+        let (b, o2) = (tuning.budgetStepsPerByteAndInstruction ?? Int.max).multipliedReportingOverflow(by: left)
+        let (bs, o3) = b.multipliedReportingOverflow(by: max(1, size))
+        budget = tuning.budgetStepsPerByteAndInstruction == nil || o2 || o3 ? Int.max : bs
+        nextCheck = min(memoFrom, budget)
     }
 
-    /// Runs `program` at `start`; the end of the first match found, captures in `captures`.
-    mutating func run(_ program: [Instruction], _ looks: [[Instruction]], _ text: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+    /// A look-around's machine: no memo, the outer machine's budget left.
+    private init(slots: Int, budget: Int) {
+        captures = Array(repeating: -1, count: slots)
+        splits = 0
+        textCount = 0
+        memoBits = 0
+        memoFrom = Int.max
+        self.budget = budget
+        nextCheck = budget
+    }
+
+    /// Adds this machine's cost to `meter` (naming `source` when it ran over budget).
+    func account(into meter: inout TextPattern.Meter, _ source: String) {
+        meter.steps += steps
+        if memoised { meter.memoised += 1 }
+        if exhausted { meter.overBudget.append(source) }
+    }
+
+    /// Forgets the states at `position` (after a match ending there: those on its way are not
+    /// failures). States before it are never visited again; those after it all failed.
+    mutating func forget(at position: Int) {
+        guard memoised, position >= memoBase else { return }
+        var bit = (position - memoBase) * splits
+        let end = bit + splits
+        while bit < end {
+            memo[bit >> 6] &= ~(1 << UInt64(bit & 63))
+            bit += 1
+        }
+    }
+
+    /// Runs at `nextCheck`: switches the memo on (states from `start` on) or stops over budget.
+    /// False when over budget.
+    private mutating func checkpoint(start: Int) -> Bool {
+        if steps >= budget {
+            exhausted = true
+            return false
+        }
+        if steps >= memoFrom {
+            memoFrom = Int.max
+            let columns = textCount - start + 1
+            let (bits, overflow) = columns.multipliedReportingOverflow(by: splits)
+            if !overflow && bits <= memoBits {
+                memo = Array(repeating: 0, count: (bits + 63) >> 6)
+                memoBase = start
+                memoised = true
+            }
+        }
+        nextCheck = min(memoFrom, budget)
+        return true
+    }
+
+    /// Runs `program` at `start`: the end of the first match found (captures in `captures`),
+    /// -1 when none, `Machine.overBudget` when the steps ran out first.
+    mutating func run(_ program: [Instruction], _ looks: [[Instruction]], _ text: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
         for i in captures.indices { captures[i] = -1 }
         stack.removeAll(keepingCapacity: true)
         var pc = 0, sp = start
         while true {
+            steps += 1
+            if steps >= nextCheck, !checkpoint(start: start) { return Self.overBudget }
             var ok = true
             switch program[pc] {
             case .set(let s):
                 if sp < text.count && s.contains(text[sp]) { sp += 1; pc += 1 } else { ok = false }
-            case .split(let a, let b):
+            case .split(let a, let b, let index):
+                if memoised {
+                    // Been here before: that try failed (a success would have ended the search).
+                    let bit = (sp - memoBase) * splits + index
+                    let word = bit >> 6, mask: UInt64 = 1 << UInt64(bit & 63)
+                    if memo[word] & mask != 0 { ok = false; break }
+                    memo[word] |= mask
+                }
                 stack.append(.branch(pc: b, sp: sp))
                 pc = a
             case .jump(let t): pc = t
@@ -509,11 +712,15 @@ private struct Machine {
                     let body = looks[index]
                     if body.count == 2, case .set(let s) = body[0] {
                         // One class (every look-around the NOTAM patterns have): tested in place,
-                        // no machine built at each candidate position.
+                        // one step, no machine built at each candidate position.
                         found = from < text.count && s.contains(text[from])
                     } else {
-                        var inner = Machine(slots: captures.count)
-                        found = inner.run(body, looks, text, at: from) != nil
+                        // Anything longer runs unmemoised, on what is left of the budget.
+                        var inner = Machine(slots: captures.count, budget: budget == Int.max ? Int.max : budget - steps)
+                        let end = inner.run(body, looks, text, at: from)
+                        steps += inner.steps
+                        if end == Self.overBudget { exhausted = true; return Self.overBudget }
+                        found = end >= 0
                     }
                 }
                 if found != negative { pc += 1 } else { ok = false }
@@ -530,7 +737,7 @@ private struct Machine {
                 }
                 if resumed { break }
             }
-            if !resumed { return nil }
+            if !resumed { return -1 }
         }
     }
 }
