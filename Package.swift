@@ -50,7 +50,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The cockpit page's real files: embedded by scripts/embed-page.py (CockpitPageFiles.swift).
+            exclude: ["Feeds/Page"]
         ),
         // Simulation and benchmarks: synthetic traffic, scenario captures, the demo flight, the
         // benchmark runners `gatewayd bench` and `gatewayd simulate` use (not in the daemon's path).

@@ -17,6 +17,8 @@ command -v aplay >/dev/null 2>&1 || need_apt+=(alsa-utils)
 command -v sox >/dev/null 2>&1 || need_apt+=(sox)
 # The cockpit page's test drives a real headless browser (Debian's chromium).
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+# node checks that the cockpit page's script parses (node --check, in the tests and .ci/run).
+command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
 # tshark (Wireshark's reader) checks that the flight recorder's one-file pcapng opens in it.
 command -v tshark >/dev/null 2>&1 || need_apt+=(tshark)
 # Python 3 and pip for the export readers (below).

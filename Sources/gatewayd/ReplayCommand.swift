@@ -206,7 +206,7 @@ extension ReplayCommand {
                 return areas
             }
             return try files.map { argument in
-                let session = try ReplaySession.resolve(argument)
+                let session = try ReplaySession.resolve(argument).readable()
                 for skipped in session.skipped { Terminal.error("warning: \(skipped): skipped") }
                 let kept = givenEvents != nil && givenFixes != nil ? nil : try session.recorded()
                 let recorded = givenEvents ?? kept?.events ?? []

@@ -174,7 +174,7 @@ struct RunCommand: AsyncParsableCommand {
         let config = try effective()
         Terminal.level = config.logLevel
         do {
-            let sessions = try replay.map(ReplaySession.resolve)
+            let sessions = try replay.map { try ReplaySession.resolve($0).readable() }
             for skipped in sessions.flatMap(\.skipped) { Terminal.error("warning: \(skipped): skipped") }
             if let folder = config.recordDirectory, let replayed = ReplaySession.first(of: sessions.flatMap(\.captures), inFolder: folder) {
                 throw CommandFailure("--record \(folder) is where the replayed recording \(replayed) lies: the replay would be recorded into the recording it plays (and with --loop grow without end); record into another folder")

@@ -47,7 +47,7 @@ final class ConsoleLines: Sendable {
         #expect(output.text.contains("gatewayd: listening for GDL90 on UDP 127.0.0.1:\(started.udpPort), alert log \(config.database!)"))
         #expect(output.text.contains("gatewayd: feeds: HTTP http://127.0.0.1:\(config.httpPort)/"))
         let names = started.services.map { "\($0)" }
-        #expect(names == ["terminal", "alert log", "GDL90 ingest", "HTTP feeds", "status line", "stopping line"])
+        #expect(names == ["terminal", "alert log", "GDL90 ingest", "HTTP feeds", "status line", "alert log retry", "stopping line"])
 
         let group = ServiceGroup(services: started.services, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         // The group (and the HTTP server's tasks, its children) on a queue of its own: the other

@@ -34,7 +34,7 @@ import Testing
         // Only bad hours: refused, saying why for each.
         try FileManager.default.removeItem(atPath: dir + "/gdl90-2026-05-16-14.pcapng")
         let none = try gatewayd(["replay", dir])
-        #expect(none.status != 0 && none.errors.contains("no readable recording in this folder") && none.errors.contains("the file is empty"))
+        #expect(none.status != 0 && none.errors.contains("no readable recording among the") && none.errors.contains("the file is empty"))
     }
 
     /// Item 8: a callsign or message holding ESC and other control characters is printed

@@ -310,7 +310,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(#"{"items":[[1]]}"#.utf8).write(to: file)
         for (path, message) in [("/nonexistent/notams.json", "cannot read NOTAM file /nonexistent/notams.json"),
-                                (file.path, "\(file.path): item 1 of \"items\" is not a JSON object")] {
+                                (file.path, "\(file.path): item 1 of \"items\" (at byte 10) is not a NOTAM: at byte 10: not a JSON object")] {
             let output = ConsoleLines()
             do {
                 _ = try GatewayApp(config: Self.config(notams: path), console: output.console).start()

@@ -76,19 +76,29 @@ public struct ReplaySession: Sendable, Equatable {
         let base = path.hasSuffix("/") ? path : path + "/"
         // The recorder's names sort by time: gdl90-YYYY-MM-DD-HH.
         let hours = names.filter { $0.hasPrefix("gdl90-") }.sorted()
-        var session = ReplaySession(
+        let session = ReplaySession(
             captures: hours.filter { $0.hasSuffix(captureEnding) }.map { base + $0 },
             gpsLogs: hours.filter { $0.hasSuffix(gpsEnding) }.map { base + $0 },
             eventLogs: hours.filter { $0.hasSuffix(eventsEnding) }.map { base + $0 })
         guard !session.captures.isEmpty else {
             throw GatewayError.file(path: path, reason: "no recordings in this folder (the recorder writes gdl90-YYYY-MM-DD-HH\(captureEnding) files; give a capture file to replay another)")
         }
-        for capture in session.captures {
-            if let why = unreadable(capture) { session.skipped.append("\(capture): \(why)") }
+        return session
+    }
+
+    /// The session without the hours that cannot be replayed (empty, unreadable, a dangling or
+    /// looping link), each named in `skipped` with why, when it has several: one bad hour does
+    /// not cost the rest of a folder. An error when none is left; a session of one capture is
+    /// returned as it is (opening it says what is wrong with it).
+    public func readable() throws(GatewayError) -> ReplaySession {
+        guard captures.count > 1 else { return self }
+        var session = self
+        session.captures = []
+        for capture in captures {
+            if let why = Self.unreadable(capture) { session.skipped.append("\(capture): \(why)") } else { session.captures.append(capture) }
         }
-        session.captures.removeAll { unreadable($0) != nil }
         guard !session.captures.isEmpty else {
-            throw GatewayError.file(path: path, reason: "no readable recording in this folder (\(session.skipped.joined(separator: "; ")))")
+            throw GatewayError.file(path: captures[0], reason: "no readable recording among the \(captures.count) given (\(session.skipped.joined(separator: "; ")))")
         }
         return session
     }

@@ -1,0 +1,661 @@
+'use strict';
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const params = new URLSearchParams(location.search);
+  let token = params.get('token') || localStorage.getItem('gw-token') || '';
+  const state = {
+    panel: 'traffic', range: 10, trackUp: true, traffic: null, alerts: new Map(), history: [], canAck: false,
+    serverOffset: 0, selected: null, lastNotamView: Number(localStorage.getItem('gw-notams-seen') || 0), timers: {},
+    flight: params.get('flight') ? Number(params.get('flight')) : null, shownFlight: null, flightDoc: null
+  };
+  const levelRank = { advisory: 1, caution: 2, warning: 3 };
+
+  function url(path) {
+    if (!token) return path;
+    return path + (path.indexOf('?') < 0 ? '?' : '&') + 'token=' + encodeURIComponent(token);
+  }
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  async function getJSON(path) {
+    const r = await fetch(url(path), { cache: 'no-store' });
+    if (r.status === 401) { $('need-token').hidden = false; throw new Error('token'); }
+    if (!r.ok) throw new Error(path + ': ' + r.status);
+    $('link').textContent = 'live'; $('link').className = 'link up';
+    return r.json();
+  }
+  function linkDown() { $('link').textContent = 'offline'; $('link').className = 'link down'; }
+  function now() { return Date.now() / 1000 + state.serverOffset; }
+  function syncClock(doc) { if (doc && doc.epoch) state.serverOffset = doc.epoch - Date.now() / 1000; }
+  function pad(n) { return (n < 10 ? '0' : '') + n; }
+  function utc(iso) { if (!iso) return ''; const d = new Date(iso); return pad(d.getUTCDate()) + ' ' + pad(d.getUTCHours()) + ':' + pad(d.getUTCMinutes()) + 'Z'; }
+  function local(iso) { if (!iso) return ''; const d = new Date(iso); return pad(d.getHours()) + ':' + pad(d.getMinutes()) + ' local'; }
+  function hhmmss(iso) { const d = new Date(iso); return pad(d.getUTCHours()) + ':' + pad(d.getUTCMinutes()) + ':' + pad(d.getUTCSeconds()) + 'Z'; }
+  function relAlt(ft) {
+    if (ft === undefined || ft === null) return '';
+    const h = Math.round(ft / 100), a = Math.abs(h);
+    return (h > 0 ? '+' : h < 0 ? '\u2212' : '') + (a < 10 ? '0' : '') + a;
+  }
+  function vsArrow(vs) { return vs >= 500 ? '\u2191' : vs <= -500 ? '\u2193' : ''; }
+  function clockPos(bearing, track) {
+    if (bearing === undefined || bearing === null) return '';
+    const rel = ((bearing - (track || 0)) % 360 + 360) % 360;
+    const c = Math.round(rel / 30) % 12;
+    return (c === 0 ? 12 : c) + ' o\u2019clock';
+  }
+
+  // ---- panels ----
+  function showPanel() {
+    const name = (location.hash || '#traffic').slice(1);
+    const panel = ['traffic', 'alerts', 'notams', 'weather', 'flights', 'status'].indexOf(name) >= 0 ? name : 'traffic';
+    if (state.panel === 'notams' && panel !== 'notams') {
+      state.lastNotamView = now(); localStorage.setItem('gw-notams-seen', String(state.lastNotamView));
+    }
+    state.panel = panel;
+    for (const p of document.querySelectorAll('.panel')) p.hidden = p.id !== 'panel-' + panel;
+    for (const a of document.querySelectorAll('nav a')) a.classList.toggle('on', a.dataset.panel === panel);
+    schedule();
+    if (panel === 'traffic') draw();
+    if (panel === 'flights') drawFlight();
+  }
+  const periods = { traffic: 1000, alerts: 10000, notams: 60000, weather: 30000, flights: 30000, status: 2000 };
+  const loaders = { traffic: loadTraffic, alerts: loadAlerts, notams: loadNotams, weather: loadWeather, flights: loadFlights, status: loadStatus };
+  function schedule() {
+    for (const name in loaders) {
+      clearTimeout(state.timers[name]);
+      const period = name === state.panel || (name === 'alerts' && state.polling) ? periods[name] : Math.max(60000, periods[name]);
+      const run = () => {
+        loaders[name]().catch((e) => { if (String(e.message) !== 'token') linkDown(); })
+          .finally(() => { state.timers[name] = setTimeout(run, name === state.panel || (name === 'alerts' && state.polling) ? periods[name] : Math.max(60000, periods[name])); });
+      };
+      state.timers[name] = setTimeout(run, name === state.panel ? 0 : period);
+    }
+  }
+
+  // ---- traffic ----
+  async function loadTraffic() {
+    const doc = await getJSON('/api/traffic');
+    syncClock(doc);
+    state.traffic = doc;
+    // A storage fault: alerts go on, nothing is kept on the card (the status line and /healthz say it too).
+    $('storage-banner').hidden = !doc.storage;
+    $('storage-text').textContent = doc.storage ? 'Storage degraded: ' + doc.storage + ' \u2014 alerts go on, the alert log and logbook are not saved' : '';
+    renderOwnship(doc); renderTrafficList(doc); renderAirspaceList(doc);
+    if (state.alerts.size) renderBanner();
+    draw();
+  }
+  function renderOwnship(doc) {
+    const box = $('ownship-body'); clear(box);
+    const o = doc.ownship;
+    if (!o) { box.appendChild(el('div', 'big', 'No ownship fix')); box.appendChild(el('div', 'muted', 'Waiting for GDL90 ownship or gpsd')); return; }
+    const top = el('div', 'big', (o.altitudeFt !== null && o.altitudeFt !== undefined ? o.altitudeFt + ' ft' : '— ft') + '  ' + Math.round(o.groundSpeedKt || 0) + ' kt  ' + (o.trackDeg !== null && o.trackDeg !== undefined ? pad3(o.trackDeg) + '\u00b0' : '—'));
+    box.appendChild(top);
+    const vs = o.verticalSpeedFpm || 0;
+    box.appendChild(el('div', 'kvline', (o.airborne ? 'Airborne' : 'On the ground') + ' \u00b7 ' + (vs > 0 ? '+' : '') + vs + ' fpm \u00b7 GPS ' + (o.gpsValid ? 'fix' : 'no fix') + ' (' + o.source + ')' + (o.deadReckoned ? ' \u00b7 dead-reckoned ' + o.ageSec + ' s' : '')));
+  }
+  function pad3(n) { n = Math.round(n) % 360; return (n < 10 ? '00' : n < 100 ? '0' : '') + n; }
+  function targetName(t) { return t.callsign || t.address; }
+  function renderTrafficList(doc) {
+    const body = $('traffic-list'); clear(body);
+    const track = doc.ownship ? doc.ownship.trackDeg : 0;
+    const shown = doc.targets.slice(0, 40);
+    $('traffic-count').textContent = doc.targets.length + ' target' + (doc.targets.length === 1 ? '' : 's');
+    for (const t of shown) {
+      const tr = el('tr', (t.alert || '') + (t.stale ? ' stale' : '') + (state.selected === t.address ? ' pick' : ''));
+      const name = el('td'); name.appendChild(el('strong', '', targetName(t)));
+      if (t.callsign) name.appendChild(el('span', 'muted', ' ' + t.address));
+      if (t.alert) { name.appendChild(document.createTextNode(' ')); name.appendChild(el('span', 'chip ' + t.alert, t.alert)); }
+      tr.appendChild(name);
+      tr.appendChild(el('td', '', relAlt(t.relativeAltitudeFt) + vsArrow(t.verticalSpeedFpm || 0)));
+      tr.appendChild(el('td', '', t.rangeNM !== undefined ? t.rangeNM.toFixed(1) + ' NM' : ''));
+      tr.appendChild(el('td', '', clockPos(t.bearingDeg, state.trackUp ? track : 0)));
+      tr.appendChild(el('td', '', t.groundSpeedKt !== undefined && t.groundSpeedKt !== null ? t.groundSpeedKt + ' kt' : ''));
+      tr.addEventListener('click', () => { state.selected = t.address; renderSelected(); renderTrafficList(state.traffic); draw(); });
+      body.appendChild(tr);
+    }
+    renderSelected();
+  }
+  function renderSelected() {
+    const box = $('selected');
+    const doc = state.traffic;
+    const t = doc && state.selected ? doc.targets.find((x) => x.address === state.selected) : null;
+    if (!t) { box.hidden = true; return; }
+    box.hidden = false; clear(box);
+    box.appendChild(el('h2', '', targetName(t) + (t.callsign ? ' (' + t.address + ')' : '')));
+    const lines = [
+      (t.altitudeFt !== undefined ? t.altitudeFt + ' ft' : 'altitude unknown') + (t.relativeAltitudeFt !== undefined ? ' (' + relAlt(t.relativeAltitudeFt) + ')' : ''),
+      (t.rangeNM !== undefined ? t.rangeNM.toFixed(1) + ' NM, bearing ' + pad3(t.bearingDeg) + '\u00b0' : ''),
+      (t.groundSpeedKt !== undefined ? t.groundSpeedKt + ' kt' : '') + (t.verticalSpeedFpm ? ', ' + t.verticalSpeedFpm + ' fpm' : '') + ', ' + t.category + (t.stale ? ', stale ' + t.ageSec + ' s' : '')
+    ];
+    for (const l of lines) if (l) box.appendChild(el('div', 'kvline', l));
+  }
+  function renderAirspaceList(doc) {
+    const list = $('airspace-list'); clear(list);
+    if (!doc.airspace.length) { list.appendChild(el('li', 'muted', 'No active area')); return; }
+    for (const a of doc.airspace) {
+      const li = el('li');
+      li.appendChild(el('span', 'chip ' + (a.severity === 'warning' || a.severity === 'critical' ? 'warning' : 'caution'), (a.kind || 'area').toUpperCase()));
+      li.appendChild(el('strong', '', a.name));
+      li.appendChild(el('div', 'muted', a.limits + (a.end ? ' \u00b7 until ' + utc(a.end) + ' (' + local(a.end) + ')' : '')));
+      list.appendChild(li);
+    }
+  }
+
+  // ---- scope (canvas for shapes, DOM for words) ----
+  const canvas = $('scope');
+  const labelPool = [];
+  function label(i) {
+    while (labelPool.length <= i) { const d = el('div', 'lbl'); $('labels').appendChild(d); labelPool.push(d); }
+    return labelPool[i];
+  }
+  function draw() {
+    if (state.panel !== 'traffic') return;
+    const wrap = $('scope-wrap');
+    const size = wrap.clientWidth, dpr = window.devicePixelRatio || 1;
+    if (!size) return;
+    if (canvas.width !== Math.round(size * dpr)) { canvas.width = Math.round(size * dpr); canvas.height = Math.round(size * dpr); }
+    const ctx = canvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, size, size);
+    const css = getComputedStyle(document.documentElement);
+    const color = (n) => css.getPropertyValue(n).trim();
+    const c = size / 2, scale = (size / 2 - 14) / state.range;
+    const doc = state.traffic;
+    const own = doc && doc.ownship;
+    const rot = state.trackUp && own && own.trackDeg !== null && own.trackDeg !== undefined ? own.trackDeg * Math.PI / 180 : 0;
+    let used = 0;
+    // Rings with their distances.
+    ctx.strokeStyle = color('--ring'); ctx.lineWidth = 1.5;
+    for (const f of [0.5, 1]) {
+      ctx.beginPath(); ctx.arc(c, c, state.range * f * scale, 0, Math.PI * 2); ctx.stroke();
+      const l = label(used++); l.className = 'lbl ring'; l.textContent = (state.range * f) + ' NM';
+      l.style.transform = 'translate(' + Math.round(c + 4) + 'px,' + Math.round(c - state.range * f * scale + 2) + 'px)';
+    }
+    // North mark.
+    const nx = c + Math.sin(-rot) * (size / 2 - 8), ny = c - Math.cos(-rot) * (size / 2 - 8);
+    const nl = label(used++); nl.className = 'lbl ring'; nl.textContent = 'N';
+    nl.style.transform = 'translate(' + Math.round(nx - 5) + 'px,' + Math.round(ny - 8) + 'px)';
+    $('scope-note').textContent = (state.trackUp ? 'Track up' : 'North up') + (own ? '' : ' \u00b7 no ownship fix');
+    if (!own) { hideLabels(used); drawOwnship(ctx, c, color); return; }
+    const coslat = Math.cos(own.lat * Math.PI / 180);
+    const project = (lat, lon) => {
+      const e = (lon - own.lon) * 60 * coslat, n = (lat - own.lat) * 60;
+      const x = e * Math.cos(rot) - n * Math.sin(rot), y = e * Math.sin(rot) + n * Math.cos(rot);
+      return [c + x * scale, c - y * scale];
+    };
+    // Airspace areas with their names and limits.
+    for (const a of doc.airspace) {
+      const strong = a.kind === 'tfr' || a.kind === 'prohibited' || a.kind === 'restricted';
+      ctx.strokeStyle = color(strong ? '--tfr' : '--area'); ctx.lineWidth = 2.5; ctx.setLineDash(strong ? [] : [8, 5]);
+      ctx.fillStyle = ctx.strokeStyle; ctx.globalAlpha = 1;
+      ctx.beginPath();
+      let sx = 0, sy = 0;
+      a.outline.forEach((p, i) => { const q = project(p[0], p[1]); sx += q[0]; sy += q[1]; if (i) ctx.lineTo(q[0], q[1]); else ctx.moveTo(q[0], q[1]); });
+      ctx.closePath(); ctx.stroke(); ctx.globalAlpha = 0.08; ctx.fill(); ctx.globalAlpha = 1; ctx.setLineDash([]);
+      const n = a.outline.length || 1, lx = sx / n, ly = sy / n;
+      if (lx > -50 && lx < size + 50 && ly > -50 && ly < size + 50) {
+        const l = label(used++); l.className = 'lbl area ' + (a.kind || '');
+        l.textContent = a.name + ' ' + a.limits;
+        l.style.transform = 'translate(' + Math.round(lx - 80) + 'px,' + Math.round(ly - 10) + 'px)';
+      }
+    }
+    // Targets: symbols on the canvas, relative altitude (and callsign when picked or alerting) as DOM labels.
+    const maxLabels = 80;
+    let labelled = 0;
+    for (const t of doc.targets) {
+      if (t.lat === undefined) continue;
+      const q = project(t.lat, t.lon);
+      if (q[0] < -20 || q[0] > size + 20 || q[1] < -20 || q[1] > size + 20) continue;
+      const col = color(t.alert ? { warning: '--warn', caution: '--caut', advisory: '--adv' }[t.alert] : '--tgt');
+      ctx.globalAlpha = t.stale ? 0.35 : 1;
+      ctx.fillStyle = col; ctx.strokeStyle = col; ctx.lineWidth = 2;
+      const heading = ((t.trackDeg || 0) * Math.PI / 180) - rot;
+      ctx.save(); ctx.translate(q[0], q[1]); ctx.rotate(heading);
+      ctx.beginPath(); ctx.moveTo(0, -11); ctx.lineTo(8, 8); ctx.lineTo(0, 4); ctx.lineTo(-8, 8); ctx.closePath();
+      if (t.alert || state.selected === t.address) ctx.fill(); else ctx.stroke();
+      ctx.restore();
+      if (t.alert === 'warning') { ctx.beginPath(); ctx.arc(q[0], q[1], 16, 0, Math.PI * 2); ctx.stroke(); }
+      ctx.globalAlpha = 1;
+      if (labelled < maxLabels) {
+        labelled++;
+        const l = label(used++);
+        l.className = 'lbl' + (t.alert ? ' ' + t.alert : '') + (t.stale ? ' stale' : '');
+        const named = t.alert || state.selected === t.address;
+        l.textContent = relAlt(t.relativeAltitudeFt) + vsArrow(t.verticalSpeedFpm || 0) + (named ? ' ' + targetName(t) : '');
+        l.style.transform = 'translate(' + Math.round(q[0] + 12) + 'px,' + Math.round(q[1] - 8) + 'px)';
+      }
+    }
+    hideLabels(used);
+    drawOwnship(ctx, c, color);
+  }
+  function hideLabels(from) { for (let i = from; i < labelPool.length; i++) labelPool[i].textContent = ''; }
+  function drawOwnship(ctx, c, color) {
+    ctx.fillStyle = color('--own');
+    ctx.save(); ctx.translate(c, c);
+    if (!state.trackUp && state.traffic && state.traffic.ownship && state.traffic.ownship.trackDeg) ctx.rotate(state.traffic.ownship.trackDeg * Math.PI / 180);
+    ctx.beginPath(); ctx.moveTo(0, -14); ctx.lineTo(3, -4); ctx.lineTo(13, 2); ctx.lineTo(3, 2); ctx.lineTo(2, 10); ctx.lineTo(6, 13); ctx.lineTo(-6, 13); ctx.lineTo(-2, 10); ctx.lineTo(-3, 2); ctx.lineTo(-13, 2); ctx.lineTo(-3, -4); ctx.closePath(); ctx.fill();
+    ctx.restore();
+  }
+  canvas.addEventListener('click', (ev) => {
+    const doc = state.traffic; if (!doc || !doc.ownship) return;
+    const r = canvas.getBoundingClientRect(), x = ev.clientX - r.left, y = ev.clientY - r.top;
+    const size = r.width, c = size / 2, scale = (size / 2 - 14) / state.range;
+    const rot = state.trackUp && doc.ownship.trackDeg ? doc.ownship.trackDeg * Math.PI / 180 : 0;
+    const coslat = Math.cos(doc.ownship.lat * Math.PI / 180);
+    let best = null, bestD = 30 * 30;
+    for (const t of doc.targets) {
+      if (t.lat === undefined) continue;
+      const e = (t.lon - doc.ownship.lon) * 60 * coslat, n = (t.lat - doc.ownship.lat) * 60;
+      const px = c + (e * Math.cos(rot) - n * Math.sin(rot)) * scale, py = c - (e * Math.sin(rot) + n * Math.cos(rot)) * scale;
+      const d = (px - x) * (px - x) + (py - y) * (py - y);
+      if (d < bestD) { bestD = d; best = t; }
+    }
+    state.selected = best ? best.address : null;
+    renderTrafficList(doc); draw();
+  });
+  for (const b of document.querySelectorAll('[data-range]')) {
+    b.addEventListener('click', () => {
+      state.range = Number(b.dataset.range);
+      for (const o of document.querySelectorAll('[data-range]')) o.classList.toggle('on', o === b);
+      localStorage.setItem('gw-range', String(state.range)); draw();
+    });
+  }
+  $('orient').addEventListener('click', () => {
+    state.trackUp = !state.trackUp; $('orient').textContent = state.trackUp ? 'Track up' : 'North up';
+    localStorage.setItem('gw-orient', state.trackUp ? 'track' : 'north');
+    if (state.traffic) renderTrafficList(state.traffic); draw();
+  });
+  let pinch = null;
+  canvas.addEventListener('touchmove', (ev) => {
+    if (ev.touches.length !== 2) return;
+    const d = Math.hypot(ev.touches[0].clientX - ev.touches[1].clientX, ev.touches[0].clientY - ev.touches[1].clientY);
+    if (pinch === null) { pinch = d; return; }
+    const ranges = [2, 5, 10, 20], i = ranges.indexOf(state.range);
+    if (d > pinch * 1.4 && i > 0) { document.querySelector('[data-range="' + ranges[i - 1] + '"]').click(); pinch = d; }
+    if (d < pinch / 1.4 && i < ranges.length - 1) { document.querySelector('[data-range="' + ranges[i + 1] + '"]').click(); pinch = d; }
+    ev.preventDefault();
+  }, { passive: false });
+  canvas.addEventListener('touchend', () => { pinch = null; });
+  window.addEventListener('resize', draw);
+
+  // ---- alerts ----
+  function alertKey(a) { return a.id; }
+  // A traffic alert in its current numbers (the traffic table's, refreshed every second),
+  // not the ones it was raised or last updated with; the alert's own text without a fix.
+  function alertText(a) {
+    const doc = state.traffic;
+    const t = a.kind === 'traffic' && doc ? doc.targets.find((x) => x.address === a.subject) : null;
+    if (!t || t.rangeNM === undefined || t.rangeNM === null) return a.message;
+    const dz = t.relativeAltitudeFt, h = dz === undefined || dz === null ? null : Math.round(dz / 100) * 100;
+    const height = h === null ? 'altitude unknown' : h === 0 ? 'same altitude' : Math.abs(h) + ' ft ' + (h > 0 ? 'above' : 'below');
+    const track = doc.ownship ? doc.ownship.trackDeg : null;
+    const where = track === null || track === undefined ? 'bearing ' + pad3(t.bearingDeg) + '\u00b0' : clockPos(t.bearingDeg, track);
+    return 'Traffic ' + (t.callsign ? t.callsign + ' (' + t.address + ')' : t.address) + ' ' + where + ', ' + t.rangeNM.toFixed(1) + ' NM, ' + height;
+  }
+  function renderBanner() {
+    const active = [...state.alerts.values()].sort((a, b) => (levelRank[b.level] - levelRank[a.level]) || (a.time < b.time ? 1 : -1));
+    const banner = $('banner'), text = $('banner-text');
+    $('alert-count').textContent = active.length ? String(active.length) : '';
+    // Read as words, not "Alerts4": the badge is a separate box beside the label.
+    $('alerts-tab').setAttribute('aria-label', active.length ? 'Alerts, ' + active.length + ' active' : 'Alerts');
+    if (!active.length) { banner.className = 'banner quiet'; text.textContent = 'No active alerts'; }
+    else {
+      const top = active[0];
+      banner.className = 'banner ' + top.level;
+      text.textContent = top.level.toUpperCase() + ' \u2014 ' + alertText(top) + (active.length > 1 ? '  (+' + (active.length - 1) + ' more)' : '');
+    }
+    renderActive(active);
+  }
+  function renderActive(active) {
+    const box = $('alerts-active'); clear(box);
+    if (!active.length) { box.appendChild(el('p', 'muted', 'None')); return; }
+    for (const a of active) {
+      const card = el('div', 'alert ' + a.level);
+      card.appendChild(el('span', 'chip ' + a.level, a.level.toUpperCase()));
+      card.appendChild(el('span', 'msg', alertText(a)));
+      const nums = [];
+      if (a.kind === 'traffic') {
+        if (a.timeToCPASec !== undefined && a.timeToCPASec !== null) nums.push('CPA in ' + Math.round(a.timeToCPASec) + ' s');
+        if (a.cpaMissNM !== undefined && a.cpaMissNM !== null) nums.push('miss ' + a.cpaMissNM.toFixed(2) + ' NM');
+      } else {
+        if (a.name) nums.push(a.name);
+        nums.push((a.floorFt === null || a.floorFt === undefined ? 'SFC' : a.floorFt + ' ft') + '\u2013' + (a.ceilingFt === null || a.ceilingFt === undefined ? 'UNL' : a.ceilingFt + ' ft'));
+      }
+      nums.push('since ' + hhmmss(a.time));
+      card.appendChild(el('span', 'muted', nums.join(' \u00b7 ')));
+      if (a.kind === 'airspace') {
+        const b = el('button', '', 'Acknowledge');
+        b.type = 'button';
+        if (!state.canAck) { b.disabled = true; b.title = 'needs [feeds] ack_token on the gateway'; }
+        b.addEventListener('click', () => acknowledge(a, b));
+        card.appendChild(b);
+      }
+      box.appendChild(card);
+    }
+  }
+  async function acknowledge(a, button) {
+    const ackToken = localStorage.getItem('gw-ack-token') || '';
+    if (!ackToken) { $('ack-settings').open = true; $('ack-token').focus(); return; }
+    button.disabled = true; button.textContent = 'Sending\u2026';
+    try {
+      const r = await fetch(url('/api/alerts/ack?id=' + encodeURIComponent(a.id)), { method: 'POST', headers: { Authorization: 'Bearer ' + ackToken } });
+      button.textContent = r.ok ? 'Acknowledged' : (r.status === 401 ? 'Wrong token' : r.status === 429 ? 'Too many, wait' : 'Refused (' + r.status + ')');
+    } catch (e) { button.textContent = 'No connection'; }
+    setTimeout(() => { button.disabled = false; button.textContent = 'Acknowledge'; }, 5000);
+  }
+  function renderHistory() {
+    const body = $('alerts-history'); clear(body);
+    for (const h of state.history.slice(0, 200)) {
+      const tr = el('tr', h.event === 'cleared' ? '' : h.level);
+      tr.appendChild(el('td', '', hhmmss(h.time)));
+      tr.appendChild(el('td', '', h.level));
+      tr.appendChild(el('td', '', h.event));
+      tr.appendChild(el('td', '', h.message));
+      body.appendChild(tr);
+    }
+    if (!state.history.length) { const tr = el('tr'); tr.appendChild(el('td', 'muted', 'No alert in the last hour')); body.appendChild(tr); }
+  }
+  async function loadAlerts() {
+    const doc = await getJSON('/api/alerts');
+    syncClock(doc);
+    state.canAck = doc.acknowledge;
+    state.alerts = new Map(doc.active.map((a) => [alertKey(a), a]));
+    state.history = doc.history;
+    for (const id of [...speech.spoken.keys()]) if (!state.alerts.has(id)) speech.spoken.delete(id);
+    for (const a of state.alerts.values()) speakAlert(a);
+    renderBanner(); renderHistory();
+  }
+  // ---- speak alerts ----
+  // Off by default (a tap, or ?speak=on in a bookmark, turns it on). Speaks the gateway's own
+  // callout text (the alert's `callout`: the words its headset voice says) as the voice paces
+  // them: cautions and warnings when raised or escalated, a warning again every 15 s, a
+  // warning cutting the queue. On the ground the gateway raises none.
+  const speech = { on: false, spoken: new Map() };
+  function airspaceStage(a) { return a.kind !== 'airspace' ? 0 : a.distanceNM === 0 ? 2 : (a.timeToEntrySec > 0 ? 1 : 0); }
+  function setSpeak(on) {
+    speech.on = on && !!window.speechSynthesis;
+    const b = $('speak');
+    b.textContent = 'Speak alerts: ' + (speech.on ? 'on' : 'off');
+    b.classList.toggle('on', speech.on); b.setAttribute('aria-pressed', String(speech.on));
+    if (!window.speechSynthesis) { b.disabled = true; b.title = 'this browser cannot speak'; }
+    localStorage.setItem('gw-speak', speech.on ? 'on' : 'off');
+    if (!speech.on && window.speechSynthesis) window.speechSynthesis.cancel();
+    speech.spoken.clear();
+    if (speech.on) for (const a of state.alerts.values()) speakAlert(a);
+  }
+  function speakAlert(a) {
+    if (!speech.on) return;
+    if (a.event === 'cleared' || !a.callout || levelRank[a.level] < levelRank.caution) { if (a.event === 'cleared') speech.spoken.delete(a.id); return; }
+    const rank = levelRank[a.level] * 4 + airspaceStage(a), at = Date.now(), prev = speech.spoken.get(a.id);
+    const due = !prev || rank > prev.rank || (a.level === 'warning' && at - prev.at >= 15000);
+    if (!due) { if (rank < prev.rank) prev.rank = rank; return; }
+    speech.spoken.set(a.id, { rank: rank, at: at });
+    $('speak').dataset.spoken = a.callout;
+    try {
+      if (a.level === 'warning') window.speechSynthesis.cancel();
+      const u = new SpeechSynthesisUtterance(a.callout);
+      u.lang = 'en-US';
+      window.speechSynthesis.speak(u);
+    } catch (e) { /* no voice on this device: the banner still shows it */ }
+  }
+  $('speak').addEventListener('click', () => setSpeak(!speech.on));
+  setInterval(() => { if (speech.on) for (const a of state.alerts.values()) if (a.level === 'warning') speakAlert(a); }, 1000);
+
+  // Live alert changes over Server-Sent Events; without EventSource (or under automation,
+  // whose virtual clock waits for an endless stream) /api/alerts is read once a second.
+  function stream() {
+    if (!window.EventSource || navigator.webdriver) { periods.alerts = 1000; state.polling = true; return; }
+    const es = new EventSource(url('/alerts'));
+    es.onmessage = (m) => {
+      let a; try { a = JSON.parse(m.data); } catch (e) { return; }
+      if (a.event === 'cleared') state.alerts.delete(alertKey(a)); else state.alerts.set(alertKey(a), a);
+      speakAlert(a);
+      if (state.history.length === 0 || state.history[0].time !== a.time || state.history[0].id !== a.id) state.history.unshift(a);
+      renderBanner();
+      if (state.panel === 'alerts') renderHistory();
+    };
+    es.onerror = () => linkDown();
+  }
+  $('banner').addEventListener('click', () => { location.hash = '#alerts'; });
+  $('ack-token').value = localStorage.getItem('gw-ack-token') || '';
+  $('ack-token-save').addEventListener('click', () => { localStorage.setItem('gw-ack-token', $('ack-token').value); $('ack-settings').open = false; });
+
+  // ---- NOTAMs ----
+  function notamQuery() {
+    const q = ['radius=' + $('notam-radius').value];
+    if ($('notam-near').value === 'airport' && $('notam-airport').value.trim()) q.push('airport=' + encodeURIComponent($('notam-airport').value.trim().toUpperCase()));
+    if ($('notam-severity').value) q.push('severity=' + $('notam-severity').value);
+    if ($('notam-kind').value) q.push('kind=' + $('notam-kind').value);
+    return '/api/notams?' + q.join('&');
+  }
+  async function loadNotams() {
+    const doc = await getJSON(notamQuery());
+    syncClock(doc);
+    const sum = $('notam-summary'); clear(sum);
+    sum.appendChild(document.createTextNode(doc.notams.length + ' NOTAM' + (doc.notams.length === 1 ? '' : 's') + (doc.center ? ' within ' + doc.radiusNM + ' NM of ' + doc.center.name : '') + ' \u00b7 '));
+    const sources = Object.keys(doc.refreshed);
+    sum.appendChild(document.createTextNode(sources.length ? 'refreshed ' + sources.map((s) => s + ' ' + utc(doc.refreshed[s])).join(', ') + ' ' : 'never refreshed from a NOTAM service '));
+    if (doc.stale) sum.appendChild(el('span', 'chip stale', 'STALE: older than 24 h'));
+    const list = $('notam-list'); clear(list);
+    if (!doc.notams.length) list.appendChild(el('p', 'muted', 'No stored NOTAM here. On the ground, with a network: gatewayd notams fetch --location KSLE'));
+    for (const n of doc.notams) {
+      const card = el('article', 'notam ' + n.severity);
+      const h = el('h3');
+      h.appendChild(el('span', 'chip ' + n.severity, n.severity));
+      if (n.kind) h.appendChild(el('span', 'chip', n.kind.toUpperCase()));
+      if (n.state !== 'active') h.appendChild(el('span', 'chip ' + n.state, n.state));
+      if (n.change && Date.parse(n.change.time) / 1000 > state.lastNotamView) h.appendChild(el('span', 'chip ' + n.change.kind, n.change.kind.toUpperCase()));
+      h.appendChild(document.createTextNode((n.location ? n.location + ' ' : '') + (n.number || n.key)));
+      card.appendChild(h);
+      const valid = (n.start ? 'from ' + utc(n.start) + ' (' + local(n.start) + ')' : '') + (n.permanent ? ' \u00b7 permanent' : n.end ? ' to ' + utc(n.end) + ' (' + local(n.end) + ')' + (n.endEstimated ? ' EST' : '') : '');
+      card.appendChild(el('div', 'meta', [valid, n.limits, n.distanceNM !== undefined && n.distanceNM !== null ? n.distanceNM + ' NM' : '', 'source: ' + n.heardOn + (n.source !== 'fisb' ? ' (' + n.source + ')' : '')].filter(Boolean).join(' \u00b7 ')));
+      const two = el('div', 'twocol');
+      const raw = el('div'); raw.appendChild(el('div', 'muted', 'As issued')); raw.appendChild(el('pre', 'raw', n.text));
+      const tr = el('div'); tr.appendChild(el('div', 'muted', 'Plain English')); tr.appendChild(el('div', 'translation', n.translation));
+      two.appendChild(raw); two.appendChild(tr); card.appendChild(two);
+      list.appendChild(card);
+    }
+    const ch = $('notam-changes'); clear(ch);
+    if (!doc.changes.length) ch.appendChild(el('li', 'muted', 'No change recorded'));
+    for (const c of doc.changes.slice(0, 50)) {
+      const li = el('li');
+      li.appendChild(el('span', 'chip ' + c.kind, c.kind.toUpperCase()));
+      li.appendChild(document.createTextNode(utc(c.time) + ' ' + (c.location || '') + ' ' + (c.number || '') + ' \u2014 ' + c.summary));
+      ch.appendChild(li);
+    }
+  }
+  $('notam-form').addEventListener('submit', (ev) => { ev.preventDefault(); loadNotams().catch(linkDown); });
+
+  // ---- weather ----
+  async function loadWeather() {
+    const doc = await getJSON('/api/weather');
+    syncClock(doc);
+    $('weather-summary').textContent = doc.stations.length + ' station' + (doc.stations.length === 1 ? '' : 's') + ' heard on FIS-B, nearest first \u00b7 ' + hhmmss(doc.time);
+    const list = $('weather-list'); clear(list);
+    if (!doc.stations.length) list.appendChild(el('p', 'muted', 'No FIS-B weather held (the receiver hears a ground station within about 150 NM in flight).'));
+    for (const s of doc.stations) {
+      const card = el('article', 'card station');
+      const h = el('h3');
+      if (s.category) h.appendChild(el('span', 'chip ' + s.category, s.category));
+      h.appendChild(document.createTextNode(s.id + (s.distanceNM !== undefined && s.distanceNM !== null ? '  ' : '')));
+      if (s.distanceNM !== undefined && s.distanceNM !== null) h.appendChild(el('span', 'muted', s.distanceNM + ' NM'));
+      card.appendChild(h);
+      for (const p of s.products) card.appendChild(product(p));
+      list.appendChild(card);
+    }
+    const adv = $('advisory-list'); clear(adv);
+    if (!doc.advisories.length) adv.appendChild(el('p', 'muted', 'No AIRMET, SIGMET or SUA held'));
+    for (const p of doc.advisories) { const card = el('article', 'card station'); card.appendChild(product(p)); adv.appendChild(card); }
+  }
+  function product(p) {
+    const d = el('div', 'product');
+    const head = el('div', 'head');
+    head.appendChild(el('strong', '', p.kind + (p.subtype ? ' ' + p.subtype : '')));
+    head.appendChild(document.createTextNode(' \u00b7 ' + utc(p.time) + ' \u00b7 ' + p.ageMin + ' min old '));
+    if (p.old) head.appendChild(el('span', 'chip old', 'OLD'));
+    d.appendChild(head);
+    d.appendChild(el('pre', '', p.text));
+    return d;
+  }
+
+  // ---- flights (the logbook) ----
+  function css(name) { return getComputedStyle(document.documentElement).getPropertyValue(name).trim(); }
+  function dur(s) { s = Math.max(0, Math.round(s)); return s >= 3600 ? Math.floor(s / 3600) + ':' + pad(Math.floor(s / 60) % 60) + ':' + pad(s % 60) : Math.floor(s / 60) + ':' + pad(s % 60); }
+  async function loadFlights() {
+    const list = await getJSON('/api/flights');
+    const table = $('flight-list');
+    clear(table);
+    $('flights-summary').textContent = list.length ? list.length + ' flight' + (list.length === 1 ? '' : 's') + ' kept \u00b7 choose one' : 'No flights kept yet: run keeps them as you fly; gatewayd flights import REC/ builds them from recordings.';
+    if (!list.length) { $('flight-detail').hidden = true; return; }
+    const head = el('tr');
+    for (const h of ['#', 'Date', 'Route', 'Takeoff', 'Landing', 'Time', 'NM', 'Max ft', 'Alerts', 'Closest']) head.appendChild(el('th', '', h));
+    table.appendChild(head);
+    for (const f of list) {
+      const tr = el('tr', 'pick' + (state.flight === f.id ? ' on' : ''));
+      const from = f.started_in_air ? '(air)' : (f.departure || '?'), to = f.ended_in_air ? '(air)' : (f.arrival || '?');
+      const start = f.takeoff || f.off_block, end = f.landing || f.on_block;
+      for (const v of [f.id, start.slice(0, 10), from + ' \u2192 ' + to, f.takeoff ? hhmmss(f.takeoff) : '\u2014', f.landing ? hhmmss(f.landing) : '\u2014',
+        dur((Date.parse(end) - Date.parse(start)) / 1000), f.distance_nm.toFixed(1), f.max_altitude_ft === null ? '\u2014' : f.max_altitude_ft,
+        f.alerts, f.closest_nm === null ? '\u2014' : f.closest_nm.toFixed(2) + ' NM']) tr.appendChild(el('td', '', v));
+      tr.addEventListener('click', () => { state.flight = f.id; loadFlights().catch(() => {}); });
+      table.appendChild(tr);
+    }
+    if (state.flight === undefined || state.flight === null || !list.some((f) => f.id === state.flight)) { state.flight = list[list.length - 1].id; table.lastChild.classList.add('on'); }
+    if (state.shownFlight !== state.flight) await loadFlight(state.flight);
+  }
+  async function loadFlight(id) {
+    const f = await getJSON('/api/flights/' + id);
+    state.shownFlight = id; state.flightDoc = f;
+    $('flight-detail').hidden = false;
+    $('flight-title').textContent = 'Flight ' + f.id + ': ' + f.title;
+    const dl = $('flight-downloads');
+    clear(dl);
+    for (const fmt of f.exports) {
+      const a = el('a', '', fmt.toUpperCase());
+      a.href = url('/api/flights/' + f.id + '/export/' + fmt); a.setAttribute('download', '');
+      dl.appendChild(a);
+    }
+    $('flight-debrief').textContent = f.debrief.join('\n');
+    drawFlight();
+  }
+  function drawFlight() {
+    const f = state.flightDoc;
+    if (!f || state.panel !== 'flights') return;
+    // The map: an equirectangular picture around the track (no tiles), north up.
+    const c = $('flight-map'), ctx = c.getContext('2d');
+    ctx.clearRect(0, 0, c.width, c.height);
+    const pts = f.track.slice();
+    for (const e of f.encounters) for (const p of e.track) pts.push(p);
+    if (!pts.length) return;
+    let s = 90, n = -90, w = 180, e = -180;
+    for (const p of pts) { s = Math.min(s, p[1]); n = Math.max(n, p[1]); w = Math.min(w, p[2]); e = Math.max(e, p[2]); }
+    const k = Math.cos((s + n) / 2 * Math.PI / 180);
+    const spanX = Math.max((e - w) * k, 0.01), spanY = Math.max(n - s, 0.01);
+    const scale = Math.min((c.width - 40) / spanX, (c.height - 40) / spanY);
+    const cx = (w + e) / 2, cy = (s + n) / 2;
+    const X = (lon) => c.width / 2 + (lon - cx) * k * scale, Y = (lat) => c.height / 2 - (lat - cy) * scale;
+    for (const a of f.areas) {
+      if (!a.outline.length) continue;
+      ctx.beginPath();
+      a.outline.forEach((p, i) => i ? ctx.lineTo(X(p[1]), Y(p[0])) : ctx.moveTo(X(p[1]), Y(p[0])));
+      ctx.closePath();
+      ctx.globalAlpha = 0.15; ctx.fillStyle = css(a.kind === 'tfr' ? '--tfr' : '--area'); ctx.fill();
+      ctx.globalAlpha = 1; ctx.strokeStyle = ctx.fillStyle; ctx.lineWidth = 2; ctx.stroke();
+    }
+    // A 1 NM scale bar.
+    ctx.strokeStyle = css('--ring'); ctx.lineWidth = 2;
+    ctx.beginPath(); ctx.moveTo(20, c.height - 16); ctx.lineTo(20 + scale / 60, c.height - 16); ctx.stroke();
+    for (const en of f.encounters) {
+      ctx.strokeStyle = css('--caut'); ctx.lineWidth = 2; ctx.setLineDash([6, 4]);
+      ctx.beginPath(); en.track.forEach((p, i) => i ? ctx.lineTo(X(p[2]), Y(p[1])) : ctx.moveTo(X(p[2]), Y(p[1]))); ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    ctx.strokeStyle = css('--accent'); ctx.lineWidth = 3;
+    ctx.beginPath(); f.track.forEach((p, i) => i ? ctx.lineTo(X(p[2]), Y(p[1])) : ctx.moveTo(X(p[2]), Y(p[1]))); ctx.stroke();
+    if (f.track.length) {
+      const a = f.track[0], b = f.track[f.track.length - 1];
+      ctx.fillStyle = css('--vfr'); ctx.fillRect(X(a[2]) - 5, Y(a[1]) - 5, 10, 10);
+      ctx.fillStyle = css('--fg'); ctx.fillRect(X(b[2]) - 5, Y(b[1]) - 5, 10, 10);
+    }
+    for (const en of f.encounters) diamond(ctx, X(en.lon), Y(en.lat), css('--caut'));
+    for (const al of f.alerts) if (al.lat !== null) dot(ctx, X(al.lon), Y(al.lat), css('--warn'));
+    // The profile: altitude over time, traffic at its closest and alerts on it.
+    const pc = $('flight-profile'), px = pc.getContext('2d');
+    px.clearRect(0, 0, pc.width, pc.height);
+    const alts = f.track.filter((p) => p[3] !== null);
+    if (!alts.length) return;
+    const t0 = f.track[0][0], t1 = f.track[f.track.length - 1][0];
+    let lo = Infinity, hi = -Infinity;
+    for (const p of alts) { lo = Math.min(lo, p[3]); hi = Math.max(hi, p[3]); }
+    for (const en of f.encounters) if (en.altitudeFt !== null) { lo = Math.min(lo, en.altitudeFt); hi = Math.max(hi, en.altitudeFt); }
+    lo = Math.floor(lo / 500) * 500; hi = Math.ceil((hi + 1) / 500) * 500;
+    const PX = (t) => 50 + (t - t0) / Math.max(1, t1 - t0) * (pc.width - 70), PY = (a) => pc.height - 30 - (a - lo) / Math.max(1, hi - lo) * (pc.height - 50);
+    px.strokeStyle = css('--line'); px.lineWidth = 1; px.fillStyle = css('--muted'); px.font = '14px sans-serif';
+    for (let a = lo; a <= hi; a += Math.max(500, Math.ceil((hi - lo) / 5 / 500) * 500)) {
+      px.beginPath(); px.moveTo(50, PY(a)); px.lineTo(pc.width - 20, PY(a)); px.stroke();
+      px.fillText(String(a), 4, PY(a) + 5);
+    }
+    px.strokeStyle = css('--accent'); px.lineWidth = 3;
+    px.beginPath(); alts.forEach((p, i) => i ? px.lineTo(PX(p[0]), PY(p[3])) : px.moveTo(PX(p[0]), PY(p[3]))); px.stroke();
+    for (const en of f.encounters) {
+      if (en.altitudeFt === null) continue;
+      px.strokeStyle = css('--caut'); px.lineWidth = 1; px.setLineDash([4, 4]);
+      px.beginPath(); px.moveTo(PX(en.time), pc.height - 30); px.lineTo(PX(en.time), 20); px.stroke(); px.setLineDash([]);
+      diamond(px, PX(en.time), PY(en.altitudeFt), css('--caut'));
+    }
+    for (const al of f.alerts) if (al.altitudeFt !== null) dot(px, PX(al.time), PY(al.altitudeFt), css('--warn'));
+  }
+  function dot(ctx, x, y, color) { ctx.fillStyle = color; ctx.beginPath(); ctx.arc(x, y, 7, 0, 2 * Math.PI); ctx.fill(); }
+  function diamond(ctx, x, y, color) {
+    ctx.fillStyle = color; ctx.beginPath(); ctx.moveTo(x, y - 8); ctx.lineTo(x + 8, y); ctx.lineTo(x, y + 8); ctx.lineTo(x - 8, y); ctx.closePath(); ctx.fill();
+  }
+
+  // ---- status ----
+  function kv(table, rows) {
+    clear(table);
+    for (const [k, v] of rows) { const tr = el('tr'); tr.appendChild(el('td', '', k)); tr.appendChild(el('td', '', v)); table.appendChild(tr); }
+  }
+  async function loadStatus() {
+    const doc = await getJSON('/api/status');
+    syncClock(doc);
+    const r = doc.receiver;
+    kv($('status-receiver'), [
+      ['Health', r.healthy ? 'OK' : r.problem], ['Last heartbeat', r.lastHeartbeat ? hhmmss(r.lastHeartbeat) + ' (' + r.heartbeatAgeSec + ' s ago)' : 'none'],
+      ['GPS', (r.gpsValid ? 'valid' : 'no fix') + ', position from ' + r.positionSource], ['Device', r.device || 'unknown'],
+      ['Messages/s', String(r.messagesPerSec)], ['Uplinks/s', String(r.uplinksPerSec)], ['Datagrams', String(r.datagrams)],
+      ['Messages', String(r.messages)], ['Rejected', String(r.rejected)], ['Targets', String(r.targets)], ['Version', doc.version]
+    ]);
+    kv($('status-types'), Object.keys(r.messagesByType).map((k) => [k, String(r.messagesByType[k])]).concat(Object.keys(r.rejectedByReason).map((k) => ['rejected: ' + k, String(r.rejectedByReason[k])])));
+    const f = doc.feeds;
+    kv($('status-feeds'), [['SSE clients', String(f.sseClients)], ['SSE dropped (slow)', String(f.sseDropped)], ['SSE refused (full)', String(f.sseRefused)],
+      ['NMEA dropped', String(f.nmeaDropped)], ['GDL90 forwarded', String(f.forwarded)], ['Forward failures', String(f.forwardFailures)]]);
+    const db = doc.database;
+    const refreshes = db ? Object.keys(db.notamRefreshes).map((s) => [s + ' refreshed', utc(db.notamRefreshes[s]) + ' (' + local(db.notamRefreshes[s]) + ')']) : [];
+    kv($('status-db'), db ? [['File', db.path], ['NOTAMs stored', db.notams === null || db.notams === undefined ? 'unreadable: ' + db.error : String(db.notams)],
+      ['NOTAMs stale', db.notamsStale ? 'yes (no refresh for 24 h)' : 'no'], ['NOTAMs from files', String(doc.fileNotams)]].concat(refreshes)
+      : [['Database', 'off (--no-database)'], ['NOTAMs from files', String(doc.fileNotams)]]);
+  }
+
+  // ---- theme, clock, token, start ----
+  function setTheme(t) {
+    document.documentElement.dataset.theme = t; $('theme').textContent = t === 'night' ? 'Day' : 'Night';
+    localStorage.setItem('gw-theme', t); draw(); drawFlight();
+  }
+  $('theme').addEventListener('click', () => setTheme(document.documentElement.dataset.theme === 'night' ? 'day' : 'night'));
+  $('token-save').addEventListener('click', () => { token = $('token-input').value; localStorage.setItem('gw-token', token); $('need-token').hidden = true; schedule(); stream(); });
+  setInterval(() => { $('clock').textContent = hhmmss(new Date(now() * 1000).toISOString()); }, 1000);
+  const savedRange = Number(localStorage.getItem('gw-range') || 10);
+  if ([2, 5, 10, 20].indexOf(savedRange) >= 0) { state.range = savedRange; for (const o of document.querySelectorAll('[data-range]')) o.classList.toggle('on', Number(o.dataset.range) === savedRange); }
+  if (localStorage.getItem('gw-orient') === 'north') { state.trackUp = false; $('orient').textContent = 'North up'; }
+  const savedTheme = params.get('theme') || localStorage.getItem('gw-theme');
+  setTheme(savedTheme || (window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 'night' : 'day'));
+  setSpeak((params.get('speak') || localStorage.getItem('gw-speak')) === 'on');
+  window.addEventListener('hashchange', showPanel);
+  for (const name of ['alerts', 'notams', 'weather', 'status']) loaders[name]().catch(() => {});
+  stream();
+  showPanel();
+})();
