@@ -132,11 +132,16 @@ def main():
             os.truncate(wal, rng.randint(0, os.path.getsize(wal)))
             wal_cuts += 1
         kept = datagrams(record)
-        db = sqlite3.connect(database)
+        if not os.path.exists(database):
+            continue  # stopped before it made its database
+        # Read-only: the check must not make the file (nor its WAL) itself.
+        db = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
         try:
             check(db.execute("PRAGMA integrity_check").fetchone()[0] == "ok", f"run {run}: integrity_check failed")
-            twice = db.execute("SELECT COUNT(*) FROM (SELECT start FROM flight GROUP BY start HAVING COUNT(*) > 1)").fetchone()[0]
-            check(twice == 0, f"run {run}: {twice} flight(s) kept twice")
+            # Stopped before its schema was all made (each step is a transaction): no logbook yet.
+            if db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'flight'").fetchone()[0]:
+                twice = db.execute("SELECT COUNT(*) FROM (SELECT start FROM flight GROUP BY start HAVING COUNT(*) > 1)").fetchone()[0]
+                check(twice == 0, f"run {run}: {twice} flight(s) kept twice")
         except sqlite3.DatabaseError as e:
             check(False, f"run {run}: the database cannot be read: {e}")
         finally:
@@ -148,7 +153,7 @@ def main():
     summary = [line for line in decoded.stderr.splitlines() if line.startswith("summary:")]
     count = int(summary[0].split()[1]) if summary else -1
     check(count == len(kept), f"decode read {count} datagrams, the recording holds {len(kept)} whole")
-    flights = sqlite3.connect(database).execute("SELECT COUNT(*) FROM flight").fetchone()[0]
+    flights = sqlite3.connect(f"file:{database}?mode=ro", uri=True).execute("SELECT COUNT(*) FROM flight").fetchone()[0]
     took = time.monotonic() - started_at
     print(f"powercut: {args.runs} kills (seed {args.seed}) in {took:.0f} s: {restarts} restarts, {alerted} alerted before the kill, "
           f"{stops} of them SIGTERM; {cuts} recordings and {wal_cuts} WALs cut; {len(kept)} datagrams whole in the recording, all read back; "
