@@ -52,7 +52,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             // The cockpit page's real files: embedded by scripts/embed-page.py (CockpitPageFiles.swift).
-            exclude: ["Feeds/Page"]
+            exclude: ["GatewayFeeds/Feeds/Page"]
         ),
         // Simulation and benchmarks: synthetic traffic, scenario captures, the demo flight, the
         // benchmark runners `gatewayd bench` and `gatewayd simulate` use (not in the daemon's path).

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Embeds the cockpit page's files (Sources/TrafficGateway/Feeds/Page: index.html, style.css,
-app.js) into Sources/TrafficGateway/Feeds/CockpitPageFiles.swift as raw string literals, so the
+"""Embeds the cockpit page's files (Sources/TrafficGateway/GatewayFeeds/Feeds/Page: index.html,
+style.css, app.js) into Sources/TrafficGateway/GatewayFeeds/Feeds/CockpitPageFiles.swift as raw string literals, so the
 binary serves them byte for byte with no file beside it (a static binary copied to a Pi).
 
 Edit the files, then run this script. `--check` changes nothing and exits 1 when the generated
@@ -10,8 +10,8 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PAGE = os.path.join(ROOT, "Sources", "TrafficGateway", "Feeds", "Page")
-OUT = os.path.join(ROOT, "Sources", "TrafficGateway", "Feeds", "CockpitPageFiles.swift")
+PAGE = os.path.join(ROOT, "Sources", "TrafficGateway", "GatewayFeeds", "Feeds", "Page")
+OUT = os.path.join(ROOT, "Sources", "TrafficGateway", "GatewayFeeds", "Feeds", "CockpitPageFiles.swift")
 FILES = [  # (file, Swift name, what it is)
     ("index.html", "html", "The document (`/`)"),
     ("style.css", "css", "The style sheet (`/cockpit.css`): day and night themes, touch targets of 48 px or more"),

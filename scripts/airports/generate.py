@@ -6,7 +6,7 @@
 
 Every airport with a 4-character ICAO-style identifier (airportsdata's key; US airports without a
 real ICAO code carry "K" + their FAA LID there, e.g. K7S5) is kept, with its FAA LID where it has
-one. The file is little-endian, read without parsing (see Sources/TrafficGateway/Logbook/AirportTable.swift):
+one. The file is little-endian, read without parsing (see Sources/TrafficGateway/GatewayRecords/Logbook/AirportTable.swift):
 
     header  32 bytes: magic "SKYAPT01", count u32, lid_count u32, names_offset u32,
             lid_offset u32, lat_offset u32, source_version u32 (YYYYMMDD-like version number)

@@ -89,7 +89,7 @@ public enum GPSLog {
                 skipped += 1
                 continue
             }
-            guard let fix = GPSDClient.fix(fromJSONLine: Array(line)),
+            guard let fix = GPSDReport.fix(fromJSONLine: Array(line)),
                   let object = JSONReader.object(line),
                   let text = object["time"] as? String, let time = Timestamp.parse(text)
             else {
