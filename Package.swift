@@ -6,7 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "GDL90", targets: ["GDL90"]),
-        .library(name: "TrafficGateway", targets: ["TrafficGateway"]),
+        .library(name: "TrafficGateway", targets: ["GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayFeeds", "GatewayVoice", "GatewayRuntime"]),
         .library(name: "GatewaySimulation", targets: ["GatewaySimulation"]),
         .executable(name: "gatewayd", targets: ["gatewayd"]),
     ],
@@ -33,50 +33,63 @@ let package = Package(
         // SQLite (system library, Debian's libsqlite3-dev): the alert log, the NOTAMs, the logbook,
         // through the small layer in Storage/SQLiteConnection.swift.
         .target(name: "CSQLite"),
-        // Domain and services: captures, core state machine, alerts, storage, listeners.
-        .target(
-            name: "TrafficGateway",
-            dependencies: [
-                "GDL90",
-                "CCurl",
-                "CEspeak",
-                "CALSA",
-                "CSQLite",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ],
-            // The cockpit page's real files: embedded by scripts/embed-page.py (CockpitPageFiles.swift).
-            exclude: ["GatewayFeeds/Feeds/Page"]
-        ),
+        // The gateway, in seven modules under Sources/TrafficGateway, lowest first; a module imports
+        // only those below it, and the compiler holds it (docs/modules-plan.md, scripts/modules.py).
+        // Support: buffers, JSON, text patterns, time, geodesy, sockets' addresses, errors.
+        .target(name: "GatewaySupport", dependencies: ["GDL90"], path: "Sources/TrafficGateway/GatewaySupport"),
+        // The domain, pure: traffic, alert engines, airspace, flight state, FIS-B products, the core and its pipeline.
+        .target(name: "GatewayDomain", dependencies: ["GDL90", "GatewaySupport"], path: "Sources/TrafficGateway/GatewayDomain"),
+        // Captures: readers, writers, the recorder's file format, dating, output lines.
+        .target(name: "GatewayCaptures", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain"], path: "Sources/TrafficGateway/GatewayCaptures"),
+        // Records: SQLite, the NOTAM store, parser, English and fetching, the logbook.
+        .target(name: "GatewayRecords", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "CCurl", "CSQLite"],
+                path: "Sources/TrafficGateway/GatewayRecords"),
+        // Feeds: HTTP, SSE, NMEA, forwarding, the cockpit page (its real files embedded by scripts/embed-page.py).
+        .target(name: "GatewayFeeds",
+                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords",
+                               .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "HummingbirdCore", package: "hummingbird"),
+                               .product(name: "HTTPTypes", package: "swift-http-types"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOPosix", package: "swift-nio"),
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                path: "Sources/TrafficGateway/GatewayFeeds", exclude: ["Feeds/Page"]),
+        // The voice: callouts scheduled, espeak-ng, ALSA.
+        .target(name: "GatewayVoice", dependencies: ["GatewaySupport", "GatewayDomain", "GatewayCaptures", "CEspeak", "CALSA"],
+                path: "Sources/TrafficGateway/GatewayVoice"),
+        // The runtime: sources, sinks, the live gateway, the app and its services, configuration.
+        .target(name: "GatewayRuntime",
+                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayFeeds", "GatewayVoice",
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOPosix", package: "swift-nio"),
+                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                               .product(name: "UnixSignals", package: "swift-service-lifecycle")],
+                path: "Sources/TrafficGateway/GatewayRuntime"),
         // Simulation and benchmarks: synthetic traffic, scenario captures, the demo flight, the
         // benchmark runners `gatewayd bench` and `gatewayd simulate` use (not in the daemon's path).
-        .target(name: "GatewaySimulation", dependencies: ["GDL90", "TrafficGateway"]),
+        .target(name: "GatewaySimulation", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayFeeds", "GatewayVoice", "GatewayRuntime"]),
         // What the fuzz targets drive (the decoders, the core, an HTTP server on a socket pair).
-        .target(name: "GatewayFuzzSupport", dependencies: ["GDL90", "TrafficGateway"]),
+        .target(name: "GatewayFuzzSupport", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayFeeds", "GatewayRuntime"]),
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "gatewayd",
             dependencies: [
                 "GDL90",
-                "TrafficGateway",
+                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayFeeds", "GatewayVoice", "GatewayRuntime",
                 "GatewaySimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Fuzz targets: a libFuzzer binary when built with -sanitize=fuzzer -DFUZZING
         // (scripts/fuzz.sh), else a runner that replays a corpus (regressions, CI).
-        .executableTarget(name: "gatewayd-fuzz", dependencies: ["GDL90", "TrafficGateway", "GatewayFuzzSupport"]),
+        .executableTarget(name: "gatewayd-fuzz", dependencies: ["GDL90", "GatewayFuzzSupport"]),
         .testTarget(name: "GDL90Tests", dependencies: ["GDL90"]),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "TrafficGateway", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
+                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayFeeds", "GatewayVoice", "GatewayRuntime", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]

@@ -1,6 +1,11 @@
 import Foundation
 import GDL90
-import TrafficGateway
+import GatewaySupport
+import GatewayDomain
+import GatewayCaptures
+import GatewayRecords
+import GatewayFeeds
+import GatewayRuntime
 
 /// The fuzz targets: each takes arbitrary bytes and must neither crash, hang nor leak, whatever
 /// they are. Chosen by `FUZZ_TARGET` (libFuzzer builds) or the first argument (replay builds).

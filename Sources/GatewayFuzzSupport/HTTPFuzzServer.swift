@@ -2,7 +2,8 @@ import Foundation
 import GDL90
 #if canImport(Glibc)
 import Glibc
-import TrafficGateway
+import GatewayDomain
+import GatewayFeeds
 #endif
 
 /// The real feeds server on loopback for the `http` fuzz target: raw bytes go to it as a request

@@ -10,7 +10,9 @@ import Glibc
 import Darwin
 #endif
 import GDL90
-import TrafficGateway
+import GatewaySupport
+import GatewayDomain
+import GatewayRecords
 
 extension Benchmarks {
     /// Airspace alert evaluation per ownship update with `areas` active areas (circles and

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GDL90
-import TrafficGateway
+import GatewaySupport
 
 /// The command benchmark's streams (issue 24), each deterministic: the same arguments give the
 /// same bytes, so a figure can be reproduced with `gatewayd bench --only commands`.

@@ -8,7 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TrafficGateway
+import GatewaySupport
 
 // The benchmarks' threads, child processes and sleeps, on POSIX (Foundation's `Thread` and
 // `Process` are not in FoundationEssentials, and the daemon's binary links no ICU).

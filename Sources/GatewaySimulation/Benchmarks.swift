@@ -10,7 +10,8 @@ import Glibc
 import Darwin
 #endif
 import GDL90
-import TrafficGateway
+import GatewaySupport
+import GatewayDomain
 
 /// Release-mode measurements for `gatewayd bench`, each beside a baseline measured in the same
 /// run so that the ratio, not the machine, is the figure that matters.

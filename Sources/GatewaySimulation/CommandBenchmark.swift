@@ -8,7 +8,8 @@ import GDL90
 
 #if canImport(Glibc)
 import Glibc
-import TrafficGateway
+import GatewaySupport
+import GatewayCaptures
 #endif
 
 /// What a user runs, measured as a user runs it: `gatewayd decode`, `decode --json`,

@@ -1,5 +1,5 @@
 import GDL90
-import TrafficGateway
+import GatewaySupport
 
 /// The scripted flight behind the bundled capture (`fixtures/demo-flight.*`), generated with the
 /// project's own encoder so that every byte of the fixture is explained here.

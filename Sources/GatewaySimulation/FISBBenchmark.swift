@@ -10,7 +10,7 @@ import Glibc
 import Darwin
 #endif
 import GDL90
-import TrafficGateway
+import GatewayDomain
 
 /// FIS-B decode throughput: synthetic uplinks (half empty, the rest 413 text, TFR graphics with a
 /// report list, segmented TFR text, NOTAM-D) decoded into products by the store, beside a baseline

@@ -1,5 +1,5 @@
 import GDL90
-import TrafficGateway
+import GatewaySupport
 
 /// Synthetic FIS-B uplinks built with the project's own encoders: the content of
 /// `fixtures/fisb-sample.978` (`gatewayd fisb --sample`) and of the FIS-B benchmark. Invented

@@ -9,7 +9,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TrafficGateway
+import GatewaySupport
+import GatewayFeeds
+import GatewayRuntime
 
 extension Benchmarks {
     /// Backpressure: the loopback ingest of `loopback`, at a fixed rate, first with no feed

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import GDL90
-import TrafficGateway
+import GatewaySupport
 
 /// Ownship's path for a flight scenario (issue 23), built leg by leg: each leg holds a heading
 /// while the speed and altitude change linearly, so positions, speeds and vertical speeds agree

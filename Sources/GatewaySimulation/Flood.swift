@@ -10,7 +10,8 @@ import Glibc
 import Darwin
 #endif
 import GDL90
-import TrafficGateway
+import GatewaySupport
+import GatewayRuntime
 
 /// A flood on loopback: `rate` datagrams a second for `seconds`, each carrying 8 valid traffic
 /// frames, one frame with a bad CRC and one too short (so every datagram received must count

@@ -8,7 +8,8 @@ import GDL90
 #if canImport(Glibc)
 import Glibc
 #endif
-import TrafficGateway
+import GatewaySupport
+import GatewayRuntime
 
 /// `bench --only hostile`, round two (issue 27): the daemon with 20,000 stored NOTAMs (start
 /// memory, CPU a datagram against an empty store in the same run, `/api/traffic` size), eight

@@ -7,7 +7,8 @@ import Dispatch
 import GDL90
 #if canImport(Glibc)
 import Glibc
-import TrafficGateway
+import GatewaySupport
+import GatewayRuntime
 #endif
 
 /// `gatewayd bench --only hostile`: the release daemon at the usual soft limit of 1,024 open

@@ -8,7 +8,10 @@ import Dispatch
 import Glibc
 #endif
 import GDL90
-import TrafficGateway
+import GatewaySupport
+import GatewayDomain
+import GatewayCaptures
+import GatewayRecords
 
 extension Benchmarks {
     /// The logbook (issue 23): `hours` of flight recordings (the two-flights scenario back to

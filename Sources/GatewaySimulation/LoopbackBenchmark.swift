@@ -9,7 +9,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TrafficGateway
+import GatewaySupport
+import GatewayRuntime
 
 extension Benchmarks {
     /// Sustained ingest over real UDP on loopback: a sender thread paces `targets`-target traffic

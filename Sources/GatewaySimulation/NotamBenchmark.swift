@@ -10,7 +10,8 @@ import Glibc
 import Darwin
 #endif
 import GDL90
-import TrafficGateway
+import GatewaySupport
+import GatewayRecords
 
 /// A real-shaped NOTAM set for benchmarks and coverage checks: FAA NOTAM API features in the
 /// mix a busy region's reply has (about two thirds aerodrome NOTAMs: runways, taxiways,

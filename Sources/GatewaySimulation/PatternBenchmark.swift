@@ -1,5 +1,6 @@
 import Dispatch
-import TrafficGateway
+import GatewaySupport
+import GatewayRecords
 
 /// The regex engine's worst case (issue 40): every pattern the NOTAM parser uses, on texts made
 /// of long runs of each character class the patterns read (white space, digits, letters,

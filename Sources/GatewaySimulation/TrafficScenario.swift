@@ -1,5 +1,6 @@
 import GDL90
-import TrafficGateway
+import GatewaySupport
+import GatewayDomain
 
 /// A scripted traffic situation that reproduces one thing real receivers do to traffic alerts
 /// (issue 13): written as a pcap (and, for receivers without ownship reports, a gpspipe log) by

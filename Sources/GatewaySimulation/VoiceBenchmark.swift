@@ -4,7 +4,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TrafficGateway
+import GatewaySupport
+import GatewayDomain
+import GatewayCaptures
+import GatewayRecords
+import GatewayVoice
+import GatewayRuntime
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,5 @@
 import Foundation
 import GDL90
-import TrafficGateway
 import GatewayFuzzSupport
 
 /// libFuzzer's entry point.

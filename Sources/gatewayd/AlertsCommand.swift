@@ -10,7 +10,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TrafficGateway
+import GatewaySupport
+import GatewayRecords
 
 /// `gatewayd alerts`: the alert log.
 struct AlertsCommand: ParsableCommand {

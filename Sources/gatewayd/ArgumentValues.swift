@@ -1,5 +1,7 @@
 import ArgumentParser
-import TrafficGateway
+import GatewaySupport
+import GatewayRecords
+import GatewayRuntime
 
 // The library's typed settings as option values, each read by the library's one parser.
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import TrafficGateway
+import GatewaySupport
 import GatewaySimulation
 
 /// `gatewayd bench`: release-mode figures with same-run baselines.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import TrafficGateway
+import GatewayCaptures
 
 /// Opens `path` (pcap, pcapng, dump978 text or raw GDL90) as a stream, read a window at a time
 /// in constant memory, or fails with a message naming the file.

@@ -10,7 +10,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TrafficGateway
+import GatewayRuntime
 
 /// `gatewayd config check|show`.
 struct ConfigCommand: ParsableCommand {

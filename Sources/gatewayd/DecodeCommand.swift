@@ -1,6 +1,8 @@
 import ArgumentParser
 import GDL90
-import TrafficGateway
+import GatewaySupport
+import GatewayDomain
+import GatewayCaptures
 
 /// `gatewayd decode`: every message of a capture, one line each.
 struct DecodeCommand: ParsableCommand {

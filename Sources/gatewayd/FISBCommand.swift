@@ -1,6 +1,8 @@
 import ArgumentParser
 import GDL90
-import TrafficGateway
+import GatewaySupport
+import GatewayDomain
+import GatewayCaptures
 import GatewaySimulation
 
 /// `gatewayd fisb`: FIS-B products (weather, NOTAMs, TFR areas) decoded from captures.

@@ -4,7 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import ArgumentParser
-import TrafficGateway
+import GatewaySupport
+import GatewayRecords
+import GatewayFeeds
 
 /// `gatewayd flights`: the automatic logbook (issue 23).
 struct FlightsCommand: ParsableCommand {

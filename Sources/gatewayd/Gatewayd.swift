@@ -10,7 +10,6 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
-import TrafficGateway
 import GatewaySimulation
 
 /// `gatewayd`: the skygate GDL 90 traffic and airspace gateway.

@@ -10,7 +10,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TrafficGateway
+import GatewaySupport
+import GatewayRecords
+import GatewayRuntime
 
 /// `gatewayd notams`: fetch, import, list, show and follow changes of the NOTAMs kept for flight.
 struct NotamsCommand: ParsableCommand {

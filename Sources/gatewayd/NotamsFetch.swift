@@ -11,7 +11,8 @@ import Glibc
 import Darwin
 #endif
 import GDL90
-import TrafficGateway
+import GatewaySupport
+import GatewayRecords
 
 /// `gatewayd notams fetch`.
 struct NotamsFetch: AsyncParsableCommand {

@@ -10,7 +10,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TrafficGateway
+import GatewaySupport
+import GatewayDomain
+import GatewayRecords
 
 /// `gatewayd notams list`.
 struct NotamsList: ParsableCommand {

@@ -1,5 +1,8 @@
 import ArgumentParser
-import TrafficGateway
+import GatewayDomain
+import GatewayCaptures
+import GatewayVoice
+import GatewayRuntime
 
 extension ReplayCommand {
     /// `replay --callouts [--wav OUT]`: the callout timeline of the captures, printed as it is

@@ -11,7 +11,10 @@ import Glibc
 import Darwin
 #endif
 import GDL90
-import TrafficGateway
+import GatewayDomain
+import GatewayCaptures
+import GatewayRecords
+import GatewayRuntime
 
 /// `gatewayd replay`: a capture through the whole pipeline, alerts printed.
 struct ReplayCommand: ParsableCommand {

@@ -1,5 +1,8 @@
 import ArgumentParser
-import TrafficGateway
+import GatewaySupport
+import GatewayCaptures
+import GatewayRecords
+import GatewayRuntime
 
 /// `gatewayd run`: the live gateway.
 struct RunCommand: AsyncParsableCommand {

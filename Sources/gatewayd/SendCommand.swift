@@ -10,7 +10,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TrafficGateway
+import GatewaySupport
+import GatewayRuntime
 
 /// `gatewayd send`: replay a capture's datagrams over UDP, paced by their timestamps.
 struct SendCommand: ParsableCommand {

@@ -10,7 +10,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TrafficGateway
+import GatewayCaptures
 import GatewaySimulation
 
 /// `gatewayd simulate`: writes the scripted demo flight (the bundled fixtures) and the traffic

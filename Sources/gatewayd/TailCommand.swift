@@ -10,7 +10,10 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TrafficGateway
+import GatewaySupport
+import GatewayDomain
+import GatewayRecords
+import GatewayFeeds
 
 /// `gatewayd tail`: follows a running gateway's alerts (its `/alerts` Server-Sent Events).
 struct TailCommand: ParsableCommand {

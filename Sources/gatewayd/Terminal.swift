@@ -4,7 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import Dispatch
-import TrafficGateway
+import GatewaySupport
+import GatewayRuntime
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,4 @@
 import ArgumentParser
-import TrafficGateway
 
 /// `gatewayd voice`: check the spoken callouts' wiring on the ground.
 struct VoiceCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import TrafficGateway
+import GatewayVoice
 
 /// `gatewayd voice list`: the ALSA playback devices.
 struct VoiceList: ParsableCommand {

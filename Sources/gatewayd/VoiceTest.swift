@@ -1,5 +1,5 @@
 import ArgumentParser
-import TrafficGateway
+import GatewayRuntime
 
 /// `gatewayd voice test`: a sample callout through the device.
 struct VoiceTest: ParsableCommand {

@@ -1,7 +1,10 @@
 import Foundation
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayCaptures
+@testable import GatewayFeeds
 @testable import GatewaySimulation
 
 /// Ownship at the origin of a plane at 45N 122W, flying north at 120 kt (2 NM a minute).

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayRecords
+@testable import GatewayRuntime
 
 /// Issue 40, item 11: an alert raised while another process held the database's write lock
 /// past the busy timeout was never written, and the message blamed disk space or permissions.

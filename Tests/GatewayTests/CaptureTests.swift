@@ -1,7 +1,7 @@
 import Foundation
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewayCaptures
 
 @Suite struct CaptureTests {
     let datagrams: [(time: Double, bytes: [UInt8])] = [

@@ -1,7 +1,11 @@
 import Foundation
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayCaptures
+@testable import GatewayRecords
+@testable import GatewayFeeds
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayFeeds
 
 /// Issue 39, the page as real files: `Feeds/Page/` holds the document, style sheet and script;
 /// the binary serves exactly them (embedded by `scripts/embed-page.py`), and the script parses.

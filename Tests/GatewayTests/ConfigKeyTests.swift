@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayRecords
+@testable import GatewayFeeds
+@testable import GatewayRuntime
 
 /// The one table of configuration keys, and the typed values it reads.
 @Suite struct ConfigKeyTests {

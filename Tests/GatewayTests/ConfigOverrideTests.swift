@@ -1,5 +1,6 @@
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayRuntime
 
 /// Command-line flags go through the file's table of keys: one parser and range check each, the
 /// flag named in the error, flag over file over default.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayRecords
+@testable import GatewayRuntime
 
 @Suite struct ConfigTests {
     @Test func goodFileSetsEverything() throws {

@@ -1,6 +1,7 @@
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
 
 /// A small scenario builder: ownship at the origin heading north, targets placed in NM.
 struct Scene {

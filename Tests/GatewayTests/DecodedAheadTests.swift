@@ -1,7 +1,9 @@
 import Foundation
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayCaptures
 
 /// A capture deframed and decoded ahead (`FrameDecoder`, `PrefetchingCapture(decoding:)`, what
 /// `replay` and `fisb` run on their reading thread) gives the pipeline the very items it would

@@ -1,7 +1,10 @@
 import Dispatch
 import Synchronization
 import Testing
-@testable import TrafficGateway
+@testable import GatewayDomain
+@testable import GatewayRecords
+@testable import GatewayFeeds
+@testable import GatewayRuntime
 
 /// One encoding of an alert per change, shared by every consumer: the encodings are the
 /// formatter's bytes, the hub hands each subscriber the form it asked for, and the alert log

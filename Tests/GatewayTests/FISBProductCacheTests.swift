@@ -1,7 +1,9 @@
 import GDL90
 import Testing
 @testable import GatewaySimulation
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayCaptures
 
 /// The product store keeps what it decoded from an APDU by the APDU's bytes (FIS-B rebroadcasts
 /// the same products over and over): a product received again unchanged is not decoded again,

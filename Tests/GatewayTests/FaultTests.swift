@@ -2,7 +2,10 @@ import Foundation
 import GDL90
 import Synchronization
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayRecords
+@testable import GatewayRuntime
 
 /// Faults a gateway on a Pi meets: power cut during writes, a full disk, no network, gpsd going
 /// away, the receiver falling silent, the clock jumping.

@@ -2,7 +2,10 @@ import Foundation
 import GDL90
 import Synchronization
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayFeeds
+@testable import GatewayRuntime
 
 /// A conflict scene sent over real UDP: ownship at 3000 ft heading north, intruder N825V
 /// 0.6 NM ahead, 100 ft above, head-on (a warning), and a far target that alerts nothing.

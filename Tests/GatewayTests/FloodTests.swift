@@ -1,5 +1,4 @@
 import Testing
-@testable import TrafficGateway
 @testable import GatewaySimulation
 
 /// A short flood (the full one is `gatewayd bench --only flood`, 30 s at 50,000 datagrams/s):

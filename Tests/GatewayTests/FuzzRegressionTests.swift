@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import TrafficGateway
 @testable import GatewayFuzzSupport
 @testable import GatewaySimulation
 

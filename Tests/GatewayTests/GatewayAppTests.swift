@@ -5,7 +5,11 @@ import ServiceLifecycle
 import ServiceLifecycleTestKit
 import Synchronization
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayRecords
+@testable import GatewayFeeds
+@testable import GatewayRuntime
 @testable import GatewaySimulation
 
 /// What a `GatewayConsole` was given, for the tests to read.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import TrafficGateway
+@testable import GatewaySupport
 
 /// Runs the built `gatewayd` with `arguments` to its end, as a person runs it: its exit status,
 /// standard output and standard error (both read while it runs, so neither pipe fills).

@@ -1,7 +1,10 @@
 import Foundation
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayCaptures
+@testable import GatewayRecords
 
 /// Issue 27, item 1: one NOTAM vertex at longitude 1e300 killed `run` at every start (the
 /// airspace index converted it to a grid cell and trapped). Every coordinate, radius and limit

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewayCaptures
+@testable import GatewayRuntime
 
 #if canImport(Glibc)
 import Glibc

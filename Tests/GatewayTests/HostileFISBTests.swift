@@ -1,7 +1,8 @@
 import Foundation
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
 @testable import GatewaySimulation
 
 /// Issue 27, items 2 and 3: FIS-B from a neighbour on the Wi-Fi grew `run` to gigabytes (text

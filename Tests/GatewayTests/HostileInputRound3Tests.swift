@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import TrafficGateway
+@testable import GatewayDomain
+@testable import GatewayRecords
+@testable import GatewayRuntime
 
 /// Issue 40, items 7, 8, 9, 14, 15 and 17, through the command as a person runs it: each
 /// reproduced as the probe found it, then its fix.

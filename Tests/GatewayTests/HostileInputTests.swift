@@ -2,7 +2,11 @@ import Foundation
 import GDL90
 import Hummingbird
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayRecords
+@testable import GatewayFeeds
+@testable import GatewayRuntime
 
 /// Numbers and inputs a hostile neighbour or a broken device sends: each changes nothing but a
 /// counter (and a log line), never traps, never hangs.

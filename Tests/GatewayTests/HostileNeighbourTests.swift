@@ -2,7 +2,10 @@ import Dispatch
 import Foundation
 import Hummingbird
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayFeeds
+@testable import GatewayRuntime
 
 /// Issue 27, items 5–7, 9, 11, 12: one client must not starve the others, and what the
 /// configuration check accepts is what `run` binds.

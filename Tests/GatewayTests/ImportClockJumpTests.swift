@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TrafficGateway
+@testable import GatewayCaptures
+@testable import GatewayRecords
 
 /// Issue 40, item 5: one datagram dated a year ahead made `flights import` skip the rest of the
 /// capture (kept as "overlapping") and keep an 8,760-hour flight of distance 0, losing the

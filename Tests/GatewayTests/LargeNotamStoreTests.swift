@@ -1,7 +1,9 @@
 import Foundation
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayRecords
 
 /// Issue 27, item 4: 20,000 stored NOTAMs or one NOTAM of 1,000,000 vertices must not make
 /// every datagram, every snapshot and every `/api/traffic` poll pay for the whole store.

@@ -3,7 +3,10 @@ import Foundation
 import GDL90
 import Synchronization
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayRecords
+@testable import GatewayRuntime
 
 final class Collected: Sendable {
     let alerts = Mutex<[AlertEvent]>([])

@@ -2,7 +2,10 @@ import Foundation
 import GDL90
 import Synchronization
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayCaptures
+@testable import GatewayRuntime
 
 /// One pipeline, one tick rule: a live session over a real UDP socket and the replay of its own
 /// flight recording (one pcapng file an hour, the airspace sets and acknowledgements in it) give

@@ -1,7 +1,12 @@
 import Foundation
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayCaptures
+@testable import GatewayRecords
+@testable import GatewayFeeds
+@testable import GatewayRuntime
 @testable import GatewaySimulation
 
 /// The repository root (tests never read ../shared).

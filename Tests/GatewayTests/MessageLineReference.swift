@@ -1,5 +1,6 @@
 import GDL90
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayCaptures
 
 /// The lines of `gatewayd decode` as the gateway wrote them before each message type had its
 /// one-cursor writer: field by field through `JSONWriter`, and readable text by string

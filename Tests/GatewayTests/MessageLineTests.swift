@@ -1,6 +1,7 @@
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayCaptures
 
 /// Every message type's one-cursor line against the field-by-field text it replaced
 /// (`MessageLineReference`), over messages decoded from seeded random bytes: every field at odd

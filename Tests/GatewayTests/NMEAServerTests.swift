@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 @testable import GatewaySimulation
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayFeeds
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,11 @@
 import Foundation
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayCaptures
+@testable import GatewayRecords
+@testable import GatewayRuntime
 
 /// Real-shaped NOTAM texts in the wordings the FAA publishes (its NOTAM order's airspace
 /// format, FDC TFRs, SUA activations, GPS tests); numbers and places rewritten, wording kept.

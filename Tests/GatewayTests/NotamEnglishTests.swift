@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayRecords
 
 /// The plain-English measurement over `fixtures/notams-english.txt`: the share of NOTAMs whose
 /// translation keeps no raw date, coordinate, height or distance group and no contraction.

@@ -3,7 +3,11 @@ import Foundation
 import GDL90
 import Synchronization
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayRecords
+@testable import GatewayFeeds
+@testable import GatewayRuntime
 @testable import GatewaySimulation
 
 /// Issue 40, item 3: one NOTAM shape ("1FT", "1 FEET" or "UP TO AND INCLUDING 1 … FEET" then a

@@ -2,7 +2,9 @@ import Foundation
 import GDL90
 import Synchronization
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayRecords
 @testable import GatewaySimulation
 
 /// Real-shaped NOTAM texts of each form.

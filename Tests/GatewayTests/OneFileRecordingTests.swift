@@ -1,7 +1,10 @@
 import Foundation
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayCaptures
+@testable import GatewayRuntime
 
 /// Issue 21, one recording file an hour: a recording in the three-file form (the committed
 /// fixture, `fixtures/recordings/three-file`, written by the recorder before the change) replays

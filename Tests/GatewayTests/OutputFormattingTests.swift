@@ -1,7 +1,8 @@
 import Foundation
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayCaptures
 @testable import GatewaySimulation
 
 /// The byte-level formatters behind `decode`, `fisb` and every JSON feed: exact bytes for the

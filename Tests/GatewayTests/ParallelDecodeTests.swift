@@ -1,7 +1,9 @@
 import Foundation
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayCaptures
 
 /// `decode` on several threads (`ParallelDecode`): the very bytes and counts of `MessagePrinter`
 /// over one `GatewayPipeline` fed the whole capture in order, whatever the number of threads and

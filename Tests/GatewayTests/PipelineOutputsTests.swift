@@ -1,7 +1,8 @@
 import GDL90
 import Testing
 @testable import GatewaySimulation
-@testable import TrafficGateway
+@testable import GatewayDomain
+@testable import GatewayCaptures
 
 /// The pipeline returns every output it decides, so a driver carries them out without reaching
 /// into the core: FIS-B products as they change and the product set on ticks, re-broadcast

@@ -1,7 +1,7 @@
 import Foundation
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewayCaptures
 
 /// A capture read ahead on a second thread gives the very datagrams, in the same order, with the
 /// same damage report, as the stream read on the caller's thread, whatever the batching.

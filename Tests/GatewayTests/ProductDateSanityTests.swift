@@ -1,5 +1,6 @@
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayCaptures
 
 /// Issue 40, item 18: a product header of "31 February" dated a raw stream 3 March 2026; NOTAM
 /// date groups (ends of validity such as 2099) dated a stream after its file was written.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TrafficGateway
+@testable import GatewayCaptures
 
 /// A raw GDL 90 stream is cut into segments at each heartbeat's opening flag (`7E 00`) and at
 /// the segment length limit. The streamed reader finds the cuts sixteen bytes a step, a window of

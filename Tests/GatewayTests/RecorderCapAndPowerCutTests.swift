@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayCaptures
+@testable import GatewayRuntime
 
 /// Issue 40, items 1 and 2: the recorder's cap holds as each block is added (whatever else the
 /// folder holds, however fast datagrams come), and an hour file cut mid-block by a power cut is

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayCaptures
+@testable import GatewayRuntime
 
 /// Issue 27, items 13–15: the flight recorder under a flood, a removed folder and a planted link.
 @Suite struct RecorderHostileTests {

@@ -1,7 +1,9 @@
 import Foundation
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayCaptures
 @testable import GatewaySimulation
 
 /// The repository's fixtures folder (tests never read ../shared).

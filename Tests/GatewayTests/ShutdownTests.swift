@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TrafficGateway
+@testable import GatewayRecords
 
 /// The built `gatewayd` executable, next to the test bundle (`swift test` builds every product).
 func gatewaydExecutable() -> URL? {

@@ -1,7 +1,10 @@
 import Foundation
 import GDL90
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayCaptures
+@testable import GatewayRuntime
 
 /// A sink is one type and one line of wiring (issue 21): this one, a dozen lines, hears every
 /// output of a live gateway fed over a real UDP socket, the alert changes encoded once.

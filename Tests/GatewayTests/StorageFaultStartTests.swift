@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 @testable import GatewaySimulation
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayRecords
+@testable import GatewayFeeds
 
 /// Issue 40, item 4: `run` starts and alerts whatever state its database is in. A corrupt file is
 /// moved aside (kept) and a new one started; a full disk, a read-only mount or a database made by

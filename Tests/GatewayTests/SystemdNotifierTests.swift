@@ -1,7 +1,8 @@
 import Foundation
 import ServiceLifecycleTestKit
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayRuntime
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayVoice
+@testable import GatewayRuntime
 
 /// An asoundrc defining PCM `skygate_test`: the `file` plugin writing raw frames to `path` in
 /// front of a `null` PCM (no sound card needed, as in CI).

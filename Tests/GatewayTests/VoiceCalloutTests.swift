@@ -1,5 +1,6 @@
 import Testing
-@testable import TrafficGateway
+@testable import GatewayDomain
+@testable import GatewayVoice
 
 /// A traffic alert change for the scheduler.
 func trafficChange(_ change: AlertEvent.Change = .raised, id: String = "t1", level: AlertLevel, at time: Double,

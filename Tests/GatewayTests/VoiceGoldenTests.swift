@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TrafficGateway
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayCaptures
+@testable import GatewayRecords
+@testable import GatewayVoice
 
 /// The rendered vocabulary, once for the suite (espeak-ng from Debian: `scripts/setup.sh`).
 let renderedVocabulary = Result { () throws(VoiceError) in try CalloutVocabulary() }

@@ -1,6 +1,8 @@
 import Benchmark
 import GatewaySimulation
-import TrafficGateway
+import GatewaySupport
+import GatewayDomain
+import GatewayCaptures
 
 /// FIS-B uplink ingest: synthetic uplinks made from `FISBSamples` (half empty, the rest METAR/TAF
 /// text, TFR graphics and text, NOTAM-D, as `gatewayd fisb --bench` uses them) decoded into

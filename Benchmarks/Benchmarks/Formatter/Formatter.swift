@@ -1,6 +1,8 @@
 import Benchmark
 import GDL90
-import TrafficGateway
+import GatewaySupport
+import GatewayDomain
+import GatewayCaptures
 import TrafficStream
 
 /// `decode --json`'s writer alone: `MessageFormatter.appendJSON` of the traffic reports of a

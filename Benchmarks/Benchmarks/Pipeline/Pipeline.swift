@@ -1,5 +1,7 @@
 import Benchmark
-import TrafficGateway
+import GatewaySupport
+import GatewayDomain
+import GatewayCaptures
 import TrafficStream
 
 /// The daemon's ingest path in process: whole datagrams of a synthetic 500-target stream through

@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 import GDL90
 
 /// What the FIS-B products inside a raw GDL 90 stream say about the day it was received (issue

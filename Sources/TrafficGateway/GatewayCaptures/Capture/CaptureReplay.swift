@@ -1,3 +1,4 @@
+import GatewayDomain
 import GDL90
 
 /// A gpsd fix with the time it was received (a line of `gpspipe -w` output, replayed beside a capture).

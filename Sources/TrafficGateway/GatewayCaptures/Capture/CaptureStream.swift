@@ -63,7 +63,7 @@ public struct CaptureStream {
 
     /// Opens `path`; with `readsChannels` it yields no datagrams and collects the flight
     /// recorder's own interfaces (`channels`) instead.
-    init(path: String, port: UInt16, readsChannels: Bool) throws(CaptureError) {
+    package init(path: String, port: UInt16, readsChannels: Bool) throws(CaptureError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw CaptureError(path: path, offset: nil, reason: errno == ENOENT ? "no such file" : "cannot read the file: \(String(cString: strerror(errno)))")
@@ -92,14 +92,14 @@ public struct CaptureStream {
     }
 
     /// pcapng: the interfaces described so far by the section read last (nil for other formats).
-    var pcapngInterfaces: [PcapNGReader.Interface]? {
+    package var pcapngInterfaces: [PcapNGReader.Interface]? {
         if case .pcapng(let reader) = scanner { return reader.interfaces }
         return nil
     }
 
     /// pcapng: the file offset just past the last whole block read so far (nil for other formats):
     /// read to the end, where a writer may append after a torn tail.
-    var wholeBlocksEnd: Int? {
+    package var wholeBlocksEnd: Int? {
         if case .pcapng(let reader) = scanner { return reader.wholeEnd }
         return nil
     }

@@ -1,3 +1,4 @@
+import GatewayDomain
 import GDL90
 
 /// FIS-B products of datagrams, as a library function over the one pipeline (`GatewayPipeline`

@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 /// gpsd's JSON reports as the gateway reads them (a live gpsd, a gpspipe log, a recording's gpsd
 /// interface): a pure parser, bytes in, a fix out.
 public enum GPSDReport {

@@ -86,12 +86,12 @@ struct PcapReader {
 /// `CaptureContents.error`, and reading goes on at the next whole block, found byte by byte (a
 /// torn block leaves what follows at any alignment): pcapng's framing allows it, and every
 /// datagram recorded after the damage is kept.
-struct PcapNGReader {
-    struct Interface {
-        var linkType: UInt32
-        var ticksPerSecond: UInt64
+package struct PcapNGReader {
+    package struct Interface {
+        package var linkType: UInt32
+        package var ticksPerSecond: UInt64
         /// The recorder's channel this interface carries, if it is one (link type and `if_name`).
-        var channel: RecordingChannel?
+        package var channel: RecordingChannel?
     }
 
     /// Collect the recorder's channels (`CaptureContents.channels`) instead of the datagrams.

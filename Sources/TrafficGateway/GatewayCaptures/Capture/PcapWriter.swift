@@ -68,7 +68,7 @@ public enum PcapWriter {
     }
 
     /// A pcapng section header block (version 1.0, section length unknown).
-    static func sectionHeaderBlock(writer w: Writer, into out: inout [UInt8]) {
+    package static func sectionHeaderBlock(writer w: Writer, into out: inout [UInt8]) {
         w.u32(0x0A0D_0D0A, &out)
         w.u32(28, &out)
         w.u32(0x1A2B_3C4D, &out)
@@ -81,7 +81,7 @@ public enum PcapWriter {
 
     /// A pcapng interface description block: `linkType`, `snapLength` (0: no limit), timestamps in
     /// microseconds or nanoseconds (`if_tsresol`), and `if_name`/`if_description` when given.
-    static func interfaceDescriptionBlock(linkType: UInt32, snapLength: UInt32 = 262_144, nanoseconds: Bool, name: String? = nil,
+    package static func interfaceDescriptionBlock(linkType: UInt32, snapLength: UInt32 = 262_144, nanoseconds: Bool, name: String? = nil,
                                           description: String? = nil, writer w: Writer, into out: inout [UInt8]) {
         var options: [UInt8] = []
         for (code, text) in [(UInt16(2), name), (UInt16(3), description)] {
@@ -107,7 +107,7 @@ public enum PcapWriter {
     }
 
     /// One pcapng enhanced packet block on `interface` holding `packet`, stamped `ticks`.
-    static func enhancedPacketBlock(_ packet: [UInt8], interface: UInt32 = 0, ticks: UInt64, writer w: Writer, into out: inout [UInt8]) {
+    package static func enhancedPacketBlock(_ packet: [UInt8], interface: UInt32 = 0, ticks: UInt64, writer w: Writer, into out: inout [UInt8]) {
         let padded = (packet.count + 3) / 4 * 4
         let length = UInt32(32 + padded)
         w.u32(6, &out)
@@ -123,7 +123,7 @@ public enum PcapWriter {
     }
 
     /// The link, IP and UDP headers around `payload`.
-    static func wrap(_ payload: [UInt8], link: Link, port: UInt16) -> [UInt8] {
+    package static func wrap(_ payload: [UInt8], link: Link, port: UInt16) -> [UInt8] {
         let ip = link == .rawIPv6 ? ipv6UDP(payload, port: port) : ipv4UDP(payload, port: port)
         switch link {
         case .ethernet:
@@ -178,8 +178,9 @@ public enum PcapWriter {
         return header + hopByHop + udp
     }
 
-    struct Writer {
-        let bigEndian: Bool
+    package struct Writer {
+        package let bigEndian: Bool
+        package init(bigEndian: Bool) { self.bigEndian = bigEndian }
         func u16(_ v: UInt16, _ out: inout [UInt8]) {
             out += bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)]
         }

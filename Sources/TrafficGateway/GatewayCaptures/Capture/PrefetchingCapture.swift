@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 import Dispatch
 
 /// A `CaptureStream` read ahead on a second thread: reading the file, scanning its records and

@@ -39,7 +39,7 @@ public enum RecordingChannel: Int, Sendable, CaseIterable, Comparable {
     }
 
     /// Largest payload of one packet: under Wireshark's 256 KiB packet limit, whatever the line.
-    static let maximumPacket = 65_536
+    package static let maximumPacket = 65_536
 
     /// The channel an interface of `linkType` named `name` is, if any.
     static func matching(linkType: UInt32, name: String?) -> RecordingChannel? {

@@ -1,3 +1,4 @@
+import GatewaySupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// The lines of the messages other than traffic and ownship: heartbeats, Stratux and ForeFlight

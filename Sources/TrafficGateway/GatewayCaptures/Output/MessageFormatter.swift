@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// Renders decoded messages for `gatewayd decode`: JSON Lines (the documented contract) or one

@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 /// The lines `gatewayd decode` prints, one a message or rejected frame, readable or JSON Lines,
 /// written into one reusable buffer that the caller empties to stdout every few hundred kilobytes.
 ///

@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 import Dispatch
 import GDL90
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// Airspace alert thresholds (reference defaults, configurable).

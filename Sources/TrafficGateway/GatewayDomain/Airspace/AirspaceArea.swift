@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// One area the airspace alerts watch: a TFR, restricted or prohibited area from a NOTAM, or a

@@ -1,3 +1,4 @@
+import GatewaySupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -106,7 +107,7 @@ public enum AirspaceFile {
     }
 
     /// A GeoJSON `[lon, lat]` pair that is a coordinate on the Earth, else nil.
-    static func position(_ a: [Any]) -> Position? {
+    package static func position(_ a: [Any]) -> Position? {
         guard a.count >= 2, let lon = number(a[0]), let lat = number(a[1]) else { return nil }
         let p = Position(latitude: lat, longitude: lon)
         return AirspaceArea.problem(p) == nil ? p : nil

@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// Lateral geometry of one area seen from ownship on a local plane centred on ownship: signed
@@ -153,7 +154,7 @@ public struct AirspaceIndex: Sendable {
         return out.sorted()
     }
 
-    static func bounds(_ a: AirspaceArea) -> (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double) {
+    package static func bounds(_ a: AirspaceArea) -> (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double) {
         switch a.shape {
         case .circle(let c, let r):
             let dLat = r / 60, dLon = r / (60 * max(0.05, cosDeg(c.latitude)))

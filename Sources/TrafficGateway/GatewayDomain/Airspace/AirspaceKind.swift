@@ -1,3 +1,4 @@
+import GatewaySupport
 /// What kind of airspace an area is, for the alert level it raises: the kinds a pilot must avoid
 /// or know about, as NOTAMs and SUA describe them.
 public enum AirspaceKind: String, Sendable, CaseIterable, Codable, Comparable {

@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// Simplifies very long rings where geometry enters (a NOTAM of 1,000,000 vertices took 265 MB
@@ -27,7 +28,7 @@ public enum RingSimplifier {
     }
 
     /// The indices Douglas–Peucker keeps (iterative: a ring of a million points needs no deep stack).
-    static func keep(_ p: [PlanePoint], tolerance: Double) -> [Int] {
+    package static func keep(_ p: [PlanePoint], tolerance: Double) -> [Int] {
         let n = p.count
         var keep = [Bool](repeating: false, count: n)
         keep[0] = true

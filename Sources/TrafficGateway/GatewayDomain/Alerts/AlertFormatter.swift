@@ -1,3 +1,4 @@
+import GatewaySupport
 /// Renders alert changes for people (one coloured line each) and for programs (JSON Lines).
 public struct AlertFormatter: Sendable {
     /// Output style.

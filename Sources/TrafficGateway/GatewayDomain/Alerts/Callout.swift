@@ -1,3 +1,4 @@
+import GatewaySupport
 /// One spoken alert: the sentence a pilot hears, the vocabulary phrases it is made of, and what
 /// it is about. Made by `CalloutWording`, scheduled by `CalloutScheduler`.
 public struct Callout: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import GatewaySupport
 /// The words of a callout, from an alert change's numbers, as certified systems say them (Garmin
 /// TAS/TIS, TCAS, Garmin's airspace voice; PROTOCOL.md "Callouts"):
 ///

@@ -1,3 +1,4 @@
+import GatewaySupport
 /// Closest point of approach of two aircraft moving in straight lines on a local flat plane.
 public struct ClosestApproach: Sendable, Equatable {
     /// Seconds from now to the closest point (0 when already diverging).

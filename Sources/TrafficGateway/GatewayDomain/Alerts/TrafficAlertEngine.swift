@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// Reference thresholds for traffic alert levels (documented defaults, all configurable).

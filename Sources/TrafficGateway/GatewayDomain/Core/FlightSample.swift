@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// Ownship once a second, as the logbook keeps it: where it was, how high and fast, its flight

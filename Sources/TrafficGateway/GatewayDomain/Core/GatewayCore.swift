@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// The gateway's deterministic core: `handle(event, at: time) -> [AlertEvent]`.
@@ -317,7 +318,7 @@ public struct GatewayCore: Sendable {
     }
 
     /// Starts over with `store` as the FIS-B product store (a decoder with its own refresh timeout).
-    mutating func replaceFISBStore(_ store: FISBProductStore) { fisb = store }
+    package mutating func replaceFISBStore(_ store: FISBProductStore) { fisb = store }
 
     /// FIS-B reports held back waiting for parts that never came (a TFR text without its areas),
     /// once each: for the end of a capture, so nothing received is silently lost.

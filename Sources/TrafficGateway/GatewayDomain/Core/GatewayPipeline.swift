@@ -233,7 +233,7 @@ public struct GatewayPipeline: Sendable {
 
     /// Makes the stream's next byte stream offset `offset`, for a pipeline that reads a part of a
     /// stream from its start (`ParallelDecode`), before it is fed.
-    mutating func startPart(at offset: Int) {
+    package mutating func startPart(at offset: Int) {
         deframer = Deframer(offset: offset)
     }
 
@@ -242,7 +242,7 @@ public struct GatewayPipeline: Sendable {
     /// `firstDatagramTimed`: the part's first datagram carries its time; `heartbeatFirst`: with a
     /// heartbeat clock, the seconds since 0000Z of the part's first item when it is a heartbeat
     /// (nil when any other item comes first, or none).
-    func continuesFresh(firstDatagramTimed: Bool, heartbeatFirst: Double?) -> Bool {
+    package func continuesFresh(firstDatagramTimed: Bool, heartbeatFirst: Double?) -> Bool {
         guard deframer.holdsNothing else { return false }
         switch timeSource {
         case .given:
@@ -259,7 +259,7 @@ public struct GatewayPipeline: Sendable {
 
     /// This pipeline, having read a stream up to where `next` (fresh, `continuesFresh`) started,
     /// takes on `next`'s state after its part, with the counts of both.
-    mutating func adopt(_ next: GatewayPipeline) {
+    package mutating func adopt(_ next: GatewayPipeline) {
         var counters = core.counters
         counters.merge(next.core.counters)
         self = next

@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// Turns the partial times inside FIS-B frames (month/day/hour/minute without a year, or only
@@ -6,7 +7,7 @@ import GDL90
 /// invalid), so products are aged by these times.
 public enum FISBClock {
     /// The civil date (year, month, day) of `t`.
-    static func date(_ t: Double) -> (year: Int, month: Int, day: Int) {
+    package static func date(_ t: Double) -> (year: Int, month: Int, day: Int) {
         guard t.isFinite, abs(t) < 1e12 else { return (1970, 1, 1) }
         let days = Int64((t / 86_400).rounded(.down))
         let (y, m, d) = Timestamp.civil(fromDays: days)

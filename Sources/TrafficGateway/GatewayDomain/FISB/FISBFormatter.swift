@@ -1,3 +1,4 @@
+import GatewaySupport
 /// JSON Lines and one-line text for FIS-B reports. JSON contract:
 /// `{"type":"fisb","product":413,"kind":"METAR","location":"KCEY","text":"METAR KCEY …","time":"…"}`;
 /// the NOTAM family adds `number`, `subtype`, `start`, `end` and `geometry` (a list of

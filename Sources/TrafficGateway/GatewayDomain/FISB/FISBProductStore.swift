@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// The current FIS-B picture: the latest version of every product, keyed by product, location

@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// One FIS-B product as users see it: a METAR, a TAF, a NOTAM with its areas, an AIRMET…

@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// Where the ownship position in use comes from.

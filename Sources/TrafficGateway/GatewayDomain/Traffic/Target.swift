@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// Identity of a traffic target. ADS-B and TIS-B/ADS-R reports of one ICAO address are one

@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// The traffic picture: targets by identity, merged across ADS-B and TIS-B/ADS-R, with ownship's

@@ -1,3 +1,4 @@
+import GatewaySupport
 import Hummingbird
 
 /// Decides whether an acknowledgement request may pass: the page's one write. Off unless a

@@ -1,3 +1,6 @@
+import GatewaySupport
+import GatewayDomain
+import GatewayRecords
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayRecords
 /// What the cockpit page reads and may do beyond the hub's snapshot: the NOTAM store (and the
 /// NOTAM files `run --notams` watches), the one write (acknowledging an airspace alert), and
 /// what the status panel names. Everything is optional: a server without them still serves the

@@ -1,3 +1,4 @@
+import GatewaySupport
 import NIOCore
 
 /// Open HTTP connections counted by client address, so one neighbour on a shared Wi-Fi cannot

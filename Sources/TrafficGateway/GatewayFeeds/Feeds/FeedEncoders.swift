@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 import GDL90
 
 /// The documents the HTTP feeds serve, built from a `FeedSnapshot`. Pure functions: the same

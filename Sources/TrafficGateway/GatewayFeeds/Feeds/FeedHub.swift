@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 
 /// Where the core's queue publishes and the feeds read: the latest `FeedSnapshot`, the active
 /// alerts, and one bounded buffer per `/alerts` subscriber. Publishing never waits for a reader:

@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayRecords
 import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials

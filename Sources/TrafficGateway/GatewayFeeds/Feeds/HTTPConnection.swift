@@ -1,3 +1,4 @@
+import GatewaySupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

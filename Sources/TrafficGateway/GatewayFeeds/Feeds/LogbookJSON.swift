@@ -1,3 +1,6 @@
+import GatewaySupport
+import GatewayDomain
+import GatewayRecords
 import GDL90
 
 /// The logbook as JSON (`flights list --json`, the page's `/api/flights`), written with `JSONWriter`.

@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 import GDL90
 
 /// FLARM NMEA sentences as XCSoar-family apps read them (FLARM's data port specification):

@@ -1,3 +1,4 @@
+import GatewayCaptures
 /// The times of one capture's datagrams as the logbook follows them. A time far from the one
 /// before it (more than `jumpSec` ahead, or more than `behindSec` behind) is held until the
 /// datagrams after it tell what it was: when `confirmations` of them follow it, the clock stepped

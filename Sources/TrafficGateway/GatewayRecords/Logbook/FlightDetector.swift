@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 import GDL90
 
 /// Cuts ownship's samples into flights, from what ownship does: the phase comes from

@@ -1,3 +1,4 @@
+import GatewaySupport
 import GDL90
 
 /// A flight written in the formats the ecosystem's tools open: KML (Google Earth, CloudAhoy),

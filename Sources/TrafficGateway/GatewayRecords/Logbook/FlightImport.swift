@@ -1,3 +1,6 @@
+import GatewaySupport
+import GatewayDomain
+import GatewayCaptures
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 import GDL90
 
 /// The automatic logbook: ownship's samples and the alert changes in, flights kept out. It cuts

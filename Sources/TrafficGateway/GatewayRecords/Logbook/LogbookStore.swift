@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 import GDL90
 
 /// The logbook in the gateway's SQLite database (schema step `v4-logbook`): one row a flight

@@ -1,3 +1,4 @@
+import GatewaySupport
 /// The logbook in words: a line a flight for `flights list`, and the debrief `flights show`
 /// prints and the page shows (route, times, encounters closest first, alerts, airspace).
 public enum LogbookText {

@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 import GDL90
 
 /// One flight of the logbook: from off blocks to on blocks, with what happened on the way. A

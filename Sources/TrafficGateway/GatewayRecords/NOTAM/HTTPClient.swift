@@ -1,3 +1,4 @@
+import GatewaySupport
 import CCurl
 #if canImport(FoundationEssentials)
 import FoundationEssentials

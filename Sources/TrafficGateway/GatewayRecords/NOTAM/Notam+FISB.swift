@@ -1,3 +1,4 @@
+import GatewayDomain
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

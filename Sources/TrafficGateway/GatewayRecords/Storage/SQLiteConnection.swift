@@ -1,3 +1,4 @@
+import GatewaySupport
 import CSQLite
 
 /// A value SQLite stores: its five storage classes.

@@ -1,3 +1,4 @@
+import GatewaySupport
 /// Where `GatewayApp` writes what the user reads: alert lines on stdout, log lines on stderr by
 /// level. The executable hands in its terminal; tests hand in closures that collect the lines.
 public struct GatewayConsole: Sendable {

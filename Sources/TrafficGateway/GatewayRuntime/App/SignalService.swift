@@ -1,3 +1,4 @@
+import GatewaySupport
 import ServiceLifecycle
 import UnixSignals
 

@@ -1,3 +1,5 @@
+import GatewayRecords
+import GatewayFeeds
 import ServiceLifecycle
 
 /// The gateway once `GatewayApp.start()` has opened and bound everything: what it listens on,

@@ -1,3 +1,4 @@
+import GatewaySupport
 /// Where GDL90 is re-broadcast to (`--forward`, `[feeds] forward`): a fixed `host:port`, or
 /// `auto`: every EFB that announces itself on UDP 63093.
 public enum ForwardTarget: Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,6 @@
+import GatewaySupport
+import GatewayDomain
+import GatewayRecords
 extension GatewayConfig {
     /// Every key the configuration file may set, in the order `config show` writes them: the one
     /// table that parsing, `config show` and the unknown-key error read.

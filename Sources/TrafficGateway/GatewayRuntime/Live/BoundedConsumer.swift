@@ -1,3 +1,4 @@
+import GatewaySupport
 import Dispatch
 
 /// Work handed off the core's queue to one serial consumer (the terminal, the alert log), with at

@@ -1,3 +1,4 @@
+import GatewaySupport
 import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials

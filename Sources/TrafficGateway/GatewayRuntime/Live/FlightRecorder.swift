@@ -1,3 +1,6 @@
+import GatewaySupport
+import GatewayDomain
+import GatewayCaptures
 import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials

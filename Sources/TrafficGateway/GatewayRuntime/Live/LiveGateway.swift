@@ -1,3 +1,7 @@
+import GatewaySupport
+import GatewayDomain
+import GatewayRecords
+import GatewayFeeds
 import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,3 +1,4 @@
+import GatewaySupport
 import Dispatch
 import Synchronization
 #if canImport(FoundationEssentials)

@@ -1,3 +1,4 @@
+import GatewayDomain
 /// Hands each batch of alert changes (encoded once) to a closure on the core's queue: the
 /// terminal's formatter, a test's collector, a benchmark's counter.
 public struct AlertHandlerSink: GatewaySink {

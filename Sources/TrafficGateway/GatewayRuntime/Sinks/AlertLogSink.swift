@@ -1,3 +1,6 @@
+import GatewaySupport
+import GatewayDomain
+import GatewayRecords
 /// The alert log in SQLite, written on its own queue (at most 4,096 batches waiting) so a slow
 /// disk never stalls decoding; a log that cannot keep up or write is said, never fatal.
 ///

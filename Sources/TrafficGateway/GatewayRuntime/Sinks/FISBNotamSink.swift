@@ -1,3 +1,6 @@
+import GatewaySupport
+import GatewayDomain
+import GatewayRecords
 import Dispatch
 
 /// Hands the FIS-B NOTAMs heard in flight, when they changed, to `handle` (which keeps them in

@@ -1,3 +1,6 @@
+import GatewaySupport
+import GatewayDomain
+import GatewayFeeds
 /// The feeds' hub (HTTP, SSE, the cockpit page, NMEA read it): alert changes, the picture when
 /// one is due, the FIS-B product set when it changed; every 10 s of the clock a keep-alive to the
 /// SSE clients, so that those gone during a quiet period are found.

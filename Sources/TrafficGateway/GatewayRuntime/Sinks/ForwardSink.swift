@@ -1,3 +1,6 @@
+import GatewaySupport
+import GatewayDomain
+import GatewayFeeds
 /// GDL 90 re-broadcast (`--forward host:port`, and `auto` for EFBs that announce themselves):
 /// each datagram the pipeline re-encoded with our alert bits, sent to every target with
 /// MSG_DONTWAIT (a stalled or absent EFB costs a failed send, never a wait), counted in the hub.

@@ -1,3 +1,4 @@
+import GatewayDomain
 /// Where the pipeline's outputs go (see ../shared/DESIGN.md, "sources in, sinks out"): the
 /// terminal, the alert log, the feeds, the GDL 90 forwarder, the NOTAM store, the voice, the
 /// logbook. Each is one type; `GatewayApp` registers them with the live gateway, which hands

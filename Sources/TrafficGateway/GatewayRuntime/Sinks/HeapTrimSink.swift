@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,6 @@
+import GatewaySupport
+import GatewayDomain
+import GatewayRecords
 /// The logbook as a sink (issue 23): ownship's samples and the alert changes go to a `Logbook`
 /// on its own queue (at most 4,096 batches waiting, then dropped and said), which keeps each
 /// flight in the database when it ends. At the end of the process the open flight is kept as

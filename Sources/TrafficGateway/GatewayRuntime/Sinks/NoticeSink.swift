@@ -1,3 +1,4 @@
+import GatewayDomain
 /// The pipeline's notices (an echo of ownship learned or forgotten, gpsd values dropped), one
 /// log line each.
 public struct NoticeSink: GatewaySink {

@@ -1,3 +1,5 @@
+import GatewayDomain
+import GatewayVoice
 /// The sample callouts `gatewayd voice test` says, for checking the wiring and the volume.
 public enum VoiceCheck {
     /// A caution and a warning, as a pilot would hear them.

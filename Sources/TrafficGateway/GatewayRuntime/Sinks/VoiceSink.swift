@@ -1,3 +1,6 @@
+import GatewaySupport
+import GatewayDomain
+import GatewayVoice
 import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials

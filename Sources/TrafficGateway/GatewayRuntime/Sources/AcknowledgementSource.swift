@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayRecords
 /// Airspace alerts acknowledged: from the cockpit page (`acknowledge`), and from `gatewayd alerts
 /// ack ID`, which writes to the database (polled every 5 s on the injected clock).
 public final class AcknowledgementSource: GatewaySource {

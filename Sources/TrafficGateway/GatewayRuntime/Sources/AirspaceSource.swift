@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 import Dispatch
 
 /// The airspace watched: the NOTAM and airspace files and the stored NOTAMs in force at the

@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayCaptures
 import Dispatch
 import Synchronization
 #if canImport(FoundationEssentials)

@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 /// EFBs announcing themselves on UDP 63093 (ForeFlight's GDL 90 discovery): each announcement
 /// handed in with its sender, for the forwarder (`ForwardSink`) to keep its list of EFBs.
 public final class DiscoverySource: GatewaySource {

@@ -1,3 +1,4 @@
+import GatewaySupport
 /// Ownship's position from gpsd (SwiftNIO's client, reconnecting): each fix handed in at the
 /// gateway's clock; the connection state kept for the status line.
 public final class GPSDSource: GatewaySource {

@@ -1,3 +1,5 @@
+import GatewaySupport
+import GatewayDomain
 import Dispatch
 
 /// Where the pipeline's inputs come from (see ../shared/DESIGN.md, "sources in, sinks out"): GDL 90

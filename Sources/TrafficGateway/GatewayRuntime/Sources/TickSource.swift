@@ -1,3 +1,4 @@
+import GatewaySupport
 /// The clock's tick: `.tick` handed in every `interval` of the injected clock (a second live;
 /// less when a capture plays faster than real time), so staleness, hysteresis and silence are
 /// re-evaluated when no input comes. The pipeline ticks the core only at whole seconds of event

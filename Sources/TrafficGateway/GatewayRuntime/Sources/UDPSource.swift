@@ -1,3 +1,4 @@
+import GatewaySupport
 /// GDL 90 over UDP (Stratux sends to port 4000): a Dispatch read source on the core's own queue
 /// (the brief), each datagram handed in from the socket's buffer, stamped with its receive time
 /// to the microsecond, as the flight recorder keeps times (its replay is identical).

@@ -6,7 +6,7 @@ import Dispatch
 /// storage kept). What `PrefetchingCapture` runs its second thread on.
 /// Unlike `BoundedConsumer`, which drops when full (live output must never stall the core), the
 /// producer here waits: nothing of a file being decoded may be lost.
-final class HandOff<Element>: @unchecked Sendable {  // the queue is locked; the rest are semaphores
+package final class HandOff<Element>: @unchecked Sendable {  // the queue is locked; the rest are semaphores
     /// Full batches in order (`nil`: the producer closed), and emptied ones for reuse.
     private let queue = Locked<(full: [[Element]?], spare: [[Element]])>(([], []))
     /// Batches waiting.
@@ -15,12 +15,12 @@ final class HandOff<Element>: @unchecked Sendable {  // the queue is locked; the
     private let room: DispatchSemaphore
 
     /// A hand-off holding at most `depth` batches.
-    init(depth: Int) {
+    package init(depth: Int) {
         room = DispatchSemaphore(value: depth)
     }
 
     /// Producer: hands `batch` over (waiting for room) and returns an emptied batch to fill.
-    func put(_ batch: [Element]) -> [Element] {
+    package func put(_ batch: [Element]) -> [Element] {
         room.wait()
         var spare = queue.withLock { q -> [Element] in
             q.full.append(batch)
@@ -35,7 +35,7 @@ final class HandOff<Element>: @unchecked Sendable {  // the queue is locked; the
     }
 
     /// Producer: nothing more will come.
-    func close() {
+    package func close() {
         room.wait()
         queue.withLock { $0.full.append(nil) }
         filled.signal()
@@ -43,7 +43,7 @@ final class HandOff<Element>: @unchecked Sendable {  // the queue is locked; the
 
     /// Consumer: the next batch, or nil once the producer has closed (then the hand-off is
     /// spent). Give each batch back with `recycle` when done with it.
-    func take() -> [Element]? {
+    package func take() -> [Element]? {
         filled.wait()
         let batch = queue.withLock { $0.full.removeFirst() }
         // The end marker's room back: every semaphore ends at its first value (libdispatch traps
@@ -53,7 +53,7 @@ final class HandOff<Element>: @unchecked Sendable {  // the queue is locked; the
     }
 
     /// Consumer: a batch taken is done with; it goes back to the producer, which empties it.
-    func recycle(_ batch: consuming [Element]) {
+    package func recycle(_ batch: consuming [Element]) {
         var batch = batch
         queue.withLock { q in
             q.spare.append(batch)

@@ -26,21 +26,21 @@
 /// a longer look-around body runs in an inner machine without a memo. A hard budget of steps is
 /// kept as a belt (a text so long that its bitset would pass `Tuning.memoBits`, or such a
 /// look-around): a search over it stops and says so (`Outcome.overBudget`, `Meter.overBudget`).
-struct TextPattern: Sendable {
+package struct TextPattern: Sendable {
     /// The pattern as written.
-    let source: String
+    package let source: String
     private let program: [Instruction]
     private let looks: [[Instruction]]
     /// Capturing groups.
-    let groupCount: Int
+    package let groupCount: Int
     private let firstBytes: ByteSet?
     /// The `split` instructions of `program` (each numbered in its `.split`, for the memo).
-    let splitCount: Int
+    package let splitCount: Int
     /// Instructions in the program and its look-arounds (the budget's unit).
-    var size: Int { program.count + looks.reduce(0) { $0 + $1.count } }
+    package var size: Int { program.count + looks.reduce(0) { $0 + $1.count } }
 
     /// When the memo switches on and where the budget lies. Tests and benchmarks change them.
-    struct Tuning: Sendable {
+    package struct Tuning: Sendable {
         /// Steps a byte of the text left (from the search's start), beyond `memoMinimumSteps`,
         /// before the memo switches on; nil: never (the plain backtracking machine).
         var memoStepsPerByte: Int?
@@ -63,7 +63,7 @@ struct TextPattern: Sendable {
     }
 
     /// What one search found.
-    enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// The leftmost match.
         case match(TextMatch)
         /// No match anywhere.
@@ -75,7 +75,7 @@ struct TextPattern: Sendable {
     /// What searches cost, summed over every search it is handed to: the engine's steps, and
     /// the patterns whose search stopped over budget (the search then reports no match). It
     /// also carries how those searches run.
-    struct Meter: Sendable {
+    package struct Meter: Sendable {
         /// The memo's threshold and the budget of the searches given this meter.
         var tuning: Tuning
         /// Machine steps (instructions executed), look-arounds included.
@@ -90,7 +90,7 @@ struct TextPattern: Sendable {
     }
 
     /// Compiles `pattern`.
-    init(_ pattern: String) {
+    package init(_ pattern: String) {
         source = pattern
         var parser = PatternParser(pattern: Array(pattern.utf8))
         let node = parser.parse()
@@ -106,19 +106,19 @@ struct TextPattern: Sendable {
     }
 
     /// The first match in `text` at or after `from`.
-    func firstMatch(in text: [UInt8], from: Int = 0) -> TextMatch? {
+    package func firstMatch(in text: [UInt8], from: Int = 0) -> TextMatch? {
         var meter = Meter()
         return firstMatch(in: text, from: from, meter: &meter)
     }
 
     /// The first match in `text` at or after `from`, its cost added to `meter` (nil when over budget).
-    func firstMatch(in text: [UInt8], from: Int = 0, meter: inout Meter) -> TextMatch? {
+    package func firstMatch(in text: [UInt8], from: Int = 0, meter: inout Meter) -> TextMatch? {
         if case .match(let m) = search(in: text, from: from, meter: &meter) { return m }
         return nil
     }
 
     /// The first match in `text` at or after `from`, or whether the search ran over budget.
-    func search(in text: [UInt8], from: Int = 0, meter: inout Meter) -> Outcome {
+    package func search(in text: [UInt8], from: Int = 0, meter: inout Meter) -> Outcome {
         text.withUnsafeBufferPointer { buffer in
             var machine = Machine(slots: 2 * (groupCount + 1), splits: splitCount, text: buffer.count, from: from, size: size, tuning: meter.tuning)
             defer { machine.account(into: &meter, source) }
@@ -127,14 +127,14 @@ struct TextPattern: Sendable {
     }
 
     /// Every match, left to right, not overlapping.
-    func matches(in text: [UInt8]) -> [TextMatch] {
+    package func matches(in text: [UInt8]) -> [TextMatch] {
         var meter = Meter()
         return matches(in: text, meter: &meter)
     }
 
     /// Every match, left to right, not overlapping, their cost added to `meter`; over budget,
     /// the matches found before (and the pattern in `meter.overBudget`).
-    func matches(in text: [UInt8], meter: inout Meter) -> [TextMatch] {
+    package func matches(in text: [UInt8], meter: inout Meter) -> [TextMatch] {
         text.withUnsafeBufferPointer { buffer in
             var out: [TextMatch] = []
             var at = 0
@@ -152,10 +152,10 @@ struct TextPattern: Sendable {
     }
 
     /// Whether the pattern occurs in `text`.
-    func occurs(in text: [UInt8]) -> Bool { firstMatch(in: text) != nil }
+    package func occurs(in text: [UInt8]) -> Bool { firstMatch(in: text) != nil }
 
     /// Whether the pattern occurs in `text`, its cost added to `meter` (false when over budget).
-    func occurs(in text: [UInt8], meter: inout Meter) -> Bool { firstMatch(in: text, meter: &meter) != nil }
+    package func occurs(in text: [UInt8], meter: inout Meter) -> Bool { firstMatch(in: text, meter: &meter) != nil }
 
     private func firstMatch(in text: UnsafeBufferPointer<UInt8>, from: Int, machine: inout Machine) -> Outcome {
         var start = from
@@ -180,14 +180,14 @@ struct TextPattern: Sendable {
 }
 
 /// One match: its range and its groups' ranges (byte offsets).
-struct TextMatch: Sendable {
-    let slots: [Int]
+package struct TextMatch: Sendable {
+    package let slots: [Int]
 
     /// The whole match.
-    var range: Range<Int> { slots[0]..<slots[1] }
+    package var range: Range<Int> { slots[0]..<slots[1] }
 
     /// Group `n`'s range (0: the whole match); nil when the group took no part.
-    func range(at n: Int) -> Range<Int>? {
+    package func range(at n: Int) -> Range<Int>? {
         let a = slots[2 * n], b = slots[2 * n + 1]
         return a >= 0 && b >= a ? a..<b : nil
     }
@@ -195,7 +195,7 @@ struct TextMatch: Sendable {
 
 extension Array where Element == UInt8 {
     /// The text of `range` (a match's or a group's).
-    func text(_ range: Range<Int>?) -> String {
+    package func text(_ range: Range<Int>?) -> String {
         guard let range else { return "" }
         return String(decoding: self[range], as: UTF8.self)
     }

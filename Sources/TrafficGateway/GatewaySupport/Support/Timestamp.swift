@@ -87,15 +87,15 @@ public enum Timestamp {
         return i == chars.count ? t : nil
     }
 
-    static func pad(_ v: Int64, _ width: Int) -> String {
+    package static func pad(_ v: Int64, _ width: Int) -> String {
         let s = String(v)
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }
 
-    static func pad(_ v: Int, _ width: Int) -> String { pad(Int64(v), width) }
+    package static func pad(_ v: Int, _ width: Int) -> String { pad(Int64(v), width) }
 
     // Howard Hinnant's days-from-civil algorithms (public domain).
-    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    package static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -108,7 +108,7 @@ public enum Timestamp {
         return (m <= 2 ? y + 1 : y, m, d)
     }
 
-    static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+    package static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400

@@ -1,3 +1,4 @@
+import GatewayDomain
 /// When each callout is spoken: a pure state machine fed the core's alert changes and flight
 /// status with their event times, returning the callouts that start, each at its exact time.
 /// It never reads a clock, so a replay's timeline is the same every run (the voice sink drives it

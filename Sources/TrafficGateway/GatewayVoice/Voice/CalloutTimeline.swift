@@ -1,3 +1,5 @@
+import GatewayDomain
+import GatewayCaptures
 /// The callouts of a replayed capture, in order, each at the event time it starts: what
 /// `gatewayd replay --callouts` prints and writes as a WAV, and what the golden tests pin.
 public struct CalloutTimeline: Sendable {

@@ -1,3 +1,4 @@
+import GatewayDomain
 /// Every phrase of every callout rendered to PCM once, at start, and concatenated per callout:
 /// speech starts at once and costs no synthesis per callout (a Pi Zero renders the vocabulary in
 /// a few seconds, then only copies samples).

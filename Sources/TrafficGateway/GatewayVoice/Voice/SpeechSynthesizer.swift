@@ -1,3 +1,4 @@
+import GatewaySupport
 import CEspeak
 
 /// Why speech could not be made, in words a person can act on.
