@@ -15,7 +15,7 @@ public enum PcapWriter {
         /// Linux cooked v2 (SLL2, 276) + IPv4 + UDP.
         case linuxSLL2
 
-        var linkType: UInt32 {
+        package var linkType: UInt32 {
             switch self {
             case .ethernet, .ethernetVLAN: 1
             case .rawIPv4, .rawIPv6: 101

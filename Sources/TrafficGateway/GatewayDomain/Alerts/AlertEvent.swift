@@ -46,6 +46,21 @@ public struct TrafficAlertNumbers: Sendable, Equatable {
     public var clock: Int?
     /// Set when ownship's fix was this many seconds old and dead-reckoned (a gap in its reports).
     public var ownshipDeadReckonedSec: Double? = nil
+
+    /// The numbers of a traffic alert (the engines' memberwise initializer, open to the package:
+    /// the voice's sample callouts make some).
+    package init(rangeNM: Double, bearingDeg: Double, relativeAltitudeFt: Int? = nil, timeToCPASec: Double? = nil, cpaMissNM: Double? = nil,
+                 cpaVerticalFt: Int? = nil, callsign: String? = nil, clock: Int? = nil, ownshipDeadReckonedSec: Double? = nil) {
+        self.rangeNM = rangeNM
+        self.bearingDeg = bearingDeg
+        self.relativeAltitudeFt = relativeAltitudeFt
+        self.timeToCPASec = timeToCPASec
+        self.cpaMissNM = cpaMissNM
+        self.cpaVerticalFt = cpaVerticalFt
+        self.callsign = callsign
+        self.clock = clock
+        self.ownshipDeadReckonedSec = ownshipDeadReckonedSec
+    }
 }
 
 /// The numbers behind an airspace alert.

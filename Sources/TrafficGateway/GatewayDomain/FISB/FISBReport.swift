@@ -176,7 +176,7 @@ public struct FISBReport: Hashable, Sendable {
 
     /// What makes two versions of a report different (not the receive time or expiry). A field
     /// added here is compared in `hasContent(_:)` too (and varied in `FISBReportContentTests`).
-    struct Content: Hashable {
+    package struct Content: Hashable {
         var kind: Kind
         var location: String?
         var text: String
@@ -191,7 +191,7 @@ public struct FISBReport: Hashable, Sendable {
     }
 
     /// The content that makes two versions different.
-    var content: Content {
+    package var content: Content {
         Content(kind: kind, location: location, text: text, time: kind.isGridded ? time : nil, number: number, subtype: subtype,
                 start: start, end: end, geometry: geometry, extra: extraPairs, grid: grid)
     }

@@ -20,6 +20,12 @@ public enum JSONReader {
         public var reason: String
         /// One line.
         public var description: String { "not JSON at byte \(offset): \(reason)" }
+
+        /// A failure at `offset` for `reason`.
+        public init(offset: Int, reason: String) {
+            self.offset = offset
+            self.reason = reason
+        }
     }
 
     /// The value `bytes` hold (an object, an array or a scalar), or why they are not JSON.

@@ -43,23 +43,23 @@ package struct TextPattern: Sendable {
     package struct Tuning: Sendable {
         /// Steps a byte of the text left (from the search's start), beyond `memoMinimumSteps`,
         /// before the memo switches on; nil: never (the plain backtracking machine).
-        var memoStepsPerByte: Int?
+        package var memoStepsPerByte: Int?
         /// Steps any search may take before the memo switches on (short texts never need it).
-        var memoMinimumSteps = 0
+        package var memoMinimumSteps = 0
         /// Steps allowed a byte of the text left and an instruction of the program; nil: no budget.
-        var budgetStepsPerByteAndInstruction: Int?
+        package var budgetStepsPerByteAndInstruction: Int?
         /// The largest memo, in bits (a longer text runs on its budget alone).
-        var memoBits: Int
+        package var memoBits: Int
 
         /// What the parser uses. With the memo the NOTAM patterns take at most about 35 steps a
         /// byte on the worst texts measured (`gatewayd bench --only patterns`), where the budget
         /// allows 2 × their 11 to 226 instructions; the memo (16 MB at most) covers texts up to
         /// 3 MB for the largest pattern (`range`, 41 splits), the budget the rest.
-        static let standard = Tuning(memoStepsPerByte: 8, memoMinimumSteps: 4_096, budgetStepsPerByteAndInstruction: 2, memoBits: 1 << 27)
+        package static let standard = Tuning(memoStepsPerByte: 8, memoMinimumSteps: 4_096, budgetStepsPerByteAndInstruction: 2, memoBits: 1 << 27)
         /// The memo from the first step, no budget (the exactness test's subject).
-        static let memoAlways = Tuning(memoStepsPerByte: 0, budgetStepsPerByteAndInstruction: nil, memoBits: Int.max)
+        package static let memoAlways = Tuning(memoStepsPerByte: 0, budgetStepsPerByteAndInstruction: nil, memoBits: Int.max)
         /// Plain backtracking (the exactness test's reference).
-        static let memoNever = Tuning(memoStepsPerByte: nil, budgetStepsPerByteAndInstruction: nil, memoBits: 0)
+        package static let memoNever = Tuning(memoStepsPerByte: nil, budgetStepsPerByteAndInstruction: nil, memoBits: 0)
     }
 
     /// What one search found.
@@ -77,16 +77,16 @@ package struct TextPattern: Sendable {
     /// also carries how those searches run.
     package struct Meter: Sendable {
         /// The memo's threshold and the budget of the searches given this meter.
-        var tuning: Tuning
+        package var tuning: Tuning
         /// Machine steps (instructions executed), look-arounds included.
-        var steps = 0
+        package var steps = 0
         /// Searches that switched the memo on.
-        var memoised = 0
+        package var memoised = 0
         /// The sources of the patterns stopped over budget, in order (repeats kept).
-        var overBudget: [String] = []
+        package var overBudget: [String] = []
 
         /// A meter with nothing counted, for searches tuned by `tuning`.
-        init(tuning: Tuning = .standard) { self.tuning = tuning }
+        package init(tuning: Tuning = .standard) { self.tuning = tuning }
     }
 
     /// Compiles `pattern`.
