@@ -26,18 +26,14 @@ public struct CaptureReplay: Sendable {
 
     /// The pipeline.
     public private(set) var pipeline: GatewayPipeline
-    private let fixes: [TimedGPSFix]
-    private var nextFix = 0
-    private let events: [RecordedEvent]
-    private var nextEvent = 0
+    private var recorded: RecordedInputs
     private var rawClock = RawStreamClock()
 
     /// Creates a replay into `pipeline`, interleaving `gpsFixes` and the recorded `events`
     /// (airspace sets, acknowledgements) by their times.
     public init(pipeline: GatewayPipeline, gpsFixes: [TimedGPSFix] = [], events: [RecordedEvent] = []) {
         self.pipeline = pipeline
-        self.fixes = gpsFixes.sorted { $0.time < $1.time }
-        self.events = events.sorted { $0.time < $1.time }
+        recorded = RecordedInputs(fixes: gpsFixes, events: events)
     }
 
     /// The event time `datagram` will be handled at, for pacing: its timestamp, or for a raw
@@ -95,21 +91,11 @@ public struct CaptureReplay: Sendable {
     /// tie); their outputs, nil when none was due.
     private mutating func recorded(through time: Double) -> GatewayOutputs? {
         var out: GatewayOutputs?
-        while true {
-            let fix = nextFix < fixes.count && fixes[nextFix].time <= time ? fixes[nextFix] : nil
-            let event = nextEvent < events.count && events[nextEvent].time <= time ? events[nextEvent] : nil
-            let next: GatewayOutputs
-            if let fix, event.map({ fix.time <= $0.time }) ?? true {
-                next = pipeline.process(.gpsFix(fix.fix), at: fix.time)
-                nextFix += 1
-            } else if let event {
-                next = pipeline.process(event.input, at: event.time)
-                nextEvent += 1
-            } else {
-                return out
-            }
+        while let (t, input) = recorded.next(through: time) {
+            let next = pipeline.process(input, at: t)
             if out == nil { out = next } else { out!.merge(next) }
         }
+        return out
     }
 }
 

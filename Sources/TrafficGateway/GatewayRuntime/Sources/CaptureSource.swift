@@ -98,19 +98,14 @@ public final class CaptureSource: GatewaySource {
     /// together play as one sky); returns the last capture time played (before `offset`).
     private func playOnce(into inlet: GatewayInlet, offset: Double) -> Double? {
         var cursors = sessions.map { Cursor(session: $0, date: date) }
-        let fixes = sessions.flatMap { (try? $0.gpsFixes()) ?? [] }.sorted { $0.time < $1.time }
-        let events = sessions.flatMap { (try? $0.events()) ?? [] }.sorted { $0.time < $1.time }
-        var nextFix = fixes.startIndex, nextEvent = events.startIndex
+        // The fixes and events the recording kept, in the one order `CaptureReplay` uses too.
+        var recorded = RecordedInputs(fixes: sessions.flatMap { (try? $0.gpsFixes()) ?? [] },
+                                      events: sessions.flatMap { (try? $0.events()) ?? [] })
         var last: Double?
         func due(through t: Double) -> Bool {
-            while nextFix < fixes.endIndex, fixes[nextFix].time <= t {
-                guard wait(until: fixes[nextFix].time + offset) else { return false }
-                inlet.deliver(.gpsFix(fixes[nextFix].fix), at: fixes[nextFix].time + offset)
-                nextFix += 1
-            }
-            while nextEvent < events.endIndex, events[nextEvent].time <= t {
-                inlet.deliver(events[nextEvent].input, at: events[nextEvent].time + offset)
-                nextEvent += 1
+            while let (time, input) = recorded.next(through: t) {
+                guard wait(until: time + offset) else { return false }
+                inlet.deliver(input, at: time + offset)
             }
             return true
         }
