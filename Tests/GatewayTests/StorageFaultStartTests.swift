@@ -35,14 +35,24 @@ import Testing
     static let garbage = Array(String(repeating: "not a database, a log line; ", count: 2_000).utf8)
 
     /// A folder holding the database path for `fault`, made so, and how to undo it.
+    /// The same, undone again (the tmpfs unmounted) when making it fails halfway.
     func prepare(_ fault: Fault) throws -> (path: String, folder: String, undo: () -> Void) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-storage-\(fault.rawValue)-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var mount: String?
+        let mount = folder + "/card"
         let undo = {
-            if let mount { _ = try? Self.shell("umount", mount) }
+            if fault == .fullDisk || fault == .readOnlyMount { _ = try? Self.shell("umount", mount) }
             try? FileManager.default.removeItem(atPath: folder)
         }
+        do {
+            return try prepare(fault, folder: folder, mount: mount, undo: undo)
+        } catch {
+            undo()
+            throw error
+        }
+    }
+
+    private func prepare(_ fault: Fault, folder: String, mount: String, undo: @escaping () -> Void) throws -> (path: String, folder: String, undo: () -> Void) {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         switch fault {
         case .corrupt:
             try Data(Self.garbage).write(to: URL(fileURLWithPath: folder + "/gateway.sqlite"))
@@ -53,25 +63,23 @@ import Testing
             try database.close()
             return (folder + "/gateway.sqlite", folder, undo)
         case .fullDisk:
-            mount = folder + "/card"
-            try FileManager.default.createDirectory(atPath: mount!, withIntermediateDirectories: true)
-            try Self.shell("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mount!)
+            try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+            try Self.shell("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mount)
             // Filled to the last byte, as a card whose recorder ran without a cap.
-            _ = try? Self.shell("dd", "if=/dev/zero", "of=\(mount!)/filler", "bs=4096")
-            return (mount! + "/gateway.sqlite", folder, undo)
+            _ = try? Self.shell("dd", "if=/dev/zero", "of=\(mount)/filler", "bs=4096")
+            return (mount + "/gateway.sqlite", folder, undo)
         case .readOnlyMount:
-            mount = folder + "/card"
-            try FileManager.default.createDirectory(atPath: mount!, withIntermediateDirectories: true)
-            try Self.shell("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mount!)
+            try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+            try Self.shell("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mount)
             do {
-                let database = try GatewayDatabase(path: mount! + "/gateway.sqlite")
+                let database = try GatewayDatabase(path: mount + "/gateway.sqlite")
                 try AlertLog(database: database).append([AlertEvent(change: .raised, kind: .traffic, id: "before", subject: "abc123", level: .advisory,
                                                                     time: 1, message: "kept before the card went read-only")])
                 try database.close()
             }  // its connections closed: nothing holds the mount
             // The kernel remounts a card read-only when it finds errors on it.
-            try Self.shell("mount", "-o", "remount,ro", mount!)
-            return (mount! + "/gateway.sqlite", folder, undo)
+            try Self.shell("mount", "-o", "remount,ro", mount)
+            return (mount + "/gateway.sqlite", folder, undo)
         }
     }
 
