@@ -127,12 +127,7 @@ public enum FlightImport {
                 batch.alerts += out.alerts
                 batch.flightSamples += out.flightSamples
                 report.datagrams += 1
-                if report.datagrams % 64 == 0 || !batch.alerts.isEmpty, !batch.flightSamples.isEmpty || !batch.alerts.isEmpty {
-                    let kept = try logbook.receive(samples: batch.flightSamples, alerts: batch.alerts)
-                    for k in kept { progress(Self.line(k.0, k.1)) }
-                    report.flights += kept.map { ($0.0.withoutTracks, $0.1) }
-                    batch = GatewayOutputs()
-                }
+                if report.datagrams % 64 == 0 || !batch.alerts.isEmpty { try flushBatch() }
             }
             // A clock that jumps inside a capture: a time far from its neighbours is held until the
             // next datagrams say whether the clock stepped (they follow it) or it was a lone bad

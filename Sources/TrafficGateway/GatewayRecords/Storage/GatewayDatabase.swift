@@ -246,6 +246,11 @@ public final class GatewayDatabase: Sendable {
             let alerts = db.changes
             try db.execute("INSERT INTO main.alert_ack (target, time) SELECT target, time FROM degraded.alert_ack ORDER BY rowid")
             let flights = try db.rows("SELECT id FROM degraded.flight ORDER BY id").compactMap { $0.int64("id") }
+            // Each part table's columns but the flight's id, read once.
+            let parts = try ["flight_alert", "flight_encounter", "flight_airspace"].map { table in
+                (table, try db.rows("SELECT name FROM pragma_table_info('\(table)') WHERE name != 'flight_id'").compactMap { $0.string("name") }
+                    .map { "\"\($0)\"" }.joined(separator: ", "))
+            }
             for old in flights {
                 try db.execute("""
                     INSERT INTO main.flight (start, off_block, takeoff, landing, on_block, departure, arrival, distance_nm, max_altitude_ft,
@@ -254,9 +259,7 @@ public final class GatewayDatabase: Sendable {
                         max_ground_speed_kt, source, points, track, display_track FROM degraded.flight WHERE id = ?
                     """, [old])
                 let new = db.lastInsertedRowID
-                for table in ["flight_alert", "flight_encounter", "flight_airspace"] {
-                    let columns = try db.rows("SELECT name FROM pragma_table_info('\(table)') WHERE name != 'flight_id'").compactMap { $0.string("name") }
-                        .map { "\"\($0)\"" }.joined(separator: ", ")
+                for (table, columns) in parts {
                     try db.execute("INSERT INTO main.\(table) (flight_id, \(columns)) SELECT ?, \(columns) FROM degraded.\(table) WHERE flight_id = ? ORDER BY rowid",
                                    [new, old])
                 }

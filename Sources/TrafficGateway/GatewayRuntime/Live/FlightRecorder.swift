@@ -144,6 +144,7 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
             let before = self.pending.count
             self.appendLine(line, on: .events, at: event.time)
             self.held += Int64(self.pending.count - before)  // kept even at the cap: replay needs them
+            self.flushWhenFull()
         }
     }
 
@@ -182,14 +183,20 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
         PcapWriter.enhancedPacketBlock(PcapWriter.wrap(bytes, link: .rawIPv4, port: 4000), ticks: CaptureTime.ticks(time),
                                        writer: Self.writer, into: &pending)
         guard admit(since: before) else { return }
-        if pending.count >= 64 << 10 { flush() }
+        flushWhenFull()
     }
 
     private func appendFix(_ fix: GPSFix, at time: Double) {
         guard !failed, rotate(for: time), !paused else { return }
         let before = pending.count
         appendLine(Self.gpspipeLine(fix, at: time), on: .gpsd, at: time)
-        _ = admit(since: before)
+        if admit(since: before) { flushWhenFull() }
+    }
+
+    /// Writes `pending` once it holds 64 kB (else the once-a-second flush does). Called only after
+    /// the blocks just added were counted: a write in between would empty `pending` under them.
+    private func flushWhenFull() {
+        if pending.count >= 64 << 10 { flush() }
     }
 
     /// Counts the blocks added to `pending` since `before` against the cap. When they would take
@@ -229,7 +236,6 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
             PcapWriter.enhancedPacketBlock(Array(bytes[start..<end]), interface: channel.interfaceID, ticks: ticks, writer: Self.writer, into: &pending)
             start = end
         }
-        if pending.count >= 64 << 10 { flush() }
     }
 
     /// The gpspipe TPV JSON line (no newline) for `fix` received at `time`, as gpsd reports
@@ -299,13 +305,10 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
     static func cutTornTail(_ file: OpenFile) throws(GatewayError) -> (kept: Int, removed: Int)? {
         let size = Self.size(of: file.descriptor)
         guard size > 0 else { return nil }
-        let end: Int
-        if var stream = try? CaptureStream(path: file.path, port: 4000, readsChannels: true), stream.format == .pcapng {
-            while stream.next() != nil {}
-            end = min(stream.wholeBlocksEnd ?? 0, size)
-        } else {
-            return nil  // another writer's file, not pcapng: left as it is (a section of our own follows)
-        }
+        // Another writer's file, not pcapng, is left as it is (a section of our own follows).
+        guard var stream = try? CaptureStream(path: file.path, port: 4000, readsChannels: true), stream.format == .pcapng else { return nil }
+        while stream.next() != nil {}
+        let end = min(stream.wholeBlocksEnd ?? 0, size)
         guard end < size else { return nil }
         guard ftruncate(file.descriptor, off_t(end)) == 0 else {
             throw GatewayError.file(path: file.path, reason: "cannot cut its torn tail (\(String(cString: strerror(errno))))")

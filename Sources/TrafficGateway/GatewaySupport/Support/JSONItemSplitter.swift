@@ -50,7 +50,7 @@ public struct JSONItemSplitter: Sendable {
                 // Only `"arrayKey": [` directly in the top-level object counts.
                 if keyInString {
                     recent.append(byte)
-                    if keyEscaped { keyEscaped = false } else if byte == UInt8(ascii: "\\") { keyEscaped = true } else if byte == UInt8(ascii: "\"") { keyInString = false }
+                    Self.step(byte, inString: &keyInString, escaped: &keyEscaped)
                     continue
                 }
                 switch byte {
@@ -73,7 +73,7 @@ public struct JSONItemSplitter: Sendable {
                 if depth == 0 {
                     // Between members; a member that is a string or number is passed over whole.
                     if inString {
-                        if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                        Self.step(byte, inString: &inString, escaped: &escaped)
                         continue
                     }
                     if byte == UInt8(ascii: "]") { state = 0; continue }
@@ -83,7 +83,7 @@ public struct JSONItemSplitter: Sendable {
                 }
                 item.append(byte)
                 if inString {
-                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                    Self.step(byte, inString: &inString, escaped: &escaped)
                     continue
                 }
                 switch byte {
@@ -100,5 +100,11 @@ public struct JSONItemSplitter: Sendable {
                 }
             }
         }
+    }
+
+    /// One byte inside a JSON string: an escape's next byte is taken as is, a bare quote ends it.
+    @inline(__always)
+    private static func step(_ byte: UInt8, inString: inout Bool, escaped: inout Bool) {
+        if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
     }
 }
