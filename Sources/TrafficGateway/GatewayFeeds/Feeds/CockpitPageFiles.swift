@@ -145,6 +145,7 @@ extension CockpitPage {
         .banner{display:flex;align-items:center;min-height:52px;padding:6px 14px;font-weight:700;font-size:1.1rem;cursor:pointer}
         .banner.quiet{font-weight:500;color:var(--muted);font-size:.95rem;min-height:36px}
         .banner.storage{min-height:28px;font-size:.9rem;font-weight:600;background:var(--caut);color:#000}
+        .banner[hidden]{display:none}
         .banner.warning{background:var(--warn);color:#fff}.banner.caution{background:var(--caut);color:#000}.banner.advisory{background:var(--adv);color:#fff}
         .need-token{padding:8px 14px;background:var(--caut);color:#000}
         main{padding:8px}
