@@ -73,17 +73,17 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try? FAANotamAPI.parse(data, url: "fuzz")
             _ = try? FAANotamSearch.parse(data, url: "fuzz")
         case .gpsd:
-            var core = GatewayCore()
+            var pipeline = GatewayPipeline()
             let origin = Position(latitude: 45, longitude: -123)
-            _ = core.handle(.airspace([AirspaceArea(id: "R-1", name: "R-1", shape: .circle(center: origin, radiusNM: 2), severity: .warning)]), at: 1)
-            _ = core.handle(.message(.traffic(TrafficReport(address: 0xABCDEF, position: origin, pressureAltitudeFt: 3000,
-                                                              groundSpeedKt: 100, verticalSpeedFpm: 0, trackDeg: 90))), at: 1)
+            _ = pipeline.process(.airspace([AirspaceArea(id: "R-1", name: "R-1", shape: .circle(center: origin, radiusNM: 2), severity: .warning)]), at: 1)
+            _ = pipeline.process(Self.traffic(TrafficReport(address: 0xABCDEF, position: origin, pressureAltitudeFt: 3000,
+                                                            groundSpeedKt: 100, verticalSpeedFpm: 0, trackDeg: 90)), at: 1)
             var t = 2.0
             for line in data.split(separator: 0x0A).prefix(64) {
-                if let fix = GPSDClient.fix(fromJSONLine: Array(line)) { _ = core.handle(.gpsFix(fix), at: t) }
+                if let fix = GPSDClient.fix(fromJSONLine: Array(line)) { _ = pipeline.process(.gpsFix(fix), at: t) }
                 t += 0.5
             }
-            Self.encodeFeeds(core.snapshot(at: t))
+            Self.encodeFeeds(pipeline.core.snapshot(at: t))
         case .config:
             _ = try? GatewayConfig.parse(String(decoding: data, as: UTF8.self), file: "fuzz")
         case .feeds:
@@ -96,10 +96,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             let fix = OwnshipFix(position: position, altitudeFt: next(), altitudeIsPressure: true, velocity: PlaneVelocity(east: next(), north: next()),
                                  groundSpeedKt: next(), trackDeg: next(), verticalSpeedFpm: next(), airborne: true, source: .gpsd,
                                  ageSec: next(), isHeld: true, heightAboveTerrainFt: next())
-            var core = GatewayCore()
-            _ = core.handle(.message(.traffic(TrafficReport(address: 0x123456, position: position, pressureAltitudeFt: 3000,
-                                                              groundSpeedKt: 4000, verticalSpeedFpm: -32000, trackDeg: 359))), at: 1)
-            var snapshot = core.snapshot(at: 1)
+            var pipeline = GatewayPipeline()
+            _ = pipeline.process(Self.traffic(TrafficReport(address: 0x123456, position: position, pressureAltitudeFt: 3000,
+                                                            groundSpeedKt: 4000, verticalSpeedFpm: -32000, trackDeg: 359)), at: 1)
+            var snapshot = pipeline.core.snapshot(at: 1)
             snapshot.ownship = fix
             Self.encodeFeeds(snapshot)
         case .http:
@@ -118,14 +118,20 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `areas` given to a core and evaluated with ownship inside the first of them and at the
     /// poles and the antimeridian (the spatial index must be total over whatever got through).
     static func watch(_ areas: [AirspaceArea]) {
-        var core = GatewayCore()
-        _ = core.handle(.airspace(areas), at: 1)
+        var pipeline = GatewayPipeline()
+        _ = pipeline.process(.airspace(areas), at: 1)
         for (i, p) in [Position(latitude: 45, longitude: -123), Position(latitude: 89.9, longitude: 179.9),
                        Position(latitude: -89.9, longitude: -179.9)].enumerated() {
             let fix = GPSFix(position: p, altitudeFt: 3000, groundSpeedKt: 100, trackDeg: 90, verticalSpeedFpm: 0)
-            _ = core.handle(.gpsFix(fix), at: 2 + Double(i))
+            _ = pipeline.process(.gpsFix(fix), at: 2 + Double(i))
         }
-        Self.encodeFeeds(core.snapshot(at: 5))
+        Self.encodeFeeds(pipeline.core.snapshot(at: 5))
+    }
+
+    /// `report` as the GDL 90 datagram that carries it: the fuzz targets reach the core through
+    /// the pipeline's `process`, as every driver does.
+    static func traffic(_ report: TrafficReport) -> GatewayInput {
+        .datagram(Message.traffic(report).frame())
     }
 
     /// Every feed's encoding of `snapshot` (they must be total over any finite numbers).

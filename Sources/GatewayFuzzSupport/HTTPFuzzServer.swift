@@ -12,10 +12,10 @@ import GatewayFeeds
 enum HTTPFuzzServer {
     static let shared: (server: FeedServer, port: UInt16, hub: FeedHub)? = {
         let hub = FeedHub(now: Date().timeIntervalSince1970)
-        var core = GatewayCore()
-        _ = core.handle(.message(.traffic(TrafficReport(address: 0xABCDEF, position: Position(latitude: 45, longitude: -123),
-                                                          pressureAltitudeFt: 3000, groundSpeedKt: 100, verticalSpeedFpm: 0, trackDeg: 90))), at: 1)
-        hub.publish(core.snapshot(at: 1))
+        var pipeline = GatewayPipeline()
+        _ = pipeline.process(FuzzTarget.traffic(TrafficReport(address: 0xABCDEF, position: Position(latitude: 45, longitude: -123),
+                                                              pressureAltitudeFt: 3000, groundSpeedKt: 100, verticalSpeedFpm: 0, trackDeg: 90)), at: 1)
+        hub.publish(pipeline.core.snapshot(at: 1))
         let server = FeedServer(hub: hub)
         do { try server.start(host: "127.0.0.1", port: 0) } catch { return nil }
         return (server, UInt16(server.port), hub)

@@ -21,7 +21,7 @@ func pause(_ seconds: Double) {
 }
 
 /// A thread of its own for a benchmark's sender, reader or prober (they block in system calls).
-final class BenchThread: @unchecked Sendable {  // `body` is set once, before start
+final class BenchThread: Sendable {
     private let body: @Sendable () -> Void
     private let done = Locked(false)
 
@@ -29,7 +29,7 @@ final class BenchThread: @unchecked Sendable {  // `body` is set once, before st
 
     /// Starts it.
     func start() {
-        ThreadCondition.detach { [self] in
+        DedicatedThread.start { [self] in
             body()
             done.set(true)
         }

@@ -145,7 +145,7 @@ public enum CommandBenchmark {
             progress(name)
             let runs = try best([executable] + (baseline.map { [$0] } ?? []), arguments)
             let now = runs[0]
-            guard now.status == 0 else { throw GatewayError.invalidInput("\(name) exited with status \(now.status)") }
+            guard now.status == 0 else { throw GatewayError.subprocess(name: name, status: Int32(now.status)) }
             let before = runs.count > 1 && runs[1].status == 0 ? runs[1] : nil  // a failing baseline gives no figure
             let amount = count ?? inputBytes / 1e6
             var result = Benchmarks.Result(name: name, value: amount / now.seconds, unit: unit, baseline: before.map { amount / $0.seconds })

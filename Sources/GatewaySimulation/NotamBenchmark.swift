@@ -185,10 +185,10 @@ extension Benchmarks {
         }
         let streamed = try run("streamed") { () throws(GatewayError) in try NotamFile.read(path: path) }
         let whole = try run("whole") { () throws(GatewayError) in
-            guard let data = FileManager.default.contents(atPath: path) else { throw GatewayError.invalidInput("cannot read \(path)") }
+            guard let data = FileManager.default.contents(atPath: path) else { throw GatewayError.unreadable(what: "NOTAM file", path: path) }
             // What import did before: the whole file as one JSON tree, then each feature.
             guard let object = JSONReader.object(data), let items = object["items"] as? [Any] else {
-                throw GatewayError.invalidInput("\(path): not the NOTAM API's JSON")
+                throw GatewayError.content(place: path, reason: "not the NOTAM API's JSON")
             }
             return items.compactMap { ($0 as? [String: Any]).flatMap { FAANotamAPI.notam($0) } }
         }

@@ -70,36 +70,30 @@ extension Benchmarks {
         ]
     }
 
-    /// The pipeline's state, touched only on the bench's core queue.
-    private final class CoreBox: @unchecked Sendable {  // owned by one serial queue
-        var replay: CaptureReplay
-        init(_ replay: CaptureReplay) { self.replay = replay }
-    }
-
     private static func voiceLatency(_ datagrams: [CapturedDatagram], fixes: [TimedGPSFix], areas: [AirspaceArea]) throws
         -> (latencies: [Double], callouts: Int)
     {
         var settings = VoiceSink.Settings()
         settings.device = "bench_null"
         settings.alsaConfiguration = "pcm.bench_null { type null }"
-        let sink = VoiceSink(settings: settings) { line in let text = Array("voice bench: \(line)\n".utf8); _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) } }
         let arrivals = Locked<[Double: UInt64]>([:])
         let measured = Locked<(latencies: [Double], callouts: Int)>(([], 0))
-        sink.onFirstFrames = { callout, _ in
+        let sink = VoiceSink(settings: settings, onFirstFrames: { callout, _ in
             let now = DispatchTime.now().uptimeNanoseconds
             let arrival = arrivals.withLock { $0[callout.time] }
             measured.withLock { m in
                 m.callouts += 1
                 if let arrival { m.latencies.append(Double(now - arrival) / 1e6) }
             }
-        }
+        }) { line in let text = Array("voice bench: \(line)\n".utf8); _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) } }
         sink.start()
         sink.waitUntilReady()
         let core = DispatchQueue(label: "bench.voice.core")
-        let box = CoreBox(CaptureReplay(pipeline: GatewayPipeline(), gpsFixes: fixes))
+        // The pipeline's state, behind a lock taken only on the bench's core queue.
+        let box = Locked(CaptureReplay(pipeline: GatewayPipeline(), gpsFixes: fixes))
         if let t = datagrams.first?.timestamp, !areas.isEmpty {
             core.sync {
-                var out = box.replay.process(.airspace(areas), at: t)
+                var out = box.withLock { $0.process(.airspace(areas), at: t) }
                 out.flight = nil
                 sink.carryOut(out, at: t)
             }
@@ -108,8 +102,8 @@ extension Benchmarks {
             let arrival = DispatchTime.now().uptimeNanoseconds
             core.async {
                 if let t = d.timestamp { arrivals.withLock { if $0[t] == nil { $0[t] = arrival } } }
-                let out = box.replay.process(d)
-                sink.carryOut(out, at: box.replay.pipeline.now ?? d.timestamp ?? 0)
+                let (out, now) = box.withLock { r in (r.process(d), r.pipeline.now) }
+                sink.carryOut(out, at: now ?? d.timestamp ?? 0)
             }
             usleep(2_000)
         }

@@ -28,14 +28,14 @@ import Testing
     @Test func aBadFlagIsNamedWithWhatItMustBe() throws {
         var c = GatewayConfig()
         let before = c.httpPort
-        #expect(throws: GatewayError.invalidInput("--http-port must be integer 0–65535")) {
+        #expect(throws: GatewayError.setting(name: "--http-port", message: "--http-port must be integer 0–65535")) {
             try c.apply([.init("--http-port", "feeds.http_port", .integer(70_000))])
         }
         #expect(c.httpPort == before, "nothing changed")
-        #expect(throws: GatewayError.invalidInput("--log-level must be \(LogLevel.choices)")) {
+        #expect(throws: GatewayError.setting(name: "--log-level", message: "--log-level must be \(LogLevel.choices)")) {
             try c.apply([.init("--log-level", "log.level", .string("loud"))])
         }
-        #expect(throws: GatewayError.invalidInput("--notam-location must be array of ICAO locations")) {
+        #expect(throws: GatewayError.setting(name: "--notam-location", message: "--notam-location must be array of ICAO locations")) {
             try c.apply([.init("--notam-location", "notams.locations", .array([.string("K1")]))])
         }
     }

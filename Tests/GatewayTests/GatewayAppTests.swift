@@ -51,7 +51,7 @@ final class ConsoleLines: Sendable {
         #expect(output.text.contains("gatewayd: listening for GDL90 on UDP 127.0.0.1:\(started.udpPort), alert log \(config.database!)"))
         #expect(output.text.contains("gatewayd: feeds: HTTP http://127.0.0.1:\(config.httpPort)/"))
         let names = started.services.map { "\($0)" }
-        #expect(names == ["terminal", "alert log", "GDL90 ingest", "HTTP feeds", "status line", "alert log retry", "stopping line"])
+        #expect(names == ["terminal", "alert log", "GDL90 ingest", "HTTP feeds", "airspace reload", "acknowledgement poll", "tick", "status line", "alert log retry", "stopping line"])
 
         let group = ServiceGroup(services: started.services, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         // The group (and the HTTP server's tasks, its children) on a queue of its own: the other
@@ -120,7 +120,7 @@ final class ConsoleLines: Sendable {
         try GatewayApp.refuseSelfForward(HostPort(host: "192.168.10.20", port: 4000), ownPort: 4000, localAddresses: local)
         try GatewayApp.refuseSelfForward(HostPort(host: "127.0.0.1", port: 4001), ownPort: 4000, localAddresses: local)
         for own in ["127.0.0.1:4000", "localhost:4000", "192.168.10.50:4000"] {
-            #expect(throws: GatewayError.invalidInput("--forward \(own) names this gateway's own GDL90 port: it would forward the stream to itself, endlessly")) {
+            #expect(throws: GatewayError.setting(name: "--forward", message: "--forward \(own) names this gateway's own GDL90 port: it would forward the stream to itself, endlessly")) {
                 try GatewayApp.refuseSelfForward(HostPort(own)!, ownPort: 4000, localAddresses: local)
             }
         }
@@ -183,7 +183,7 @@ final class ConsoleLines: Sendable {
         config.statusInterval = 60
         let clock = TestClock(), output = ConsoleLines()
         let started = try GatewayApp(config: config, console: output.console, systemd: SystemdNotifier(environment: [:]), clock: clock).start()
-        #expect(started.services.map { "\($0)" } == ["terminal", "GDL90 ingest", "status line", "stopping line"])
+        #expect(started.services.map { "\($0)" } == ["terminal", "GDL90 ingest", "airspace reload", "tick", "status line", "stopping line"])
         let group = ServiceGroup(services: started.services, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         async let running: Void = group.run()
         // Every timer asleep on the test clock: the tick (1 s), the airspace source's reload and

@@ -269,11 +269,11 @@ import Testing
 
     /// The check runs at start: a file it refuses stops the start, as before.
     @Test func aFailedCheckStopsTheStart() {
-        let source = AirspaceSource(load: { _ in [] }, check: { () throws(GatewayError) in throw .invalidInput("cannot read NOTAM file x") },
+        let source = AirspaceSource(load: { _ in [] }, check: { () throws(GatewayError) in throw .unreadable(what: "NOTAM file", path: "x") },
                                     firstInBackground: true)
         let gateway = LiveGateway(sinks: [])
         gateway.add(source)
-        #expect(throws: GatewayError.invalidInput("cannot read NOTAM file x")) { try gateway.start() }
+        #expect(throws: GatewayError.unreadable(what: "NOTAM file", path: "x")) { try gateway.start() }
     }
 
     static func config(notams path: String?) -> GatewayConfig {

@@ -93,7 +93,7 @@ import Testing
         try p.run()
         p.waitUntilExit()
         guard p.terminationStatus == 0 || ["dd", "touch"].contains(arguments.first!) else {
-            throw GatewayError.invalidInput("\(arguments.joined(separator: " ")) failed (\(p.terminationStatus))")
+            throw GatewayError.subprocess(name: arguments.joined(separator: " "), status: p.terminationStatus)
         }
         return p.terminationStatus
     }

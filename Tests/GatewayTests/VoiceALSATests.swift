@@ -76,11 +76,10 @@ func eventually(_ seconds: Double = 10, _ done: () -> Bool) async throws {
         settings.device = "skygate_test"
         settings.alsaConfiguration = fileDeviceConfiguration(path)
         let logs = Locked<[String]>([])
-        let sink = VoiceSink(settings: settings) { line in logs.withLock { $0.append(line) } }
         let heard = Locked<[TimedCallout]>([])
         let frames = Locked(0)
-        sink.onCallout = { c in heard.withLock { $0.append(c) } }
-        sink.onFirstFrames = { _, _ in frames.withLock { $0 += 1 } }
+        let sink = VoiceSink(settings: settings, onCallout: { c in heard.withLock { $0.append(c) } },
+                             onFirstFrames: { _, _ in frames.withLock { $0 += 1 } }) { line in logs.withLock { $0.append(line) } }
         sink.start()
         _ = await Offload.run(on: .global()) { sink.waitUntilReady() }
         var outputs = GatewayOutputs()

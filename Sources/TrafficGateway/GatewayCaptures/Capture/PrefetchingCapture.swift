@@ -11,7 +11,8 @@ import Dispatch
 /// of a replay's work. The caller's thread runs only the core (`CaptureReplay.process(_:decoded:)`).
 ///
 /// Bounded: at most `depth` batches of about `batchBytes` wait. One consumer (the caller's thread).
-public final class PrefetchingCapture: @unchecked Sendable {  // `batch`, `index`, `exhausted` are the consumer's alone; the rest is handed off or locked
+/// Not `Sendable`: `next()` is its one consumer's; the reading thread holds only the hand-off and the locks.
+public final class PrefetchingCapture {
     /// A datagram read ahead, with its items when the capture decodes.
     public struct Datagram: Sendable {
         /// The datagram, as the stream gives it.

@@ -45,8 +45,8 @@ public struct ReplaySession: Sendable, Equatable {
         if exists && info.st_mode & S_IFMT == S_IFDIR { return try folder(argument) }
         for (ending, option) in [(gpsEnding, "--gps"), (eventsEnding, "--events")] where argument.hasSuffix(ending) {
             let stem = String(argument.dropLast(ending.count))
-            throw GatewayError.invalidInput(
-                "\(argument) is what the recorder keeps beside a capture, not a capture: replay the hour by its stem "
+            throw GatewayError.setting(
+                name: argument, message: "\(argument) is what the recorder keeps beside a capture, not a capture: replay the hour by its stem "
                 + "('gatewayd replay \(stem)', which finds it) or give it with \(option) beside the capture")
         }
         if exists {

@@ -47,12 +47,8 @@ public enum ParallelDecode {
         // A core that only counts: one that raises alerts or keeps products needs the whole stream in order.
         precondition(pipeline.core.configuration.countsOnly, "ParallelDecode needs a counting core")
         let run = Run(capture: capture, pipeline: pipeline, json: json, threads: max(threads, 1), partBytes: max(partBytes, 1), write: write)
-        let helpers = DispatchGroup()
-        for _ in 1..<max(threads, 1) {
-            DispatchQueue.global(qos: .userInitiated).async(group: helpers) { run.work() }
-        }
-        run.work()
-        helpers.wait()
+        // The caller's thread and threads - 1 of Dispatch's pool, each running `work` to the end.
+        DispatchQueue.concurrentPerform(iterations: max(threads, 1)) { _ in run.work() }
         let (end, again) = run.finish()
         capture = run.capture
         return (end, again)
@@ -142,15 +138,16 @@ public enum ParallelDecode {
         var readAgain = 0
     }
 
-    final class Run: @unchecked Sendable {  // `reading` and `writing` are locked; the rest is read-only after init
+    final class Run: Sendable {
         let fresh: GatewayPipeline
         let json: Bool
         let partBytes: Int
         let write: @Sendable (inout OutputBuffer) -> Void
         let reading: Locked<Reader>
         let writing: Locked<Writer>
-        /// Parts taken and not yet written: how far the threads may run ahead of the writing.
-        let slots: DispatchSemaphore
+        /// Parts that may still be taken before one is written: how far the threads may run
+        /// ahead of the writing (a thread waits on it for a part to be written).
+        let slots: Locked<Int>
 
         init(capture: CaptureStream, pipeline: GatewayPipeline, json: Bool, threads: Int, partBytes: Int,
              write: @escaping @Sendable (inout OutputBuffer) -> Void) {
@@ -160,7 +157,7 @@ public enum ParallelDecode {
             self.write = write
             reading = Locked(Reader(capture: capture))
             writing = Locked(Writer(pipeline: pipeline))
-            slots = DispatchSemaphore(value: 2 * threads)
+            slots = Locked(2 * threads)
         }
 
         var capture: CaptureStream { reading.withLock { $0.capture } }
@@ -169,9 +166,9 @@ public enum ParallelDecode {
         func work() {
             var printer = MessagePrinter(json: json, capacity: 0)
             while true {
-                slots.wait()
+                slots.withLock(when: { $0 > 0 }) { free, _ in free -= 1 }
                 guard let part = reading.withLock({ $0.next(target: partBytes) }) else {
-                    slots.signal()
+                    slots.withLockWaking { $0 += 1 }
                     return
                 }
                 printer.out = writing.withLock { $0.spare.popLast() } ?? OutputBuffer(capacity: 4 * partBytes)
@@ -190,14 +187,17 @@ public enum ParallelDecode {
                 }
                 let read = Read(part: part, pipeline: pipeline, lines: printer.out, heartbeatFirst: heartbeatFirst)
                 printer.out = OutputBuffer(capacity: 0)
-                writing.withLock { w in
+                let written = writing.withLock { w in
                     w.waiting[part.index] = read
+                    var written = 0
                     while let due = w.waiting.removeValue(forKey: w.next) {
                         writeInTurn(due, &w)
                         w.next += 1
-                        slots.signal()
+                        written += 1
                     }
+                    return written
                 }
+                if written > 0 { slots.withLockWaking { $0 += written } }
             }
         }
 

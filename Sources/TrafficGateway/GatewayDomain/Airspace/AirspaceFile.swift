@@ -18,7 +18,7 @@ public enum AirspaceFile {
     /// Reads `path`; errors name the file and the feature.
     public static func read(path: String) throws(GatewayError) -> [AirspaceArea] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw GatewayError.invalidInput("cannot read airspace file \(path): no such file or not readable")
+            throw GatewayError.unreadable(what: "airspace file", path: path)
         }
         return try parse(data, name: path)
     }
@@ -26,23 +26,23 @@ public enum AirspaceFile {
     /// Parses GeoJSON `data` (`name` is used in errors).
     public static func parse(_ data: Data, name: String) throws(GatewayError) -> [AirspaceArea] {
         guard let object = JSONReader.object(data) else {
-            throw GatewayError.invalidInput("\(name): not JSON (expected a GeoJSON FeatureCollection)")
+            throw GatewayError.content(place: name, reason: "not JSON (expected a GeoJSON FeatureCollection)")
         }
         guard object["type"] as? String == "FeatureCollection", let features = object["features"] as? [Any] else {
-            throw GatewayError.invalidInput("\(name): not a GeoJSON FeatureCollection (no \"features\" array)")
+            throw GatewayError.content(place: name, reason: "not a GeoJSON FeatureCollection (no \"features\" array)")
         }
         var out: [AirspaceArea] = []
         for (i, item) in features.enumerated() {
             let place = "\(name): feature \(i)"
             guard let feature = item as? [String: Any], let geometry = feature["geometry"] as? [String: Any],
                   let type = geometry["type"] as? String else {
-                throw GatewayError.invalidInput("\(place): no geometry")
+                throw GatewayError.content(place: place, reason: "no geometry")
             }
             let p = feature["properties"] as? [String: Any] ?? [:]
-            guard let id = p["id"] as? String, !id.isEmpty else { throw GatewayError.invalidInput("\(place): no \"id\" property") }
+            guard let id = p["id"] as? String, !id.isEmpty else { throw GatewayError.content(place: place, reason: "no \"id\" property") }
             let shape: AirspaceArea.Shape
             if let r = number(p["radiusNM"]), !(r > 0 && r < 1000) {
-                throw GatewayError.invalidInput("\(place): radiusNM \(r) is not a radius in NM (0 to 1000)")
+                throw GatewayError.content(place: place, reason: "radiusNM \(r) is not a radius in NM (0 to 1000)")
             }
             if let r = number(p["radiusNM"]), let c = p["center"] as? [Any], let center = position(c) {
                 shape = .circle(center: center, radiusNM: r)
@@ -52,9 +52,9 @@ public enum AirspaceFile {
                 func ring(_ value: Any) throws(GatewayError) -> [Position] {
                     let list = value as? [Any] ?? []
                     var points = list.compactMap { ($0 as? [Any]).flatMap(position) }
-                    guard points.count == list.count else { throw GatewayError.invalidInput("\(place): a polygon position is not [lon, lat]") }
+                    guard points.count == list.count else { throw GatewayError.content(place: place, reason: "a polygon position is not [lon, lat]") }
                     if points.count > 1 && points.first == points.last { points.removeLast() }
-                    guard points.count >= 3 else { throw GatewayError.invalidInput("\(place): a polygon needs 3 or more points") }
+                    guard points.count >= 3 else { throw GatewayError.content(place: place, reason: "a polygon needs 3 or more points") }
                     return RingSimplifier.simplify(points)
                 }
                 var parts: [AirspacePart] = []
@@ -64,30 +64,30 @@ public enum AirspaceFile {
                     for h in polygon.dropFirst() { holes.append(try ring(h)) }
                     parts.append(AirspacePart(outer: try ring(outer), holes: holes))
                 }
-                guard !parts.isEmpty else { throw GatewayError.invalidInput("\(place): a polygon needs 3 or more points") }
+                guard !parts.isEmpty else { throw GatewayError.content(place: place, reason: "a polygon needs 3 or more points") }
                 shape = parts.count == 1 && parts[0].holes.isEmpty ? .polygon(parts[0].outer) : .region(parts)
             } else {
-                throw GatewayError.invalidInput("\(place): geometry \(type) is not a Polygon, a MultiPolygon or a Point with radiusNM")
+                throw GatewayError.content(place: place, reason: "geometry \(type) is not a Polygon, a MultiPolygon or a Point with radiusNM")
             }
             func time(_ key: String) throws(GatewayError) -> Double? {
                 guard let text = p[key] as? String else { return nil }
-                guard let t = Timestamp.parse(text) else { throw GatewayError.invalidInput("\(place): \(key) \(text) is not an ISO-8601 UTC time") }
+                guard let t = Timestamp.parse(text) else { throw GatewayError.content(place: place, reason: "\(key) \(text) is not an ISO-8601 UTC time") }
                 return t
             }
             func feet(_ key: String) throws(GatewayError) -> Int? {
                 guard let v = number(p[key]) else { return nil }
-                guard v.isFinite, (-2_000...200_000).contains(v) else { throw GatewayError.invalidInput("\(place): \(key) \(v) is not an altitude in feet") }
+                guard v.isFinite, (-2_000...200_000).contains(v) else { throw GatewayError.content(place: place, reason: "\(key) \(v) is not an altitude in feet") }
                 return Int(v)
             }
             var severity = AirspaceArea.Severity.caution
             if let s = p["severity"] as? String {
-                guard let v = AirspaceArea.Severity(name: s) else { throw GatewayError.invalidInput("\(place): severity \(s) is not info, caution, warning or critical") }
+                guard let v = AirspaceArea.Severity(name: s) else { throw GatewayError.content(place: place, reason: "severity \(s) is not info, caution, warning or critical") }
                 severity = v
             }
             var kind: AirspaceKind? = nil
             if let k = p["kind"] as? String {
                 guard let v = AirspaceKind(rawValue: k.lowercased()) else {
-                    throw GatewayError.invalidInput("\(place): kind \(k) is not one of \(AirspaceKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw GatewayError.content(place: place, reason: "kind \(k) is not one of \(AirspaceKind.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 kind = v
             }

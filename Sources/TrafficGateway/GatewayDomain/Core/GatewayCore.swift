@@ -93,7 +93,7 @@ public struct GatewayCore: Sendable {
     public var ownshipFix: OwnshipFix? { now.flatMap { ownship.fix(at: $0) } }
 
     /// Handles one event at `time` and returns the alert changes it caused, in a stable order.
-    public mutating func handle(_ event: GatewayEvent, at time: Double) -> [AlertEvent] {
+    mutating func handle(_ event: GatewayEvent, at time: Double) -> [AlertEvent] {
         now = time
         count(event)
         if configuration.countsOnly { return [] }
@@ -139,7 +139,7 @@ public struct GatewayCore: Sendable {
     /// `handle(.message(message), at: time)` without wrapping the message in an event (a copy of
     /// it, for every message of a stream): what the pipeline calls for each decoded frame.
     /// `read`: an uplink message's payload read ahead (`FrameDecoder`), for the FIS-B store.
-    public mutating func handle(message: Message, read uplink: FISBReadUplink? = nil, at time: Double) -> [AlertEvent] {
+    mutating func handle(message: Message, read uplink: FISBReadUplink? = nil, at time: Double) -> [AlertEvent] {
         now = time
         counters.messageCounts[message.typeIndex] += 1
         if configuration.countsOnly { return [] }
@@ -322,23 +322,23 @@ public struct GatewayCore: Sendable {
 
     /// FIS-B reports held back waiting for parts that never came (a TFR text without its areas),
     /// once each: for the end of a capture, so nothing received is silently lost.
-    public mutating func flushHeldFISB() -> [FISBReport] { fisb.flushHeld() }
+    mutating func flushHeldFISB() -> [FISBReport] { fisb.flushHeld() }
 
     /// The FIS-B products uplinks made new or changed since the last call, in arrival order
     /// (kept only with `Configuration.collectsFISBProducts`).
-    public mutating func drainFISBProducts() -> [FISBReport] {
+    mutating func drainFISBProducts() -> [FISBReport] {
         defer { fisbChanged.removeAll() }
         return fisbChanged
     }
 
     /// The flight samples taken since the last call (kept only with `Configuration.collectsFlightSamples`).
-    public mutating func drainFlightSamples() -> [FlightSample] {
+    mutating func drainFlightSamples() -> [FlightSample] {
         defer { flightSamples.removeAll(keepingCapacity: true) }
         return flightSamples
     }
 
     /// Returns the notices (one log line each: an echo of ownship learned or forgotten) and forgets them.
-    public mutating func drainNotices() -> [String] {
+    mutating func drainNotices() -> [String] {
         if notices.isEmpty && picture.notices.isEmpty { return [] }
         defer { notices.removeAll() }
         return notices + picture.drainNotices()

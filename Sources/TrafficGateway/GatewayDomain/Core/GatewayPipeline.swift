@@ -74,6 +74,27 @@ public struct GatewayPipeline: Sendable {
 
     // MARK: The one face
 
+    /// What a status line shows at `time` (a read of the pipeline's state, never a way in).
+    public struct Status: Sendable {
+        /// Counters.
+        public var counters: GatewayCounters
+        /// Targets in the picture.
+        public var targets: Int
+        /// Active traffic alerts.
+        public var activeAlerts: Int
+        /// Where ownship's position comes from.
+        public var positionSource: PositionSource
+        /// The receiver's problem, nil when healthy.
+        public var problem: String?
+    }
+
+    /// The status at `time` (the live gateway's status line).
+    public func status(at time: Double) -> Status {
+        Status(counters: core.counters, targets: core.picture.targets.count, activeAlerts: core.trafficAlerts.activeCount,
+               positionSource: core.ownship.fix(at: time)?.source ?? .none, problem: core.health.problem(at: time))
+    }
+
+
     /// Feeds one input at `time` and returns every output it caused (`GatewayOutputs`): what a
     /// driver carries out, never reaching into the core for more. Every driver (the live gateway,
     /// `replay`, `decode`, `fisb`, the benchmarks, the tests) comes through here.

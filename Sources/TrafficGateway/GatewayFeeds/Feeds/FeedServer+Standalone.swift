@@ -1,8 +1,5 @@
 import GatewaySupport
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension FeedServer {
     /// Binds and serves outside a service group, returning once it accepts connections (tests,
@@ -12,8 +9,8 @@ extension FeedServer {
     public func start(host: String, port: Int) throws(GatewayError) {
         try bind(host: host, port: port)
         standalone.set(Task(executorPreference: HarnessExecutor.shared) { try? await self.run() })
-        for _ in 0..<1_000 where !isRunning { usleep(10_000) }
-        guard isRunning else { throw GatewayError.socket(what: "HTTP \(host):\(port)", reason: "the server did not start within 10 s") }
+        // Woken when Hummingbird says it accepts connections.
+        guard running.wait(until: { $0 }, timeout: 10) else { throw GatewayError.socket(what: "HTTP \(host):\(port)", reason: "the server did not start within 10 s") }
     }
 
     /// Stops serving (`start`) and ends every `/alerts` stream.
@@ -25,7 +22,7 @@ extension FeedServer {
 
 /// A task executor on one serial dispatch queue, for a server run outside the gateway's group
 /// by callers that block cooperative threads (see `FeedServer.start`).
-final class HarnessExecutor: TaskExecutor, @unchecked Sendable {  // only a queue, itself thread-safe
+final class HarnessExecutor: TaskExecutor {
     static let shared = HarnessExecutor()
     private let queue = DispatchQueue(label: "gatewayd.http-harness")
 

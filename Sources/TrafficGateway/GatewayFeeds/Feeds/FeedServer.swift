@@ -25,7 +25,7 @@ public final class FeedServer: Service, CustomStringConvertible {
     public let hub: FeedHub
     private let application = Locked<(any Service)?>(nil)
     private let boundPort = Locked<Int>(0)
-    private let running = Locked(false)
+    let running = Locked(false)
     /// The task serving outside a group (`start`, for tests and tools).
     let standalone = Locked<Task<Void, Never>?>(nil)
 
@@ -110,7 +110,7 @@ public final class FeedServer: Service, CustomStringConvertible {
     /// 0) and makes the server; nothing listens until `run`. A port in use or a bad address is
     /// an error here, before any "listening" line.
     public func bind(host: String, port: Int) throws(GatewayError) {
-        guard (0...65_535).contains(port) else { throw GatewayError.invalidInput("--http-port \(port): give 1–65535, or 0 to disable") }
+        guard (0...65_535).contains(port) else { throw GatewayError.setting(name: "--http-port", message: "--http-port \(port): give 1–65535, or 0 to disable") }
         let (fd, bound) = try IPv4Socket.bound(type: Int32(SOCK_STREAM.rawValue), address: host, port: UInt16(port), what: "HTTP",
                                                inUse: "choose another with --http-port, or --http-port 0 to disable", reuseAddress: true)
         close(fd)
@@ -124,7 +124,7 @@ public final class FeedServer: Service, CustomStringConvertible {
             server: .http1(configuration: .init(additionalChannelHandlers: [perAddress.handler()], idleTimeout: .seconds(30))),
             configuration: .init(address: .hostname(host, port: Int(bound)), serverName: "gatewayd",
                                  availableConnectionsDelegate: MaximumAvailableConnections(Self.maximumConnections)),
-            onServerRunning: { _ in running.set(true) }, logger: logger)
+            onServerRunning: { _ in running.setWaking(true) }, logger: logger)
         boundPort.set(Int(bound))
         application.set(app)
     }

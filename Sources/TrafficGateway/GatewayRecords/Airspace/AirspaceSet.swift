@@ -74,7 +74,7 @@ public enum NotamFile {
     /// read, is not the API's shape, or holds no NOTAM.
     public static func read(path: String, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
         guard let file = OpenFile.reading(path) else {
-            throw GatewayError.invalidInput("cannot read NOTAM file \(path): no such file or not readable")
+            throw GatewayError.unreadable(what: "NOTAM file", path: path)
         }
         try read(name: path, chunks: { Data(file.read(upTo: 1 << 20)) }, body)
     }
@@ -84,7 +84,7 @@ public enum NotamFile {
     /// that cannot be read, is not the API's shape, or holds no NOTAM.
     public static func check(path: String) throws(GatewayError) {
         guard let file = OpenFile.reading(path) else {
-            throw GatewayError.invalidInput("cannot read NOTAM file \(path): no such file or not readable")
+            throw GatewayError.unreadable(what: "NOTAM file", path: path)
         }
         try read(name: path, chunks: { Data(file.read(upTo: 1 << 20)) }, parse: false) { _ throws(GatewayError) in }
     }
@@ -111,7 +111,7 @@ public enum NotamFile {
                 try splitter.feed(chunk) { bytes, at throws(GatewayError) in
                     // A real feature is well under a megabyte; parsing one of 42 MB took 827 MB.
                     guard bytes.count <= maximumItemBytes else {
-                        throw GatewayError.invalidInput("\(path): item \(count + 1) of \"items\" is \(bytes.count >> 20) MB, over the \(maximumItemBytes >> 20) MB a NOTAM may take: refused")
+                        throw GatewayError.content(place: path, reason: "item \(count + 1) of \"items\" is \(bytes.count >> 20) MB, over the \(maximumItemBytes >> 20) MB a NOTAM may take: refused")
                     }
                     let object: [String: Any]
                     do throws(JSONReader.Failure) {
@@ -120,7 +120,7 @@ public enum NotamFile {
                         }
                         object = o
                     } catch {
-                        throw GatewayError.invalidInput("\(path): item \(count + 1) of \"items\" (at byte \(at)) is not a NOTAM: at byte \(at + error.offset): \(error.reason); nothing imported")
+                        throw GatewayError.content(place: path, reason: "item \(count + 1) of \"items\" (at byte \(at)) is not a NOTAM: at byte \(at + error.offset): \(error.reason); nothing imported")
                     }
                     guard parse else {
                         if FAANotamAPI.texts(object) != nil { count += 1 }
@@ -137,15 +137,15 @@ public enum NotamFile {
         }
         if let failure { throw failure }
         guard splitter.sawArray else {
-            throw GatewayError.invalidInput("\(path): no \"items\" array (expected the FAA NOTAM API's JSON: {\"items\": [GeoJSON Feature…]})")
+            throw GatewayError.content(place: path, reason: "no \"items\" array (expected the FAA NOTAM API's JSON: {\"items\": [GeoJSON Feature…]})")
         }
         guard splitter.finished else {
-            throw GatewayError.invalidInput("\(path) is cut short: its \"items\" array does not end (\(count) NOTAM(s) read before byte \(splitter.offset)); nothing imported")
+            throw GatewayError.content(place: path, reason: "the file is cut short: its \"items\" array does not end (\(count) NOTAM(s) read before byte \(splitter.offset)); nothing imported")
         }
         guard !splitter.repeated else {
-            throw GatewayError.invalidInput("\(path) has \"items\" twice at the top level: which list is meant cannot be told; nothing imported")
+            throw GatewayError.content(place: path, reason: "the file has \"items\" twice at the top level: which list is meant cannot be told; nothing imported")
         }
-        guard count > 0 else { throw GatewayError.invalidInput("\(path) has no NOTAMs") }
+        guard count > 0 else { throw GatewayError.content(place: path, reason: "no NOTAMs in it") }
     }
 
     /// Every NOTAM of `path`.

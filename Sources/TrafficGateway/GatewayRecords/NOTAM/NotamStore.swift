@@ -59,7 +59,7 @@ public struct NotamStore: Sendable {
         throws(GatewayError) -> [NotamChange]
     {
         guard !notams.isEmpty else {
-            throw GatewayError.invalidInput("\(source) returned no NOTAMs: kept the \((try? count()) ?? 0) stored ones (an empty reply is never taken as 'no NOTAMs')")
+            throw GatewayError.upstream(source: source, reason: "returned no NOTAMs: kept the \((try? count()) ?? 0) stored ones (an empty reply is never taken as 'no NOTAMs')")
         }
         do {
             return try database.write { db -> [NotamChange] in

@@ -101,6 +101,8 @@ public struct GatewayApp: Sendable {
         var feeds: [String] = []
         var httpPort: Int?
         let gateway: LiveGateway
+        // The timers: the sources' (tick, polls, reloads), the recorder's flush, then the app's own.
+        var timers: [any Service] = []
         do {
             let recorder = try c.recordDirectory.map { dir throws(GatewayError) in
                 try FlightRecorder(directory: dir, maximumBytes: Int64(c.recordMaxMB) << 20, clock: clock) { console.warning("warning: \($0)") }
@@ -122,13 +124,13 @@ public struct GatewayApp: Sendable {
             replay?.whenPlayed { console.info("gatewayd: " + $0) }
             try gateway.start()
             edges.append(EdgeService("GDL90 ingest") { gateway.stop() })
+            timers = gateway.services + (recorder?.services ?? [])
             (feeds, httpPort) = try self.feeds(hub: hub, store: store, log: log, acknowledgements: acknowledgements, into: &edges)
             if !c.forward.isEmpty { feeds.append("GDL90 forward to " + c.forward.map(\.description).joined(separator: ", ")) }
         } catch {
             for case let edge as EdgeService in edges.reversed() { edge.stopNow() }
             throw error
         }
-        var timers: [PeriodicService] = []
         if descriptors < 1_100 { console.warning("gatewayd: only \(descriptors) open files allowed: raise LimitNOFILE (the HTTP and NMEA caps need about 600)") }
         if let replay {
             let names = replay.sessions.flatMap(\.captures)
@@ -335,7 +337,7 @@ public struct GatewayApp: Sendable {
     /// stream would come back to itself, endlessly).
     public static func refuseSelfForward(_ target: HostPort, ownPort: Int, localAddresses: Set<String>) throws(GatewayError) {
         if Int(target.port) == ownPort, target.host == "localhost" || localAddresses.contains(target.host) {
-            throw .invalidInput("--forward \(target) names this gateway's own GDL90 port: it would forward the stream to itself, endlessly")
+            throw .setting(name: "--forward", message: "--forward \(target) names this gateway's own GDL90 port: it would forward the stream to itself, endlessly")
         }
     }
 }

@@ -2,7 +2,9 @@ import ServiceLifecycle
 
 /// A job run every `interval` after a first `delay`, as a `Service` that ends on graceful
 /// shutdown: the NOTAM refresh, the acknowledgement poll, the airspace reload, the status line,
-/// the systemd watchdog. Time comes from the injected `clock`, so a test can drive it.
+/// the systemd watchdog, the sources' ticks and polls, the recorder's flush. Time comes from the
+/// injected `clock`, so a test can drive it. Every timer of the gateway is one of these, a service
+/// of the app's group: none is a task of its own.
 public struct PeriodicService: Service, CustomStringConvertible {
     /// The job's name in logs.
     public let name: String
@@ -38,12 +40,5 @@ public struct PeriodicService: Service, CustomStringConvertible {
                 try await clock.sleep(for: interval)
             }
         }
-    }
-
-    /// Runs the job on schedule outside a service group (a source's timer) until the returned
-    /// task is cancelled.
-    public func start() -> Task<Void, Never> {
-        let service = self
-        return Task { try? await service.run() }
     }
 }

@@ -128,7 +128,7 @@ extension GatewayConfig {
     public mutating func apply(flags: [String: TOMLValue?]) throws(GatewayError) {
         let keyOf = Dictionary(uniqueKeysWithValues: Self.runFlags.map { ($0.flag, $0.key) })
         try apply(flags.sorted { $0.key < $1.key }.map { flag, value throws(GatewayError) in
-            guard let key = keyOf[flag] else { throw GatewayError.invalidInput("\(flag) is not a flag of run (GatewayConfig.runFlags)") }
+            guard let key = keyOf[flag] else { throw GatewayError.setting(name: flag, message: "\(flag) is not a flag of run (GatewayConfig.runFlags)") }
             return Override(flag, key, value)
         })
     }
@@ -139,8 +139,8 @@ extension GatewayConfig {
         let table = Dictionary(uniqueKeysWithValues: Self.keys.map { ($0.path, $0) })
         for o in overrides {
             guard let value = o.value else { continue }
-            guard let key = table[o.key] else { throw GatewayError.invalidInput("\(o.flag) names \(o.key), which is not in GatewayConfig.keys") }
-            guard key.read(value, into: &self) else { throw GatewayError.invalidInput("\(o.flag) must be \(key.help)") }
+            guard let key = table[o.key] else { throw GatewayError.setting(name: o.flag, message: "\(o.flag) names \(o.key), which is not in GatewayConfig.keys") }
+            guard key.read(value, into: &self) else { throw GatewayError.setting(name: o.flag, message: "\(o.flag) must be \(key.help)") }
         }
     }
 }

@@ -2,6 +2,7 @@ import GatewaySupport
 import GatewayDomain
 import GatewayCaptures
 import Dispatch
+import ServiceLifecycle
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -48,30 +49,22 @@ public enum CaptureTime {
 /// left by an earlier run is continued after its last whole block: the torn tail a power cut
 /// leaves is cut first, said once. Writes happen on the recorder's own queue, off the receive path;
 /// a full disk or a removed folder stops the recording with one message and never the gateway.
-public final class FlightRecorder: @unchecked Sendable {  // file state touched on `queue` only
+public final class FlightRecorder: Sendable {
     /// The folder.
     public let directory: String
     /// Most bytes kept in the folder (recordings only); the oldest hour goes first.
     public let maximumBytes: Int64
     private let queue = DispatchQueue(label: "gatewayd.recorder")
     private let onError: @Sendable (String) -> Void
-    private var capture: OpenFile?
-    private var hour: Int64 = -1
-    private var failed = false
-    /// Blocks not yet written, in the order they were recorded.
-    private var pending: [UInt8] = []
-    private var stem = ""
-    private var flusher: Task<Void, Never>?
-    /// Bytes the folder's recordings hold with the blocks not yet written (measured at each hour
-    /// and whenever the cap would be passed, plus every block added since).
-    private var held: Int64 = 0
-    /// The current hour reached the cap: nothing more is recorded until the next hour.
-    private var paused = false
+    private let clock: any Clock<Duration>
+    /// The file being written and what waits for it, behind a lock only `queue` takes (and the
+    /// caller of `flushNow` and `close`, through it).
+    private let files: Locked<Files>
     /// Bytes handed to `queue` and not yet appended (datagram copies waiting on a slow card).
-    private let backlog = Locked<(bytes: Int, dropped: Int)>((0, 0))
+    private let backlog: Locked<(bytes: Int, dropped: Int)>
     /// The most bytes that may wait on `queue`: past it, datagrams are dropped and counted.
     public static let maximumBacklog = 4 << 20
-    private static let writer = PcapWriter.Writer(bigEndian: false)
+    fileprivate static let writer = PcapWriter.Writer(bigEndian: false)
 
     /// Opens (creating) `directory`; throws when it cannot be created or written.
     public init(directory: String, maximumBytes: Int64 = 200 << 20, clock: any Clock<Duration> = ContinuousClock(),
@@ -85,11 +78,19 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
             throw GatewayError.file(path: directory, reason: "cannot create the recording folder (\(describe(error)))")
         }
         guard access(directory, W_OK) == 0 else { throw GatewayError.file(path: directory, reason: "the recording folder is not writable") }
-        // Pending bytes are written once a second (a timer on the injected clock, off the receive path).
-        flusher = PeriodicService("recorder flush", delay: .seconds(1), every: .seconds(1), clock: clock) { [weak self] in
+        self.clock = clock
+        let backlog = Locked<(bytes: Int, dropped: Int)>((0, 0))
+        self.backlog = backlog
+        files = Locked(Files(directory: directory, maximumBytes: max(1 << 20, maximumBytes), onError: onError, backlog: backlog))
+    }
+
+    /// Pending bytes written once a second: a `PeriodicService` on the injected clock, for the
+    /// app's group (off the receive path). Without it, blocks are written at 64 kB and at `close`.
+    public var services: [any Service] {
+        [PeriodicService("recorder flush", delay: .seconds(1), every: .seconds(1), clock: clock) { [weak self] in
             guard let self else { return }
-            self.queue.async { self.flush() }
-        }.start()
+            self.queue.async { self.files.withLock { $0.flush() } }
+        }]
     }
 
     /// Records one input the gateway was given at `time` (a quantized `CaptureTime`): a datagram,
@@ -99,8 +100,8 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
         switch input {
         case .datagram(let bytes):
             guard enqueue(bytes.count) else { return }
-            queue.async { self.append(bytes, at: time) }
-        case .gpsFix(let fix): queue.async { self.appendFix(fix, at: time) }
+            queue.async { self.files.withLock { $0.append(bytes, at: time) } }
+        case .gpsFix(let fix): queue.async { self.files.withLock { $0.appendFix(fix, at: time) } }
         case .airspace(let areas): record(RecordedEvent(time: time, change: .airspace(areas)))
         case .acknowledge(let id): record(RecordedEvent(time: time, change: .acknowledge(id)))
         case .tick, .announcement: break
@@ -111,7 +112,7 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
     public func record(_ bytes: UnsafeRawBufferPointer, at time: Double) {
         guard enqueue(bytes.count) else { return }
         let copy = Array(bytes)
-        queue.async { self.append(copy, at: time) }
+        queue.async { self.files.withLock { $0.append(copy, at: time) } }
     }
 
     /// Counts `size` bytes into the backlog; false (the datagram dropped, counted, said at the
@@ -139,13 +140,7 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
     /// Recorded even while the hour is paused at the cap: they are few and replay needs them.
     private func record(_ event: RecordedEvent) {
         let line = RecordedEventLog.line(event)
-        queue.async {
-            guard !self.failed, self.rotate(for: event.time) else { return }
-            let before = self.pending.count
-            self.appendLine(line, on: .events, at: event.time)
-            self.held += Int64(self.pending.count - before)  // kept even at the cap: replay needs them
-            self.flushWhenFull()
-        }
+        queue.async { self.files.withLock { $0.appendEvent(line, at: event.time) } }
     }
 
     /// Holds the recorder's queue still, as a card that does not keep up would (tests).
@@ -156,86 +151,22 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
 
     /// Writes what is buffered now (the recorder does so every second by itself).
     public func flushNow() {
-        queue.sync { flush() }
+        queue.sync { files.withLock { $0.flush() } }
     }
 
     /// Writes what is buffered and closes the file.
     public func close() {
-        queue.sync {
-            flusher?.cancel()
-            flush()
-            capture?.close()
-            capture = nil
-        }
+        queue.sync { files.withLock { $0.close() } }
     }
 
     /// The recordings in the folder, oldest first (with the side files of the three-file form
     /// recorded before issue 21, which count against the cap too).
-    public func recordings() -> [String] {
+    public func recordings() -> [String] { Self.recordings(in: directory) }
+
+    /// The recordings in `directory`, oldest first.
+    static func recordings(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasPrefix("gdl90-") && ($0.hasSuffix(".pcapng") || $0.hasSuffix(".gps.jsonl") || $0.hasSuffix(".events.jsonl")) }.sorted()
-    }
-
-    private func append(_ bytes: [UInt8], at time: Double) {
-        backlog.withLock { $0.bytes -= bytes.count }
-        guard !failed, rotate(for: time), !paused else { return }
-        let before = pending.count
-        PcapWriter.enhancedPacketBlock(PcapWriter.wrap(bytes, link: .rawIPv4, port: 4000), ticks: CaptureTime.ticks(time),
-                                       writer: Self.writer, into: &pending)
-        guard admit(since: before) else { return }
-        flushWhenFull()
-    }
-
-    private func appendFix(_ fix: GPSFix, at time: Double) {
-        guard !failed, rotate(for: time), !paused else { return }
-        let before = pending.count
-        appendLine(Self.gpspipeLine(fix, at: time), on: .gpsd, at: time)
-        if admit(since: before) { flushWhenFull() }
-    }
-
-    /// Writes `pending` once it holds 64 kB (else the once-a-second flush does). Called only after
-    /// the blocks just added were counted: a write in between would empty `pending` under them.
-    private func flushWhenFull() {
-        if pending.count >= 64 << 10 { flush() }
-    }
-
-    /// Counts the blocks added to `pending` since `before` against the cap. When they would take
-    /// the folder past it, the oldest hours are removed first; when only this hour is left, the
-    /// blocks are taken back and the hour is paused (said once). False when they were taken back.
-    private func admit(since before: Int) -> Bool {
-        let added = Int64(pending.count - before)
-        if held + added > maximumBytes {
-            enforceCap()  // measures the folder again (and `pending`, which holds the new blocks)
-            if held > maximumBytes {
-                pending.removeLast(Int(added))
-                held -= added
-                pause()
-                return false
-            }
-            return true
-        }
-        held += added
-        return true
-    }
-
-    /// Pauses the hour at the cap (a flood of datagrams, or a cap smaller than an hour).
-    private func pause() {
-        guard !paused else { return }
-        paused = true
-        onError("recorder: this hour's recording reached the cap of \(maximumBytes >> 20) MB (a flood of datagrams?): recording paused until the next hour; raise [recorder] max_mb to keep more")
-    }
-
-    /// `line` and its newline as packets of `channel`: one, unless the line is longer than a
-    /// packet may be (a large airspace set), then several, only the last ending with the newline.
-    private func appendLine(_ line: String, on channel: RecordingChannel, at time: Double) {
-        let bytes = Array(line.utf8) + [0x0A]
-        let ticks = CaptureTime.ticks(time)
-        var start = 0
-        while start < bytes.count {
-            let end = min(bytes.count, start + RecordingChannel.maximumPacket)
-            PcapWriter.enhancedPacketBlock(Array(bytes[start..<end]), interface: channel.interfaceID, ticks: ticks, writer: Self.writer, into: &pending)
-            start = end
-        }
     }
 
     /// The gpspipe TPV JSON line (no newline) for `fix` received at `time`, as gpsd reports
@@ -248,37 +179,6 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
         if let t = fix.trackDeg { line += ",\"track\":\(JSONWriter.format(t, decimals: 2))" }
         if let c = fix.verticalSpeedFpm { line += ",\"climb\":\(JSONWriter.format(c * 0.3048 / 60, decimals: 4))" }
         return line + "}"
-    }
-
-    /// Opens the hour's file when `time` starts a new hour; false once recording has failed.
-    private func rotate(for time: Double) -> Bool {
-        let h = Int64(time / 3600)
-        if h == hour, capture != nil { return true }
-        flush()
-        capture?.close()
-        capture = nil
-        hour = h
-        paused = false
-        // A folder removed while recording is made again (its removal was said when noticed).
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let stem = directory + "/gdl90-" + Timestamp.iso8601(Double(h) * 3600).prefix(13).replacingAll("T", with: "-").replacingAll(":", with: "")
-        self.stem = stem
-        let path = stem + ".pcapng"
-        let opened: (handle: OpenFile, fresh: Bool)
-        do throws(GatewayError) {
-            opened = try Self.openForAppend(path)
-            // The hour's file of an earlier run goes on after its last whole block (a power cut
-            // leaves a torn one, which would hide everything appended after it).
-            if !opened.fresh, let cut = try Self.cutTornTail(opened.handle) {
-                onError("recorder: \(path) ended in a torn block (a power cut?): its last \(cut.removed) byte(s), after byte \(cut.kept), were cut; recording goes on after its last whole block")
-            }
-        } catch { return fail("\(error)") }
-        capture = opened.handle
-        // A new file (or one cut to nothing) starts with the header; the hour's file of an earlier run goes on.
-        let fresh = opened.fresh || Self.size(of: opened.handle.descriptor) == 0
-        pending = (fresh ? Self.header() : Self.continuation(of: path)) + pending
-        enforceCap()
-        return true
     }
 
     /// Opens `path` for appending, creating it: never through a symbolic link (a planted link
@@ -328,63 +228,6 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
     static func size(atPath path: String) -> Int64 {
         var info = stat()
         return lstat(path, &info) == 0 ? Int64(info.st_size) : 0
-    }
-
-    /// Whether the open capture file is still in the folder (a removed folder or file leaves
-    /// writes going to a deleted inode).
-    private var captureStillLinked: Bool {
-        guard let capture else { return true }
-        var info = stat()
-        return fstat(capture.descriptor, &info) != 0 || info.st_nlink > 0
-    }
-
-    private func flush() {
-        guard !failed else { return }
-        do {
-            if !pending.isEmpty, let capture {
-                let before = Self.size(of: capture.descriptor)
-                do throws(GatewayError) {
-                    try capture.write(pending)
-                } catch {
-                    // A write cut short (the disk filled) would leave a torn block: cut it off again.
-                    _ = ftruncate(capture.descriptor, off_t(before))
-                    throw error
-                }
-                pending.removeAll(keepingCapacity: true)
-            }
-            if !captureStillLinked {
-                onError("recorder: \(stem).pcapng was removed while recording (the folder or the file): up to a second of recording lost; recording again into a new file")
-                capture?.close()
-                capture = nil
-                hour = -1
-            }
-        } catch {
-            _ = fail("\(error) (disk full?)")
-        }
-    }
-
-    /// Removes the oldest recordings while the folder, with the blocks not yet written, holds
-    /// more than `maximumBytes`; `held` is then what it holds.
-    private func enforceCap() {
-        var files = recordings().map { name -> (String, Int64) in
-            let path = directory + "/" + name
-            return (path, Self.size(atPath: path))
-        }
-        var total = files.reduce(Int64(pending.count)) { $0 + $1.1 }
-        let current = hour >= 0 ? Timestamp.iso8601(Double(hour) * 3600).prefix(13).replacingAll("T", with: "-").replacingAll(":", with: "") : ""
-        while total > maximumBytes, let oldest = files.first, !oldest.0.contains(current) {
-            try? FileManager.default.removeItem(atPath: oldest.0)
-            total -= oldest.1
-            files.removeFirst()
-        }
-        held = total
-    }
-
-    private func fail(_ reason: String) -> Bool {
-        failed = true
-        pending = []
-        onError("recorder: \(reason); recording stopped, the gateway goes on")
-        return false
     }
 
     /// `2026-05-16T14:00:03.250000Z`: the time to the microsecond, as recordings keep it.
@@ -442,5 +285,198 @@ public final class FlightRecorder: @unchecked Sendable {  // file state touched 
         var start = [UInt8](repeating: 0, count: expected.count)
         let n = start.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, expected.count, 0) }
         return n == expected.count && start == expected
+    }
+}
+
+/// A recorder's hour file and the blocks waiting for it: what its queue works on.
+private struct Files {
+    let directory: String
+    let maximumBytes: Int64
+    let onError: @Sendable (String) -> Void
+    /// Bytes handed to the queue and not yet appended (the recorder's, shared).
+    let backlog: Locked<(bytes: Int, dropped: Int)>
+    var capture: OpenFile?
+    var hour: Int64 = -1
+    var failed = false
+    /// Blocks not yet written, in the order they were recorded.
+    var pending: [UInt8] = []
+    var stem = ""
+    /// Bytes the folder's recordings hold with the blocks not yet written (measured at each hour
+    /// and whenever the cap would be passed, plus every block added since).
+    var held: Int64 = 0
+    /// The current hour reached the cap: nothing more is recorded until the next hour.
+    var paused = false
+
+    init(directory: String, maximumBytes: Int64, onError: @escaping @Sendable (String) -> Void, backlog: Locked<(bytes: Int, dropped: Int)>) {
+        self.directory = directory
+        self.maximumBytes = maximumBytes
+        self.onError = onError
+        self.backlog = backlog
+    }
+
+    /// An event's line (airspace set, acknowledgement): kept even at the cap, replay needs them.
+    mutating func appendEvent(_ line: String, at time: Double) {
+        guard !failed, rotate(for: time) else { return }
+        let before = pending.count
+        appendLine(line, on: .events, at: time)
+        held += Int64(pending.count - before)
+        flushWhenFull()
+    }
+
+    /// Writes what is buffered and closes the file.
+    mutating func close() {
+        flush()
+        capture?.close()
+        capture = nil
+    }
+
+    mutating func append(_ bytes: [UInt8], at time: Double) {
+        backlog.withLock { $0.bytes -= bytes.count }
+        guard !failed, rotate(for: time), !paused else { return }
+        let before = pending.count
+        PcapWriter.enhancedPacketBlock(PcapWriter.wrap(bytes, link: .rawIPv4, port: 4000), ticks: CaptureTime.ticks(time),
+                                       writer: FlightRecorder.writer, into: &pending)
+        guard admit(since: before) else { return }
+        flushWhenFull()
+    }
+
+    mutating func appendFix(_ fix: GPSFix, at time: Double) {
+        guard !failed, rotate(for: time), !paused else { return }
+        let before = pending.count
+        appendLine(FlightRecorder.gpspipeLine(fix, at: time), on: .gpsd, at: time)
+        if admit(since: before) { flushWhenFull() }
+    }
+
+    /// Writes `pending` once it holds 64 kB (else the once-a-second flush does). Called only after
+    /// the blocks just added were counted: a write in between would empty `pending` under them.
+    mutating func flushWhenFull() {
+        if pending.count >= 64 << 10 { flush() }
+    }
+
+    /// Counts the blocks added to `pending` since `before` against the cap. When they would take
+    /// the folder past it, the oldest hours are removed first; when only this hour is left, the
+    /// blocks are taken back and the hour is paused (said once). False when they were taken back.
+    mutating func admit(since before: Int) -> Bool {
+        let added = Int64(pending.count - before)
+        if held + added > maximumBytes {
+            enforceCap()  // measures the folder again (and `pending`, which holds the new blocks)
+            if held > maximumBytes {
+                pending.removeLast(Int(added))
+                held -= added
+                pause()
+                return false
+            }
+            return true
+        }
+        held += added
+        return true
+    }
+
+    /// Pauses the hour at the cap (a flood of datagrams, or a cap smaller than an hour).
+    mutating func pause() {
+        guard !paused else { return }
+        paused = true
+        onError("recorder: this hour's recording reached the cap of \(maximumBytes >> 20) MB (a flood of datagrams?): recording paused until the next hour; raise [recorder] max_mb to keep more")
+    }
+
+    /// `line` and its newline as packets of `channel`: one, unless the line is longer than a
+    /// packet may be (a large airspace set), then several, only the last ending with the newline.
+    mutating func appendLine(_ line: String, on channel: RecordingChannel, at time: Double) {
+        let bytes = Array(line.utf8) + [0x0A]
+        let ticks = CaptureTime.ticks(time)
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + RecordingChannel.maximumPacket)
+            PcapWriter.enhancedPacketBlock(Array(bytes[start..<end]), interface: channel.interfaceID, ticks: ticks, writer: FlightRecorder.writer, into: &pending)
+            start = end
+        }
+    }
+
+    /// Opens the hour's file when `time` starts a new hour; false once recording has failed.
+    mutating func rotate(for time: Double) -> Bool {
+        let h = Int64(time / 3600)
+        if h == hour, capture != nil { return true }
+        flush()
+        capture?.close()
+        capture = nil
+        hour = h
+        paused = false
+        // A folder removed while recording is made again (its removal was said when noticed).
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let stem = directory + "/gdl90-" + Timestamp.iso8601(Double(h) * 3600).prefix(13).replacingAll("T", with: "-").replacingAll(":", with: "")
+        self.stem = stem
+        let path = stem + ".pcapng"
+        let opened: (handle: OpenFile, fresh: Bool)
+        do throws(GatewayError) {
+            opened = try FlightRecorder.openForAppend(path)
+            // The hour's file of an earlier run goes on after its last whole block (a power cut
+            // leaves a torn one, which would hide everything appended after it).
+            if !opened.fresh, let cut = try FlightRecorder.cutTornTail(opened.handle) {
+                onError("recorder: \(path) ended in a torn block (a power cut?): its last \(cut.removed) byte(s), after byte \(cut.kept), were cut; recording goes on after its last whole block")
+            }
+        } catch { return fail("\(error)") }
+        capture = opened.handle
+        // A new file (or one cut to nothing) starts with the header; the hour's file of an earlier run goes on.
+        let fresh = opened.fresh || FlightRecorder.size(of: opened.handle.descriptor) == 0
+        pending = (fresh ? FlightRecorder.header() : FlightRecorder.continuation(of: path)) + pending
+        enforceCap()
+        return true
+    }
+
+    /// Whether the open capture file is still in the folder (a removed folder or file leaves
+    /// writes going to a deleted inode).
+    var captureStillLinked: Bool {
+        guard let capture else { return true }
+        var info = stat()
+        return fstat(capture.descriptor, &info) != 0 || info.st_nlink > 0
+    }
+
+    mutating func flush() {
+        guard !failed else { return }
+        do {
+            if !pending.isEmpty, let capture {
+                let before = FlightRecorder.size(of: capture.descriptor)
+                do throws(GatewayError) {
+                    try capture.write(pending)
+                } catch {
+                    // A write cut short (the disk filled) would leave a torn block: cut it off again.
+                    _ = ftruncate(capture.descriptor, off_t(before))
+                    throw error
+                }
+                pending.removeAll(keepingCapacity: true)
+            }
+            if !captureStillLinked {
+                onError("recorder: \(stem).pcapng was removed while recording (the folder or the file): up to a second of recording lost; recording again into a new file")
+                capture?.close()
+                capture = nil
+                hour = -1
+            }
+        } catch {
+            _ = fail("\(error) (disk full?)")
+        }
+    }
+
+    /// Removes the oldest recordings while the folder, with the blocks not yet written, holds
+    /// more than `maximumBytes`; `held` is then what it holds.
+    mutating func enforceCap() {
+        var files = FlightRecorder.recordings(in: directory).map { name -> (String, Int64) in
+            let path = directory + "/" + name
+            return (path, FlightRecorder.size(atPath: path))
+        }
+        var total = files.reduce(Int64(pending.count)) { $0 + $1.1 }
+        let current = hour >= 0 ? Timestamp.iso8601(Double(hour) * 3600).prefix(13).replacingAll("T", with: "-").replacingAll(":", with: "") : ""
+        while total > maximumBytes, let oldest = files.first, !oldest.0.contains(current) {
+            try? FileManager.default.removeItem(atPath: oldest.0)
+            total -= oldest.1
+            files.removeFirst()
+        }
+        held = total
+    }
+
+    mutating func fail(_ reason: String) -> Bool {
+        failed = true
+        pending = []
+        onError("recorder: \(reason); recording stopped, the gateway goes on")
+        return false
     }
 }

@@ -12,6 +12,7 @@ import Foundation
 import Glibc
 #endif
 import GDL90
+import ServiceLifecycle
 
 /// The running gateway: its sources (`GatewaySource`: GDL 90 over UDP, gpsd, discovery, the
 /// airspace, acknowledgements, the tick, a capture) hand timed inputs to one `GatewayPipeline` on
@@ -19,15 +20,15 @@ import GDL90
 /// decides goes to the sinks (`GatewaySink`: feeds, terminal, alert log, forwarder, NOTAM store,
 /// voice, logbook…), each on that queue, the alert changes encoded once. Sources and sinks are
 /// registered before `start` (`GatewayApp` does it, in one place).
-public final class LiveGateway: @unchecked Sendable {  // pipeline and sinks touched on `queue` only
+public final class LiveGateway: Sendable {
     /// Where alerts go: each change with its encodings, made once.
     public typealias AlertSink = @Sendable ([EncodedAlert]) -> Void
 
     /// The serial queue that owns the pipeline.
     public let queue = DispatchQueue(label: "gatewayd.core")
-    private var pipeline: GatewayPipeline
-    /// The sinks, in the order they are handed outputs.
-    private var sinks: [any GatewaySink] = []
+    /// The pipeline and the sinks, in the order they are handed outputs: taken on `queue` (and
+    /// by `add`, `status` and `stop` through it), so uncontended.
+    private let state: Locked<(pipeline: GatewayPipeline, sinks: [any GatewaySink])>
     /// The sources, in the order they start; behind their own lock, so that a stop reaches them
     /// without waiting for the queue.
     private let sources = Locked<[any GatewaySource]>([])
@@ -47,9 +48,9 @@ public final class LiveGateway: @unchecked Sendable {  // pipeline and sinks tou
     public init(core: GatewayCore = GatewayCore(), hub: FeedHub? = nil, sinks: [any GatewaySink], forwarding: Bool = false,
                 recorder: FlightRecorder? = nil, latencyProbe: LatencyProbe? = nil,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
-        self.pipeline = GatewayPipeline(core: core, outputs: .init(fisb: true, rebroadcast: forwarding ? Rebroadcast() : nil,
-                                                                   snapshotInterval: hub == nil ? nil : 0.25, flightSamples: true))
-        self.sinks = (hub.map { [FeedHubSink(hub: $0)] } ?? []) + sinks
+        let pipeline = GatewayPipeline(core: core, outputs: .init(fisb: true, rebroadcast: forwarding ? Rebroadcast() : nil,
+                                                                  snapshotInterval: hub == nil ? nil : 0.25, flightSamples: true))
+        self.state = Locked((pipeline, (hub.map { [FeedHubSink(hub: $0)] } ?? []) + sinks))
         self.recorder = recorder
         self.latencyProbe = latencyProbe
         self.clock = clock
@@ -66,7 +67,7 @@ public final class LiveGateway: @unchecked Sendable {  // pipeline and sinks tou
 
     /// Registers `sink` (before `start`): it is handed every output from then on.
     public func add(_ sink: any GatewaySink) {
-        queue.sync { sinks.append(sink) }
+        queue.sync { state.withLock { $0.sinks.append(sink) } }
     }
 
     /// Registers `source` (before `start`).
@@ -95,6 +96,10 @@ public final class LiveGateway: @unchecked Sendable {  // pipeline and sinks tou
         try start()
     }
 
+    /// The sources' timed work (the tick, the polls, the reloads), for the app's `ServiceGroup`
+    /// to run: a gateway run outside a group (tests, benchmarks) has no timers.
+    public var services: [any Service] { sources.value.flatMap(\.services) }
+
     /// The UDP port the first GDL 90 source bound (0 when none).
     public var port: UInt16 { sources.value.lazy.compactMap { $0 as? UDPSource }.first?.port ?? 0 }
 
@@ -104,7 +109,7 @@ public final class LiveGateway: @unchecked Sendable {  // pipeline and sinks tou
         queue.async {
             let t = CaptureTime.quantized(time ?? self.clock())
             if input.isRecorded { self.recorder?.record(input, at: t) }
-            self.carryOut(self.pipeline.process(input, at: t), at: t)
+            self.state.withLock { c in Self.carryOut(c.pipeline.process(input, at: t), to: c.sinks, at: t) }
         }
     }
 
@@ -115,7 +120,7 @@ public final class LiveGateway: @unchecked Sendable {  // pipeline and sinks tou
         defer {
             if let probe = latencyProbe { probe.add(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6) }
         }
-        carryOut(pipeline.process(datagram: bytes, at: time), at: time)
+        state.withLock { c in Self.carryOut(c.pipeline.process(datagram: bytes, at: time), to: c.sinks, at: time) }
     }
 
     /// Replaces the airspace areas watched (a canned set, tests); alerts follow.
@@ -125,21 +130,19 @@ public final class LiveGateway: @unchecked Sendable {  // pipeline and sinks tou
     public func acknowledge(_ id: String) { deliver(.acknowledge(id)) }
 
     /// Hands what the pipeline decided to every sink, the alert changes encoded once.
-    private func carryOut(_ outputs: GatewayOutputs, at time: Double) {
+    private static func carryOut(_ outputs: GatewayOutputs, to sinks: [any GatewaySink], at time: Double) {
         let encoded = outputs.alerts.isEmpty ? [] : outputs.alerts.map(EncodedAlert.init)
         for sink in sinks { sink.carryOut(outputs, alerts: encoded, at: time) }
     }
 
     /// A snapshot of the status line: counters, sources, health (`gpsd`: its connection state, when configured).
     public func status(gpsd: GPSDClient.Status? = nil) -> GatewayStatus {
-        queue.sync {
-            let core = pipeline.core
+        let pipeline = queue.sync { () -> GatewayPipeline.Status in
             let now = clock()
-            return GatewayStatus(
-                counters: core.counters, targets: core.picture.targets.count, activeAlerts: core.trafficAlerts.activeCount,
-                positionSource: core.ownship.fix(at: now)?.source ?? .none, problem: core.health.problem(at: now),
-                gpsd: gpsd)
+            return state.withLock { $0.pipeline.status(at: now) }
         }
+        return GatewayStatus(counters: pipeline.counters, targets: pipeline.targets, activeAlerts: pipeline.activeAlerts,
+                             positionSource: pipeline.positionSource, problem: pipeline.problem, gpsd: gpsd)
     }
 
     /// Stops every source from this thread, without waiting for the queue: the first step of a
@@ -154,7 +157,7 @@ public final class LiveGateway: @unchecked Sendable {  // pipeline and sinks tou
         stopReading()
         queue.sync {}
         recorder?.close()
-        for sink in queue.sync(execute: { sinks }) { sink.finish() }
+        for sink in queue.sync(execute: { state.withLock { $0.sinks } }) { sink.finish() }
     }
 }
 

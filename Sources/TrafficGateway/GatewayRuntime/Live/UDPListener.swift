@@ -16,15 +16,16 @@ import Glibc
 /// drains every queued datagram into one reused 64 KiB buffer. The handler runs on `queue` and
 /// is given the bytes (valid only during the call) and the receive time (the wall clock: this is
 /// the edge where time enters the system).
-public final class UDPListener: @unchecked Sendable {  // buffer and counters touched on the read source's queue only
+public final class UDPListener: Sendable {
     /// The port actually bound (useful when asking for port 0).
     public let port: UInt16
     private let fd: Int32
-    private let source: DispatchSourceRead
-    private var buffer = [UInt8](repeating: 0, count: 65_536)
+    /// The read source (locked: libdispatch's sources are not `Sendable` types, though `cancel` is thread-safe).
+    private let source: Locked<any DispatchSourceRead>
     private let acceptFrom: Set<UInt32>
+    private let refusedCount = Atomic<Int>(0)
     /// Datagrams dropped because they came from an address not in `acceptFrom`.
-    public private(set) var refused = 0
+    public var refused: Int { refusedCount.load(ordering: .relaxed) }
     /// Most datagrams read per wake-up (about 50 ms of work at most): under a saturating flood the
     /// queue still gets back to its timers (ticks, the systemd watchdog) and to a stop between
     /// batches; what the socket cannot hold meanwhile the kernel drops. 64 cost a third of the
@@ -45,7 +46,7 @@ public final class UDPListener: @unchecked Sendable {  // buffer and counters to
         for host in acceptFrom {
             var a = in_addr()
             guard inet_pton(AF_INET, host, &a) == 1 else {
-                throw GatewayError.invalidInput("accept_from: '\(host)' is not an IPv4 address like 192.168.10.1")
+                throw GatewayError.setting(name: "accept_from", message: "accept_from: '\(host)' is not an IPv4 address like 192.168.10.1")
             }
             allowed.insert(a.s_addr)
         }
@@ -55,13 +56,16 @@ public final class UDPListener: @unchecked Sendable {  // buffer and counters to
             inUse: "is another gatewayd or Stratux client running? choose another with --udp-port", receiveBuffer: receiveBufferBytes)
         self.fd = fd
         self.port = bound
-        self.source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler { [unowned self] in self.drain(handler) }
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        self.source = Locked(source)
+        // The one reused buffer is the handler's own: only the read source's queue runs it.
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        source.setEventHandler { [unowned self] in self.drain(into: &buffer, handler) }
         source.setCancelHandler { close(fd) }
         source.resume()
     }
 
-    private func drain(_ handler: (UnsafeRawBufferPointer, Double) -> Void) {
+    private func drain(into buffer: inout [UInt8], _ handler: (UnsafeRawBufferPointer, Double) -> Void) {
         var bytes = 0
         for _ in 0..<Self.batch {
             if bytes >= Self.batchBytes || stopping.load(ordering: .relaxed) { return }
@@ -74,7 +78,7 @@ public final class UDPListener: @unchecked Sendable {  // buffer and counters to
             }
             if n < 0 { return }  // EAGAIN: drained (or a transient error: the source fires again)
             if !acceptFrom.isEmpty, !acceptFrom.contains(from.sin_addr.s_addr) {
-                refused += 1
+                refusedCount.add(1, ordering: .relaxed)
                 continue
             }
             let now = Date().timeIntervalSince1970
@@ -90,22 +94,23 @@ public final class UDPListener: @unchecked Sendable {  // buffer and counters to
     /// Stops receiving and closes the socket.
     public func cancel() {
         stopReading()
-        source.cancel()
+        source.withLock { $0.cancel() }
     }
 
-    deinit { source.cancel() }
+    deinit { source.withLock { $0.cancel() } }
 }
 
 /// Sends UDP datagrams to one IPv4 host:port (for `gatewayd send` and GDL 90 forwarding).
-public final class UDPSender: @unchecked Sendable {  // an immutable socket and address; sendto is thread-safe
+public final class UDPSender: Sendable {
     private let fd: Int32
-    private var destination = sockaddr_in()
+    private let destination: sockaddr_in
     /// "host:port" as given.
     public let target: String
 
     /// Opens a socket aimed at `host:port`; `host` is an IPv4 address or a name.
     public init(host: String, port: UInt16) throws(GatewayError) {
         target = "\(host):\(port)"
+        var destination = sockaddr_in()
         destination.sin_family = sa_family_t(AF_INET)
         destination.sin_port = port.bigEndian
         if inet_pton(AF_INET, host, &destination.sin_addr) != 1 {
@@ -120,6 +125,7 @@ public final class UDPSender: @unchecked Sendable {  // an immutable socket and 
             let resolved = info.pointee.ai_addr.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
             destination.sin_addr = resolved
         }
+        self.destination = destination
         fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         guard fd >= 0 else { throw GatewayError.socket(what: "UDP \(target)", reason: String(cString: strerror(errno))) }
         var yes: Int32 = 1
@@ -129,7 +135,7 @@ public final class UDPSender: @unchecked Sendable {  // an immutable socket and 
     /// Sends one datagram; returns false (never blocks, never throws) when the kernel refuses it.
     @discardableResult
     public func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        withUnsafePointer(to: &destination) {
+        withUnsafePointer(to: destination) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == bytes.count
             }

@@ -62,7 +62,7 @@ public final class AlertLogSink: GatewaySink {
     public func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
         guard !alerts.isEmpty, !writer.submit(alerts) else { return }
         if writer.dropped == 1 || writer.dropped % 1_000 == 0 {
-            onError(GatewayError.invalidInput("the alert log is not keeping up (\(writer.dropped) batch(es) of alerts not logged so far)"))
+            onError(GatewayError.notKeepingUp(what: "the alert log", lost: "\(writer.dropped) batch(es) of alerts not logged"))
         }
     }
 

@@ -31,7 +31,7 @@ public final class LogbookSink: GatewaySink {
         guard !outputs.flightSamples.isEmpty || !outputs.alerts.isEmpty else { return }
         guard !writer.submit((outputs.flightSamples, outputs.alerts)) else { return }
         if writer.dropped == 1 || writer.dropped % 1_000 == 0 {
-            onError(GatewayError.invalidInput("the logbook is not keeping up (\(writer.dropped) batch(es) of samples not kept so far)"))
+            onError(GatewayError.notKeepingUp(what: "the logbook", lost: "\(writer.dropped) batch(es) of samples not kept"))
         }
     }
 

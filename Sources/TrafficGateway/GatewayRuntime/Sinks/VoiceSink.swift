@@ -15,7 +15,7 @@ import Foundation
 /// counted). There the `CalloutScheduler` decides what to say and when, and the samples (the
 /// vocabulary rendered once at start) go to the `ALSAPlayer`'s thread. espeak-ng failing to start
 /// is a log line and a retry every 30 s; so is a sound device missing, busy or unplugged.
-public final class VoiceSink: GatewaySink, @unchecked Sendable {  // mutable state is touched on `queue` only
+public final class VoiceSink: GatewaySink, Sendable {
     /// What the voice needs to run (`[voice]` configuration).
     public struct Settings: Sendable, Equatable {
         /// ALSA playback device.
@@ -32,35 +32,44 @@ public final class VoiceSink: GatewaySink, @unchecked Sendable {  // mutable sta
         public init() {}
     }
 
+    /// What the voice's queue works on, behind a lock only that queue takes (and `stop`).
+    private struct State {
+        var scheduler: CalloutScheduler
+        var vocabulary: CalloutVocabulary?
+        var player: ALSAPlayer?
+        var lastRenderAttempt = -Double.infinity
+        var clock: (event: Double, uptime: UInt64)?
+        var wake: DispatchWorkItem?
+        var stopped = false
+    }
+
     /// Settings in force.
     public let settings: Settings
     private let queue = DispatchQueue(label: "gatewayd.voice")
     private let log: @Sendable (String) -> Void
     private let waiting = Locked<(count: Int, dropped: Int)>((0, 0))
-    private var scheduler: CalloutScheduler
-    private var vocabulary: CalloutVocabulary?
-    private var player: ALSAPlayer?
-    private var lastRenderAttempt = -Double.infinity
-    private var clock: (event: Double, uptime: UInt64)?
-    private var wake: DispatchWorkItem?
-    private var stopped = false
-    /// Set before `start`. Called on the playback thread when a callout's first frames reached ALSA, with the
+    private let state: Locked<State>
+    /// Called on the playback thread when a callout's first frames reached ALSA, with the
     /// callout and the monotonic time (ns) the alert change that caused it was handed over
     /// (benchmarks: arrival to first frame).
-    public var onFirstFrames: (@Sendable (TimedCallout, UInt64) -> Void)?
-    /// Set before `start`. Called on the voice's queue with every callout started (tests, logs).
-    public var onCallout: (@Sendable (TimedCallout) -> Void)?
+    private let onFirstFrames: (@Sendable (TimedCallout, UInt64) -> Void)?
+    /// Called on the voice's queue with every callout started (tests, logs).
+    private let onCallout: (@Sendable (TimedCallout) -> Void)?
 
-    /// A voice sink; nothing is rendered or opened until `start`.
-    public init(settings: Settings, log: @escaping @Sendable (String) -> Void) {
+    /// A voice sink; nothing is rendered or opened until `start`. `onCallout` hears every
+    /// callout started, `onFirstFrames` each one's first frames reaching ALSA.
+    public init(settings: Settings, onCallout: (@Sendable (TimedCallout) -> Void)? = nil,
+                onFirstFrames: (@Sendable (TimedCallout, UInt64) -> Void)? = nil, log: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         self.log = log
-        scheduler = CalloutScheduler(settings: settings.callouts)
+        self.onCallout = onCallout
+        self.onFirstFrames = onFirstFrames
+        state = Locked(State(scheduler: CalloutScheduler(settings: settings.callouts)))
     }
 
     /// Renders the vocabulary and opens the device, on the voice's own queue and thread.
     public func start() {
-        queue.async { self.prepare() }
+        queue.async { self.state.withLock { self.prepare(&$0) } }
     }
 
     /// Waits until what `start` began is done (tests, benchmarks).
@@ -78,8 +87,11 @@ public final class VoiceSink: GatewaySink, @unchecked Sendable {  // mutable sta
         guard taken else { return }
         queue.async {
             self.waiting.withLock { $0.count -= 1 }
-            self.clock = (time, handed)
-            self.speak(self.scheduler.receive(alerts, flight: flight, at: time), handed: handed)
+            self.state.withLock { s in
+                s.clock = (time, handed)
+                let callouts = s.scheduler.receive(alerts, flight: flight, at: time)
+                self.speak(callouts, handed: handed, &s)
+            }
         }
     }
 
@@ -93,62 +105,70 @@ public final class VoiceSink: GatewaySink, @unchecked Sendable {  // mutable sta
 
     /// Stops the playback (what is being said is finished).
     public func stop() {
-        let player = queue.sync { () -> ALSAPlayer? in
-            stopped = true
-            wake?.cancel()
-            wake = nil
-            return self.player
+        let player = queue.sync {
+            state.withLock { s -> ALSAPlayer? in
+                s.stopped = true
+                s.wake?.cancel()
+                s.wake = nil
+                return s.player
+            }
         }
         player?.stop()
     }
 
     /// Callouts played and dropped so far, and whether the device is open.
     public var counts: (played: Int, dropped: Int, deviceOpen: Bool) {
-        queue.sync { player?.counts ?? (0, 0, false) }
+        queue.sync { state.withLock { $0.player } }?.counts ?? (0, 0, false)
     }
 
-    // MARK: On the voice's queue
+    // MARK: On the voice's queue, the state locked
 
-    private func prepare() {
-        lastRenderAttempt = DispatchTime.now().uptimeNanoseconds.seconds
+    private func prepare(_ s: inout State) {
+        s.lastRenderAttempt = DispatchTime.now().uptimeNanoseconds.seconds
         do {
             let vocabulary = try CalloutVocabulary(parameters: settings.speech)
-            self.vocabulary = vocabulary
-            scheduler = CalloutScheduler(settings: settings.callouts, durations: vocabulary.durations)
+            s.vocabulary = vocabulary
+            s.scheduler = CalloutScheduler(settings: settings.callouts, durations: vocabulary.durations)
             let player = ALSAPlayer(device: settings.device, sampleRate: vocabulary.sampleRate, configuration: settings.alsaConfiguration,
                                     retrySec: settings.retrySec, log: log)
             player.start()
-            self.player = player
+            s.player = player
         } catch {
             log("voice: \(error); callouts are not spoken, tried again every \(Int(settings.retrySec)) s")
         }
     }
 
-    private func speak(_ callouts: [TimedCallout], handed: UInt64) {
-        guard !stopped else { return }
-        if vocabulary == nil, DispatchTime.now().uptimeNanoseconds.seconds - lastRenderAttempt >= settings.retrySec { prepare() }
+    private func speak(_ callouts: [TimedCallout], handed: UInt64, _ s: inout State) {
+        guard !s.stopped else { return }
+        if s.vocabulary == nil, DispatchTime.now().uptimeNanoseconds.seconds - s.lastRenderAttempt >= settings.retrySec { prepare(&s) }
         for c in callouts {
             onCallout?(c)
-            guard let vocabulary, let player else { continue }
+            guard let vocabulary = s.vocabulary, let player = s.player else { continue }
             var started: (@Sendable () -> Void)?
             if let report = onFirstFrames { started = { report(c, handed) } }
             player.play(vocabulary.pcm(c.callout), started: started)
         }
-        scheduleWake()
+        scheduleWake(&s)
     }
 
     /// Passes time for the scheduler when it next has something to do (a queued callout after
     /// the one playing, a warning's repeat, "Traffic not available"), between the core's ticks.
-    private func scheduleWake() {
-        wake?.cancel()
-        guard !stopped, let next = scheduler.nextWake, let clock else { return }
+    /// A deadline on the voice's own queue (`asyncAfter`), moved at each change: the one timer
+    /// of the gateway not a `PeriodicService`, as its time is not periodic.
+    private func scheduleWake(_ s: inout State) {
+        s.wake?.cancel()
+        guard !s.stopped, let next = s.scheduler.nextWake, let clock = s.clock else { return }
         let nowEvent = clock.event + (DispatchTime.now().uptimeNanoseconds - clock.uptime).seconds
         let item = DispatchWorkItem { [weak self] in
-            guard let self, let clock = self.clock else { return }
-            let now = clock.event + (DispatchTime.now().uptimeNanoseconds - clock.uptime).seconds
-            self.speak(self.scheduler.advance(to: now), handed: DispatchTime.now().uptimeNanoseconds)
+            guard let self else { return }
+            self.state.withLock { s in
+                guard let clock = s.clock else { return }
+                let now = clock.event + (DispatchTime.now().uptimeNanoseconds - clock.uptime).seconds
+                let callouts = s.scheduler.advance(to: now)
+                self.speak(callouts, handed: DispatchTime.now().uptimeNanoseconds, &s)
+            }
         }
-        wake = item
+        s.wake = item
         queue.asyncAfter(deadline: .now() + max(0.001, next - nowEvent), execute: item)
     }
 }

@@ -1,6 +1,7 @@
 import GatewaySupport
 import GatewayDomain
 import Dispatch
+import ServiceLifecycle
 
 /// The airspace watched: the NOTAM and airspace files and the stored NOTAMs in force at the
 /// gateway's clock (one merge rule, `AirspaceSet`), loaded at start, re-read every minute
@@ -27,10 +28,11 @@ public final class AirspaceSource: GatewaySource {
     private let failed: (@Sendable (GatewayError) -> Void)?
     private let refresh: (job: Refresh, every: Duration)?
     private let clock: any Clock<Duration>
+    /// The gateway the sets go to, from `start` to `stop`.
+    private let inlet = Locked<GatewayInlet?>(nil)
     /// The last set handed in and the number of the load that read it.
     private let given = Locked<(areas: [AirspaceArea]?, load: Int)>((nil, 0))
     private let loads = Locked(0)
-    private let timers = Locked<[Task<Void, Never>]>([])
     private let stopped = Locked(false)
     /// Where loads run, one at a time: a queue of its own, not the global pool (whose few
     /// threads, one a core, a long load would hold from the rest of the process, its exit too).
@@ -50,8 +52,21 @@ public final class AirspaceSource: GatewaySource {
         self.clock = clock
     }
 
-    /// Checks the files and loads the areas (or starts loading them, `firstInBackground`), then
-    /// starts the timers.
+    /// The re-read every minute and the NOTAM refresh, `PeriodicService`s on the injected clock
+    /// (made anew at each call: the app asks once).
+    public var services: [any Service] {
+        var timers: [any Service] = [PeriodicService("airspace reload", delay: .seconds(60), every: .seconds(60), clock: clock) { await self.reload() }]
+        if let refresh {
+            timers.append(PeriodicService("NOTAM refresh", delay: .seconds(2), every: refresh.every, clock: clock) {
+                guard self.inlet.value != nil else { return }
+                if await refresh.job(), !Task.isCancelled { await self.reload() }
+            })
+        }
+        return timers
+    }
+
+    /// Checks the files and loads the areas (or starts loading them, `firstInBackground`); the
+    /// timers (`services`) then hand in what they read.
     public func start(_ inlet: GatewayInlet) throws(GatewayError) {
         let number = loads.withLock { $0 += 1; return $0 }
         if firstInBackground {
@@ -67,26 +82,19 @@ public final class AirspaceSource: GatewaySource {
         } else {
             hand(try load(inlet.now()), number: number, to: inlet)
         }
-        var jobs: [Task<Void, Never>] = []
-        let reload: @Sendable () async -> Void = { await self.reload(inlet) }
-        jobs.append(PeriodicService("airspace reload", delay: .seconds(60), every: .seconds(60), clock: clock, job: reload).start())
-        if let refresh {
-            jobs.append(PeriodicService("NOTAM refresh", delay: .seconds(2), every: refresh.every, clock: clock) {
-                if await refresh.job(), !Task.isCancelled { await reload() }
-            }.start())
-        }
-        timers.set(jobs)
+        self.inlet.set(inlet)
     }
 
-    /// Stops the timers and lets go of a load under way (it finishes on its queue, unheard).
+    /// Stops handing in and lets go of a load under way (it finishes on its queue, unheard).
     public func stop() {
         stopped.set(true)
-        for t in timers.value { t.cancel() }
+        inlet.set(nil)
     }
 
     /// One load on `loading`; returns at once when the task is cancelled. A failure is dropped
-    /// (the set in place is kept).
-    private func reload(_ inlet: GatewayInlet) async {
+    /// (the set in place is kept). Nothing before `start` or after `stop`.
+    private func reload() async {
+        guard let inlet = inlet.value else { return }
         let number = loads.withLock { $0 += 1; return $0 }
         let areas = await Offload.run(on: loading) { [load] in try? load(inlet.now()) } ?? nil
         guard let areas, !Task.isCancelled else { return }

@@ -1,7 +1,6 @@
 import GatewaySupport
 import GatewayCaptures
 import Dispatch
-import Synchronization
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -35,7 +34,8 @@ public final class CaptureSource: GatewaySource {
     /// Capture time at which playing starts (the first datagram's).
     public let start: Double
     private let anchor = Locked<(capture: Double, wall: Double)?>(nil)
-    private let stopping = Atomic<Bool>(false)
+    /// Set by `stop`; the playing thread waits on it between datagrams (woken at once by a stop).
+    private let stopping = Locked(false)
     private let progressState = Locked(Progress())
     private let date: CaptureDate?
     private let onEnd = Locked<@Sendable (String) -> Void>({ _ in })
@@ -43,13 +43,13 @@ public final class CaptureSource: GatewaySource {
     /// Opens the sessions' first capture to learn where playing starts; an error names the file.
     /// `date` dates raw GDL 90 streams (else each is dated as `replay` dates it).
     public init(sessions: [ReplaySession], speed: Double = 1, loop: Bool = false, date: CaptureDate? = nil) throws {
-        guard speed > 0, speed.isFinite else { throw GatewayError.invalidInput("--speed \(speed): give a pace such as 1 (real time) or 10") }
+        guard speed > 0, speed.isFinite else { throw GatewayError.setting(name: "--speed", message: "--speed \(speed): give a pace such as 1 (real time) or 10") }
         self.sessions = sessions
         self.speed = speed
         self.loop = loop
         self.date = date
         guard let first = sessions.first?.captures.first else {
-            throw GatewayError.invalidInput("--replay needs a capture, a recording folder or a recorded hour's stem")
+            throw GatewayError.setting(name: "--replay", message: "--replay needs a capture, a recording folder or a recorded hour's stem")
         }
         // Opened once here so that a missing or unreadable capture is an error before the start.
         for path in sessions.flatMap(\.captures) { _ = try CaptureStream(path: path, port: 4000) }
@@ -76,23 +76,22 @@ public final class CaptureSource: GatewaySource {
     /// says so (`whenPlayed`). The gateway's clock should be `now`.
     public func start(_ inlet: GatewayInlet) {
         anchor.withLock { $0 = (start, Date().timeIntervalSince1970) }
-        // A queue of its own (an overcommitting thread): the pacing sleeps there, never on the
-        // cooperative pool or the core's queue.
-        DispatchQueue(label: "gatewayd.replay").async { [self] in
+        // A thread of its own: the pacing waits there, never on the cooperative pool or the core's queue.
+        DedicatedThread.start { [self] in
             var offset = 0.0
             repeat {
                 let last = playOnce(into: inlet, offset: offset)
-                guard !stopping.load(ordering: .relaxed) else { return }
+                guard !stopping.value else { return }
                 progressState.withLock { $0.rounds += 1 }
                 offset += (last ?? start) - start + 1
-            } while loop && !stopping.load(ordering: .relaxed)
+            } while loop && !stopping.value
             let p = progress
             onEnd.value("the capture has been played (\(p.datagrams) datagrams); the gateway goes on at its clock with no new input")
         }
     }
 
     /// Stops playing at the next datagram.
-    public func stop() { stopping.store(true, ordering: .relaxed) }
+    public func stop() { stopping.setWaking(true) }
 
     /// One round of every session, their datagrams interleaved by time (several captures given
     /// together play as one sky); returns the last capture time played (before `offset`).
@@ -159,15 +158,15 @@ public final class CaptureSource: GatewaySource {
         }
     }
 
-    /// Sleeps until capture time `t` is due on the wall clock; false when stopped meanwhile.
+    /// Waits until capture time `t` is due on the wall clock; false when stopped meanwhile (the
+    /// wait is on the stop's condition, so a stop ends it at once).
     private func wait(until t: Double) -> Bool {
         guard let a = anchor.withLock({ $0 }) else { return false }
-        while !stopping.load(ordering: .relaxed) {
+        while true {
             let left = a.wall + (t - a.capture) / speed - Date().timeIntervalSince1970
-            if left <= 0 { return true }
-            usleep(useconds_t(min(left, 0.1) * 1_000_000))
+            if left <= 0 { return !stopping.value }
+            if stopping.wait(until: { $0 }, timeout: left) { return false }
         }
-        return false
     }
 
     /// Times of a capture's datagrams: their timestamps, or for a raw stream its heartbeat clock

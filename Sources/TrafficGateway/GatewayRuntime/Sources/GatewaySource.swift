@@ -1,6 +1,7 @@
 import GatewaySupport
 import GatewayDomain
 import Dispatch
+import ServiceLifecycle
 
 /// Where the pipeline's inputs come from (see ../shared/DESIGN.md, "sources in, sinks out"): GDL 90
 /// over UDP, gpsd, EFB discovery, the airspace (NOTAM files, the store, refreshes), the
@@ -15,6 +16,15 @@ public protocol GatewaySource: Sendable {
     /// Stops producing, from any thread, without waiting for the core's queue: nothing more is
     /// handed in after the next input.
     func stop()
+    /// The source's timed work (the clock's tick, a poll, a reload), as services the app's
+    /// `ServiceGroup` runs beside the others and stops with them: no source starts a timer of
+    /// its own. Each does nothing before `start` and after `stop`. None by default.
+    var services: [any Service] { get }
+}
+
+extension GatewaySource {
+    /// No timed work.
+    public var services: [any Service] { [] }
 }
 
 /// What a source hands its inputs to: the live gateway's pipeline on its serial queue, at the

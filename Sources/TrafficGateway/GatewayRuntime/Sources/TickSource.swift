@@ -1,27 +1,24 @@
 import GatewaySupport
+import ServiceLifecycle
+
 /// The clock's tick: `.tick` handed in every `interval` of the injected clock (a second live;
 /// less when a capture plays faster than real time), so staleness, hysteresis and silence are
 /// re-evaluated when no input comes. The pipeline ticks the core only at whole seconds of event
-/// time (the tick rule), so the live ticks never make a session differ from its replay.
+/// time (the tick rule), so the live ticks never make a session differ from its replay. The
+/// ticking is a service of the app's group (`services`).
 public final class TickSource: GatewaySource {
-    private let interval: Duration
-    private let clock: any Clock<Duration>
-    private let task = Locked<Task<Void, Never>?>(nil)
+    private let inlet: Locked<GatewayInlet?>
+    /// The tick, a `PeriodicService` on the injected clock.
+    public let services: [any Service]
 
     /// A tick every `interval` on `clock`.
     public init(every interval: Duration = .seconds(1), clock: any Clock<Duration> = ContinuousClock()) {
-        self.interval = interval
-        self.clock = clock
+        let inlet = Locked<GatewayInlet?>(nil)
+        self.inlet = inlet
+        services = [PeriodicService("tick", delay: interval, every: interval, clock: clock) { inlet.value?.deliver(.tick) }]
     }
 
-    public func start(_ inlet: GatewayInlet) throws(GatewayError) {
-        let interval = self.interval, clock = self.clock
-        task.set(Task {
-            while (try? await clock.sleep(for: interval)) != nil {
-                inlet.deliver(.tick)
-            }
-        })
-    }
+    public func start(_ inlet: GatewayInlet) throws(GatewayError) { self.inlet.set(inlet) }
 
-    public func stop() { task.value?.cancel() }
+    public func stop() { inlet.set(nil) }
 }

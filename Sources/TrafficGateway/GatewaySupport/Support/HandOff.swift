@@ -1,32 +1,34 @@
-import Dispatch
-
 /// Batches passed from one producer thread to one consumer thread, in order, with at most
 /// `depth` waiting: the producer waits for room, so memory stays bounded however far the
 /// consumer falls behind. Emptied batches go back to the producer to be filled again (their
 /// storage kept). What `PrefetchingCapture` runs its second thread on.
 /// Unlike `BoundedConsumer`, which drops when full (live output must never stall the core), the
-/// producer here waits: nothing of a file being decoded may be lost.
-package final class HandOff<Element>: @unchecked Sendable {  // the queue is locked; the rest are semaphores
-    /// Full batches in order (`nil`: the producer closed), and emptied ones for reuse.
-    private let queue = Locked<(full: [[Element]?], spare: [[Element]])>(([], []))
-    /// Batches waiting.
-    private let filled = DispatchSemaphore(value: 0)
-    /// Room for more.
-    private let room: DispatchSemaphore
+/// producer here waits: nothing of a file being decoded may be lost. Both sides wait on the one
+/// lock's condition.
+package final class HandOff<Element: Sendable>: Sendable {
+    private struct State {
+        /// Full batches in order (`nil`: the producer closed).
+        var full: [[Element]?] = []
+        /// Emptied batches for reuse.
+        var spare: [[Element]] = []
+        /// Batches that may still be handed over before the producer waits.
+        var room: Int
+    }
+
+    private let state: Locked<State>
 
     /// A hand-off holding at most `depth` batches.
     package init(depth: Int) {
-        room = DispatchSemaphore(value: depth)
+        state = Locked(State(room: max(depth, 1)))
     }
 
     /// Producer: hands `batch` over (waiting for room) and returns an emptied batch to fill.
     package func put(_ batch: [Element]) -> [Element] {
-        room.wait()
-        var spare = queue.withLock { q -> [Element] in
-            q.full.append(batch)
-            return q.spare.popLast() ?? []
+        var spare = state.withLock(when: { $0.room > 0 }, waking: true) { s, _ -> [Element] in
+            s.room -= 1
+            s.full.append(batch)
+            return s.spare.popLast() ?? []
         }
-        filled.signal()
         // Emptied here, not by the consumer: what the producer's thread allocated is freed on it.
         // (glibc frees another thread's memory under that thread's arena lock: consumer and
         // producer fought for it, a futex call per few dozen frees.)
@@ -36,29 +38,26 @@ package final class HandOff<Element>: @unchecked Sendable {  // the queue is loc
 
     /// Producer: nothing more will come.
     package func close() {
-        room.wait()
-        queue.withLock { $0.full.append(nil) }
-        filled.signal()
+        state.withLockWaking { $0.full.append(nil) }
     }
 
     /// Consumer: the next batch, or nil once the producer has closed (then the hand-off is
     /// spent). Give each batch back with `recycle` when done with it.
     package func take() -> [Element]? {
-        filled.wait()
-        let batch = queue.withLock { $0.full.removeFirst() }
-        // The end marker's room back: every semaphore ends at its first value (libdispatch traps
-        // when one is freed below it).
-        if batch == nil { room.signal() }
-        return batch
+        state.withLock(when: { !$0.full.isEmpty }) { s, _ in
+            // The end marker stays: every later take sees the end too.
+            if s.full.first! == nil { return nil }
+            return s.full.removeFirst()
+        }
     }
 
     /// Consumer: a batch taken is done with; it goes back to the producer, which empties it.
     package func recycle(_ batch: consuming [Element]) {
         var batch = batch
-        queue.withLock { q in
-            q.spare.append(batch)
+        state.withLockWaking { s in
+            s.spare.append(batch)
+            s.room += 1
             batch = []  // under the lock: the producer must find it uniquely referenced, or emptying it copies
         }
-        room.signal()
     }
 }

@@ -23,7 +23,7 @@ package enum IPv4Socket {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
         guard inet_pton(AF_INET, address, &addr.sin_addr) == 1 else {
-            throw GatewayError.invalidInput("\(address) is not an IPv4 address (e.g. 0.0.0.0 or 127.0.0.1)")
+            throw GatewayError.setting(name: address, message: "\(address) is not an IPv4 address (e.g. 0.0.0.0 or 127.0.0.1)")
         }
         return addr
     }

@@ -14,11 +14,24 @@ import Darwin
 /// returns. One callout after another, never two at once. A device that cannot be opened (no
 /// card, busy, unplugged) is one log line naming it and what to do, then tried again every
 /// `retrySec`; callouts meanwhile are dropped (stale speech is worse than none).
-public final class ALSAPlayer: @unchecked Sendable {  // its state is guarded by `condition`
+public final class ALSAPlayer: Sendable {
     /// Samples to play and who wants to know when the first frames reached ALSA.
     struct Item {
         var samples: [Int16]
         var started: (@Sendable () -> Void)?
+    }
+
+    /// What the caller's threads and the playback thread share, behind one lock that the
+    /// playback thread waits on.
+    struct State {
+        var items: [Item] = []
+        var stopping = false
+        var started = false
+        var finished = false
+        var busy = false
+        var playedCount = 0
+        var droppedCount = 0
+        var isOpen = false
     }
 
     /// The device name.
@@ -29,14 +42,7 @@ public final class ALSAPlayer: @unchecked Sendable {  // its state is guarded by
     public let retrySec: Double
     private let configuration: String?
     private let log: @Sendable (String) -> Void
-    private let condition = ThreadCondition()
-    private var items: [Item] = []
-    private var stopping = false
-    private var started = false
-    private var finished = false
-    private var playedCount = 0
-    private var droppedCount = 0
-    private var isOpen = false
+    private let state = Locked(State())
 
     /// A player for `device` (not started); `configuration` is asoundrc text to look it up in
     /// instead of the system's files (tests).
@@ -51,68 +57,43 @@ public final class ALSAPlayer: @unchecked Sendable {  // its state is guarded by
 
     /// Starts the playback thread (it opens the device at once).
     public func start() {
-        condition.lock()
-        started = true
-        condition.unlock()
-        ThreadCondition.detach { [self] in
+        state.withLock { $0.started = true }
+        DedicatedThread.start { [self] in
             self.loop()
-            condition.lock()
-            finished = true
-            condition.broadcast()
-            condition.unlock()
+            state.withLockWaking { $0.finished = true }
         }
     }
 
     /// Queues a callout's samples; never blocks. At most 8 wait (more are dropped and counted).
     public func play(_ samples: [Int16], started: (@Sendable () -> Void)? = nil) {
-        condition.lock()
-        if items.count < 8 { items.append(Item(samples: samples, started: started)) } else { droppedCount += 1 }
-        condition.signal()
-        condition.unlock()
+        state.withLockWaking { s in
+            if s.items.count < 8 { s.items.append(Item(samples: samples, started: started)) } else { s.droppedCount += 1 }
+        }
     }
 
     /// Callouts played to the end, and dropped (device missing or queue full).
     public var counts: (played: Int, dropped: Int, deviceOpen: Bool) {
-        condition.lock()
-        defer { condition.unlock() }
-        return (playedCount, droppedCount, isOpen)
+        state.withLock { ($0.playedCount, $0.droppedCount, $0.isOpen) }
     }
 
     /// Stops the thread once what is playing has finished (waiting at most 3 s: a device stuck
     /// mid-callout never holds up the shutdown); callouts still queued are dropped.
     public func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        let end = ThreadCondition.monotonicSeconds + 3
-        while started && !finished {
-            let left = end - ThreadCondition.monotonicSeconds
-            if left <= 0 { break }
-            condition.wait(seconds: left)
-        }
-        condition.unlock()
+        state.withLockWaking { $0.stopping = true }
+        state.wait(until: { !$0.started || $0.finished }, timeout: 3)
     }
 
     /// Waits until every queued callout was played or dropped (tests, `voice test`).
     public func waitUntilIdle(timeout: Double = 30) {
-        let end = ThreadCondition.monotonicSeconds + timeout
-        while ThreadCondition.monotonicSeconds < end {
-            condition.lock()
-            let idle = items.isEmpty && !busy
-            condition.unlock()
-            if idle { return }
-            usleep(5_000)
-        }
+        state.wait(until: { $0.items.isEmpty && !$0.busy }, timeout: timeout)
     }
-
-    private var busy = false
 
     private func loop() {
         var output: ALSAOutput?
         var lastAttempt = -Double.infinity
         var failing = false
         func open() {
-            lastAttempt = ThreadCondition.monotonicSeconds
+            lastAttempt = DedicatedThread.monotonicSeconds
             do {
                 output = try ALSAOutput(device: device, sampleRate: sampleRate, configuration: configuration)
                 if failing { log("voice: ALSA device '\(device)' is back: callouts resume") }
@@ -125,22 +106,17 @@ public final class ALSAPlayer: @unchecked Sendable {  // its state is guarded by
         }
         open()
         while true {
-            condition.lock()
-            while items.isEmpty && !stopping {
-                if output == nil {
-                    let due = lastAttempt + retrySec - ThreadCondition.monotonicSeconds
-                    if due <= 0 { break }
-                    condition.wait(seconds: due)
-                } else {
-                    condition.wait()
-                }
+            // Wait for a callout or the stop; with no device, at most until it is due to be tried again.
+            let retryDue = output == nil ? max(0, lastAttempt + retrySec - DedicatedThread.monotonicSeconds) : nil
+            let next: Item?? = state.withLock(when: { !$0.items.isEmpty || $0.stopping }, timeout: retryDue) { s, _ in
+                if s.stopping { return nil }
+                let item = s.items.isEmpty ? nil : s.items.removeFirst()
+                s.busy = item != nil
+                return .some(item)
             }
-            if stopping { condition.unlock(); break }
-            let item = items.isEmpty ? nil : items.removeFirst()
-            busy = item != nil
-            condition.unlock()
-            if output == nil && ThreadCondition.monotonicSeconds - lastAttempt >= retrySec { open() }
-            guard let item else { continue }
+            guard let next else { break }
+            if output == nil && DedicatedThread.monotonicSeconds - lastAttempt >= retrySec { open() }
+            guard let item = next else { continue }
             guard let out = output else {
                 count(played: false)
                 continue
@@ -153,7 +129,7 @@ public final class ALSAPlayer: @unchecked Sendable {  // its state is guarded by
                 log("voice: \(error); tried again every \(Int(retrySec)) s")
                 failing = true
                 output = nil
-                lastAttempt = ThreadCondition.monotonicSeconds
+                lastAttempt = DedicatedThread.monotonicSeconds
                 setOpen(false)
                 count(played: false)
             }
@@ -162,15 +138,13 @@ public final class ALSAPlayer: @unchecked Sendable {  // its state is guarded by
     }
 
     private func count(played: Bool) {
-        condition.lock()
-        if played { playedCount += 1 } else { droppedCount += 1 }
-        busy = false
-        condition.unlock()
+        state.withLockWaking { s in
+            if played { s.playedCount += 1 } else { s.droppedCount += 1 }
+            s.busy = false
+        }
     }
 
     private func setOpen(_ open: Bool) {
-        condition.lock()
-        isOpen = open
-        condition.unlock()
+        state.withLock { $0.isOpen = open }
     }
 }
