@@ -6,9 +6,10 @@
 public struct OutputBuffer: Sendable {
     /// Storage: `count` bytes written, the rest room to grow into. (`Array.append(contentsOf:)`
     /// per piece cost a third of `decode --json`.)
-    private var storage: [UInt8]
+    @usableFromInline var storage: [UInt8]
     /// Bytes held.
-    public private(set) var count = 0
+    public var count: Int { _count }
+    @usableFromInline var _count = 0
 
     /// An empty buffer with room for `capacity` bytes.
     public init(capacity: Int = 1 << 16) {
@@ -16,56 +17,56 @@ public struct OutputBuffer: Sendable {
     }
 
     /// Empties the buffer, keeping its storage.
-    public mutating func removeAll() { count = 0 }
+    public mutating func removeAll() { _count = 0 }
 
     /// The bytes held.
-    public var bytes: [UInt8] { Array(storage[0..<count]) }
+    public var bytes: [UInt8] { Array(storage[0..<_count]) }
 
     /// The bytes as text (UTF-8).
     public var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
 
     /// Calls `body` with the bytes held.
     public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<_count])) }
     }
 
     /// Reserves `maximum` bytes and lets `body` write at most that many through a cursor.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func write(upTo maximum: Int, _ body: (inout ByteCursor) -> Void) {
-        if count + maximum > storage.count { grow(count + maximum) }
-        let at = count
-        count = storage.withUnsafeMutableBufferPointer { buffer in
+        if _count + maximum > storage.count { grow(_count + maximum) }
+        let at = _count
+        _count = storage.withUnsafeMutableBufferPointer { buffer in
             var cursor = ByteCursor(buffer.baseAddress! + at, end: buffer.baseAddress! + buffer.count)
             body(&cursor)
             return cursor.position - buffer.baseAddress!
         }
     }
 
-    @inline(never)
-    private mutating func grow(_ needed: Int) {
+    @usableFromInline @inline(never)
+    mutating func grow(_ needed: Int) {
         var bigger = [UInt8](repeating: 0, count: max(needed, storage.count * 2, 64))
-        let n = count
+        let n = _count
         bigger.withUnsafeMutableBytes { to in storage.withUnsafeBytes { from in to.copyMemory(from: UnsafeRawBufferPointer(rebasing: from[0..<n])) } }
         storage = bigger
     }
 
     /// Appends one byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(byte: UInt8) { write(upTo: 1) { $0.put(byte) } }
 
     /// Appends raw bytes.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(raw: UnsafeRawBufferPointer) { write(upTo: raw.count) { $0.put(raw) } }
 
     /// Appends the UTF-8 of `s`.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(_ s: String) {
         var s = s
         s.withUTF8 { append(raw: UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends the UTF-8 of a literal.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(_ s: StaticString) { write(upTo: s.utf8CodeUnitCount) { $0.put(s) } }
 
     /// Appends other bytes.
@@ -101,20 +102,22 @@ public struct OutputBuffer: Sendable {
 /// so a caller reserves the most it can write first (`OutputBuffer.write(upTo:_:)`).
 public struct ByteCursor {
     /// Where the next byte goes.
-    public private(set) var position: UnsafeMutablePointer<UInt8>
-    private let end: UnsafeMutablePointer<UInt8>
+    public var position: UnsafeMutablePointer<UInt8> { _position }
+    @usableFromInline var _position: UnsafeMutablePointer<UInt8>
+    @usableFromInline let end: UnsafeMutablePointer<UInt8>
 
-    init(_ position: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>) {
-        self.position = position
+    @usableFromInline
+    init(_ _position: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>) {
+        self._position = _position
         self.end = end
     }
 
     /// Writes one byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func put(_ b: UInt8) {
-        assert(position < end)
-        position.pointee = b
-        position += 1
+        assert(_position < end)
+        _position.pointee = b
+        _position += 1
     }
 
     /// Writes raw bytes.
@@ -125,12 +128,12 @@ public struct ByteCursor {
     /// of a line are short literals and names whose length is chosen at run time (`true` or
     /// `false`, a type's name, the date, a callsign), and a call to `memmove` for each, a
     /// million a second, was a twentieth of `decode --json`'s time.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func put(_ raw: UnsafeRawBufferPointer) {
         guard let from = raw.baseAddress else { return }
         let n = raw.count
-        assert(position + n <= end)
-        let to = UnsafeMutableRawPointer(position)
+        assert(_position + n <= end)
+        let to = UnsafeMutableRawPointer(_position)
         if n > 32 {
             to.copyMemory(from: from, byteCount: n)
         } else if n >= 16 {
@@ -156,17 +159,17 @@ public struct ByteCursor {
             to.storeBytes(of: middle, toByteOffset: n >> 1, as: UInt8.self)
             to.storeBytes(of: last, toByteOffset: n &- 1, as: UInt8.self)
         }
-        position += n
+        _position += n
     }
 
     /// Writes a literal's UTF-8.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func put(_ s: StaticString) {
         put(UnsafeRawBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
     /// Writes `v` in decimal (at most 20 bytes).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func put(decimal v: Int64) {
         if v < 0 {
             put(0x2D)
@@ -177,7 +180,7 @@ public struct ByteCursor {
     }
 
     /// Writes the decimal digits of `v`, zero-padded to at least `width` (at most 20) of them.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func putDigits(_ v: UInt64, width: Int) {
         // Most numbers on a line are one or two digits (integrity and accuracy codes, categories,
         // a level aircraft's zero vertical speed): written straight away, with no digits counted.
@@ -186,8 +189,8 @@ public struct ByteCursor {
                 put(UInt8(truncatingIfNeeded: v) &+ 0x30)
             } else {
                 var two = v
-                Self.putPair(&two, at: position, Self.digitPairs.utf8Start)
-                position += 2
+                Self.putPair(&two, at: _position, Self.digitPairs.utf8Start)
+                _position += 2
             }
             return
         }
@@ -205,16 +208,16 @@ public struct ByteCursor {
         if probe >= 10 { n += 1 }
         n = max(n, min(width, 20))
         var v = v
-        let start = position
-        var at = position + n
-        position = at
+        let start = _position
+        var at = _position + n
+        _position = at
         // Two digits a step from a table of "00" to "99".
         let pairs = Self.digitPairs.utf8Start
         while v >= 10 {
             at -= 2
             Self.putPair(&v, at: at, pairs)
         }
-        if v > 0 || at == position {
+        if v > 0 || at == _position {
             at -= 1
             at.pointee = UInt8(truncatingIfNeeded: v) &+ 0x30
         }
@@ -225,15 +228,16 @@ public struct ByteCursor {
     }
 
     /// Writes the last two decimal digits of `v` at `at` and drops them from `v`.
-    @inline(__always)
-    private static func putPair(_ v: inout UInt64, at: UnsafeMutablePointer<UInt8>, _ pairs: UnsafePointer<UInt8>) {
+    @inlinable @inline(__always)
+    static func putPair(_ v: inout UInt64, at: UnsafeMutablePointer<UInt8>, _ pairs: UnsafePointer<UInt8>) {
         let r = Int(truncatingIfNeeded: v % 100)
         v /= 100
         at[0] = pairs[2 &* r]
         at[1] = pairs[2 &* r &+ 1]
     }
 
-    private static var digitPairs: StaticString {
+    @inlinable
+    static var digitPairs: StaticString {
         """
         00010203040506070809101112131415161718192021222324252627282930313233343536373839\
         40414243444546474849505152535455565758596061626364656667686970717273747576777879\
@@ -243,7 +247,7 @@ public struct ByteCursor {
 
     /// True when `put(_:decimals:)` can write `v` (finite, and within Int64 once scaled);
     /// otherwise `String(v)` is written, as `JSONWriter.format` does.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func fitsFixed(_ v: Double, decimals: Int) -> Bool {
         // From 2^52 up every double is a whole number, so `x.rounded() < 9e15` is `x < 9e15`
         // (and NaN fails it): no call into libm's round.
@@ -253,14 +257,14 @@ public struct ByteCursor {
     /// `x.rounded()` (half away from zero) for `x` in [0, 2^63), without a call into libm: below
     /// 2^52 the truncation is exact, and so is `x - truncation` (Sterbenz), so the half test is
     /// exact; from 2^52 up every double is whole.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func roundedMagnitude(_ x: Double) -> Int64 {
         guard x < 4_503_599_627_370_496 else { return Int64(x) }  // whole already
         let whole = Int64(x)
         return x - Double(whole) >= 0.5 ? whole + 1 : whole
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func scale(_ decimals: Int) -> Double {
         switch decimals {
         case 0: return 1
@@ -283,7 +287,7 @@ public struct ByteCursor {
     /// The scaled integer is split into whole part and fraction (a multiply each when `decimals`
     /// is a constant at the call, as it is on every hot path); the fraction's trailing zeros are
     /// dropped before any digit is written.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func put(_ v: Double, decimals: Int) {
         // Each count of decimals the gateway writes gets its own specialised copy, the powers of
         // ten constants in it (dividing by a variable is a slow instruction), inlined or not.
@@ -297,12 +301,12 @@ public struct ByteCursor {
         }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func putFixed<D: FixedDecimals>(_ v: Double, _: D.Type) {
         putScaled(v, decimals: D.count)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func putScaled(_ v: Double, decimals: Int) {
         let scale = Self.scale(decimals)
         let n = UInt64(Self.roundedMagnitude(abs(v) * scale))
@@ -325,11 +329,11 @@ public struct ByteCursor {
     }
 
     /// Writes exactly `width` decimal digits of `v` (`v` < 10^`width`), zero-padded on the left.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func putFixedDigits(_ v: UInt64, width: Int) {
         var v = v
-        var at = position + width
-        position = at
+        var at = _position + width
+        _position = at
         let pairs = Self.digitPairs.utf8Start
         var left = width
         while left >= 2 {
@@ -342,7 +346,7 @@ public struct ByteCursor {
 
     /// Writes a string known to need no escaping (no control character, quote or backslash) quoted, or,
     /// if it does need escaping, as `putJSONQuoted` does: short names (a callsign) in one pass.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func putJSONQuotedShort(_ text: UnsafeRawBufferPointer) {
         var plain = true
         for i in 0..<text.count {
@@ -360,7 +364,7 @@ public struct ByteCursor {
 
     /// Writes `v` as `OutputBuffer.append(_:decimals:)` does: fixed-point when it fits, else
     /// Swift's shortest text (at most 42 bytes).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func putNumber(_ v: Double, decimals: Int) {
         if Self.fitsFixed(v, decimals: decimals) {
             put(v, decimals: decimals)
@@ -370,34 +374,34 @@ public struct ByteCursor {
     }
 
     /// Swift's shortest text of `v` (at most 24 bytes): the rare number too large for fixed point.
-    @inline(never)
+    @usableFromInline @inline(never)
     mutating func putShortest(_ v: Double) {
         var text = String(v)
         text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes an integer or `null` (at most 20 bytes).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func putJSON(_ v: Int?) {
         if let v { put(decimal: Int64(v)) } else { put("null" as StaticString) }
     }
 
     /// Writes `true` or `false` (at most 5 bytes).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func putJSON(_ v: Bool) {
         if v { put("true" as StaticString) } else { put("false" as StaticString) }
     }
 
     /// Writes a number as `JSONWriter.add(_:_:decimals:)` does: `null` when nil or not finite,
     /// fixed-point when it fits, else Swift's shortest text (at most 42 bytes).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func putJSON(_ v: Double?, decimals: Int) {
         guard let v, v.isFinite else { put("null" as StaticString); return }
         putNumber(v, decimals: decimals)
     }
 
     /// Writes `v` as lowercase hex, zero-padded to `width` digits (at most 8 bytes).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func putHex(_ v: UInt32, width: Int) {
         var shift = 28
         var started = false
@@ -422,13 +426,13 @@ public struct ByteCursor {
     }
 
     /// Writes a byte as two lowercase hex digits.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func putHex(byte b: UInt8) {
         put(Self.hex(Int(b >> 4)))
         put(Self.hex(Int(b & 0xF)))
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func hex(_ nibble: Int) -> UInt8 { UInt8(truncatingIfNeeded: nibble < 10 ? 0x30 + nibble : 0x57 + nibble) }
 
     /// Writes `s` quoted as a JSON string (at most 6 × its UTF-8 length + 2 bytes).
@@ -446,7 +450,7 @@ public struct ByteCursor {
     /// Writes `v` as Swift's `description` writes it (`"\(v)"`: `1.5`, `-2.0`). A number of whole
     /// tenths below 10^14, which is every angle of a GDL 90 AHRS message, is written from its
     /// digits; any other falls back to the standard library's text (at most 24 bytes).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func putDescription(_ v: Double) {
         let magnitude = abs(v)
         if magnitude < 1e14 {
@@ -491,12 +495,12 @@ public struct ByteCursor {
 /// `YYYY-MM-DDTHH:MM:SS` part is kept and copied for every line of its second; when the second
 /// changes only its `HH:MM:SS` is rewritten, and the date made again only on a new day.
 public struct ISO8601Writer: Sendable {
-    private var second = Int64.min
-    private var day = Int64.min
-    private var prefix: [UInt8] = []
-    private var millis: Int64 = 0
+    @usableFromInline var second = Int64.min
+    @usableFromInline var day = Int64.min
+    @usableFromInline var prefix: [UInt8] = []
+    @usableFromInline var millis: Int64 = 0
     /// The time last prepared (NaN before the first): the lines of one datagram share it.
-    private var prepared = Double.nan
+    @usableFromInline var prepared = Double.nan
 
     /// The longest text written (a year of up to nine digits).
     public static let maximumLength = 32
@@ -545,6 +549,7 @@ public struct ISO8601Writer: Sendable {
     }
 
     /// Writes the prepared time, `2026-05-16T14:00:03Z` or `…03.250Z` (at most `maximumLength`).
+    @inlinable
     public func put(into c: inout ByteCursor) {
         prefix.withUnsafeBytes { c.put($0) }
         if millis != 0 {
@@ -555,6 +560,7 @@ public struct ISO8601Writer: Sendable {
     }
 
     /// Appends `t` (epoch seconds) as `2026-05-16T14:00:03Z` or `…03.250Z`.
+    @inlinable
     public mutating func append(_ t: Double, to out: inout OutputBuffer) {
         prepare(t)
         out.write(upTo: Self.maximumLength) { put(into: &$0) }
@@ -562,9 +568,9 @@ public struct ISO8601Writer: Sendable {
 }
 
 /// A count of decimals as a type, so that `ByteCursor.put(_:decimals:)` is specialised for it.
-protocol FixedDecimals { static var count: Int { get } }
-enum Decimals0: FixedDecimals { static var count: Int { 0 } }
-enum Decimals1: FixedDecimals { static var count: Int { 1 } }
-enum Decimals2: FixedDecimals { static var count: Int { 2 } }
-enum Decimals5: FixedDecimals { static var count: Int { 5 } }
-enum Decimals6: FixedDecimals { static var count: Int { 6 } }
+@usableFromInline protocol FixedDecimals { static var count: Int { get } }
+@usableFromInline enum Decimals0: FixedDecimals { @inlinable static var count: Int { 0 } }
+@usableFromInline enum Decimals1: FixedDecimals { @inlinable static var count: Int { 1 } }
+@usableFromInline enum Decimals2: FixedDecimals { @inlinable static var count: Int { 2 } }
+@usableFromInline enum Decimals5: FixedDecimals { @inlinable static var count: Int { 5 } }
+@usableFromInline enum Decimals6: FixedDecimals { @inlinable static var count: Int { 6 } }
