@@ -21,6 +21,16 @@ command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(ch
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
 # tshark (Wireshark's reader) checks that the flight recorder's one-file pcapng opens in it.
 command -v tshark >/dev/null 2>&1 || need_apt+=(tshark)
+# The Debian package (deploy/build-deb.sh, deploy/check-deb.sh): dpkg-deb and dpkg-scanpackages,
+# fakeroot, lintian, apt-ftparchive and gpg for the apt repository, debootstrap for the Debian 12
+# root it is installed in, man for the man page's test.
+command -v dpkg-scanpackages >/dev/null 2>&1 || need_apt+=(dpkg-dev)
+command -v fakeroot >/dev/null 2>&1 || need_apt+=(fakeroot)
+command -v lintian >/dev/null 2>&1 || need_apt+=(lintian)
+command -v apt-ftparchive >/dev/null 2>&1 || need_apt+=(apt-utils)
+command -v gpg >/dev/null 2>&1 || need_apt+=(gnupg)
+command -v debootstrap >/dev/null 2>&1 || need_apt+=(debootstrap)
+command -v man >/dev/null 2>&1 || need_apt+=(man-db)
 # Python 3 and pip for the export readers (below).
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)

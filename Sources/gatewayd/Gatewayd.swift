@@ -11,6 +11,7 @@ import Darwin
 #endif
 import ArgumentParser
 import GatewaySimulation
+import GatewaySupport
 
 /// `gatewayd`: the skygate GDL 90 traffic and airspace gateway.
 @main
@@ -44,6 +45,7 @@ struct Gatewayd: AsyncParsableCommand {
               gatewayd run                                  live, on UDP 0.0.0.0:4000
               gatewayd send fixtures/demo-flight.pcap --to 127.0.0.1:4000 --speed 10
             """,
+        version: GatewayVersion.current,
         subcommands: [
             RunCommand.self, TailCommand.self, ReplayCommand.self, NotamsCommand.self, DecodeCommand.self, FISBCommand.self,
             SendCommand.self, AlertsCommand.self, FlightsCommand.self, VoiceCommand.self, ConfigCommand.self, SimulateCommand.self, BenchCommand.self,

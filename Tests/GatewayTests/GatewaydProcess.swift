@@ -12,10 +12,10 @@ func runGatewayd(_ arguments: [String]) throws -> (status: Int32, output: String
     p.standardError = err
     try p.run()
     let errors = Locked<Data?>(nil)
-    let reader = Thread { errors.set(err.fileHandleForReading.readDataToEndOfFile()) }
+    let reader = Thread { errors.setWaking(err.fileHandleForReading.readDataToEndOfFile()) }
     reader.start()
     let output = out.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
-    while errors.value == nil { usleep(5_000) }
+    errors.wait(until: { $0 != nil })
     return (p.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors.value ?? Data(), as: UTF8.self))
 }

@@ -44,7 +44,7 @@ public struct CockpitSources: Sendable {
     var allFileNotams: [Notam] { fileNotams + (laterFileNotams?.notams ?? []) }
 
     /// The version string of this build.
-    public static let defaultVersion = "gatewayd 0.16 (skygate, cockpit page)"
+    public static let defaultVersion = "gatewayd \(GatewayVersion.current)"
 }
 
 /// NOTAMs that arrive after the feeds start (a NOTAM file read off the start path): none until
