@@ -8,7 +8,8 @@
 #   2. `apt-get install ./DEB` pulls the dependencies and migrates that installation;
 #   3. `gatewayd --version`, and `gatewayd replay` of the demo flight from the installed binary
 #      gives the alert changes of fixtures/demo-flight.alerts.jsonl, byte for byte;
-#   4. `systemd-analyze verify` of the installed unit; the man page renders (`man -l`);
+#   4. `systemd-analyze verify` of the installed unit; the man page renders (`man gatewayd`);
+#      the shipped configuration passes `gatewayd config check`;
 #   5. a modified /etc/gatewayd/gatewayd.toml survives an upgrade to a newer version whose
 #      default changed (dpkg's conffile rule: the new default is put beside it);
 #   6. `dpkg -r` keeps the configuration and the data; `dpkg -P` leaves no file of the package;
@@ -135,11 +136,13 @@ changes=$(wc -l < "$work/alerts-notams.jsonl")
 [ "$changes" = 20 ] || fail "replay --notams gave $changes alert changes, not the demo flight's 20"
 say "    $version; replay: $(wc -l < "$work/alerts.jsonl") alert changes, the same bytes as fixtures/demo-flight.alerts.jsonl; with --notams: $changes"
 
-step "4/7 systemd-analyze verify; man gatewayd; completions"
+step "4/7 systemd-analyze verify; man gatewayd; completions; config check of the shipped configuration"
 in_root systemd-analyze verify /lib/systemd/system/gatewayd.service > "$work/verify.log" 2>&1 || { cat "$work/verify.log" >&2; fail "systemd-analyze verify"; }
 in_root man -P cat gatewayd > "$work/man.txt" 2> "$work/man.err" || { cat "$work/man.err" >&2; fail "man gatewayd"; }
 grep -q "gatewayd notams fetch" "$work/man.txt" || fail "the man page has no 'gatewayd notams fetch'"
 [ -s "$root/usr/share/bash-completion/completions/gatewayd" ] || fail "no bash completion"
+# The README's first step after installing: the shipped configuration checks clean.
+in_root gatewayd config check --config /etc/gatewayd/gatewayd.toml > "$work/config.log" 2>&1 || { cat "$work/config.log" >&2; fail "gatewayd config check of the shipped configuration"; }
 
 step "5/7 a changed configuration survives an upgrade whose default changed"
 echo 'udp_port = 4001  # changed by the pilot' >> "$root/etc/gatewayd/gatewayd.toml"

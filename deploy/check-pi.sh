@@ -8,7 +8,9 @@
 #   - `gatewayd run` starts, answers /healthz, takes the demo flight over UDP from the aarch64
 #     `gatewayd send`, raises its alerts (the head-on warning for ab4549 N825V, the TFR) and stops
 #     on SIGTERM with exit status 0;
-#   - the binary's size, highest GLIBC_ symbol version (<= 2.36) and shared libraries are printed.
+#   - the binary's size, highest GLIBC_ symbol version (<= 2.36) and shared libraries are printed;
+#   - the arm64 Debian package is built from it (deploy/build-deb.sh) and tried by deploy/check-deb.sh
+#     in a Debian 12 arm64 root under qemu (install, upgrade, remove, purge, apt repository).
 # The last two lines are `aarch64 binary: PATH` and `aarch64 root: PATH` (qemu-aarch64-static -L PATH).
 #
 #   sudo deploy/check-pi.sh                 SDK in .build-pi/ (made the first time: ~1.4 GB download)
@@ -193,6 +195,14 @@ done
 # Swift's static-stdlib link arguments (usr/lib/swift_static/linux/static-stdlib-args.lnk) add
 # -lstdc++ and -lm: the runtime is partly C++; libgcc_s (unwinding) comes with libstdc++.
 [ -z "$extra" ] || say "besides libc, libcurl and libsqlite3 it needs${extra}: the static Swift runtime's link arguments add -lstdc++ and -lm (libgcc_s comes with libstdc++). All are on every Raspberry Pi OS: libm is part of libc6, libc6 depends on libgcc-s1, and apt (priority required) on libstdc++6"
+# 7. The package a pilot installs: built from this binary, then installed, upgraded and purged in a
+# Debian 12 arm64 root under qemu, and served from an apt repository (deploy/check-deb.sh).
+if [ "${SKIP_DEB:-}" != 1 ]; then
+  phase "the arm64 package: deploy/build-deb.sh --arch arm64, then deploy/check-deb.sh under qemu (SKIP_DEB=1 skips)"
+  deb=$(deploy/build-deb.sh --arch arm64 --binary "$arm" | sed -n 's/^deb: //p')
+  [ -n "$deb" ] || fail "deploy/build-deb.sh --arch arm64 made no package"
+  deploy/check-deb.sh --arch arm64 "$deb" || fail "deploy/check-deb.sh $deb"
+fi
 say "passed in $(( (SECONDS - start) / 60 )) min $(( (SECONDS - start) % 60 )) s"
 echo "aarch64 binary: $arm"
 echo "aarch64 root: $root"
