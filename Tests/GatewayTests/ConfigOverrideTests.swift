@@ -45,7 +45,7 @@ import Testing
 /// of the table and is an option of `gatewayd run`; every option of `run` is in `runFlags` or is
 /// one of run's own (no key: the configuration file, the replayed capture).
 @Suite struct RunFlagsTests {
-    static let runOnly: Set<String> = ["--config", "--replay", "--speed", "--loop", "--date", "--help"]
+    static let runOnly: Set<String> = ["--config", "--replay", "--speed", "--loop", "--date", "--help", "--version"]
 
     @Test func runFlagsAndTheKeyTableAgree() throws {
         let paths = Set(GatewayConfig.keys.map(\.path))
