@@ -194,7 +194,7 @@ struct FlightsImport: ParsableCommand {
             do { table = try AirportTable(path: airports) } catch { throw CommandFailure("\(error)") }
         } else {
             table = AirportTable.located()
-            if table == nil && !quiet { Terminal.error("note: no airport table found: departure and arrival are left blank (see data/README.md)") }
+            if table == nil && !quiet { Terminal.error("note: " + AirportTable.notFound() + ", or give --airports PATH") }
         }
         var logbook = Logbook(store: store, airports: table, source: files.first ?? "")
         let quiet = self.quiet

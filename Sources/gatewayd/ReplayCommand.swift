@@ -113,6 +113,7 @@ struct ReplayCommand: ParsableCommand {
         var alertCount = 0
         var damaged: [String] = []
         var notes: [String] = []
+        var saidNoAirports = false
         var flights: [String] = []
         for session in sessions {
             // One replay a session: a recording's hours follow each other through one pipeline.
@@ -128,7 +129,9 @@ struct ReplayCommand: ParsableCommand {
                                        gpsFixes: session.fixes, events: session.recorded)
             let pace = Pacer(speed: speed)
             // With --database the flights of the replay go to its logbook (issue 23), as run keeps them.
-            var logbook = log.map { Logbook(store: LogbookStore(database: $0.database), airports: AirportTable.located(), source: session.name) }
+            let airports = log == nil ? nil : AirportTable.located()
+            if log != nil, airports == nil, !saidNoAirports { Terminal.warning("note: " + AirportTable.notFound()); saidNoAirports = true }
+            var logbook = log.map { Logbook(store: LogbookStore(database: $0.database), airports: airports, source: session.name) }
             var emit: (GatewayOutputs) throws -> Void = { out in
                 notes += out.notices.map { "\(session.name): \($0)" }
                 if logbook != nil { flights += try logbook!.receive(samples: out.flightSamples, alerts: out.alerts).map { FlightImport.line($0.0, $0.1) } }

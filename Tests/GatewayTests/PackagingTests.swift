@@ -24,9 +24,10 @@ import Testing
         return paths
     }
 
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String, errors: String) {
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) throws -> (status: Int32, output: String, errors: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
+        if let folder { p.currentDirectoryURL = folder }
         p.arguments = arguments
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-pkg-\(UUID().uuidString)")
@@ -75,6 +76,28 @@ import Testing
         #expect(shown.errors.isEmpty, "groff warned: \(shown.errors)")
         #expect(shown.output.contains("gatewayd flights export"))
         #expect(shown.output.contains("--notam-location"))
+    }
+
+    /// A `gatewayd` copied away from its airport table (issue 44) says once where it looked and how
+    /// to install it, when it keeps flights; the one beside its table finds the departure.
+    @Test func aBinaryWithoutItsAirportTableSaysWhereItLooked() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-alone-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let alone = folder.appendingPathComponent("gatewayd").path
+        try FileManager.default.copyItem(atPath: try #require(gatewaydExecutable()).path, toPath: alone)
+        let capture = Self.repository.appendingPathComponent("fixtures/demo-flight.pcap").path
+        let imported = try Self.run(alone, ["flights", "import", capture, "--database", folder.appendingPathComponent("g.sqlite").path], in: folder)
+        #expect(imported.status == 0, "\(imported.errors)")
+        #expect(imported.errors.contains("no airport table found (looked for \(folder.path)/airports.bin, \(folder.path)/../share/gatewayd/airports.bin, data/airports.bin)"), "\(imported.errors)")
+        #expect(imported.errors.contains("put airports.bin beside gatewayd or in /usr/share/gatewayd"))
+        #expect(imported.errors.contains("flight 1 kept: ? → (in the air)"))
+        let replayed = try Self.run(alone, ["replay", capture, "--database", folder.appendingPathComponent("r.sqlite").path], in: folder)
+        #expect(replayed.errors.components(separatedBy: "no airport table found").count == 2, "said once: \(replayed.errors)")
+        // Beside its table (the repository's data/), the same flight has its departure.
+        let found = try runGatewayd(["flights", "import", capture, "--database", folder.appendingPathComponent("h.sqlite").path])
+        #expect(!found.errors.contains("no airport table found"))
+        #expect(found.errors.contains("flight 1 kept: KSLE → (in the air)"), "\(found.errors)")
     }
 
     /// The bash, zsh and fish completions name every subcommand.

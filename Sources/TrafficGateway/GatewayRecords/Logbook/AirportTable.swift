@@ -86,8 +86,23 @@ public final class AirportTable: @unchecked Sendable {  // immutable after init:
     public static let shared: AirportTable? = located()
 
     /// The table found where an installed or a development `gatewayd` keeps it (see
-    /// data/README.md), or nil when there is none.
+    /// data/README.md), or nil when there is none (`notFound` says where it looked).
     public static func located(configured: String? = nil) -> AirportTable? {
+        for c in searchPaths(configured: configured) { if let table = try? AirportTable(path: c) { return table } }
+        return nil
+    }
+
+    /// One sentence for when `located` finds no table: where it looked, what goes without it, and
+    /// how to install it (a binary copied away from its table would otherwise lose them silently).
+    public static func notFound(configured: String? = nil) -> String {
+        "no airport table found (looked for \(searchPaths(configured: configured).joined(separator: ", "))): flights get no "
+            + "departure or arrival airport ('? → ?') and there is no nearest airport; put airports.bin beside gatewayd or in "
+            + "/usr/share/gatewayd (the Debian package installs it there; data/airports.bin in the repository)"
+    }
+
+    /// Where `located` looks, in order: the path given, beside the executable, the installed
+    /// share folder, a development build's repository, the working folder.
+    public static func searchPaths(configured: String? = nil) -> [String] {
         var candidates: [String] = []
         if let configured { candidates.append(configured) }
         var buffer = [CChar](repeating: 0, count: 4096)
@@ -101,8 +116,7 @@ public final class AirportTable: @unchecked Sendable {  // immutable after init:
             if let range = dir.firstRange(of: "/.build/") { candidates.append(String(dir[..<range.lowerBound]) + "/data/airports.bin") }
         }
         candidates.append("data/airports.bin")
-        for c in candidates { if let table = try? AirportTable(path: c) { return table } }
-        return nil
+        return candidates
     }
 
     // MARK: Look-up

@@ -178,7 +178,9 @@ public struct GatewayApp: Sendable {
             // written waits and is written when it can be.
             sinks.append(AlertLogSink(log: log) { console.warning("warning: \($0)") })
             // The logbook (issue 23): flights kept in the same database as they end.
-            let logbook = Logbook(store: LogbookStore(database: log.database), airports: AirportTable.located(), source: replay == nil ? "live" : "run --replay")
+            let airports = AirportTable.located()
+            if airports == nil { console.warning("gatewayd: " + AirportTable.notFound()) }
+            let logbook = Logbook(store: LogbookStore(database: log.database), airports: airports, source: replay == nil ? "live" : "run --replay")
             sinks.append(LogbookSink(logbook: logbook, onFlight: { console.info("gatewayd: logbook: \(FlightImport.line($0, nil))") }, onError: { console.warning("warning: logbook: \($0)") }))
         }
         if let store { sinks.append(storeFISBNotams(in: store, on: fisbWrites)) }
