@@ -39,10 +39,12 @@ public final class PrefetchingCapture {
         let handOff = HandOff<Datagram>(depth: depth)
         self.handOff = handOff
         let (ended, stop) = (self.ended, self.stop)
-        // The stream and the decoder are the reading thread's alone from here on.
-        nonisolated(unsafe) var stream = stream
-        nonisolated(unsafe) var decoder = decoder
+        // The stream and the decoder go to the reading thread through a lock, and are its alone
+        // from there on (taken out, the lock holds nothing).
+        let handed = Locked<(stream: CaptureStream, decoder: FrameDecoder?)?>((stream, decoder))
         DispatchQueue(label: "gatewayd.capture", qos: .userInitiated).async {
+            guard let taken = handed.withLock({ h in defer { h = nil }; return h }) else { return }
+            var (stream, decoder) = taken
             var batch: [Datagram] = []
             var bytes = 0
             while !stop.value, let d = stream.next() {
