@@ -146,7 +146,7 @@ in_root gatewayd config check --config /etc/gatewayd/gatewayd.toml > "$work/conf
 
 step "5/7 a changed configuration survives an upgrade whose default changed"
 echo 'udp_port = 4001  # changed by the pilot' >> "$root/etc/gatewayd/gatewayd.toml"
-mkdir -p "$work/data" && in_root mkdir -p /var/lib/private/gatewayd && echo keep > "$root/var/lib/private/gatewayd/gateway.sqlite"
+in_root mkdir -p /var/lib/private/gatewayd && echo keep > "$root/var/lib/private/gatewayd/gateway.sqlite"
 newer=$(python3 - "$(dpkg-deb -f "$deb" Version)" <<'PY'
 import sys
 v = sys.argv[1]
@@ -164,7 +164,6 @@ cp "$next_deb" "$root/tmp/"
 in_root apt-get install -y -q -o Dpkg::Options::=--force-confold "/tmp/$(basename "$next_deb")" > "$work/apt.log" 2>&1 || { cat "$work/apt.log" >&2; fail "upgrade to $newer"; }
 grep -q 'changed by the pilot' "$root/etc/gatewayd/gatewayd.toml" || fail "the upgrade replaced the pilot's configuration"
 grep -q 'A line a newer version added' "$root/etc/gatewayd/gatewayd.toml.dpkg-dist" || fail "the new default is not beside it (gatewayd.toml.dpkg-dist)"
-[ "$(in_root gatewayd --version)" = "$(dpkg-deb -f "$deb" Version)" ] || true
 [ "$(in_root dpkg-query -W -f '${Version}' skygate)" = "$newer" ] || fail "dpkg does not have $newer installed"
 say "    upgraded to $newer: the pilot's gatewayd.toml kept, the new default in gatewayd.toml.dpkg-dist"
 

@@ -113,7 +113,9 @@ struct ReplayCommand: ParsableCommand {
         var alertCount = 0
         var damaged: [String] = []
         var notes: [String] = []
-        var saidNoAirports = false
+        // The airport table the flights of the replay are named with (--database), found once.
+        let airports = log == nil ? nil : AirportTable.located()
+        if log != nil, airports == nil { Terminal.warning("note: " + AirportTable.notFound()) }
         var flights: [String] = []
         for session in sessions {
             // One replay a session: a recording's hours follow each other through one pipeline.
@@ -129,8 +131,6 @@ struct ReplayCommand: ParsableCommand {
                                        gpsFixes: session.fixes, events: session.recorded)
             let pace = Pacer(speed: speed)
             // With --database the flights of the replay go to its logbook (issue 23), as run keeps them.
-            let airports = log == nil ? nil : AirportTable.located()
-            if log != nil, airports == nil, !saidNoAirports { Terminal.warning("note: " + AirportTable.notFound()); saidNoAirports = true }
             var logbook = log.map { Logbook(store: LogbookStore(database: $0.database), airports: airports, source: session.name) }
             var emit: (GatewayOutputs) throws -> Void = { out in
                 notes += out.notices.map { "\(session.name): \($0)" }

@@ -2,11 +2,22 @@ import Foundation
 @testable import GatewaySupport
 
 /// Runs the built `gatewayd` with `arguments` to its end, as a person runs it: its exit status,
-/// standard output and standard error (both read while it runs, so neither pipe fills).
+/// standard output and standard error.
 func runGatewayd(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    guard let executable = gatewaydExecutable() else { throw CocoaError(.fileNoSuchFile) }
+    return try runProcess(executable, arguments)
+}
+
+/// Runs `executable` with `arguments` (in `folder`, with `environment` added to this process's)
+/// to its end: its exit status, standard output and standard error, both read while it runs, so
+/// neither pipe fills.
+func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                in folder: URL? = nil) throws -> (status: Int32, output: String, errors: String) {
     let p = Process()
-    p.executableURL = gatewaydExecutable()
+    p.executableURL = executable
     p.arguments = arguments
+    if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+    if let folder { p.currentDirectoryURL = folder }
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err

@@ -96,18 +96,8 @@ import Testing
 
 /// Runs `executable` with `arguments`; its exit status and what it printed.
 func runCommand(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let p = Process()
-    p.executableURL = executable
-    p.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    // Read before waiting: a full pipe would block the child.
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    let r = try runProcess(executable, arguments)
+    return (r.status, r.output, r.errors)
 }
 
 @Suite struct ReplaySessionTests {

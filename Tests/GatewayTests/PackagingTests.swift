@@ -24,24 +24,6 @@ import Testing
         return paths
     }
 
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) throws -> (status: Int32, output: String, errors: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        if let folder { p.currentDirectoryURL = folder }
-        p.arguments = arguments
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-pkg-\(UUID().uuidString)")
-        let err = out.appendingPathExtension("err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: err) }
-        p.standardOutput = try FileHandle(forWritingTo: out)
-        p.standardError = try FileHandle(forWritingTo: err)
-        try p.run()
-        p.waitUntilExit()
-        return (p.terminationStatus, try String(contentsOf: out, encoding: .utf8), try String(contentsOf: err, encoding: .utf8))
-    }
-
     static var repository: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
 
     /// `gatewayd --version` prints the one version, and nothing else.
@@ -57,7 +39,7 @@ import Testing
     /// warning from groff.
     @Test func manPageHasEveryCommandAndRenders() throws {
         let gatewayd = try #require(gatewaydExecutable()).path
-        let page = try Self.run("/usr/bin/python3", [Self.repository.appendingPathComponent("scripts/manpage.py").path, gatewayd, "--version", GatewayVersion.current])
+        let page = try runProcess(URL(fileURLWithPath: "/usr/bin/python3"), [Self.repository.appendingPathComponent("scripts/manpage.py").path, gatewayd, "--version", GatewayVersion.current])
         #expect(page.status == 0, "\(page.errors)")
         let paths = try Self.commandPaths()
         #expect(paths.count >= 25)
@@ -71,7 +53,7 @@ import Testing
             Issue.record("man is not installed (scripts/setup.sh installs man-db)")
             return
         }
-        let shown = try Self.run("/usr/bin/man", ["--warnings", "-P", "cat", "-l", file.path], environment: ["MANWIDTH": "80"])
+        let shown = try runProcess(URL(fileURLWithPath: "/usr/bin/man"), ["--warnings", "-P", "cat", "-l", file.path], environment: ["MANWIDTH": "80"])
         #expect(shown.status == 0)
         #expect(shown.errors.isEmpty, "groff warned: \(shown.errors)")
         #expect(shown.output.contains("gatewayd flights export"))
@@ -87,12 +69,12 @@ import Testing
         let alone = folder.appendingPathComponent("gatewayd").path
         try FileManager.default.copyItem(atPath: try #require(gatewaydExecutable()).path, toPath: alone)
         let capture = Self.repository.appendingPathComponent("fixtures/demo-flight.pcap").path
-        let imported = try Self.run(alone, ["flights", "import", capture, "--database", folder.appendingPathComponent("g.sqlite").path], in: folder)
+        let imported = try runProcess(URL(fileURLWithPath: alone), ["flights", "import", capture, "--database", folder.appendingPathComponent("g.sqlite").path], in: folder)
         #expect(imported.status == 0, "\(imported.errors)")
         #expect(imported.errors.contains("no airport table found (looked for \(folder.path)/airports.bin, \(folder.path)/../share/gatewayd/airports.bin, data/airports.bin)"), "\(imported.errors)")
         #expect(imported.errors.contains("put airports.bin beside gatewayd or in /usr/share/gatewayd"))
         #expect(imported.errors.contains("flight 1 kept: ? → (in the air)"))
-        let replayed = try Self.run(alone, ["replay", capture, "--database", folder.appendingPathComponent("r.sqlite").path], in: folder)
+        let replayed = try runProcess(URL(fileURLWithPath: alone), ["replay", capture, "--database", folder.appendingPathComponent("r.sqlite").path], in: folder)
         #expect(replayed.errors.components(separatedBy: "no airport table found").count == 2, "said once: \(replayed.errors)")
         // Beside its table (the repository's data/), the same flight has its departure.
         let found = try runGatewayd(["flights", "import", capture, "--database", folder.appendingPathComponent("h.sqlite").path])
