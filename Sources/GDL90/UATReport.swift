@@ -87,6 +87,9 @@ public struct UATADSBPayload: Hashable, Sendable {
     public var emitterCategory: UInt8?
     /// Callsign or squawk from mode status, trailing spaces trimmed.
     public var callsign: String?
+    /// The mode status's CSID bit: true when `callsign` is a callsign (flight ID), false when its
+    /// first four characters are a Mode 3/A code (DO-282B §2.2.4.5.4.9).
+    public var callsignIsFlightID: Bool
     /// Emergency/priority status from mode status.
     public var emergency: UInt8?
     /// NACp from mode status.
@@ -127,7 +130,8 @@ public struct UATADSBPayload: Hashable, Sendable {
         payloadType: UInt8, addressQualifier: UInt8, address: UInt32, position: Position?, altitudeFt: Int?,
         altitudeIsGeometric: Bool = false, nic: UInt8 = 8, velocity: Velocity, verticalRateFpm: Int?,
         verticalRateIsBarometric: Bool = true, siteOrUTC: UInt8 = 0, emitterCategory: UInt8? = nil,
-        callsign: String? = nil, emergency: UInt8? = nil, nacp: UInt8? = nil, secondaryAltitudeFt: Int? = nil
+        callsign: String? = nil, callsignIsFlightID: Bool = true, emergency: UInt8? = nil, nacp: UInt8? = nil,
+        secondaryAltitudeFt: Int? = nil
     ) {
         self.payloadType = payloadType
         self.addressQualifier = addressQualifier
@@ -142,6 +146,7 @@ public struct UATADSBPayload: Hashable, Sendable {
         self.siteOrUTC = siteOrUTC
         self.emitterCategory = emitterCategory
         self.callsign = callsign
+        self.callsignIsFlightID = callsignIsFlightID
         self.emergency = emergency
         self.nacp = nacp
         self.secondaryAltitudeFt = secondaryAltitudeFt
@@ -205,11 +210,13 @@ public struct UATADSBPayload: Hashable, Sendable {
             s.unicodeScalars.append(contentsOf: digits.map { alphabet[$0] })
             while s.last == " " { s.removeLast() }
             callsign = s
+            callsignIsFlightID = f(26) & 0x02 != 0
             emergency = f(23) >> 5
             nacp = f(25) >> 4
         } else {
             emitterCategory = nil
             callsign = nil
+            callsignIsFlightID = false
             emergency = nil
             nacp = nil
         }
@@ -286,6 +293,7 @@ public struct UATADSBPayload: Hashable, Sendable {
             p[21] = UInt8(v3 >> 8); p[22] = UInt8(v3 & 0xFF)
             p[23] = (emergency ?? 0) << 5
             p[25] = (nacp ?? 0) << 4
+            if callsignIsFlightID { p[26] |= 0x02 }
         }
         if [1, 2, 5, 6].contains(payloadType) {
             let raw = secondaryAltitudeFt.map { min(max(($0 + 1000 + 12) / 25 + 1, 1), 0xFFF) } ?? 0
@@ -293,6 +301,37 @@ public struct UATADSBPayload: Hashable, Sendable {
             p[30] = UInt8(raw & 0x0F) << 4
         }
         return p
+    }
+}
+
+extension TrafficReport {
+    /// The GDL 90 traffic report a UAT ADS-B payload (a Basic or Long report, a dump978 `-` line)
+    /// stands for, as a Stratux makes it: address and qualifier (ADS-R, 6, carried as TIS-B ICAO,
+    /// 2: a relayed copy of an ICAO address; 7, reserved, gives nil), position, pressure altitude
+    /// (a geometric primary altitude is not one: nil), airborne or on the ground, ground speed,
+    /// track, vertical rate, NIC, and from the mode status the emitter category, NACp, emergency
+    /// code and the callsign when the CSID bit says it is one (not a squawk). A report without a
+    /// mode status carries no callsign: the target's last one is kept by whoever keeps targets.
+    public init?(uat a: UATADSBPayload) {
+        let type: AddressType
+        switch a.addressQualifier {
+        case 0: type = .adsbICAO
+        case 1: type = .adsbSelfAssigned
+        case 2, 6: type = .tisbICAO
+        case 3: type = .tisbTrackFile
+        case 4: type = .surfaceVehicle
+        case 5: type = .groundStationBeacon
+        default: return nil
+        }
+        let track = a.trackDeg
+        var airborne = true
+        if case .ground = a.velocity { airborne = false }
+        self.init(
+            addressType: type, address: a.address, position: a.position,
+            pressureAltitudeFt: a.altitudeIsGeometric ? nil : a.altitudeFt, airborne: airborne,
+            trackType: track == nil ? .invalid : .trueTrack, nic: a.nic, nacp: a.nacp ?? 0,
+            groundSpeedKt: a.groundSpeedKt, verticalSpeedFpm: a.verticalRateFpm, trackDeg: track ?? 0,
+            emitterCategory: a.emitterCategory ?? 0, callsign: a.callsignIsFlightID ? a.callsign ?? "" : "", emergency: a.emergency ?? 0)
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GatewayCaptures
+import GatewaySupport
 
 /// Opens `path` (pcap, pcapng, dump978 text or raw GDL90) as a stream, read a window at a time
 /// in constant memory, or fails with a message naming the file.
@@ -16,7 +17,15 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// The date of a raw capture's heartbeat clock: `--date` when given, else the file's day (see
 /// `CaptureDate`), with the note to print when the date was assumed. Captures with timestamps
 /// need none (the midnight returned is then unused).
-func rawCaptureDate(_ given: String?, _ capture: CaptureStream) throws -> (midnight: Double, note: String?) {
+func rawCaptureDate(_ given: String?, _ capture: inout CaptureStream) throws -> (midnight: Double, note: String?) {
+    // dump978 lines without times: dated when opened, on `--date`'s day when given.
+    if capture.format == .dump978, capture.undatedNote != nil {
+        if let given {
+            guard given.count == 10, Timestamp.parse(given) != nil else { throw ValidationError("--date \(given) is not a date like 2026-05-16") }
+            do { try capture.dateUndatedLines(given: given) } catch { throw CommandFailure("\(error)") }
+        }
+        return (0, capture.undatedNote)
+    }
     guard capture.format == .raw else { return (0, nil) }
     // From a second look at the file's start (the stream itself is not read).
     let found: CaptureDate?
@@ -29,8 +38,8 @@ func rawCaptureDate(_ given: String?, _ capture: CaptureStream) throws -> (midni
 }
 
 /// `rawCaptureDate`, its note printed at once (for commands that stream their output).
-func rawCaptureMidnight(_ given: String?, _ capture: CaptureStream) throws -> Double {
-    let (midnight, note) = try rawCaptureDate(given, capture)
+func rawCaptureMidnight(_ given: String?, _ capture: inout CaptureStream) throws -> Double {
+    let (midnight, note) = try rawCaptureDate(given, &capture)
     if let note { Terminal.error("note: " + note) }
     return midnight
 }

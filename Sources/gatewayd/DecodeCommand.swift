@@ -38,7 +38,7 @@ struct DecodeCommand: ParsableCommand {
         var damaged: [String] = []
         for path in files {
             var capture = try openCapture(path, port: port)
-            let midnight = try rawCaptureMidnight(date, capture)
+            let midnight = try rawCaptureMidnight(date, &capture)
             var counting = GatewayCore.Configuration()
             counting.countsOnly = true
             let pipeline = GatewayPipeline(core: GatewayCore(configuration: counting), timeSource: capture.format == .raw ? .heartbeat(midnight: midnight) : .given)

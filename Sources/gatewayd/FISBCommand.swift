@@ -60,8 +60,8 @@ struct FISBCommand: ParsableCommand {
             return
         }
         for path in files {
-            let stream = try openCapture(path, port: port)
-            let midnight = try rawCaptureMidnight(date, stream)
+            var stream = try openCapture(path, port: port)
+            let midnight = try rawCaptureMidnight(date, &stream)
             // Read (dump978 lines framed), deframed and decoded ahead on a second thread.
             let capture = PrefetchingCapture(stream, decoding: FrameDecoder(readingFISB: true))
             // The one replay driver, as `replay` uses it: raw streams timed by their heartbeats.

@@ -21,7 +21,7 @@ extension ReplayCommand {
             guard let firstPath = session.captures.first else { continue }
             var capture = try openCapture(firstPath, port: port)
             var hours = session.captures.dropFirst().makeIterator()
-            let day = try rawCaptureDate(date, capture)
+            let day = try rawCaptureDate(date, &capture)
             if let note = day.note { Terminal.error("note: " + note) }
             var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.format == .raw ? .heartbeat(midnight: day.midnight) : .given),
                                        gpsFixes: session.fixes, events: session.recorded)

@@ -120,9 +120,9 @@ struct ReplayCommand: ParsableCommand {
         for session in sessions {
             // One replay a session: a recording's hours follow each other through one pipeline.
             guard let firstPath = session.captures.first else { continue }
-            let stream = try openCapture(firstPath, port: port)
+            var stream = try openCapture(firstPath, port: port)
             var hours = session.captures.dropFirst().makeIterator()
-            let day = try rawCaptureDate(date, stream)
+            let day = try rawCaptureDate(date, &stream)
             // Read, deframed and decoded ahead on a second thread while this one runs the core.
             var capture = PrefetchingCapture(stream, decoding: FrameDecoder(readingFISB: true))
             if let note = day.note { notes.append(note) }

@@ -40,6 +40,14 @@ struct SimulateCommand: ParsableCommand {
             // it must keep every product, dated from the products themselves.
             ("fisb-sample.gdl90", FISBSamples.rawGDL90()),
         ]
+        // The flight as a Stratux's replay logs keep it, as plain SBS text, and FIS-B as dump978
+        // prints it without times (issue 45).
+        let logs = flight.stratuxLogs()
+        files.append(("stratux/0001-uat.log", Array(logs.uat.utf8)))
+        files.append(("stratux/0001-es.log", Array(logs.es.utf8)))
+        files.append(("stratux/0001-gps.log", Array(logs.gps.utf8)))
+        files.append(("demo-flight.sbs", Array(flight.sbsText().utf8)))
+        files.append(("fisb-undated.978", Array(DemoFlight.undatedDump978().utf8)))
         // Hostile FIS-B uplinks (issue 27), seeds of the fisb fuzz target: one DLAC tab run, one
         // uplink of the gridded flood.
         files.append(("hostile/fisb-dlac-tab-run.uplink", HostileFISB.dlacTabRun(station: 0)))
@@ -55,6 +63,7 @@ struct SimulateCommand: ParsableCommand {
         }
         try FileManager.default.createDirectory(atPath: out + "/scenarios", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: out + "/hostile", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: out + "/stratux", withIntermediateDirectories: true)
         for (name, bytes) in files {
             let path = out + "/" + name
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {

@@ -181,3 +181,55 @@ extension CaptureDate {
         return resolve(given: nil, path: path, firstHeartbeatSeconds: first, products: products)
     }
 }
+
+extension CaptureDate {
+    /// The time to give the lines of the dump978 file at `path` when they carry none (dump978's
+    /// plain output and its example files have no `t=`), and the note that says so; nil when its
+    /// first line has a time. Never the epoch: the day is `given` (`YYYY-MM-DD`), else the one its
+    /// FIS-B products point to (`ProductDateEvidence`), else the file's modification day; the
+    /// time of day a minute after the latest issue time of its products' headers (they were
+    /// received after they were issued), else the file's modification time (a recording ends
+    /// when it is last written), else noon. Every line gets that one time: the file says no more.
+    public static func ofUndatedDump978(at path: String, given: String?) throws(CaptureError) -> (time: Double, note: String)? {
+        var stream = try CaptureStream(path: path, port: 4000, readsChannels: false, dating: false)
+        guard stream.format == .dump978, let first = stream.next() else { return nil }
+        guard first.timestamp == nil else { return nil }
+        var evidence = ProductDateEvidence()
+        var latestIssue: Int?
+        var datagram: CapturedDatagram? = first
+        var read = 0
+        while let d = datagram, read < 20_000, !evidence.isSufficient || latestIssue == nil {
+            read += 1
+            // A dump978 line is one frame: the uplink's payload after its ID and time of reception.
+            var deframer = Deframer()
+            d.bytes.withUnsafeBytes { bytes in deframer.feed(bytes) { event in
+                guard case .frame(let frame) = event, frame.messageID == Uplink.id, case .uplink(let uplink)? = try? Message.decode(frame.message) else { return }
+                evidence.add(payload: uplink.payload, secondsOfDay: 86_399)
+                guard !FISBUplink.isEmpty(uplink.payload), let fisb = try? FISBUplink(payload: uplink.payload) else { return }
+                for case .apdu(let apdu) in fisb.frames {
+                    let t = apdu.time.hour * 3600 + apdu.time.minute * 60
+                    if (0..<86_400).contains(t) { latestIssue = max(latestIssue ?? 0, t) }
+                }
+            } }
+            datagram = stream.next()
+        }
+        let modified = modificationTime(of: path)
+        guard let date = resolve(given: given, path: path, firstHeartbeatSeconds: nil, products: evidence) else { return nil }
+        let time: Double
+        let how: String
+        if let latestIssue {
+            time = date.midnight + Double(min(latestIssue + 60, 86_399))
+            how = "a minute after the latest issue time in its FIS-B product headers"
+        } else if date.source == "the file's modification time", let modified {
+            time = modified
+            how = "the file's modification time"
+        } else {
+            time = date.midnight + 43_200
+            how = "noon"
+        }
+        let day = date.assumed ? "\(date.day) from \(date.source)" : "\(date.day) from --date"
+        let note = "\(path): dump978 lines without times (no t=); all dated \(Timestamp.iso8601(time)): day \(day), time of day \(how)"
+            + (date.assumed ? " (give --date to set the day)" : "")
+        return (time, note)
+    }
+}

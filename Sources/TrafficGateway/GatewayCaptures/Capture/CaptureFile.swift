@@ -27,6 +27,43 @@ public enum CaptureFormat: String, Sendable {
     case dump978
     /// A raw GDL 90 byte stream.
     case raw
+    /// A Stratux UAT replay log (`NNNN-uat.log`: `START,…`, then `<ns>,+HEX;…` and `<ns>,-HEX;…`).
+    case stratuxUAT
+    /// SBS BaseStation text (`MSG,…`): a Stratux 1090ES replay log (`<ns>,MSG,…` after `START,…`)
+    /// or what dump1090/readsb serve on port 30003.
+    case sbs
+    /// A Stratux GPS replay log (`NNNN-gps.log`: `<ns>,$GPRMC,…` NMEA after `START,…`).
+    case stratuxGPS
+    /// A Stratux replay-log session: its UAT, 1090ES and GPS logs (`DIR/NNNN-uat.log`, …, given by
+    /// their stem `DIR/NNNN`) read as one stream on one clock.
+    case stratuxSession
+
+    /// What a person calls it, for messages.
+    public var name: String {
+        switch self {
+        case .pcap: "pcap"
+        case .pcapng: "pcapng"
+        case .dump978: "dump978 text"
+        case .raw: "raw GDL 90"
+        case .stratuxUAT: "Stratux UAT replay log"
+        case .sbs: "SBS BaseStation text"
+        case .stratuxGPS: "Stratux GPS replay log"
+        case .stratuxSession: "Stratux replay logs"
+        }
+    }
+
+    /// The lines a text log of this format holds (nil: not a text log read by `TextLogReader`).
+    var textLogKind: TextLogReader.Kind? {
+        switch self {
+        case .stratuxUAT: .uat
+        case .sbs: .sbs
+        case .stratuxGPS: .nmea
+        default: nil
+        }
+    }
+
+    /// Whether each datagram carries its own time (all but a raw GDL 90 stream, timed by its heartbeats).
+    public var isTimed: Bool { self != .raw }
 }
 
 /// Why a capture could not be read, or where reading stopped.
@@ -95,10 +132,20 @@ public enum CaptureFile {
 
     /// Parses capture bytes already in memory; never traps on any input.
     public static func parse(_ bytes: [UInt8], name: String = "capture", port: UInt16 = 4000) -> CaptureContents {
-        switch detect(bytes) {
+        let format = detect(bytes)
+        switch format {
         case .pcap: return PcapReader.read(bytes, name: name, port: port)
         case .pcapng: return PcapNGReader.read(bytes, name: name, port: port)
         case .dump978: return Dump978Reader.read(bytes, name: name)
+        case .stratuxSession:
+            // Several files, never one in memory.
+            return CaptureContents(format: format, datagrams: [], error: nil, skipped: 0)
+        case .stratuxUAT, .sbs, .stratuxGPS:
+            var reader = TextLogReader(kind: format.textLogKind!)
+            var out = CaptureContents(format: format, datagrams: [], error: nil, skipped: 0)
+            _ = reader.scan(bytes, base: 0, atEnd: true, into: &out)
+            if out.error == nil { out.error = reader.problems.error(path: name) }
+            return out
         case .raw:
             // One segment a heartbeat, so a raw stream can be paced by its heartbeat clock.
             let out = RawStreamSegmenter.segments(bytes).map {
@@ -121,12 +168,49 @@ public enum CaptureFile {
         // dump978: the first non-blank line is [+-] followed by hex digits and a ';' or newline.
         var i = 0
         while i < bytes.count, bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x20 { i += 1 }
-        if i < bytes.count, bytes[i] == 0x2B || bytes[i] == 0x2D {
-            var j = i + 1
-            while j < bytes.count, isHex(bytes[j]) { j += 1 }
-            if j - i > 16, j == bytes.count || bytes[j] == 0x3B || bytes[j] == 0x0A || bytes[j] == 0x0D { return .dump978 }
+        if isDump978Line(bytes, at: i) { return .dump978 }
+        // Text logs: a Stratux replay log's START line, or its first `<ns>,` line; SBS lines.
+        if startsWith(bytes, at: i, "START,") || startsWith(bytes, at: i, "MSG,") || nanosecondsEnd(bytes, at: i) != nil {
+            // The first line that is not START decides what the log holds.
+            var line = i
+            while line < bytes.count {
+                if !startsWith(bytes, at: line, "START,") {
+                    let body = nanosecondsEnd(bytes, at: line) ?? line
+                    if isDump978Line(bytes, at: body) { return .stratuxUAT }
+                    if startsWith(bytes, at: body, "MSG,") { return .sbs }
+                    if startsWith(bytes, at: body, "$") { return .stratuxGPS }
+                    break
+                }
+                guard let newline = bytes[line...].firstIndex(of: 0x0A) else { return .stratuxUAT }
+                line = newline + 1
+                while line < bytes.count, bytes[line] == 0x0A || bytes[line] == 0x0D { line += 1 }
+            }
+            // A START line and nothing after it yet: an empty UAT log (Stratux starts each log so).
+            if startsWith(bytes, at: i, "START,") { return .stratuxUAT }
         }
         return .raw
+    }
+
+    /// Whether a dump978 line (`+` or `-`, more than 16 hex digits, then `;` or the line's end) begins at `i`.
+    static func isDump978Line(_ bytes: [UInt8], at i: Int) -> Bool {
+        guard i < bytes.count, bytes[i] == 0x2B || bytes[i] == 0x2D else { return false }
+        var j = i + 1
+        while j < bytes.count, isHex(bytes[j]) { j += 1 }
+        return j - i > 16 && (j == bytes.count || bytes[j] == 0x3B || bytes[j] == 0x0A || bytes[j] == 0x0D)
+    }
+
+    /// Whether `text` begins at `i`.
+    static func startsWith(_ bytes: [UInt8], at i: Int, _ text: String) -> Bool {
+        let t = Array(text.utf8)
+        return i + t.count <= bytes.count && bytes[i..<(i + t.count)].elementsEqual(t)
+    }
+
+    /// Where the line after a replay log's `<nanoseconds>,` begins, when one begins at `i`.
+    static func nanosecondsEnd(_ bytes: [UInt8], at i: Int) -> Int? {
+        var j = i
+        while j < bytes.count, j - i < 20, bytes[j] >= 48, bytes[j] <= 57 { j += 1 }
+        guard j > i, j < bytes.count, bytes[j] == 0x2C else { return nil }
+        return j + 1
     }
 
     static func isHex(_ c: UInt8) -> Bool { (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102) }

@@ -18,7 +18,8 @@ public struct CaptureStream {
     /// The flight recorder's interfaces described so far, and with `readsChannels` their bytes.
     private(set) var channels = RecordingChannels()
 
-    private let file: OpenFile
+    /// The open file (nil for a Stratux session, read through `parts`).
+    private let file: OpenFile?
     /// The size of a regular file when opened (nil for a pipe or device): no window is made
     /// larger than what is left of it.
     private let sizeAtOpen: Int?
@@ -45,8 +46,17 @@ public struct CaptureStream {
         case pcap(PcapReader)
         case pcapng(PcapNGReader)
         case dump978(Dump978Reader)
+        case text(TextLogReader)
         case raw
     }
+
+    /// A Stratux session's logs, each its own stream, merged by time (`.stratuxSession`).
+    private var parts: [CaptureStream] = []
+    /// The next datagram of each of `parts` (nil: that part has ended).
+    private var heads: [CapturedDatagram?] = []
+    /// When the file's lines carry no time (dump978's plain output): the note saying what time
+    /// they were given and why ("dated 2026-05-16 14:10Z from the FIS-B products' dates").
+    public private(set) var undatedNote: String?
 
     /// The file's descriptor, closed when the last copy of the stream goes.
     private final class OpenFile {
@@ -64,11 +74,29 @@ public struct CaptureStream {
     /// Opens `path`; with `readsChannels` it yields no datagrams and collects the flight
     /// recorder's own interfaces (`channels`) instead.
     package init(path: String, port: UInt16, readsChannels: Bool) throws(CaptureError) {
+        try self.init(path: path, port: port, readsChannels: readsChannels, dating: true)
+    }
+
+    /// Opens `path`; `dating`: give the lines of a dump978 file without times a time of its
+    /// products or the file's (`CaptureDate.ofUndatedDump978`), as every reader should.
+    init(path: String, port: UInt16, readsChannels: Bool, dating: Bool) throws(CaptureError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw CaptureError(path: path, offset: nil, reason: errno == ENOENT ? "no such file" : "cannot read the file: \(String(cString: strerror(errno)))")
+            let code = errno
+            if code == ENOENT, let logs = try Self.stratuxLogs(stem: path) {
+                try self.init(stratuxSession: path, logs: logs, port: port)
+                return
+            }
+            throw CaptureError(path: path, offset: nil, reason: code == ENOENT ? "no such file" : "cannot read the file: \(String(cString: strerror(code)))")
         }
-        guard info.st_mode & S_IFMT != S_IFDIR else { throw CaptureError(path: path, offset: nil, reason: "is a folder, not a capture file") }
+        guard info.st_mode & S_IFMT != S_IFDIR else {
+            throw CaptureError(path: path, offset: nil, reason: "is a folder, not a capture file (replay and flights import take a recording or Stratux log folder)")
+        }
+        try self.init(opening: path, info: info, port: port, readsChannels: readsChannels, dating: dating)
+    }
+
+    /// Opens the file `path` (`info`: its `stat`) and reads its first window.
+    private init(opening path: String, info: stat, port: UInt16, readsChannels: Bool, dating: Bool) throws(CaptureError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CaptureError(path: path, offset: nil, reason: "cannot read the file (permissions?)") }
         file = OpenFile(fd: fd)
@@ -86,9 +114,93 @@ public struct CaptureStream {
             var reader = PcapNGReader()
             reader.readsChannels = readsChannels
             scanner = .pcapng(reader)
-        case .dump978: scanner = .dump978(Dump978Reader())
-        case .raw: scanner = .raw
+        case .dump978:
+            var reader = Dump978Reader()
+            if dating, let (time, note) = try CaptureDate.ofUndatedDump978(at: path, given: nil) {
+                reader.undatedTime = time
+                undatedNote = note
+            }
+            scanner = .dump978(reader)
+        case .stratuxUAT, .sbs, .stratuxGPS: scanner = .text(TextLogReader(kind: format.textLogKind!))
+        case .raw, .stratuxSession: scanner = .raw
         }
+    }
+
+    /// Dates the lines without times of a dump978 file on the day `given` (`YYYY-MM-DD`) instead
+    /// of the one its products or its file time point to; before the first `next()`. Nothing for
+    /// other formats or a file whose lines have times.
+    public mutating func dateUndatedLines(given: String) throws(CaptureError) {
+        guard case .dump978(var reader) = scanner, undatedNote != nil,
+              let (time, note) = try CaptureDate.ofUndatedDump978(at: path, given: given) else { return }
+        reader.undatedTime = time
+        undatedNote = note
+        scanner = .dump978(reader)
+    }
+
+    /// The logs of the Stratux session `stem` (`DIR/0001`: `DIR/0001-uat.log`, `-es.log`,
+    /// `-gps.log`) that are there; nil when none is. Compressed logs (`.log.gz`, how a Stratux
+    /// keeps them unless in developer mode) are an error saying to unpack them.
+    static func stratuxLogs(stem: String) throws(CaptureError) -> [String]? {
+        let logs = stratuxEndings.map { stem + $0 }.filter { access($0, F_OK) == 0 }
+        if logs.isEmpty {
+            let packed = stratuxEndings.map { stem + $0 + ".gz" }.filter { access($0, F_OK) == 0 }
+            guard packed.isEmpty else {
+                throw CaptureError(path: stem, offset: nil, reason: "the Stratux logs are compressed (\(packed.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", "))): unpack them first with 'gunzip -k \(stem)-*.log.gz'")
+            }
+            return nil
+        }
+        return logs
+    }
+
+    /// The endings of a Stratux session's logs that are read: UAT, 1090ES, GPS.
+    static let stratuxEndings = ["-uat.log", "-es.log", "-gps.log"]
+
+    /// A Stratux session: each log opened as a stream of its own, merged by time.
+    private init(stratuxSession stem: String, logs: [String], port: UInt16) throws(CaptureError) {
+        file = nil
+        sizeAtOpen = nil
+        path = stem
+        self.port = port
+        scanner = .raw
+        format = .stratuxSession
+        finished = true
+        for log in logs {
+            // An empty log (a receiver that was not plugged in) costs nothing of the others.
+            var info = stat()
+            if stat(log, &info) == 0, info.st_size == 0 { continue }
+            var part = try CaptureStream(path: log, port: port)
+            guard [.stratuxUAT, .sbs, .stratuxGPS].contains(part.format) else {
+                throw CaptureError(path: log, offset: nil, reason: "is not a Stratux replay log (read as \(part.format.name))")
+            }
+            heads.append(part.next())
+            parts.append(part)
+        }
+        guard !parts.isEmpty else { throw CaptureError(path: stem, offset: nil, reason: "the Stratux logs \(logs.joined(separator: ", ")) are empty") }
+    }
+
+    /// The next datagram of a Stratux session: the earliest of its logs' next ones (the first
+    /// log's at a tie).
+    private mutating func nextMerged() -> CapturedDatagram? {
+        var best: Int?
+        for k in heads.indices {
+            guard let d = heads[k] else { continue }
+            if let b = best, let tb = heads[b]?.timestamp, let td = d.timestamp, td >= tb { continue }
+            best = k
+        }
+        guard let k = best else {
+            if error == nil {
+                let errors = parts.compactMap(\.error)
+                if var first = errors.first {
+                    if errors.count > 1 { first.reason += "; and " + errors.dropFirst().map(\.description).joined(separator: "; ") }
+                    error = first
+                }
+                skipped = parts.reduce(0) { $0 + $1.skipped }
+            }
+            return nil
+        }
+        let d = heads[k]
+        heads[k] = parts[k].next()
+        return d
     }
 
     /// pcapng: the interfaces described so far by the section read last (nil for other formats).
@@ -106,6 +218,7 @@ public struct CaptureStream {
 
     /// The next datagram, or nil at the end of the file or where it is damaged (see `error`).
     public mutating func next() -> CapturedDatagram? {
+        if format == .stratuxSession { return nextMerged() }
         while nextPending == pending.count {
             guard !finished else { return nil }
             scan()
@@ -175,7 +288,7 @@ public struct CaptureStream {
     private mutating func readRawPart(target: Int) throws(CaptureError) {
         let kept = window.count - head
         let want = max(target + target / 4, kept, Self.smallestRead)
-        let fd = file.fd
+        let fd = file!.fd
         var got = 0
         var failure: Int32 = 0
         let next = [UInt8](unsafeUninitializedCapacity: kept + want) { buffer, count in
@@ -249,7 +362,7 @@ public struct CaptureStream {
         if let size = sizeAtOpen { want = min(want, max(size - bytesRead + 1, Self.smallestRead)) }
         if window.capacity < old + want { window.reserveCapacity(old + want + Self.smallestRead) }
         window.append(contentsOf: repeatElement(0, count: want))
-        let fd = file.fd
+        let fd = file!.fd
         let (n, failure) = window.withUnsafeMutableBytes { Self.read(fd, into: $0.baseAddress! + old, count: want) }
         if failure != 0 {
             window.removeLast(want)
@@ -293,6 +406,10 @@ public struct CaptureStream {
         case .dump978(var r):
             consumed = r.scan(window, base: base, atEnd: atEnd, name: path, into: &out)
             scanner = .dump978(r)
+        case .text(var r):
+            consumed = r.scan(window, base: base, atEnd: atEnd, into: &out)
+            if atEnd, out.error == nil, error == nil { out.error = r.problems.error(path: path) }
+            scanner = .text(r)
         case .raw:
             consumed = RawStreamSegmenter.scan(window, base: base, atEnd: atEnd, into: &out)
         }

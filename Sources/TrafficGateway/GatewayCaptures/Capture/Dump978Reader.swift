@@ -8,6 +8,10 @@ import GDL90
 /// flows into the same deframer.
 struct Dump978Reader {
     private var lineNumber = 0
+    /// The time given to lines without `t=` (dump978's plain output, its example files): a time
+    /// the file's products or its modification time point to (`CaptureDate.ofUndatedText`),
+    /// never the epoch. Nil: such lines carry no time.
+    var undatedTime: Double?
 
     static func read(_ bytes: [UInt8], name: String) -> CaptureContents {
         var out = CaptureContents(format: .dump978, datagrams: [], error: nil, skipped: 0)
@@ -35,45 +39,66 @@ struct Dump978Reader {
                 var i = lineStart
                 while i < end, b[i] == 0x20 || b[i] == 0x0D { i += 1 }
                 guard i < end else { continue }
-                let first = b[i]
-                guard first == 0x2B || first == 0x2D else { out.skipped += 1; continue }
-                // The first field runs to the first ';'; the hex follows its first '+' or '-'.
-                var fieldEnd = end
-                if let base = b.baseAddress, let semicolon = memchr(base + i, 0x3B, end - i) {
-                    fieldEnd = base.distance(to: semicolon.assumingMemoryBound(to: UInt8.self))
-                }
-                let hexStart = i + 1
-                guard (fieldEnd - hexStart) % 2 == 0, let payload = Self.decodeHex(UnsafeBufferPointer(rebasing: b[hexStart..<fieldEnd])) else {
+                switch Self.line(b, from: i, to: end) {
+                case .message(let message, let time):
+                    out.datagrams.append(CapturedDatagram(timestamp: time ?? undatedTime, bytes: message.frame(), fileOffset: base + lineStart))
+                case .notHex:
                     out.error = CaptureError(path: name, offset: base + lineStart, reason: "line \(lineNumber) is not valid dump978 hex")
                     out.skipped += 1
-                    continue
-                }
-                var time: Double? = nil
-                var f = fieldEnd
-                while f < end {
-                    let fieldStart = f + 1
-                    f = fieldStart
-                    while f < end, b[f] != 0x3B { f += 1 }
-                    if f - fieldStart >= 2, b[fieldStart] == 0x74, b[fieldStart + 1] == 0x3D {  // "t="
-                        time = Self.parseTime(UnsafeBufferPointer(rebasing: b[(fieldStart + 2)..<f]))
-                    }
-                }
-                let message: Message
-                if first == 0x2B {
-                    guard payload.count == Uplink.payloadLength else { out.skipped += 1; continue }
-                    message = .uplink(Uplink(timeOfReception: nil, payload: payload))
-                } else if payload.count == 18 {
-                    message = .basicReport(UATReport(timeOfReception: nil, payload: payload))
-                } else if payload.count == 34 {
-                    message = .longReport(UATReport(timeOfReception: nil, payload: payload))
-                } else {
+                case .wrongLength, .notALine:
                     out.skipped += 1
-                    continue
                 }
-                out.datagrams.append(CapturedDatagram(timestamp: time, bytes: message.frame(), fileOffset: base + lineStart))
             }
             return min(lineStart, b.count)
         }
+    }
+
+    /// What one dump978 line (`b[from..<to]`, blanks before it skipped) holds.
+    enum Line {
+        /// An uplink (as a GDL 90 0x07 frame's message) or a downlink (Basic 0x1E or Long 0x1F
+        /// report), with the `t=` time when the line has one.
+        case message(Message, time: Double?)
+        /// The hex is not hex, or an odd count of digits.
+        case notHex
+        /// Hex of a length no UAT message has: its bytes, and whether it was an uplink (`+`).
+        case wrongLength(Int, uplink: Bool)
+        /// Not a `+` or `-` line.
+        case notALine
+    }
+
+    /// Reads one dump978 line: `+HEX;…` or `-HEX;…`, then `;`-separated fields of which `t=` is the time.
+    static func line(_ b: UnsafeBufferPointer<UInt8>, from i: Int, to end: Int) -> Line {
+        guard i < end else { return .notALine }
+        let first = b[i]
+        guard first == 0x2B || first == 0x2D else { return .notALine }
+        // The first field runs to the first ';'; the hex follows its first '+' or '-'.
+        var fieldEnd = end
+        if let base = b.baseAddress, let semicolon = memchr(base + i, 0x3B, end - i) {
+            fieldEnd = base.distance(to: semicolon.assumingMemoryBound(to: UInt8.self))
+        }
+        let hexStart = i + 1
+        guard (fieldEnd - hexStart) % 2 == 0, let payload = decodeHex(UnsafeBufferPointer(rebasing: b[hexStart..<fieldEnd])) else {
+            return .notHex
+        }
+        var time: Double? = nil
+        var f = fieldEnd
+        while f < end {
+            let fieldStart = f + 1
+            f = fieldStart
+            while f < end, b[f] != 0x3B { f += 1 }
+            if f - fieldStart >= 2, b[fieldStart] == 0x74, b[fieldStart + 1] == 0x3D {  // "t="
+                time = parseTime(UnsafeBufferPointer(rebasing: b[(fieldStart + 2)..<f]))
+            }
+        }
+        if first == 0x2B {
+            guard payload.count == Uplink.payloadLength else { return .wrongLength(payload.count, uplink: true) }
+            return .message(.uplink(Uplink(timeOfReception: nil, payload: payload)), time: time)
+        } else if payload.count == 18 {
+            return .message(.basicReport(UATReport(timeOfReception: nil, payload: payload)), time: time)
+        } else if payload.count == 34 {
+            return .message(.longReport(UATReport(timeOfReception: nil, payload: payload)), time: time)
+        }
+        return .wrongLength(payload.count, uplink: false)
     }
 
     /// A `t=` value: digits with an optional fraction, up to 15 significant digits, read exactly

@@ -55,8 +55,13 @@ public struct ReplaySession: Sendable, Equatable {
             guard name.hasPrefix("gdl90-"), argument.hasSuffix(captureEnding) else { return ReplaySession(captures: [argument]) }
             return hour(String(argument.dropLast(captureEnding.count)))
         }
-        // A stem: the hour's files by their endings.
+        // A stem: the hour's files by their endings, or a Stratux session's logs.
         if manager.fileExists(atPath: argument + captureEnding) { return hour(argument) }
+        do {
+            if try CaptureStream.stratuxLogs(stem: argument) != nil { return ReplaySession(captures: [argument]) }
+        } catch {
+            throw GatewayError.file(path: argument, reason: error.reason)
+        }
         throw GatewayError.file(path: argument, reason: "no such file (nor \(argument)\(captureEnding): a recording hour is given by its stem, a recording folder by its path)")
     }
 
@@ -75,6 +80,7 @@ public struct ReplaySession: Sendable, Equatable {
             throw GatewayError.file(path: path, reason: "cannot list the folder (\(describe(error)))")
         }
         let base = path.hasSuffix("/") ? path : path + "/"
+        if let stratux = try stratuxFolder(base, names: names) { return stratux }
         // The recorder's names sort by time: gdl90-YYYY-MM-DD-HH.
         let hours = names.filter { $0.hasPrefix("gdl90-") }.sorted()
         let session = ReplaySession(
@@ -85,6 +91,31 @@ public struct ReplaySession: Sendable, Equatable {
             throw GatewayError.file(path: path, reason: "no recordings in this folder (the recorder writes gdl90-YYYY-MM-DD-HH\(captureEnding) files; give a capture file to replay another)")
         }
         return session
+    }
+
+    /// A folder of Stratux replay logs (`/var/log/stratux`: `NNNN-uat.log`, `NNNN-es.log`,
+    /// `NNNN-gps.log` for each start NNNN of the Stratux): a capture for each start, given by its
+    /// stem (`DIR/NNNN`, which `CaptureStream` opens as its logs merged on one clock), in the order
+    /// of their numbers; nil when the folder has none. Compressed logs only: an error saying to unpack them.
+    static func stratuxFolder(_ base: String, names: [String]) throws(GatewayError) -> ReplaySession? {
+        func number(_ name: String, _ ending: String) -> String? {
+            guard name.hasSuffix(ending) else { return nil }
+            let stem = name.dropLast(ending.count)
+            return !stem.isEmpty && stem.allSatisfy(\.isNumber) ? String(stem) : nil
+        }
+        var plain = Set<String>(), packed = Set<String>()
+        for name in names {
+            for ending in CaptureStream.stratuxEndings {
+                if let n = number(name, ending) { plain.insert(n) }
+                if let n = number(name, ending + ".gz") { packed.insert(n) }
+            }
+        }
+        if plain.isEmpty && !packed.isEmpty {
+            throw GatewayError.file(path: base, reason: "the Stratux logs here are compressed (.log.gz): unpack them first with 'gunzip -k \(base)*.log.gz'")
+        }
+        guard !plain.isEmpty else { return nil }
+        let stems = plain.sorted { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) }.map { base + $0 }
+        return ReplaySession(captures: stems)
     }
 
     /// The session without the hours that cannot be replayed (empty, unreadable, a dangling or
@@ -121,6 +152,11 @@ public struct ReplaySession: Sendable, Equatable {
     static func unreadable(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else {
+            // A Stratux session's stem: readable when one of its logs is.
+            if errno == ENOENT, let logs = try? CaptureStream.stratuxLogs(stem: path) {
+                let why = logs.compactMap { unreadable($0) }
+                return why.count < logs.count ? nil : why.first
+            }
             let code = errno
             return code == ELOOP ? "a symbolic link loop" : code == ENOENT ? "a link to nothing" : String(cString: strerror(code))
         }

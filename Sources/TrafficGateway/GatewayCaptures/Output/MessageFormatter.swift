@@ -22,18 +22,45 @@ public enum MessageFormatter {
     /// written through one cursor after one reservation, with no `String` built on the way;
     /// `clock` caches the date part of `time`. (The tests hold each type's line to the
     /// field-by-field `JSONWriter` text it replaced.)
+    /// `from` names where a traffic or ownship report came from when it was not GDL 90 (`"sbs"`:
+    /// an SBS BaseStation feed; `"nmea"`: a GPS log), written as its `"from"` field. A UAT
+    /// downlink (Basic or Long report) is written as the traffic report it stands for
+    /// (`TrafficReport(uat:)`), with `"from":"uat"` and its payload type, address qualifier and
+    /// secondary altitude besides; one whose qualifier is not an aircraft's stays a `basicReport`
+    /// or `longReport`.
     @inline(__always)
     public static func appendJSON(_ message: consuming Message, time: Double?, offset: Int? = nil,
-                                  to out: inout OutputBuffer, clock: inout ISO8601Writer) {
+                                  to out: inout OutputBuffer, clock: inout ISO8601Writer, from: StaticString? = nil) {
         if let time { clock.prepare(time) }
         // Consumed: a borrowed message would be copied whole to be taken apart.
         switch consume message {
         case .traffic(let r):
-            appendReportJSON("{\"type\":\"traffic\"", r, time: time, offset: offset, to: &out, clock: clock)
+            appendReportJSON("{\"type\":\"traffic\"", r, time: time, offset: offset, to: &out, clock: clock, from: from)
         case .ownship(let r):
-            appendReportJSON("{\"type\":\"ownship\"", r, time: time, offset: offset, to: &out, clock: clock)
+            appendReportJSON("{\"type\":\"ownship\"", r, time: time, offset: offset, to: &out, clock: clock, from: from)
+        case .basicReport(let u):
+            appendUATJSON(u, long: false, time: time, offset: offset, to: &out, clock: clock)
+        case .longReport(let u):
+            appendUATJSON(u, long: true, time: time, offset: offset, to: &out, clock: clock)
         case let other:
             appendOtherJSON(other, time: time, offset: offset, to: &out, clock: clock)
+        }
+    }
+
+    /// A UAT downlink as the traffic report it stands for (see `appendJSON`).
+    static func appendUATJSON(_ u: UATReport, long: Bool, time: Double?, offset: Int?, to out: inout OutputBuffer, clock: ISO8601Writer) {
+        let a = u.adsb
+        guard let report = TrafficReport(uat: a) else {
+            appendOtherJSON(long ? .longReport(u) : .basicReport(u), time: time, offset: offset, to: &out, clock: clock)
+            return
+        }
+        appendReportJSON("{\"type\":\"traffic\"", report, time: time, offset: offset, to: &out, clock: clock, from: "uat") { c in
+            c.put(",\"payloadType\":" as StaticString)
+            c.put(decimal: Int64(a.payloadType))
+            c.put(",\"addressQualifier\":" as StaticString)
+            c.put(decimal: Int64(a.addressQualifier))
+            c.put(",\"geometricAltitudeFt\":" as StaticString)
+            c.putJSON(a.altitudeIsGeometric ? a.altitudeFt : a.secondaryAltitudeFt)
         }
     }
 
@@ -57,7 +84,8 @@ public enum MessageFormatter {
     /// `{"type":…,"time":…,"offset":…` and the report's fields, written through one cursor.
     /// `opening` is `{"type":"traffic"` or `{"type":"ownship"`; `clock` is prepared for `time`.
     static func appendReportJSON(_ opening: StaticString, _ r: TrafficReport, time: Double?, offset: Int?,
-                                 to out: inout OutputBuffer, clock: ISO8601Writer) {
+                                 to out: inout OutputBuffer, clock: ISO8601Writer, from: StaticString? = nil,
+                                 extra: (inout ByteCursor) -> Void = { _ in }) {
         withCallsignUTF8(r) { callsign in
             out.write(upTo: 600 + callsign.count * 6) { c in
                 c.put(opening)
@@ -95,6 +123,12 @@ public enum MessageFormatter {
                 c.putJSONQuotedShort(callsign)
                 c.put(",\"emergency\":" as StaticString)
                 c.put(decimal: Int64(r.emergency))
+                if let from {
+                    c.put(",\"from\":\"" as StaticString)
+                    c.put(from)
+                    c.put(0x22)
+                }
+                extra(&c)
                 c.put(0x7D)
             }
         }

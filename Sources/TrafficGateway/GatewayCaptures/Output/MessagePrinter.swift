@@ -12,11 +12,20 @@ public struct MessagePrinter: Sendable {
     /// JSON Lines (true) or readable lines.
     public let json: Bool
     private var clock = ISO8601Writer()
+    /// Where the capture's traffic and ownship reports came from when not GDL 90 (JSON's `"from"`).
+    private let from: StaticString?
 
-    /// A printer with an empty buffer of `capacity` bytes.
-    public init(json: Bool, capacity: Int = 1 << 19) {
+    /// A printer with an empty buffer of `capacity` bytes, for a capture of `format` (whose
+    /// reports are marked with where they came from: `"sbs"` for SBS text and a Stratux 1090ES
+    /// log, `"nmea"` for a Stratux GPS log).
+    public init(json: Bool, capacity: Int = 1 << 19, format: CaptureFormat = .pcap) {
         self.json = json
         out = OutputBuffer(capacity: capacity)
+        from = switch format {
+        case .sbs: "sbs"
+        case .stratuxGPS: "nmea"
+        default: nil
+        }
     }
 
     /// Appends the line for `item`, seen at `time`. The item is consumed: its parts are taken
@@ -27,7 +36,7 @@ public struct MessagePrinter: Sendable {
         switch consume item {
         case .message(let m, let offset):
             if json {
-                MessageFormatter.appendJSON(m, time: time, offset: offset, to: &out, clock: &clock)
+                MessageFormatter.appendJSON(m, time: time, offset: offset, to: &out, clock: &clock, from: from)
             } else {
                 MessageFormatter.appendText(m, time: time, to: &out, clock: &clock)
             }

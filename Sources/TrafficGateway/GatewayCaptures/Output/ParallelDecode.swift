@@ -141,6 +141,8 @@ public enum ParallelDecode {
     final class Run: Sendable {
         let fresh: GatewayPipeline
         let json: Bool
+        /// The capture's format (the lines say where non-GDL 90 reports came from).
+        let format: CaptureFormat
         let partBytes: Int
         let write: @Sendable (inout OutputBuffer) -> Void
         let reading: Locked<Reader>
@@ -153,6 +155,7 @@ public enum ParallelDecode {
              write: @escaping @Sendable (inout OutputBuffer) -> Void) {
             fresh = pipeline
             self.json = json
+            format = capture.format
             self.partBytes = partBytes
             self.write = write
             reading = Locked(Reader(capture: capture))
@@ -164,7 +167,7 @@ public enum ParallelDecode {
 
         /// One thread's loop: take the next part, read it, write what is due.
         func work() {
-            var printer = MessagePrinter(json: json, capacity: 0)
+            var printer = MessagePrinter(json: json, capacity: 0, format: format)
             while true {
                 slots.withLock(when: { $0 > 0 }) { free, _ in free -= 1 }
                 guard let part = reading.withLock({ $0.next(target: partBytes) }) else {
@@ -211,7 +214,7 @@ public enum ParallelDecode {
                 w.pipeline.adopt(read.pipeline)
             } else {
                 lines.removeAll()
-                var printer = MessagePrinter(json: json, capacity: 0)
+                var printer = MessagePrinter(json: json, capacity: 0, format: format)
                 printer.out = lines
                 part.forEachDatagram { bytes, time in
                     _ = w.pipeline.process(datagram: bytes, at: time) { item, t in printer.append(item, at: t) }
@@ -228,7 +231,7 @@ public enum ParallelDecode {
         /// run leaves it.
         func finish() -> (GatewayPipeline, Int) {
             writing.withLock { w in
-                var printer = MessagePrinter(json: json, capacity: 0)
+                var printer = MessagePrinter(json: json, capacity: 0, format: format)
                 printer.out = w.spare.popLast() ?? OutputBuffer(capacity: 0)
                 _ = w.pipeline.finish(.openFrameOnly) { item, t in printer.append(item, at: t) }
                 if printer.out.count > 0 { write(&printer.out) }

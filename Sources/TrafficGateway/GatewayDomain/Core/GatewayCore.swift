@@ -379,27 +379,3 @@ public struct GatewayCore: Sendable {
         evaluateAll(at: time, into: &out)
     }
 }
-
-extension TrafficReport {
-    /// A traffic report built from a UAT ADS-B payload (Basic/Long report), or nil for address
-    /// qualifiers that are not aircraft. Geometric altitudes are not used as pressure altitude.
-    init?(uat a: UATADSBPayload) {
-        let type: AddressType
-        switch a.addressQualifier {
-        case 0: type = .adsbICAO
-        case 1: type = .adsbSelfAssigned
-        case 2, 6: type = .tisbICAO
-        case 3: type = .tisbTrackFile
-        default: return nil
-        }
-        let track = a.trackDeg
-        var airborne = true
-        if case .ground = a.velocity { airborne = false }
-        self.init(
-            addressType: type, address: a.address, position: a.position,
-            pressureAltitudeFt: a.altitudeIsGeometric ? nil : a.altitudeFt, airborne: airborne,
-            trackType: track == nil ? .invalid : .trueTrack, nic: a.nic, nacp: a.nacp ?? 0,
-            groundSpeedKt: a.groundSpeedKt, verticalSpeedFpm: a.verticalRateFpm, trackDeg: track ?? 0,
-            emitterCategory: a.emitterCategory ?? 0, callsign: a.callsign ?? "", emergency: a.emergency ?? 0)
-    }
-}

@@ -1,0 +1,34 @@
+/// The lines of a text capture that were skipped for being wrong (cut, bad hex, a field that is
+/// not a number, no `START` line before them…): counted, the first few kept with their line
+/// numbers, so a reader says where to look without holding a line of a long log in memory.
+struct LineProblems: Sendable, Equatable {
+    /// Lines skipped as wrong.
+    private(set) var count = 0
+    /// The first `kept` of them: "line 12: hex of the wrong length (17 bytes)".
+    private(set) var examples: [String] = []
+    /// Examples kept.
+    static let kept = 5
+
+    /// Counts line `line` as skipped for `reason`.
+    mutating func add(line: Int, _ reason: String) {
+        count += 1
+        if examples.count < Self.kept { examples.append("line \(line): \(reason)") }
+    }
+
+    /// Adds `other`'s counts and, while there is room, its examples.
+    mutating func merge(_ other: LineProblems) {
+        count += other.count
+        examples += other.examples.prefix(Self.kept - min(examples.count, Self.kept))
+    }
+
+    /// One sentence for the file at `path` ("PATH: 3 lines skipped (line 12: …; line 40: …)"),
+    /// as a capture error that reading went on after; nil when none was skipped.
+    func error(path: String) -> CaptureError? {
+        guard count > 0 else { return nil }
+        let more = count > examples.count ? "; …" : ""
+        var e = CaptureError(path: path, offset: nil,
+                             reason: "\(count) line\(count == 1 ? "" : "s") skipped (\(examples.joined(separator: "; "))\(more))")
+        e.readOn = true
+        return e
+    }
+}

@@ -1,0 +1,216 @@
+import GatewaySupport
+import GDL90
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The line captures besides dump978's own output, each line turned into GDL 90 frames as a
+/// Stratux would send them, so every format flows into the same deframer and core:
+///
+/// - a Stratux **replay log** (`/var/log/stratux/NNNN-uat.log`, `-es.log`, `-gps.log`): a
+///   `START,<time as Go prints it>,<time>` line, then `<nanoseconds since START>,<line>`, where
+///   the line is dump978's (`+` uplinks, `-` UAT downlinks: Basic and Long reports, which the
+///   core makes traffic), SBS BaseStation (`MSG,…`: `SBSDecoder`, traffic reports) or NMEA
+///   (`$GPRMC,…`: `NMEADecoder`, heartbeat and ownship). Each line is timed START plus its
+///   offset. A later `START` (Stratux appends a new session to the same file) starts a new clock;
+///   lines before any `START` have no time and are skipped.
+/// - **SBS BaseStation text** as dump1090 and readsb serve it on port 30003 (`nc HOST 30003 > F`):
+///   each line timed by its own "generated" date and time, read as UTC.
+///
+/// A wrong line (cut, hex of the wrong length, a field that is not a number, an unknown message
+/// type, no `START` before it, time going back by more than a second) is counted with its line
+/// number (`LineProblems`) and skipped; offsets going back by less than a second (lines written
+/// from two threads) keep the previous line's time.
+struct TextLogReader {
+    /// What the lines hold.
+    enum Kind: Sendable {
+        /// dump978 lines (uplinks and UAT downlinks).
+        case uat
+        /// SBS BaseStation lines (1090 MHz).
+        case sbs
+        /// NMEA sentences (the GPS).
+        case nmea
+    }
+
+    let kind: Kind
+    private var lineNumber = 0
+    /// Epoch seconds of the current `START`.
+    private var start: Double?
+    private var starts = 0
+    /// The previous line's offset since `START`, nanoseconds.
+    private var lastOffset: Int64?
+    private var sbs = SBSDecoder()
+    private var nmea = NMEADecoder()
+    /// Lines skipped as wrong.
+    private(set) var problems = LineProblems()
+
+    init(kind: Kind) {
+        self.kind = kind
+    }
+
+    /// Reads the whole lines at the start of `bytes` (file offset `base`) into `out`; returns the
+    /// bytes consumed. A line cut by the window's end waits for more, unless `atEnd`.
+    mutating func scan(_ bytes: [UInt8], base: Int, atEnd: Bool, into out: inout CaptureContents) -> Int {
+        bytes.withUnsafeBufferPointer { b in
+            var lineStart = 0
+            while lineStart < b.count {
+                var end = b.count
+                if let p = b.baseAddress, let newline = memchr(p + lineStart, 0x0A, b.count - lineStart) {
+                    end = p.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                }
+                if end == b.count && !atEnd { break }
+                lineNumber += 1
+                defer { lineStart = end + 1 }
+                var e = end
+                while e > lineStart, b[e - 1] == 0x0D || b[e - 1] == 0x20 { e -= 1 }
+                var i = lineStart
+                while i < e, b[i] == 0x20 { i += 1 }
+                guard i < e else { continue }
+                read(UnsafeBufferPointer(rebasing: b[i..<e]), offset: base + lineStart, into: &out)
+            }
+            return min(lineStart, b.count)
+        }
+    }
+
+    private mutating func read(_ line: UnsafeBufferPointer<UInt8>, offset: Int, into out: inout CaptureContents) {
+        if Self.hasPrefix(line, "START,") {
+            let text = line[6...].prefix { $0 != 0x2C }
+            guard let t = Self.goTime(String(decoding: text, as: UTF8.self)) else {
+                problem("the START line's time \(String(decoding: text.prefix(40), as: UTF8.self).escapingControlCharacters) is not one Stratux writes", into: &out)
+                start = nil
+                return
+            }
+            starts += 1
+            if starts > 1 { problem("a second START (\(Timestamp.iso8601(t))): the log was appended to by a later session; its lines are timed from it", into: &out) }
+            start = t
+            lastOffset = nil
+            out.skipped += 1
+            return
+        }
+        // `<nanoseconds>,` before the line: a replay log's.
+        var digits = 0
+        var nanoseconds: Int64 = 0
+        while digits < line.count, digits < 19, line[digits] >= 48, line[digits] <= 57 {
+            nanoseconds = nanoseconds * 10 + Int64(line[digits] - 48)
+            digits += 1
+        }
+        var time: Double?
+        var body = line
+        if digits > 0, digits < line.count, line[digits] == 0x2C {
+            body = UnsafeBufferPointer(rebasing: line[(digits + 1)...])
+            guard let start else {
+                problem("no START line before it (a replay log begins with one): its time is unknown", into: &out)
+                return
+            }
+            if let last = lastOffset, nanoseconds < last {
+                guard last - nanoseconds <= 1_000_000_000 else {
+                    problem("its time goes back \(Self.seconds(last - nanoseconds)) s from the line before", into: &out)
+                    return
+                }
+                nanoseconds = last
+            }
+            lastOffset = nanoseconds
+            // Microseconds, as recordings keep times.
+            time = ((start + Double(nanoseconds) / 1e9) * 1e6).rounded() / 1e6
+        } else if kind != .sbs || start != nil {
+            // Only plain SBS text has lines without offsets (each line says when it was made).
+            problem(start == nil && kind != .sbs ? "no START line before it, and no time of its own" : "no nanosecond offset before it (a cut line?)", into: &out)
+            return
+        }
+        switch kind {
+        case .uat:
+            switch Dump978Reader.line(body, from: 0, to: body.count) {
+            case .message(let message, _):
+                out.datagrams.append(CapturedDatagram(timestamp: time, bytes: message.frame(), fileOffset: offset))
+            case .notHex:
+                problem("not UAT hex (\(Self.preview(body)))", into: &out)
+            case .wrongLength(let n, let uplink):
+                problem("hex of the wrong length (\(n) bytes; \(uplink ? "an uplink has 432" : "a downlink has 18 or 34"))", into: &out)
+            case .notALine:
+                problem("not a UAT line (\(Self.preview(body)))", into: &out)
+            }
+        case .sbs:
+            if time == nil {
+                // Plain SBS text: the time the line says it was generated.
+                guard let generated = sbs.timeGenerated(body) else {
+                    if Self.hasPrefix(body, "MSG,") {
+                        problem("no date and time generated (fields 7 and 8) to time it by", into: &out)
+                    } else {
+                        out.skipped += 1
+                    }
+                    return
+                }
+                time = generated
+            }
+            switch sbs.feed(body, at: time!) {
+            case .report(let report):
+                out.datagrams.append(CapturedDatagram(timestamp: time, bytes: Message.traffic(report).frame(), fileOffset: offset))
+            case .nothing:
+                out.skipped += 1
+            case .problem(let why):
+                problem(why, into: &out)
+            }
+        case .nmea:
+            switch nmea.feed(body, at: time ?? 0) {
+            case .ownship(let messages):
+                var frames: [UInt8] = []
+                for m in messages { frames += m.frame() }
+                out.datagrams.append(CapturedDatagram(timestamp: time, bytes: frames, fileOffset: offset))
+            case .nothing:
+                out.skipped += 1
+            case .problem(let why):
+                problem(why, into: &out)
+            }
+        }
+    }
+
+    private mutating func problem(_ reason: String, into out: inout CaptureContents) {
+        problems.add(line: lineNumber, reason)
+        out.skipped += 1
+    }
+
+    /// Seconds, one decimal, from nanoseconds.
+    static func seconds(_ ns: Int64) -> String {
+        let tenths = (ns + 50_000_000) / 100_000_000
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// The start of a line, for a message.
+    static func preview(_ line: UnsafeBufferPointer<UInt8>) -> String {
+        let text = String(decoding: line.prefix(24), as: UTF8.self).escapingControlCharacters
+        return line.count > 24 ? text + "…" : text
+    }
+
+    static func hasPrefix(_ line: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        guard line.count >= prefix.utf8CodeUnitCount else { return false }
+        return prefix.withUTF8Buffer { p in zip(line, p).allSatisfy { $0 == $1 } }
+    }
+
+    /// A time as Go's `Mon Jan 2 15:04:05 -0700 MST 2006` prints it (what a Stratux writes after
+    /// `START,`), in epoch seconds; nil when it is not one, or before 2001.
+    static func goTime(_ text: String) -> Double? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 7 else { return nil }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard let month = months.firstIndex(of: String(parts[1])), let day = Int(parts[2]), (1...31).contains(day),
+              let year = Int(parts[6]), year >= 2001, year < 2200 else { return nil }
+        let clock = parts[3].split(separator: ":")
+        guard clock.count == 3, let h = Int(clock[0]), let m = Int(clock[1]), let s = Int(clock[2]), h < 24, m < 60, s < 61 else { return nil }
+        let zone = Array(parts[4].utf8)
+        guard zone.count == 5, zone[0] == 0x2B || zone[0] == 0x2D, let zh = Int(parts[4].dropFirst().prefix(2)), let zm = Int(parts[4].suffix(2)),
+              zh <= 14, zm < 60 else { return nil }
+        let offset = Double(zh * 3600 + zm * 60) * (zone[0] == 0x2D ? -1 : 1)
+        let t = Timestamp.midnight(year: year, month: month + 1, day: day) + Double(h * 3600 + m * 60 + s) - offset
+        // A day the month does not have (31 Sep) is no date.
+        guard Timestamp.iso8601(t + offset).hasPrefix(String(format2: year, month + 1, day)) else { return nil }
+        return t
+    }
+}
+
+extension String {
+    /// "YYYY-MM-DD" of numbers.
+    fileprivate init(format2 year: Int, _ month: Int, _ day: Int) {
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        self = "\(year)-\(two(month))-\(two(day))"
+    }
+}
