@@ -308,7 +308,8 @@ extension TrafficReport {
     /// The GDL 90 traffic report a UAT ADS-B payload (a Basic or Long report, a dump978 `-` line)
     /// stands for, as a Stratux makes it: address and qualifier (ADS-R, 6, carried as TIS-B ICAO,
     /// 2: a relayed copy of an ICAO address; 7, reserved, gives nil), position, pressure altitude
-    /// (a geometric primary altitude is not one: nil), airborne or on the ground, ground speed,
+    /// (a geometric primary altitude is not one: nil), airborne or on the ground, ground speed
+    /// (truncated to whole knots, as Stratux computes it),
     /// track, vertical rate, NIC, and from the mode status the emitter category, NACp, emergency
     /// code and the callsign when the CSID bit says it is one (not a squawk). A report without a
     /// mode status carries no callsign: the target's last one is kept by whoever keeps targets.
@@ -325,12 +326,19 @@ extension TrafficReport {
         }
         let track = a.trackDeg
         var airborne = true
-        if case .ground = a.velocity { airborne = false }
+        // Ground speed as Stratux (and dump978's uat2text) give it: the components' root sum of
+        // squares, truncated to whole knots.
+        var speed = a.groundSpeedKt
+        switch a.velocity {
+        case .airborne(let n?, let e?, _): speed = Int(Double(n * n + e * e).squareRoot())
+        case .airborne: break
+        case .ground: airborne = false
+        }
         self.init(
             addressType: type, address: a.address, position: a.position,
             pressureAltitudeFt: a.altitudeIsGeometric ? nil : a.altitudeFt, airborne: airborne,
             trackType: track == nil ? .invalid : .trueTrack, nic: a.nic, nacp: a.nacp ?? 0,
-            groundSpeedKt: a.groundSpeedKt, verticalSpeedFpm: a.verticalRateFpm, trackDeg: track ?? 0,
+            groundSpeedKt: speed, verticalSpeedFpm: a.verticalRateFpm, trackDeg: track ?? 0,
             emitterCategory: a.emitterCategory ?? 0, callsign: a.callsignIsFlightID ? a.callsign ?? "" : "", emergency: a.emergency ?? 0)
     }
 }

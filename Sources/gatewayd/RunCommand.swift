@@ -48,6 +48,11 @@ struct RunCommand: AsyncParsableCommand {
     var gpsd: HostPort?
 
     @Option(help: ArgumentHelp(
+        "A 1090 MHz receiver's SBS BaseStation output as host:port (port 30003 if omitted): dump1090 or readsb on this Pi or another. Its aircraft are traffic beside GDL90's (one target when heard both ways); ownship then comes from --gpsd. Reconnects with backoff; the status line counts its positions and wrong lines.",
+        valueName: "host:port"), transform: { try HostPort.argument($0, defaultPort: 30003) })
+    var sbs: HostPort?
+
+    @Option(help: ArgumentHelp(
         "Flight recorder: keep every datagram, gpsd fix, airspace set and acknowledgement in this folder, one pcapng file an hour (gdl90-2026-05-16-14.pcapng: interface 0 the GDL90 datagrams, 1 the gpsd fixes, 2 the events; Wireshark opens it). Replay with: gatewayd replay DIR (every hour), DIR/gdl90-2026-05-16-14 or its .pcapng (one hour); recordings of the older three-file form replay the same way. The folder is capped by [recorder] max_mb (200 MB by default): the oldest hour goes first."))
     var record: String?
 
@@ -127,6 +132,7 @@ struct RunCommand: AsyncParsableCommand {
             "--udp-port": udpPort.map { .integer(Int($0)) },
             "--bind": bind.map(TOMLValue.string),
             "--gpsd": gpsd.map { .string($0.description) },
+            "--sbs": sbs.map { .string($0.description) },
             "--accept-from": acceptFrom.isEmpty ? nil : .array(acceptFrom.map(TOMLValue.string)),
             "--record": record.map(TOMLValue.string),
             "--json": json ? .bool(true) : nil,

@@ -47,6 +47,9 @@ private func request(_ port: Int, _ method: String, _ path: String, headers: [St
     return (status, head, body)
 }
 
+/// `GET path` over loopback (other suites' way to read a running gateway's API).
+func loopbackGET(_ port: Int, _ path: String) -> (status: Int, head: String, body: String) { request(port, "GET", path) }
+
 private func object(_ body: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "not a JSON object: \(body.prefix(300))")
 }

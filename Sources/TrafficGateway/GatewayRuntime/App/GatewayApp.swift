@@ -75,6 +75,7 @@ public struct GatewayApp: Sendable {
         let log = c.databaseEnabled ? AlertLog(database: openDatabase(c.database ?? GatewayDatabase.defaultPath())) : nil
         let store = log.map { NotamStore(database: $0.database) }
         let gpsd = c.gpsd.map { GPSDSource(host: $0.host, port: $0.port) }
+        let sbs = c.sbs.map { SBSSource(host: $0.host, port: $0.port) { console.info("gatewayd: " + $0) } }
         let now: @Sendable () -> Double
         if let replay { now = { replay.now() } } else { now = { Date().timeIntervalSince1970 } }
         let hub = FeedHub(now: now())
@@ -119,6 +120,7 @@ public struct GatewayApp: Sendable {
             gateway.add(acknowledgements)
             if let discovery { gateway.add(discovery) }
             if let gpsd { gateway.add(gpsd) }
+            if let sbs { gateway.add(sbs) }
             gateway.add(replay ?? UDPSource(address: c.bind, port: UInt16(c.udpPort), acceptFrom: c.acceptFrom))
             gateway.add(TickSource(every: replay.map { .seconds(max(0.05, 1 / $0.speed)) } ?? .seconds(1), clock: clock))
             replay?.whenPlayed { console.info("gatewayd: " + $0) }
@@ -144,7 +146,7 @@ public struct GatewayApp: Sendable {
         // stalled core (not a quiet receiver) is what systemd restarts.
         systemd.notify("READY=1\nSTATUS=listening for GDL90 on UDP \(c.bind):\(gateway.port)")
         if let watchdog = systemd.watchdog(petting: gateway.queue, clock: clock) { timers.append(watchdog) }
-        if c.statusInterval > 0 { timers.append(statusLine(gateway, gpsd: gpsd, database: log?.database)) }
+        if c.statusInterval > 0 { timers.append(statusLine(gateway, gpsd: gpsd, sbs: sbs, database: log?.database)) }
         if let database = log?.database, database.degradedReason != nil { timers.append(databaseRetry(database)) }
         if let alertLog = sinks.lazy.compactMap({ $0 as? AlertLogSink }).first {
             // Alert changes a locked or full database did not take are tried again every 5 s.
@@ -300,11 +302,12 @@ public struct GatewayApp: Sendable {
     }
 
     /// The status line on stderr (and systemd's STATUS=) every `statusInterval` seconds.
-    private func statusLine(_ gateway: LiveGateway, gpsd: GPSDSource?, database: GatewayDatabase?) -> PeriodicService {
+    private func statusLine(_ gateway: LiveGateway, gpsd: GPSDSource?, sbs: SBSSource?, database: GatewayDatabase?) -> PeriodicService {
         let console = self.console, systemd = self.systemd, interval = Duration.seconds(config.statusInterval)
         return PeriodicService("status line", delay: interval, every: interval, clock: clock) {
             guard let line = await Offload.run(on: .global(), { () -> String in
                 var status = gateway.status(gpsd: gpsd?.status)
+                status.sbs = sbs?.status
                 status.storage = database?.degradedReason
                 return status.line
             }) else { return }

@@ -15,6 +15,8 @@ extension GatewayConfig {
             .text("input", "bind", \.bind, help: "IPv4 address", parse: ipv4, format: path),
             .optional("input", "gpsd", \.gpsd, help: "host:port", unset: "# gpsd = \"127.0.0.1:2947\"",
                       parse: { HostPort($0, defaultPort: 2947) }, format: \.description),
+            .optional("sbs", "address", \.sbs, help: "host:port (dump1090/readsb BaseStation output)", unset: "# address = \"127.0.0.1:30003\"",
+                      parse: { HostPort($0, defaultPort: 30003) }, format: \.description),
             .list("input", "accept_from", \.acceptFrom, help: "array of IPv4 addresses",
                   unset: "# accept_from = [\"192.168.10.1\"]   (default: GDL90 from anyone)", parse: ipv4, format: path),
 
@@ -114,6 +116,7 @@ extension GatewayConfig {
     /// `run --help`, so a misspelt key or a flag without its key fails a test, not a flight.
     public static let runFlags: [(flag: String, key: String)] = [
         ("--udp-port", "input.udp_port"), ("--bind", "input.bind"), ("--gpsd", "input.gpsd"), ("--accept-from", "input.accept_from"),
+        ("--sbs", "sbs.address"),
         ("--record", "recorder.dir"), ("--json", "output.json"), ("--database", "database.path"), ("--no-database", "database.enabled"),
         ("--http-port", "feeds.http_port"), ("--http-bind", "feeds.http_bind"), ("--forward", "feeds.forward"), ("--nmea-port", "feeds.nmea_port"),
         ("--airspace", "airspace.file"), ("--notams", "airspace.notams_file"), ("--notam-source", "notams.source"),

@@ -17,6 +17,8 @@ public struct GatewayConfig: Sendable, Equatable {
     public var bind = "0.0.0.0"
     /// gpsd (port 2947 when the file or flag names only the host).
     public var gpsd: HostPort?
+    /// A 1090 MHz receiver's SBS BaseStation output (dump1090, readsb), port 30003 when only the host is named.
+    public var sbs: HostPort?
     /// SQLite database path (nil: the XDG default).
     public var database: String?
     /// Keep an alert log and NOTAM store.

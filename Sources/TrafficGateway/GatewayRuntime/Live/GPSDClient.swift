@@ -109,7 +109,7 @@ public final class GPSDClient: Service, Sendable, CustomStringConvertible {
                 }
             case .failure(let error):
                 guard !self.isStopped else { return }
-                onStatus(.disconnected("gpsd \(HostPort(host: host, port: port)): \(Self.explain(error)) (is gpsd running?)"))
+                onStatus(.disconnected("gpsd \(HostPort(host: host, port: port)): \(ConnectionFailure.reason(error)) (is gpsd running?)"))
                 self.retry(on: loop)
             }
         }
@@ -118,12 +118,6 @@ public final class GPSDClient: Service, Sendable, CustomStringConvertible {
     private func retry(on loop: any EventLoop) {
         guard !isStopped else { return }
         loop.scheduleTask(in: .seconds(Self.retryDelay)) { self.connect(on: loop) }
-    }
-
-    private static func explain(_ error: any Error) -> String {
-        if let e = error as? IOError { return String(cString: strerror(e.errnoCode)) }
-        if case ChannelError.connectTimeout? = error as? ChannelError { return "connection timed out" }
-        return "\(error)"
     }
 }
 

@@ -175,6 +175,8 @@ public struct GatewayStatus: Sendable {
     public var problem: String?
     /// gpsd connection state, when configured.
     public var gpsd: GPSDClient.Status?
+    /// The SBS (1090 MHz) source's state and counts, when configured.
+    public var sbs: SBSClient.Status?
     /// Why the database runs in memory (a storage fault at start), nil when on its file.
     public var storage: String?
 
@@ -187,6 +189,10 @@ public struct GatewayStatus: Sendable {
             case .connected: s += ", gpsd connected"
             case .disconnected(let why): s += ", gpsd: \(why)"
             }
+        }
+        if let sbs {
+            s += sbs.connected ? ", SBS connected (\(sbs.reports) positions" : ", \(sbs.reason ?? "SBS connecting") (\(sbs.reports) positions"
+            s += sbs.wrongLines > 0 ? ", \(sbs.wrongLines) wrong lines, last: \(sbs.lastWrong ?? ""))" : ")"
         }
         if let problem { s += "; receiver: \(problem)" }
         if let storage { s += "; storage degraded: \(storage)" }

@@ -1,0 +1,244 @@
+import GatewaySupport
+import GatewayCaptures
+import GDL90
+import NIOCore
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a 1090 MHz receiver's SBS BaseStation output (dump1090, readsb: TCP port 30003) and
+/// hands on, for each read, the GDL 90 traffic reports its positions make (`SBSDecoder`: the
+/// lines merged per address). Built like `GPSDClient` on SwiftNIO's `ClientBootstrap`: event-loop
+/// I/O, never the core's queue, so a stalled peer never delays the core. Reconnects with backoff
+/// (1 s, doubling to `longestRetry`) after a refused or lost connection, or `silence` seconds
+/// without a line (readsb sends nothing while no aircraft is heard: a quiet reconnect then).
+/// A line longer than 64 kB (not SBS) is dropped and counted; wrong lines are counted, with the
+/// last one's reason kept for the status line.
+public final class SBSClient: Sendable, CustomStringConvertible {
+    /// Connection state and counts, for the status line.
+    public struct Status: Sendable, Equatable {
+        /// Connected now.
+        public var connected = false
+        /// Why the last connection ended or failed, while not connected.
+        public var reason: String?
+        /// Lines read.
+        public var lines = 0
+        /// Traffic reports made.
+        public var reports = 0
+        /// Lines that were wrong (skipped), and the last one's reason.
+        public var wrongLines = 0
+        public var lastWrong: String?
+    }
+
+    private let host: String
+    private let port: UInt16
+    private let onReports: @Sendable ([UInt8], Double) -> Void
+    private let onStatus: @Sendable (Status, Bool) -> Void
+    private let clock: @Sendable () -> Double
+    private let group: any EventLoopGroup
+    /// Stopped, the channel in use, the next retry's delay, and the status.
+    private let state = Locked<(stopped: Bool, channel: (any Channel)?, retry: Int64, status: Status)>((false, nil, 1, Status()))
+
+    /// The longest wait between attempts, seconds.
+    public static let longestRetry: Int64 = 60
+    /// Seconds without a line after which the connection is tried anew.
+    public static let silence: Int64 = 120
+    /// The longest line kept waiting for its newline.
+    static let longestLine = 65_536
+
+    /// A client for `host:port`. `onReports` gets the frames of one read's positions and the time
+    /// they were read (`clock`); `onStatus` every change of the status, and whether it is one a
+    /// person should be told (connected, or the first failure after being connected or at start).
+    public init(host: String, port: UInt16 = 30003, clock: @escaping @Sendable () -> Double,
+                onReports: @escaping @Sendable ([UInt8], Double) -> Void,
+                onStatus: @escaping @Sendable (Status, Bool) -> Void = { _, _ in },
+                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+        self.host = host
+        self.port = port
+        self.clock = clock
+        self.onReports = onReports
+        self.onStatus = onStatus
+        self.group = group
+    }
+
+    /// `SBS host:port`.
+    public var description: String { "SBS \(HostPort(host: host, port: port))" }
+
+    /// The status now.
+    public var status: Status { state.withLock { $0.status } }
+
+    /// Connects, and keeps reconnecting until `stop`.
+    public func start() { connect(on: group.next()) }
+
+    /// Stops reconnecting and closes the connection.
+    public func stop() {
+        let channel = state.withLock { s -> (any Channel)? in
+            s.stopped = true
+            defer { s.channel = nil }
+            return s.channel
+        }
+        channel?.close(promise: nil)
+    }
+
+    private var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// Updates the status and tells `onStatus`.
+    fileprivate func update(_ change: (inout Status) -> Bool) {
+        let (status, tell) = state.withLock { s -> (Status, Bool) in
+            let tell = change(&s.status)
+            return (s.status, tell)
+        }
+        onStatus(status, tell)
+    }
+
+    fileprivate func connected() {
+        state.withLock { $0.retry = 1 }
+        update { s in
+            s.connected = true
+            s.reason = nil
+            return true
+        }
+    }
+
+    fileprivate func ended(_ reason: String) {
+        update { s in
+            // Said once: when a connection is lost, or the first attempt fails; retries are quiet.
+            let tell = s.connected || s.reason == nil
+            s.connected = false
+            s.reason = reason
+            return tell
+        }
+    }
+
+    fileprivate func read(lines: Int, reports: [UInt8], count: Int, wrong: [String], at time: Double) {
+        if !reports.isEmpty { onReports(reports, time) }
+        update { s in
+            s.lines += lines
+            s.reports += count
+            s.wrongLines += wrong.count
+            if let last = wrong.last { s.lastWrong = last }
+            return false
+        }
+    }
+
+    private func connect(on loop: any EventLoop) {
+        guard !isStopped else { return }
+        let name = description
+        let clock = self.clock
+        let bootstrap = ClientBootstrap(group: loop)
+            .connectTimeout(.seconds(5))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(Self.silence)))
+                    try channel.pipeline.syncOperations.addHandler(SBSLineHandler(client: self, name: name, clock: clock))
+                }
+            }
+        bootstrap.connect(host: host, port: Int(port)).whenComplete { result in
+            switch result {
+            case .success(let channel):
+                let keep = self.state.withLock { s -> Bool in
+                    guard !s.stopped else { return false }
+                    s.channel = channel
+                    return true
+                }
+                guard keep else { channel.close(promise: nil); return }
+                channel.closeFuture.whenComplete { _ in
+                    self.state.withLock { if $0.channel === channel { $0.channel = nil } }
+                    self.retry(on: loop)
+                }
+            case .failure(let error):
+                guard !self.isStopped else { return }
+                self.ended("\(name): \(ConnectionFailure.reason(error)) (is dump1090 or readsb running with its SBS output on port \(self.port)?)")
+                self.retry(on: loop)
+            }
+        }
+    }
+
+    private func retry(on loop: any EventLoop) {
+        guard !isStopped else { return }
+        let delay = state.withLock { s -> Int64 in
+            defer { s.retry = min(s.retry * 2, Self.longestRetry) }
+            return s.retry
+        }
+        loop.scheduleTask(in: .seconds(delay)) { self.connect(on: loop) }
+    }
+}
+
+/// One SBS connection: cuts what arrives into lines, decodes them, hands the reports of each read
+/// on at once, and says why the connection ended.
+private final class SBSLineHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let client: SBSClient
+    private let name: String
+    private let clock: @Sendable () -> Double
+    private var decoder = SBSDecoder()
+    private var pending: [UInt8] = []
+    private var reason: String?
+
+    init(client: SBSClient, name: String, clock: @escaping @Sendable () -> Double) {
+        self.client = client
+        self.name = name
+        self.clock = clock
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        client.connected()
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var buffer = unwrapInboundIn(data)
+        if let bytes = buffer.readBytes(length: buffer.readableBytes) { pending += bytes }
+        // Every line of this read is timed by the moment it was read, to the microsecond (as the
+        // flight recorder keeps times: the replay of a recording is the session it was).
+        let time = (clock() * 1e6).rounded() / 1e6
+        var frames: [UInt8] = []
+        var reports = 0, lines = 0
+        var wrong: [String] = []
+        var start = 0
+        while let newline = pending[start...].firstIndex(of: 0x0A) {
+            lines += 1
+            pending.withUnsafeBufferPointer { b in
+                let line = UnsafeBufferPointer(rebasing: b[start..<newline])
+                guard !line.isEmpty, !(line.count == 1 && line[0] == 0x0D) else { return }
+                switch decoder.feed(line, at: time) {
+                case .report(let report):
+                    frames += Message.traffic(report).frame()
+                    reports += 1
+                case .nothing:
+                    break
+                case .problem(let why):
+                    wrong.append(why)
+                }
+            }
+            start = newline + 1
+        }
+        pending.removeFirst(start)
+        if pending.count > SBSClient.longestLine {
+            wrong.append("a line of more than \(SBSClient.longestLine / 1024) kB without a newline (not SBS text): dropped")
+            pending.removeAll()
+        }
+        client.read(lines: lines, reports: frames, count: reports, wrong: wrong, at: time)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            reason = "\(name) sent nothing for \(SBSClient.silence) s (no aircraft heard, or the receiver stalled): reconnecting"
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        reason = "\(name): \(ConnectionFailure.reason(error))"
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        client.ended(reason ?? "\(name) closed the connection")
+        context.fireChannelInactive()
+    }
+}

@@ -1,0 +1,37 @@
+import GatewaySupport
+/// Traffic from a 1090 MHz receiver's SBS BaseStation output (dump1090, readsb: port 30003), beside
+/// GDL 90 over UDP: each read's positions handed in as one datagram of GDL 90 traffic reports at
+/// the gateway's clock, so the core merges them with GDL 90 traffic by address (a target heard
+/// both ways is one target) and the flight recorder keeps them like any datagram (the replay of a
+/// recording is the session it was). Ownship then comes from gpsd (or a Stratux's GDL 90).
+public final class SBSSource: GatewaySource {
+    private let host: String
+    private let port: UInt16
+    private let client = Locked<SBSClient?>(nil)
+    private let tell: @Sendable (String) -> Void
+
+    /// A source reading `host:port`; `tell` gets the lines a person should read (connected, lost,
+    /// the first failure: retries are quiet).
+    public init(host: String, port: UInt16, tell: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.host = host
+        self.port = port
+        self.tell = tell
+    }
+
+    /// The connection's state and counts (nil before `start`).
+    public var status: SBSClient.Status? { client.value?.status }
+
+    public func start(_ inlet: GatewayInlet) throws(GatewayError) {
+        let tell = self.tell, name = "\(HostPort(host: host, port: port))"
+        let c = SBSClient(host: host, port: port, clock: { inlet.now() }, onReports: { frames, time in
+            inlet.deliver(.datagram(frames), at: time)
+        }, onStatus: { status, said in
+            guard said else { return }
+            tell(status.connected ? "SBS \(name) connected" : "\(status.reason ?? "SBS \(name) disconnected"); retrying quietly with backoff")
+        })
+        client.set(c)
+        c.start()
+    }
+
+    public func stop() { client.value?.stop() }
+}
