@@ -36,7 +36,9 @@ final class TestLineServer: @unchecked Sendable {
     private func serve() {
         while true {
             let c = accept(fd, nil, nil)
-            if c < 0 { return }
+            // Closed here, not in `stop`: a number closed under a blocked accept could be another
+            // test's socket by the time this thread accepts on it again.
+            if c < 0 { close(fd); return }
             accepted.withLock { $0 += 1 }
             let script = scripts.withLock { $0.isEmpty ? (text: "", close: false) : $0.removeFirst() }
             let bytes = Array(script.text.utf8)
@@ -50,9 +52,9 @@ final class TestLineServer: @unchecked Sendable {
         }
     }
 
+    /// Stops listening (the serving thread closes the socket) and closes the connections kept open.
     func stop() {
         shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
         for c in open.withLock({ $0 }) { close(c) }
     }
 }
@@ -140,6 +142,6 @@ final class TestLineServer: @unchecked Sendable {
         p.terminate()
         p.waitUntilExit()
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(said.contains("gatewayd: SBS 127.0.0.1:\(server.port) connected"))
+        #expect(said.contains("gatewayd: SBS 127.0.0.1:\(server.port) connected"), "\(said)")
     }
 }
