@@ -10,7 +10,7 @@ struct BenchCommand: ParsableCommand {
         discussion: "Example: swift run -c release gatewayd bench --megabytes 64 --targets 500"
     )
 
-    @Option(help: "Size of the synthetic stream for the codec benchmark, MB.")
+    @Option(help: "Size of the synthetic stream for the codec benchmark, and of each file of the formats benchmark, MB.")
     var megabytes: Int = 64
 
     @Option(help: "Simultaneous targets for the pipeline benchmark.")
@@ -55,15 +55,17 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Hours of flight recordings for --only logbook.")
     var logbookHours = 10
 
-    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile, commands, voice, logbook, patterns (the last six are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s; decode, replay and fisb as child processes on a --stream-megabytes stream, a few minutes; the spoken callouts' start-up CPU and datagram-to-ALSA latency, about 30 s; --logbook-hours of recordings into the logbook and each export of a 3 h flight, about a minute; every NOTAM text pattern on 1 to 64 kB runs of each character class, a table of size against time, under a minute).")
+    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile, commands, voice, logbook, patterns, formats (the last seven are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s; decode, replay and fisb as child processes on a --stream-megabytes stream, a few minutes; the spoken callouts' start-up CPU and datagram-to-ALSA latency, about 30 s; --logbook-hours of recordings into the logbook and each export of a 3 h flight, about a minute; every NOTAM text pattern on 1 to 64 kB runs of each character class, a table of size against time, under a minute; each capture format (pcap, dump978, Stratux's UAT, 1090ES and GPS logs, SBS text) read and decoded beside raw GDL90, --megabytes MB of each, under a minute).")
     var only: [String] = []
 
     func run() throws {
-        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile", "commands", "voice", "logbook", "patterns"]
+        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile", "commands", "voice", "logbook", "patterns", "formats"]
         if let bad = only.first(where: { !known.contains($0) }) {
             throw ValidationError("unknown benchmark '\(bad)'; choose from: \(known.joined(separator: ", "))")
         }
-        func wanted(_ name: String) -> Bool { (only.isEmpty && !["flood", "hostile", "commands", "voice", "logbook", "patterns"].contains(name)) || only.contains(name) }
+        func wanted(_ name: String) -> Bool {
+            (only.isEmpty && !["flood", "hostile", "commands", "voice", "logbook", "patterns", "formats"].contains(name)) || only.contains(name)
+        }
         #if DEBUG
         Terminal.error("warning: this is a debug build; measure with: swift run -c release gatewayd bench")
         #endif
@@ -112,6 +114,11 @@ struct BenchCommand: ParsableCommand {
             }
             let before = PatternBenchmark.before().map { "\($0.bytes >> 10)k \(PatternBenchmark.Row.milliseconds($0.seconds)) ms" }
             print("patterns: before issue 40 (no memo), range on 1FT spaces: " + before.joined(separator: ", "))
+        }
+        if wanted("formats") {
+            do {
+                for r in try FormatBenchmark.run(megabytes: megabytes, progress: { Terminal.error("formats: \($0)…") }) { print(r.line) }
+            } catch { throw CommandFailure("\(error)") }
         }
         if wanted("voice") {
             do { for r in try Benchmarks.voice() { print(r.line) } } catch { throw CommandFailure("\(error)") }

@@ -6,9 +6,27 @@ import GDL90
 /// one-cursor writer: field by field through `JSONWriter`, and readable text by string
 /// interpolation. The tests hold the fast writers to these, type by type, byte for byte.
 enum MessageLineReference {
+    /// A UAT downlink's line: the traffic report's fields, then where it came from and what only UAT says.
+    static func uatJSON(_ u: UATReport, _ r: TrafficReport, time: Double?, offset: Int?) -> String {
+        var w = JSONWriter()
+        w.add("type", "traffic")
+        w.add("time", time.map(Timestamp.iso8601))
+        if let offset { w.add("offset", offset) }
+        addReport(r, to: &w)
+        let a = u.adsb
+        w.add("from", "uat")
+        w.add("payloadType", Int(a.payloadType))
+        w.add("addressQualifier", Int(a.addressQualifier))
+        w.add("geometricAltitudeFt", a.altitudeIsGeometric ? a.altitudeFt : a.secondaryAltitudeFt)
+        return w.result
+    }
+
     /// The JSON object of `message`, field by field.
     static func json(_ message: Message, time: Double?, offset: Int? = nil) -> String {
         var w = JSONWriter()
+        // A UAT downlink is the traffic report it stands for (issue 45), when it is an aircraft's.
+        if case .basicReport(let u) = message, let r = TrafficReport(uat: u.adsb) { return uatJSON(u, r, time: time, offset: offset) }
+        if case .longReport(let u) = message, let r = TrafficReport(uat: u.adsb) { return uatJSON(u, r, time: time, offset: offset) }
         w.add("type", message.typeName)
         w.add("time", time.map(Timestamp.iso8601))
         if let offset { w.add("offset", offset) }
