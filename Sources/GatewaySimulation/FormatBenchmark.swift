@@ -63,23 +63,27 @@ public enum FormatBenchmark {
     }
 
     /// Each format's read rate against raw GDL 90's.
-    public static func run(megabytes: Int = 32, rounds: Int = 3, progress: (String) -> Void = { _ in }) throws -> [Benchmarks.Result] {
+    public static func run(megabytes: Int = 32, rounds: Int = 5, progress: (String) -> Void = { _ in }) throws -> [Benchmarks.Result] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-formats-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var results: [Benchmarks.Result] = []
-        var baseline: Double?
+        var paths: [(name: String, path: String, size: Int)] = []
         for (i, file) in files(megabytes: megabytes).enumerated() {
-            progress("\(file.name): \(file.bytes.count >> 20) MB")
             let path = folder.appendingPathComponent("format-\(i)").path
             guard FileManager.default.createFile(atPath: path, contents: Data(file.bytes)) else {
                 throw GatewayError.file(path: path, reason: "cannot write the benchmark's file (disk full?)")
             }
-            var best = Double.infinity
-            var messages = 0
-            for _ in 0..<rounds {
+            paths.append((file.name, path, file.bytes.count))
+        }
+        // Round by round over every format (not each format's rounds together), best of each:
+        // a noisy moment of the machine costs every format alike.
+        var best = [Double](repeating: .infinity, count: paths.count)
+        var messages = [Int](repeating: 0, count: paths.count)
+        for round in 0..<rounds {
+            progress("round \(round + 1) of \(rounds): \(paths.count) files of \(megabytes) MB")
+            for (i, file) in paths.enumerated() {
                 let began = DispatchTime.now().uptimeNanoseconds
-                var stream = try CaptureStream(path: path)
+                var stream = try CaptureStream(path: file.path)
                 var deframer = Deframer()
                 var count = 0
                 while let d = stream.next() {
@@ -89,13 +93,15 @@ public enum FormatBenchmark {
                         }
                     }
                 }
-                best = min(best, Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9)
-                messages = count
+                best[i] = min(best[i], Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9)
+                messages[i] = count
             }
-            let rate = Double(file.bytes.count) / 1_048_576 / best
-            if baseline == nil { baseline = rate }
-            results.append(Benchmarks.Result(name: "formats: \(file.name)", value: rate, unit: "MB/s", baseline: i == 0 ? nil : baseline,
-                                             note: "\(JSONWriter.format(Double(messages) / best / 1e6, decimals: 2)) M messages/s"))
+        }
+        let rates = paths.indices.map { Double(paths[$0].size) / 1_048_576 / best[$0] }
+        var results: [Benchmarks.Result] = []
+        for i in paths.indices {
+            results.append(Benchmarks.Result(name: "formats: \(paths[i].name)", value: rates[i], unit: "MB/s", baseline: i == 0 ? nil : rates[0],
+                                             note: "\(JSONWriter.format(Double(messages[i]) / best[i] / 1e6, decimals: 2)) M messages/s"))
         }
         return results
     }

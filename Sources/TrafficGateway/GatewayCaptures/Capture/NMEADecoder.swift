@@ -34,6 +34,10 @@ public struct NMEADecoder: Sendable {
         var end = line.count
         while end > 0, line[end - 1] == 0x0D || line[end - 1] == 0x20 { end -= 1 }
         guard end > 6, line[0] == 0x24 else { return .problem("not an NMEA sentence (no $)") }
+        // Only GGA and RMC are read: the rest (GSV, GSA, VTG…, most of a real log) are skipped
+        // before anything is checked or split.
+        let kind = (line[3], line[4], line[5])
+        guard kind == (0x47, 0x47, 0x41) || kind == (0x52, 0x4D, 0x43) else { return .nothing }
         var body = end
         if let star = (1..<end).last(where: { line[$0] == 0x2A }) {
             guard end - star == 3, let given = Self.hexByte(line[star + 1], line[star + 2]) else {
