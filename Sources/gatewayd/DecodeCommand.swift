@@ -21,7 +21,7 @@ struct DecodeCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Capture files: pcap, pcapng, dump978 text, or raw GDL90.")
+    @Argument(help: "Capture files: pcap, pcapng, dump978 text, raw GDL90, a Stratux replay log (NNNN-uat.log, -es.log, -gps.log) or SBS BaseStation text; the format is found from the content.")
     var files: [String]
 
     @Flag(help: "JSON Lines output (see README for the fields).")
@@ -30,7 +30,7 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: "UDP destination port to extract from pcap/pcapng captures.")
     var port: UInt16 = 4000
 
-    @Option(help: ArgumentHelp("UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day. Without it the date comes from the FIS-B products' own dates, else the file's modification time (said in a note)."))
+    @Option(help: ArgumentHelp("UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day, and of dump978 lines without t= times. Without it the date comes from the FIS-B products' own dates, else the file's modification time (said in a note)."))
     var date: String?
 
     func run() throws {

@@ -12,7 +12,7 @@ struct FISBCommand: ParsableCommand {
         abstract: "Decode FIS-B uplinks (message 0x07) of captures into products, each printed once complete.",
         usage: "gatewayd fisb [<options>] <files> ...\ngatewayd fisb --sample | --bench [--uplinks <uplinks>]",
         discussion: """
-            Reads pcap, pcapng, raw GDL90 and dump978 text (+HEX;…;t=…; lines). Products are printed when complete and again whenever they change (a TFR's areas arriving after its text, a newer METAR). Malformed frames are skipped and counted; a summary goes to stderr.
+            Reads pcap, pcapng, raw GDL90, dump978 text (+HEX;…;t=…; lines; lines without t= are dated from the products, said in a note) and Stratux UAT replay logs. Products are printed when complete and again whenever they change (a TFR's areas arriving after its text, a newer METAR). Malformed frames are skipped and counted; a summary goes to stderr.
 
             Examples:
               gatewayd fisb fixtures/fisb-sample.978
@@ -22,7 +22,7 @@ struct FISBCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Capture files: pcap, pcapng, dump978 text, or raw GDL90.")
+    @Argument(help: "Capture files: pcap, pcapng, dump978 text, raw GDL90, or a Stratux UAT replay log (NNNN-uat.log).")
     var files: [String] = []
 
     @Flag(help: "JSON Lines output.")

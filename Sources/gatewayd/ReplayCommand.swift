@@ -22,7 +22,7 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Run recorded captures through the live pipeline and print the alerts.",
         discussion: """
-            Reads pcap, pcapng (UDP to port 4000), dump978 text lines and raw GDL90 byte streams, through the same pipeline and the same once-a-second tick as a live gateway. Time comes from the capture: packet timestamps, or for raw streams the GDL90 heartbeat clock on the day given by --date (else the day its FIS-B products are dated, else the day the file was last written, said in a note). The same capture always gives byte-identical output.
+            Reads pcap, pcapng (UDP to port 4000), dump978 text lines, raw GDL90 byte streams, Stratux replay logs (a folder such as /var/log/stratux, one start by its stem DIR/0007, or one log: the UAT, 1090ES and GPS logs of a start merged on one clock) and SBS BaseStation text, through the same pipeline and the same once-a-second tick as a live gateway. Time comes from the capture: packet timestamps, or for raw streams the GDL90 heartbeat clock on the day given by --date (else the day its FIS-B products are dated, else the day the file was last written, said in a note). The same capture always gives byte-identical output.
 
             Airspace is what 'run' would watch: the NOTAMs stored by 'gatewayd notams fetch/import', plus --notams and --airspace files. A receiver that sends no ownship report (a Dynon-style box) can be replayed with the gpsd fixes recorded beside it (--gps, 'gpspipe -w' output).
 
@@ -37,6 +37,10 @@ struct ReplayCommand: ParsableCommand {
             A flight recording ('run --record REC') is replayed by its folder (every hour in order, as one session) or by an hour's stem; the gpsd fixes and session events kept beside each hour are found and replayed with it:
               gatewayd replay REC/
               gatewayd replay REC/gdl90-2026-05-16-14
+
+            A Stratux's own replay logs (Settings: Replay Logs; /var/log/stratux, unpacked with 'gunzip -k *.log.gz'):
+              gatewayd replay fixtures/stratux
+              gatewayd replay /var/log/stratux/0007
 
             Hear a flight's callouts (what 'run' says into the headset with [voice] enabled):
               gatewayd replay --callouts fixtures/scenarios/churn.pcap

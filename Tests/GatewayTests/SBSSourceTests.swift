@@ -111,6 +111,32 @@ final class TestLineServer: @unchecked Sendable {
         #expect(lines.first?.contains("SBS 127.0.0.1:\(port)") == true && lines.first?.contains("dump1090 or readsb") == true)
     }
 
+    /// The flight recorder keeps the SBS source's positions as GDL 90 traffic reports, at the time
+    /// they were read: the replay of the recording is the session it was.
+    @Test func theRecorderKeepsWhatTheSourceHandedIn() async throws {
+        let fixture = try String(contentsOf: fixtures.appendingPathComponent("demo-flight.sbs"), encoding: .utf8)
+        let positions = fixture.split(separator: "\r\n").filter { $0.hasPrefix("MSG,3,") }.count
+        let server = TestLineServer([(text: fixture, close: false)])
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sbs-recorder-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let gateway = LiveGateway(log: nil, recorder: try FlightRecorder(directory: directory) { Issue.record("recorder: \($0)") }, onAlerts: { _ in })
+        let source = SBSSource(host: "127.0.0.1", port: server.port)
+        gateway.add(source)
+        try gateway.start(bind: "127.0.0.1", port: 0)
+        try await eventually(15) { (source.status?.reports ?? 0) >= positions }
+        try await eventually(5) { gateway.status().counters.messages >= positions }
+        gateway.stop()
+        var reports: [TrafficReport] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory).sorted() {
+            let contents = try CaptureFile.read(path: directory + "/" + name)
+            #expect(contents.error == nil)
+            for d in contents.datagrams { reports += StratuxLogTests.traffic(d) }
+        }
+        #expect(reports.count == positions)
+        #expect(reports.last?.callsign == "N51TB" && reports.last?.groundSpeedKt == 150 && reports.last?.address == 0xC0FFEE)
+    }
+
     /// `gatewayd run --sbs`: a readsb feeder's aircraft are traffic on the page's API.
     @Test func runWithSBSShowsItsAircraft() throws {
         guard let executable = gatewaydExecutable() else { return }
