@@ -30,7 +30,7 @@ import Testing
         "alerts.airspace_vertical_buffer_ft": ("300", "300"),
         "voice.enabled": ("true", "true"), "voice.device": ("\"plughw:1,0\"", "\"plughw:1,0\""), "voice.volume": ("150", "150"),
         "voice.rate": ("200", "200"), "voice.voice": ("\"en-gb\"", "\"en-gb\""), "voice.advisories": ("true", "true"),
-        "voice.repeat_warning_sec": ("20", "20"),
+        "voice.repeat_warning_sec": ("20", "20"), "voice.airspace_reminder_sec": ("120", "120"),
     ].merging(AirspaceKind.allCases.map { ("alerts.\($0.configKey)", ("\"caution\"", "\"caution,advisory,none\"")) }) { a, _ in a }
 
     /// Every key set in a file shows in `config show` with its value (secrets masked), and the shown

@@ -118,6 +118,39 @@ let flying = FlightStatus(phase: .airborne, lastMessage: nil)
         #expect(loud.advance(to: 160).count == 1)  // the escalation, once: no repeats at 0
     }
 
+    /// Issue 44: "Inside TFR." was said six times on the demo flight, the traffic warning's 15 s
+    /// repeat applied to airspace. An airspace alert is said at prediction and at entry, again on
+    /// escalation or re-entry; a reminder only when configured. Traffic warnings still repeat.
+    @Test func airspaceCalloutsAreSaidOnce() {
+        func area(_ change: AlertEvent.Change = .raised, level: AlertLevel, distance: Double, entry: Double?, at time: Double) -> AlertEvent {
+            AlertEvent(change: change, kind: .airspace, id: "tfr", subject: "FDC 6/6101", level: level, time: time, message: "",
+                       airspace: AirspaceAlertNumbers(distanceNM: distance, timeToEntrySec: entry, name: "FDC 6/6101", kind: .tfr))
+        }
+        func fly(_ s: inout CalloutScheduler) -> [TimedCallout] {
+            var said = s.receive([area(level: .caution, distance: 2, entry: 100, at: 100)], flight: flying, at: 100)
+            said += s.receive([area(.updated, level: .caution, distance: 1, entry: 50, at: 150)], flight: flying, at: 150)
+            said += s.receive([area(.updated, level: .warning, distance: 0, entry: 0, at: 200)], flight: flying, at: 200)
+            said += s.advance(to: 400)  // three minutes inside
+            said += s.receive([area(.cleared, level: .warning, distance: 0.5, entry: nil, at: 400)], flight: flying, at: 400)
+            said += s.receive([area(level: .warning, distance: 0, entry: 0, at: 430)], flight: flying, at: 430)  // back in
+            said += s.advance(to: 500)
+            return said
+        }
+        var quiet = CalloutScheduler()
+        let said = fly(&quiet)
+        #expect(said.map(\.time) == [100, 200, 430])
+        #expect(said.map(\.callout.text) == ["TFR ahead, less than two minutes.", "Inside TFR.", "Inside TFR."])
+        // A reminder when asked for, while the warning lasts.
+        var reminded = CalloutScheduler(settings: { var v = CalloutScheduler.Settings(); v.airspaceReminderSec = 90; return v }())
+        #expect(fly(&reminded).map(\.time) == [100, 200, 290, 380, 430])
+        // Beside a staying airspace warning, a traffic warning repeats as it did.
+        var both = CalloutScheduler()
+        var heard = both.receive([area(level: .warning, distance: 0, entry: 0, at: 100)], flight: flying, at: 100)
+        heard += both.receive([trafficChange(id: "t", level: .warning, at: 110, cpa: 20)], flight: flying, at: 110)
+        heard += both.advance(to: 141)
+        #expect(heard.map(\.callout.kind) == [.airspace, .traffic, .traffic, .traffic])
+    }
+
     /// Nothing on the ground: not queued, and what was queued is dropped on landing.
     @Test func silentOnTheGround() {
         var s = CalloutScheduler()

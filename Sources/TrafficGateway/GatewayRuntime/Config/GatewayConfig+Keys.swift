@@ -65,6 +65,7 @@ extension GatewayConfig {
                   parse: { $0.isEmpty || $0.contains("/") ? nil : $0 }, format: path),
             .boolean("voice", "advisories", \.voiceAdvisories),
             .number("voice", "repeat_warning_sec", \.voiceRepeatWarningSec, in: 0...600, help: "seconds, 0 to 600 (0: never)"),
+            .number("voice", "airspace_reminder_sec", \.voiceAirspaceReminderSec, in: 0...3600, help: "seconds, 0 to 3600 (0: never, the default)"),
 
             .number("alerts", "warning_time_sec", \.traffic.warningTimeSec, in: 1...600),
             .number("alerts", "warning_miss_nm", \.traffic.warningMissNM, in: 0.01...20),

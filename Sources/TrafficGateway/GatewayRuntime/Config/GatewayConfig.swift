@@ -90,6 +90,8 @@ public struct GatewayConfig: Sendable, Equatable {
     public var voiceAdvisories = false
     /// While an alert stays a warning it is spoken again this often, seconds (0: never).
     public var voiceRepeatWarningSec = 15.0
+    /// Remind of an airspace warning this often while it lasts (seconds; 0: never, the default).
+    public var voiceAirspaceReminderSec = 0.0
 
     /// The defaults.
     public init() {}
@@ -103,6 +105,7 @@ public struct GatewayConfig: Sendable, Equatable {
         v.speech.volume = voiceVolume
         v.callouts.advisories = voiceAdvisories
         v.callouts.repeatWarningSec = voiceRepeatWarningSec
+        v.callouts.airspaceReminderSec = voiceAirspaceReminderSec
         return v
     }
 

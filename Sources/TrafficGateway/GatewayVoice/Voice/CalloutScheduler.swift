@@ -8,8 +8,12 @@ import GatewayDomain
 /// - one callout at a time: the next starts no earlier than the previous one's end (its spoken
 ///   length, `CalloutDurations`) plus `gapSec`;
 /// - an alert is queued when it is raised at a spoken level, when it escalates (a higher level, or
-///   an airspace alert going from near to ahead to inside), and while it stays a warning every
-///   `repeatWarningSec`; never for an advisory unless `advisories`;
+///   an airspace alert going from near to ahead to inside), and while a traffic alert stays a
+///   warning every `repeatWarningSec`; an airspace alert is said at prediction and at entry (and
+///   again on re-entry: a new alert), never again while it stays as it is unless
+///   `airspaceReminderSec` is set (issue 44: a box that keeps talking about the airspace a pilot
+///   is knowingly in gets switched off, and its traffic callouts with it); never for an advisory
+///   unless `advisories`;
 /// - a queued alert is phrased when it starts, from its latest numbers, or dropped when it cleared
 ///   or fell below the spoken levels; the highest level starts first (a warning never waits
 ///   behind a queued caution);
@@ -21,8 +25,11 @@ public struct CalloutScheduler: Sendable {
     public struct Settings: Sendable, Equatable {
         /// Speak advisories too.
         public var advisories = false
-        /// While an alert stays a warning, speak it again this often (seconds; 0: never).
+        /// While a traffic alert stays a warning, speak it again this often (seconds; 0: never).
         public var repeatWarningSec = 15.0
+        /// While an airspace alert stays a warning, remind of it this often (seconds; 0: never, the
+        /// default: said at prediction, at entry and when it escalates, as Garmin's are).
+        public var airspaceReminderSec = 0.0
         /// GDL 90 missing this long in flight is "Traffic not available" (seconds).
         public var trafficLostAfterSec = 10.0
         /// Silence between two callouts (seconds).
@@ -161,11 +168,12 @@ public struct CalloutScheduler: Sendable {
 
     /// The warning due to be spoken again soonest.
     private func nextRepeat() -> (alert: String, time: Double)? {
-        guard settings.repeatWarningSec > 0, airborne else { return nil }
+        guard settings.repeatWarningSec > 0 || settings.airspaceReminderSec > 0, airborne else { return nil }
         var best: (String, Double)?
         for (id, k) in known where k.event.level == .warning && !queue.contains(where: { $0.alert == id }) {
-            guard let spoken = k.lastSpoken else { continue }
-            let due = spoken + settings.repeatWarningSec
+            let every = k.event.kind == .airspace ? settings.airspaceReminderSec : settings.repeatWarningSec
+            guard every > 0, let spoken = k.lastSpoken else { continue }
+            let due = spoken + every
             if best.map({ due < $0.1 || (due == $0.1 && id < $0.0) }) ?? true { best = (id, due) }
         }
         return best
