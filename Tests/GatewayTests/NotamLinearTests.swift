@@ -208,6 +208,22 @@ import Testing
         #expect(stored.text.hasSuffix("EFFECTIVE EXTENDED") && stored.limits?.ceilingFt == 1)
         #expect(writer.superseded == 0)
     }
+
+    /// Issue 44: under `run --replay` the FIS-B set was stored at the wall clock's time ("fisb
+    /// refreshed 27 17:25Z" on a 2023 recording). It is stored at the time its reports were received.
+    @Test func aSetIsStoredAtTheTimeItWasReceived() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fisb-writer-time-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = NotamStore(database: try GatewayDatabase(path: dir.appendingPathComponent("g.sqlite").path))
+        let wallClock = 1_795_800_000.0  // 2026-11-27
+        let writer = FISBNotamWriter(store: store, queue: DispatchQueue(label: "test.fisb-notams"), clock: { wallClock }) { error in
+            Issue.record("write failed: \(error)")
+        }
+        let received = 1_684_245_600.0  // 2023-05-16T14:00Z, the recording's clock
+        writer.submit([Self.report("05/001", text: "RWY 13/31 CLSD", received: received), Self.report("05/002", text: "TWY A CLSD", received: received + 30)])
+        writer.drain()
+        #expect(try store.refreshes()["fisb"] == received + 30)
+    }
 }
 
 /// Issue 40: the gateway's start never waits for NOTAM texts to be read; a bad file is still an

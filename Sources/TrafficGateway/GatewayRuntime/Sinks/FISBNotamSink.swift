@@ -25,8 +25,9 @@ public final class FISBNotamWriter: Sendable {
     private let consumer: LatestConsumer<[FISBReport]>
     private let cache: FISBNotamCache
 
-    /// A writer into `store` on `queue` (serial; drained before the database closes), the
-    /// store's time from `clock`; `failed` hears a write that failed.
+    /// A writer into `store` on `queue` (serial; drained before the database closes), each set
+    /// stored at the time its reports were received (`clock` only for a set without reports);
+    /// `failed` hears a write that failed.
     public init(store: NotamStore, queue: DispatchQueue, clock: @escaping @Sendable () -> Double, failed: @escaping @Sendable (GatewayError) -> Void) {
         let cache = FISBNotamCache()
         self.cache = cache
@@ -34,7 +35,9 @@ public final class FISBNotamWriter: Sendable {
             let notams = cache.notams(reports)
             guard !notams.isEmpty else { return }
             do throws(GatewayError) {
-                try store.refresh(source: "fisb", notams: notams, at: clock()) { $0.source == "fisb" }
+                // The set's time is when its reports were received (the event time: the capture's
+                // under `run --replay`, where the wall clock's was stored before issue 44).
+                try store.refresh(source: "fisb", notams: notams, at: reports.map(\.received).max() ?? clock()) { $0.source == "fisb" }
             } catch {
                 failed(error)
             }
