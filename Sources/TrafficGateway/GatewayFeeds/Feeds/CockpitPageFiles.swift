@@ -175,6 +175,8 @@ extension CockpitPage {
         table.list{width:100%;border-collapse:collapse;font-variant-numeric:tabular-nums}
         table.list th{text-align:left;font-size:.8rem;color:var(--muted);font-weight:600;border-bottom:1px solid var(--line);padding:2px 4px}
         table.list td{padding:6px 4px;border-bottom:1px solid var(--line);white-space:nowrap}
+        table.list td.who .sub{font-size:.8rem;line-height:1.3}
+        .side .card{min-width:0;overflow-x:auto}
         tr.warning td:first-child{border-left:6px solid var(--warn)}tr.caution td:first-child{border-left:6px solid var(--caut)}tr.advisory td:first-child{border-left:6px solid var(--adv)}
         tr.stale{opacity:.5}
         tr.pick{background:color-mix(in srgb,var(--accent) 15%,transparent)}
@@ -198,6 +200,10 @@ extension CockpitPage {
         .notam h3{margin:0 0 4px;font-size:1.05rem}
         .notam .meta{font-size:.85rem;color:var(--muted);margin-bottom:6px}
         .twocol{display:grid;grid-template-columns:1fr 1fr;gap:10px}
+        .winds-wrap{overflow-x:auto}
+        table.winds{border-collapse:collapse;font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9rem}
+        table.winds th,table.winds td{padding:.1rem .5rem;text-align:left}
+        table.winds .num{text-align:right}
         pre{white-space:pre-wrap;word-break:break-word;margin:0;font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9rem}
         .translation{font-size:.95rem}
         .stations{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:10px}
@@ -328,9 +334,15 @@ extension CockpitPage {
             $('traffic-count').textContent = doc.targets.length + ' target' + (doc.targets.length === 1 ? '' : 's');
             for (const t of shown) {
               const tr = el('tr', (t.alert || '') + (t.stale ? ' stale' : '') + (state.selected === t.address ? ' pick' : ''));
-              const name = el('td'); name.appendChild(el('strong', '', targetName(t)));
-              if (t.callsign) name.appendChild(el('span', 'muted', ' ' + t.address));
-              if (t.alert) { name.appendChild(document.createTextNode(' ')); name.appendChild(el('span', 'chip ' + t.alert, t.alert)); }
+              // The name on its line, the address and the alert chip under it: a long callsign with its
+              // address and chip on one line pushed the GS column out of the card at 1280 px (issue 44).
+              const name = el('td', 'who'); name.appendChild(el('strong', '', targetName(t)));
+              if (t.callsign || t.alert) {
+                const sub = el('div', 'sub');
+                if (t.callsign) sub.appendChild(el('span', 'muted', t.address + ' '));
+                if (t.alert) sub.appendChild(el('span', 'chip ' + t.alert, t.alert));
+                name.appendChild(sub);
+              }
               tr.appendChild(name);
               tr.appendChild(el('td', '', relAlt(t.relativeAltitudeFt) + vsArrow(t.verticalSpeedFpm || 0)));
               tr.appendChild(el('td', '', t.rangeNM !== undefined ? t.rangeNM.toFixed(1) + ' NM' : ''));
@@ -720,8 +732,40 @@ extension CockpitPage {
             head.appendChild(document.createTextNode(' \u00b7 ' + utc(p.time) + ' \u00b7 ' + p.ageMin + ' min old '));
             if (p.old) head.appendChild(el('span', 'chip old', 'OLD'));
             d.appendChild(head);
-            d.appendChild(el('pre', '', p.text));
+            const winds = p.kind === 'WINDS' ? windsTable(p.text) : null;
+            d.appendChild(winds || el('pre', '', p.text));
             return d;
+          }
+          // Winds aloft (FD) as a table by altitude: the header's altitudes after FT, each station's
+          // groups under them. Text columns wrap in a narrow card and lose their alignment (issue 44);
+          // a station's missing low levels (above its elevation) are blank, so groups align from the right.
+          function windsTable(text) {
+            const lines = text.split('\n').map((l) => l.trim()).filter((l) => l);
+            const at = lines.findIndex((l) => /(^|\s)FT(\s|$)/.test(l));
+            if (at < 0) return null;
+            const alts = lines[at].slice(lines[at].search(/(^|\s)FT(\s|$)/)).trim().split(/\s+/).slice(1);
+            if (!alts.length || !alts.every((a) => /^\d+$/.test(a))) return null;
+            const table = el('table', 'winds');
+            const hr = el('tr');
+            hr.appendChild(el('th', '', 'ft'));
+            for (const a of alts) hr.appendChild(el('th', 'num', a));
+            table.appendChild(hr);
+            const rows = lines.slice(at + 1);
+            if (!rows.length) return null;
+            for (const line of rows) {
+              const parts = line.split(/\s+/);
+              const groups = parts.slice(1);
+              if (groups.length > alts.length) return null;
+              const tr = el('tr');
+              tr.appendChild(el('th', '', parts[0]));
+              for (let i = 0; i < alts.length; i++) tr.appendChild(el('td', 'num', groups[i - (alts.length - groups.length)] || ''));
+              table.appendChild(tr);
+            }
+            const wrap = el('div', 'winds-wrap');
+            if (at > 0) wrap.appendChild(el('div', 'muted', lines.slice(0, at).join(' ') + ' ' + lines[at].slice(0, lines[at].search(/(^|\s)FT(\s|$)/)).trim()));
+            wrap.appendChild(table);
+            wrap.title = text;
+            return wrap;
           }
 
           // ---- flights (the logbook) ----

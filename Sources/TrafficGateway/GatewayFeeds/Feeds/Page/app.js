@@ -106,9 +106,15 @@
     $('traffic-count').textContent = doc.targets.length + ' target' + (doc.targets.length === 1 ? '' : 's');
     for (const t of shown) {
       const tr = el('tr', (t.alert || '') + (t.stale ? ' stale' : '') + (state.selected === t.address ? ' pick' : ''));
-      const name = el('td'); name.appendChild(el('strong', '', targetName(t)));
-      if (t.callsign) name.appendChild(el('span', 'muted', ' ' + t.address));
-      if (t.alert) { name.appendChild(document.createTextNode(' ')); name.appendChild(el('span', 'chip ' + t.alert, t.alert)); }
+      // The name on its line, the address and the alert chip under it: a long callsign with its
+      // address and chip on one line pushed the GS column out of the card at 1280 px (issue 44).
+      const name = el('td', 'who'); name.appendChild(el('strong', '', targetName(t)));
+      if (t.callsign || t.alert) {
+        const sub = el('div', 'sub');
+        if (t.callsign) sub.appendChild(el('span', 'muted', t.address + ' '));
+        if (t.alert) sub.appendChild(el('span', 'chip ' + t.alert, t.alert));
+        name.appendChild(sub);
+      }
       tr.appendChild(name);
       tr.appendChild(el('td', '', relAlt(t.relativeAltitudeFt) + vsArrow(t.verticalSpeedFpm || 0)));
       tr.appendChild(el('td', '', t.rangeNM !== undefined ? t.rangeNM.toFixed(1) + ' NM' : ''));
@@ -498,8 +504,40 @@
     head.appendChild(document.createTextNode(' \u00b7 ' + utc(p.time) + ' \u00b7 ' + p.ageMin + ' min old '));
     if (p.old) head.appendChild(el('span', 'chip old', 'OLD'));
     d.appendChild(head);
-    d.appendChild(el('pre', '', p.text));
+    const winds = p.kind === 'WINDS' ? windsTable(p.text) : null;
+    d.appendChild(winds || el('pre', '', p.text));
     return d;
+  }
+  // Winds aloft (FD) as a table by altitude: the header's altitudes after FT, each station's
+  // groups under them. Text columns wrap in a narrow card and lose their alignment (issue 44);
+  // a station's missing low levels (above its elevation) are blank, so groups align from the right.
+  function windsTable(text) {
+    const lines = text.split('\n').map((l) => l.trim()).filter((l) => l);
+    const at = lines.findIndex((l) => /(^|\s)FT(\s|$)/.test(l));
+    if (at < 0) return null;
+    const alts = lines[at].slice(lines[at].search(/(^|\s)FT(\s|$)/)).trim().split(/\s+/).slice(1);
+    if (!alts.length || !alts.every((a) => /^\d+$/.test(a))) return null;
+    const table = el('table', 'winds');
+    const hr = el('tr');
+    hr.appendChild(el('th', '', 'ft'));
+    for (const a of alts) hr.appendChild(el('th', 'num', a));
+    table.appendChild(hr);
+    const rows = lines.slice(at + 1);
+    if (!rows.length) return null;
+    for (const line of rows) {
+      const parts = line.split(/\s+/);
+      const groups = parts.slice(1);
+      if (groups.length > alts.length) return null;
+      const tr = el('tr');
+      tr.appendChild(el('th', '', parts[0]));
+      for (let i = 0; i < alts.length; i++) tr.appendChild(el('td', 'num', groups[i - (alts.length - groups.length)] || ''));
+      table.appendChild(tr);
+    }
+    const wrap = el('div', 'winds-wrap');
+    if (at > 0) wrap.appendChild(el('div', 'muted', lines.slice(0, at).join(' ') + ' ' + lines[at].slice(0, lines[at].search(/(^|\s)FT(\s|$)/)).trim()));
+    wrap.appendChild(table);
+    wrap.title = text;
+    return wrap;
   }
 
   // ---- flights (the logbook) ----
