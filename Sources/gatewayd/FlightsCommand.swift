@@ -211,6 +211,7 @@ struct FlightsImport: ParsableCommand {
             if report.flights.count - added - replaced > 0 { summary += ", \(report.flights.count - added - replaced) already kept" }
             if report.overlapping > 0 { summary += "; \(report.overlapping) datagrams older than the ones before skipped (overlapping recordings)" }
             if report.outOfLine > 0 { summary += "; \(report.outOfLine) datagram(s) with a time out of line with the ones around them skipped" }
+            if !report.skipped.isEmpty { summary += "; \(report.skipped.count) file(s) skipped, not captures (named above)" }
             if report.clockSteps > 0 { summary += "; the capture's clock stepped \(report.clockSteps) time(s) (followed; a step back ends the flight there)" }
             Terminal.error(summary)
         }

@@ -306,3 +306,60 @@ import Testing
         #expect(opening?.reason.contains("compressed") == true && opening?.reason.contains("gunzip -k") == true)
     }
 }
+
+/// Issue 44: `flights import DIR` (and `replay DIR`) of a folder of captures (a Stratux user's
+/// log folder, a download of old flights) read every capture in it, in time order, each once,
+/// saying which files were skipped and why; it refused them ("no recordings in this folder").
+@Suite struct CaptureFolderTests {
+    @Test func everyCaptureInAFolderInTimeOrder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("captures-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("more"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["scenarios/go-around.pcap", "scenarios/touch-and-go.pcap", "fisb-sample.978", "stratux/0001-uat.log", "stratux/0001-es.log", "stratux/0001-gps.log"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: folder.appendingPathComponent(String(name.split(separator: "/").last!)))
+        }
+        try "notes about these flights\n".write(to: folder.appendingPathComponent("README.txt"), atomically: true, encoding: .utf8)
+        try Data([0x1F, 0x8B, 0x08, 0x00]).write(to: folder.appendingPathComponent("0002-uat.log.gz"))
+        try Data([0x7E, 0x00, 0x01]).write(to: folder.appendingPathComponent("0003-ahrs.log"))  // Stratux's AHRS log: not read, not damage
+        let session = try ReplaySession.resolve(folder.path)
+        let names = session.captures.map { String($0.split(separator: "/").last!) }
+        #expect(Set(names) == ["go-around.pcap", "touch-and-go.pcap", "fisb-sample.978", "0001"])
+        let firsts = session.captures.map(ReplaySession.firstTime)
+        #expect(firsts == firsts.sorted(), "in the order of their first times: \(names)")
+        let skipped = session.skipped.map { String($0.dropFirst(folder.path.count + 1)) }.sorted()
+        #expect(skipped.count == 3, "\(skipped)")
+        #expect(skipped.contains { $0.hasPrefix("0002-*.log.gz: compressed Stratux logs") && $0.contains("gunzip -k") })
+        #expect(skipped.contains { $0.hasPrefix("README.txt: not a capture") })
+        #expect(skipped.contains { $0.hasPrefix("more: a folder") })
+        // Nothing but what is no capture: refused, saying why for each.
+        let none = folder.appendingPathComponent("more")
+        try "x".write(to: none.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        let refusal = #expect(throws: GatewayError.self) { try ReplaySession.resolve(none.path) }
+        #expect("\(refusal!)".contains("no recordings in this folder: nothing in it is a capture (notes.txt: not a capture"))
+    }
+
+    @Test func flightsImportOfAFolderOfCaptures() throws {
+        guard gatewaydExecutable() != nil else { return }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["scenarios/go-around.pcap", "scenarios/touch-and-go.pcap"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: folder.appendingPathComponent(String(name.split(separator: "/").last!)))
+        }
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("stratux"), to: folder.appendingPathComponent("stratux-logs"))
+        try "notes\n".write(to: folder.appendingPathComponent("README.txt"), atomically: true, encoding: .utf8)
+        let database = folder.appendingPathComponent("logbook.sqlite").path
+        let captures = folder.appendingPathComponent("captures").path
+        try FileManager.default.createDirectory(atPath: captures, withIntermediateDirectories: true)
+        for name in ["go-around.pcap", "touch-and-go.pcap", "README.txt"] {
+            try FileManager.default.moveItem(atPath: folder.appendingPathComponent(name).path, toPath: captures + "/" + name)
+        }
+        let first = try runGatewayd(["flights", "import", captures, folder.appendingPathComponent("stratux-logs").path, "--database", database])
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(first.errors.contains("README.txt: not a capture") && first.errors.contains(": skipped"))
+        #expect(first.errors.contains("imported 3 capture(s)") && first.errors.contains("3 flight(s), 3 new"), "\(first.errors)")
+        // Each once: importing the folder again keeps no flight twice.
+        let again = try runGatewayd(["flights", "import", captures, "--database", database])
+        #expect(again.errors.contains("2 flight(s), 0 new"), "\(again.errors)")
+    }
+}

@@ -1,4 +1,5 @@
 import GatewaySupport
+import GDL90
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,49 +74,99 @@ public struct ReplaySession: Sendable, Equatable {
                              eventLogs: [stem + eventsEnding].filter { manager.fileExists(atPath: $0) })
     }
 
-    /// Every recorded hour in `path`, oldest first.
+    /// Every capture in the folder `path` (issue 44: a Stratux user's log folder, a download of
+    /// old flights, a recording folder): the recorder's hours (`gdl90-…pcapng`, with the side files
+    /// of the three-file form), each Stratux start's logs (by its stem: `DIR/0007`), and every other
+    /// file whose content is a capture (pcap, pcapng, dump978 text, raw GDL 90, SBS text). In time
+    /// order (each capture's first time; a raw stream's file time), each once; a folder of the
+    /// recorder's hours alone keeps their names' order. Files that are not captures are named in
+    /// `skipped` with why; the recorder's unreadable hours stay for `readable()` to say why.
     static func folder(_ path: String) throws(GatewayError) -> ReplaySession {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
             throw GatewayError.file(path: path, reason: "cannot list the folder (\(describe(error)))")
         }
         let base = path.hasSuffix("/") ? path : path + "/"
-        if let stratux = try stratuxFolder(base, names: names) { return stratux }
         // The recorder's names sort by time: gdl90-YYYY-MM-DD-HH.
         let hours = names.filter { $0.hasPrefix("gdl90-") }.sorted()
-        let session = ReplaySession(
+        var session = ReplaySession(
             captures: hours.filter { $0.hasSuffix(captureEnding) }.map { base + $0 },
             gpsLogs: hours.filter { $0.hasSuffix(gpsEnding) }.map { base + $0 },
             eventLogs: hours.filter { $0.hasSuffix(eventsEnding) }.map { base + $0 })
+        let stratux = stratuxFolder(base, names: names)
+        session.skipped += stratux?.packed ?? []
+        var others: [String] = []
+        for name in names.sorted() where !name.hasPrefix(".") && !name.hasPrefix("gdl90-") && !(stratux?.consumed.contains(name) ?? false) {
+            let file = base + name
+            if let why = notACapture(file) { session.skipped.append("\(file): \(why)") } else { others.append(file) }
+        }
+        let found = (stratux?.stems ?? []) + others
+        if !found.isEmpty {
+            // Mixed: everything in the order of its first time (a file without one, by its file time).
+            session.captures = (session.captures + found).map { ($0, firstTime($0)) }
+                .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
+        }
         guard !session.captures.isEmpty else {
-            throw GatewayError.file(path: path, reason: "no recordings in this folder (the recorder writes gdl90-YYYY-MM-DD-HH\(captureEnding) files; give a capture file to replay another)")
+            let why = session.skipped.isEmpty ? "" : " (\(session.skipped.map { $0.dropFirst(base.count) }.joined(separator: "; ")))"
+            throw GatewayError.file(path: path, reason: "no recordings in this folder: nothing in it is a capture\(why). The recorder writes gdl90-YYYY-MM-DD-HH\(captureEnding) files; pcap, pcapng, dump978 text, raw GDL90, Stratux replay logs and SBS text are read too")
         }
         return session
+    }
+
+    /// Why the file at `path` is no capture to read (nil: it is one): not a regular file, empty,
+    /// unreadable, compressed, or content that is none of the formats (a raw GDL 90 stream must
+    /// hold a whole frame with a good CRC in its first 64 kB: anything else would pass for one).
+    static func notACapture(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return unreadable(path) ?? "cannot be read" }
+        if info.st_mode & S_IFMT == S_IFDIR { return "a folder (give it as an argument of its own to read it)" }
+        if let why = unreadable(path) { return why }
+        if path.hasSuffix(".gz") { return "compressed: unpack it first ('gunzip -k \(path)')" }
+        var stream: CaptureStream
+        do { stream = try CaptureStream(path: path) } catch { return error.reason }
+        guard stream.format == .raw else { return nil }
+        var deframer = Deframer()
+        var read = 0, frames = 0
+        while frames == 0, read < 65_536, let d = stream.next() {
+            read += d.bytes.count
+            d.bytes.withUnsafeBytes { bytes in deframer.feed(bytes) { if case .frame = $0 { frames += 1 } } }
+        }
+        return frames > 0 ? nil : "not a capture (no GDL90 frame in its first 64 kB, and none of the other formats)"
+    }
+
+    /// The time a capture begins at, for ordering: its first datagram's, else (a raw stream) the
+    /// file's modification time; infinity when it cannot be opened.
+    static func firstTime(_ path: String) -> Double {
+        guard var stream = try? CaptureStream(path: path) else { return .infinity }
+        if let t = stream.next()?.timestamp { return t }
+        return CaptureDate.modificationTime(of: path) ?? .infinity
     }
 
     /// A folder of Stratux replay logs (`/var/log/stratux`: `NNNN-uat.log`, `NNNN-es.log`,
     /// `NNNN-gps.log` for each start NNNN of the Stratux): a capture for each start, given by its
     /// stem (`DIR/NNNN`, which `CaptureStream` opens as its logs merged on one clock), in the order
-    /// of their numbers; nil when the folder has none. Compressed logs only: an error saying to unpack them.
-    static func stratuxFolder(_ base: String, names: [String]) throws(GatewayError) -> ReplaySession? {
+    /// of their numbers, the names they take up, and the starts whose logs are all compressed (to
+    /// say how to unpack them); nil when the folder has none.
+    static func stratuxFolder(_ base: String, names: [String]) -> (stems: [String], consumed: Set<String>, packed: [String])? {
         func number(_ name: String, _ ending: String) -> String? {
             guard name.hasSuffix(ending) else { return nil }
             let stem = name.dropLast(ending.count)
             return !stem.isEmpty && stem.allSatisfy(\.isNumber) ? String(stem) : nil
         }
-        var plain = Set<String>(), packed = Set<String>()
+        var plain = Set<String>(), packed = Set<String>(), consumed = Set<String>()
         for name in names {
             for ending in CaptureStream.stratuxEndings {
-                if let n = number(name, ending) { plain.insert(n) }
-                if let n = number(name, ending + ".gz") { packed.insert(n) }
+                if let n = number(name, ending) { plain.insert(n); consumed.insert(name) }
+                if let n = number(name, ending + ".gz") { packed.insert(n); consumed.insert(name) }
             }
+            // Stratux's other logs (AHRS, its dump1090's) are not read: not captures, not damage.
+            for other in ["-ahrs.log", "-dump1090.log", "-ahrs.log.gz", "-dump1090.log.gz"] where number(name, other) != nil { consumed.insert(name) }
         }
-        if plain.isEmpty && !packed.isEmpty {
-            throw GatewayError.file(path: base, reason: "the Stratux logs here are compressed (.log.gz): unpack them first with 'gunzip -k \(base)*.log.gz'")
-        }
-        guard !plain.isEmpty else { return nil }
+        guard !plain.isEmpty || !packed.isEmpty else { return nil }
         let stems = plain.sorted { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) }.map { base + $0 }
-        return ReplaySession(captures: stems)
+        // A start whose logs are all compressed is skipped, saying how to unpack them.
+        let unpack = packed.subtracting(plain).sorted().map { "\(base)\($0)-*.log.gz: compressed Stratux logs: unpack them first ('gunzip -k \(base)\($0)-*.log.gz')" }
+        return (stems, consumed, unpack)
     }
 
     /// The session without the hours that cannot be replayed (empty, unreadable, a dangling or

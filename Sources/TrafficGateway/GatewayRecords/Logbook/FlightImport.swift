@@ -38,15 +38,19 @@ public enum FlightImport {
         public var clockSteps = 0
         /// Files named twice, read once.
         public var duplicates: [String] = []
+        /// Files of a folder that are not captures, each with why ("PATH: not a capture (…)").
+        public var skipped: [String] = []
     }
 
     /// The captures `arguments` name, each once, in the order of their first timestamp, with
     /// the gpsd fixes recorded in them or beside them.
-    static func captures(_ arguments: [String], port: UInt16) throws(GatewayError) -> (captures: [(path: String, first: Double?)], gps: [TimedGPSFix], duplicates: [String]) {
-        var seen = Set<String>(), duplicates: [String] = []
+    static func captures(_ arguments: [String], port: UInt16) throws(GatewayError)
+        -> (captures: [(path: String, first: Double?)], gps: [TimedGPSFix], duplicates: [String], skipped: [String]) {
+        var seen = Set<String>(), duplicates: [String] = [], skipped: [String] = []
         var found: [(path: String, first: Double?)] = [], gps: [TimedGPSFix] = []
         for argument in arguments {
             let session = try ReplaySession.resolve(argument)
+            skipped += session.skipped
             gps += try session.gpsFixes()
             for path in session.captures {
                 let key = canonical(path)
@@ -67,7 +71,7 @@ public enum FlightImport {
             case (nil, nil): return a.path < b.path
             }
         }
-        return (found, gps, duplicates)
+        return (found, gps, duplicates, skipped)
     }
 
     private static func canonical(_ path: String) -> String {
@@ -80,9 +84,11 @@ public enum FlightImport {
     public static func run(_ arguments: [String], into logbook: inout Logbook, port: UInt16 = 4000, date: String? = nil,
                            progress: (String) -> Void = { _ in }) throws(GatewayError) -> Report {
         var report = Report()
-        let (captures, gpsFixes, duplicates) = try captures(arguments, port: port)
+        let (captures, gpsFixes, duplicates, skipped) = try captures(arguments, port: port)
         report.duplicates = duplicates
+        report.skipped = skipped
         for d in duplicates { progress("\(d): given twice, read once") }
+        for s in skipped { progress("\(s): skipped") }
         let fixes = gpsFixes.sorted { $0.time < $1.time }
 
         var replay: CaptureReplay?
