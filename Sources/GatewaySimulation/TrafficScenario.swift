@@ -39,6 +39,8 @@ public struct TrafficScenario: Sendable {
         var frozenFrom: Double? = nil
         /// Until this second the position is frozen (then it moves again).
         var frozenUntil: Double = .infinity
+        /// Whether it is reported at second s (a receiver or recorder that keeps some reports only).
+        var reportedAt: @Sendable (Int) -> Bool = { _ in true }
         /// Where it is at second t.
         var state: @Sendable (Double) -> Kinematics
     }
@@ -115,7 +117,7 @@ public struct TrafficScenario: Sendable {
                     traffic += Message.uplink(Uplink(timeOfReception: nil, payload: FISBUplink(header: FISBSamples.station, frames: []).encode())).frame()
                 }
             }
-            for a in actors where a.active.contains(t) {
+            for a in actors where a.active.contains(t) && a.reportedAt(s) {
                 var st = a.state(t)
                 if let frozen = a.frozenFrom, t >= frozen, t < a.frozenUntil {
                     let f = a.state(frozen)
@@ -180,9 +182,9 @@ public struct TrafficScenario: Sendable {
 }
 
 extension TrafficScenario {
-    /// The scenarios, one for each phenomenon of issue 13 (1–6) and issue 28 (7–8), each starting
+    /// The scenarios, one for each phenomenon of issue 13 (1–6) and issue 28 (7–8) and issue 44 (9), each starting
     /// on its own minute of 2026-05-16 after 16:00Z.
-    public static let all: [TrafficScenario] = [parked, gaps, churn, twins, echo, frozen, turning, flicker]
+    public static let all: [TrafficScenario] = [parked, gaps, churn, twins, echo, frozen, turning, flicker, sparseTurn]
 
     static func at(minute: Int) -> Double { Timestamp.midnight(year: 2026, month: 5, day: 16) + 16 * 3600 + Double(minute * 60) }
 
@@ -374,4 +376,65 @@ extension TrafficScenario {
                 Kinematics(east: (50 - t) * 90 / 3600, north: 50 * 100 / 3600 + 0.2, altitude: 3100, speed: 90, track: 270)
             },
         ])
+
+    /// The leader of a two-ship formation (issue 44): southeast-bound at 141 kt, a left turn at
+    /// 5.7°/s from t = 30 (112° → 49° in 11 s), straight, then back right from t = 80.
+    static func formationTrack(_ t: Double) -> Double {
+        if t < 30 { return 112 }
+        if t < 41 { return 112 - 5.7 * (t - 30) }
+        if t < 80 { return 112 - 5.7 * 11 }
+        if t < 91 { return 112 - 5.7 * 11 + 5.7 * (t - 80) }
+        return 112
+    }
+
+    /// Where the leader is at second t: its track flown in tenths of a second from the origin.
+    static func formation(_ t: Double) -> Kinematics {
+        guard t >= 0 else {
+            // Before the start: on its first track.
+            let back = PlaneVelocity(speedKt: 141 * t / 3600, trackDeg: 112)
+            return Kinematics(east: back.east, north: back.north, altitude: 4550, speed: 141, track: 112)
+        }
+        var east = 0.0, north = 0.0, s = 0.0
+        while s < t - 1e-9 {
+            let step = min(0.1, t - s)
+            let v = PlaneVelocity(speedKt: 141 * step / 3600, trackDeg: formationTrack(s + step / 2))
+            east += v.east
+            north += v.north
+            s += step
+        }
+        return Kinematics(east: east, north: north, altitude: 4550, speed: 141, track: formationTrack(t))
+    }
+
+    /// 9. A two-ship formation recorded sparsely (issue 44: a real recording of two RVs kept the
+    /// leader's ADS-B reports 3–5 s apart): the leader turns left at 5.7°/s and back; its TIS-B
+    /// copy (address type 2, another address, every 2 s) sits 0.05 NM and 50 ft from it with the
+    /// track it had 6 s before (34° behind in the turn) and 6 kt slower. Ownship trails 4 s behind.
+    /// A turn rate cannot be learned from reports 3–5 s apart: the copy must be matched against the
+    /// tracks the leader flew, at whatever spacing they came.
+    public static let sparseTurn = TrafficScenario(
+        name: "sparse-turn",
+        summary: "a formation leader reported every 3-5 s turning at 5.7 degrees/s; its TIS-B copy 0.05 NM off with its track 6 s behind",
+        start: at(minute: 20), duration: 130,
+        ownship: { t in
+            var k = formation(t - 4)
+            k.altitude = 4500
+            return k
+        },
+        actors: [
+            Actor(address: 0xA5C001, callsign: "N5RV", active: 0...129, reportedAt: { s in [0, 3, 8, 12, 15, 20, 24].contains(s % 24) }) { t in
+                formation(t)
+            },
+            Actor(address: 0xA5C0FF, type: .tisbICAO, callsign: "", active: 1...129, reportedAt: { $0 % 2 == 1 }) { t in
+                var k = formation(t)
+                let abeam = PlaneVelocity(speedKt: 0.05, trackDeg: k.track + 90)
+                k.east += abeam.east
+                k.north += abeam.north
+                k.altitude = 4600
+                k.speed = 135
+                k.track = formationTrack(t - 6)
+                return k
+            },
+        ],
+        mustNotAlert: ["a5c0ff"],
+        sameAircraft: [["a5c001", "a5c0ff"]])
 }

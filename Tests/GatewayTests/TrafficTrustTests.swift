@@ -245,30 +245,45 @@ private func replay(_ scenario: TrafficScenario) throws -> (lines: [String], eve
         #expect(picture.targets[TargetKey(namespace: .trackFile, address: 0x124)]?.twinOf == nil)
     }
 
-    /// A track file lags the aircraft it copies: in a turn its track trails by the turn rate
-    /// times the lag. Within the turn's swept arc (plus the usual 20°) it is the same aircraft;
-    /// ahead of the turn, or while the aircraft flies straight, the old 20° holds.
+    /// A track file lags the aircraft it copies: in a turn its track trails behind. Within the arc
+    /// the aircraft's tracks swept lately (plus the usual 20°) it is the same aircraft; ahead of the
+    /// turn, or while the aircraft flies straight, the old 20° holds.
     @Test func turningTwinMayTrailByTheTurn() {
-        // Turning right at 8°/s: the last 6 s swept 48° behind the present track.
-        #expect(TrafficPicture.trackTrails(copy: 50, of: 90, turnRate: 8, lag: 6, tolerance: 20))
-        #expect(TrafficPicture.trackTrails(copy: 25, of: 90, turnRate: 8, lag: 6, tolerance: 20))
-        #expect(!TrafficPicture.trackTrails(copy: 20, of: 90, turnRate: 8, lag: 6, tolerance: 20))
+        // Turning right: the last 6 s swept 48° behind the present track (offsets −48…0).
+        #expect(TrafficPicture.trackTrails(copy: 50, of: 90, sweep: (-48, 0), tolerance: 20))
+        #expect(TrafficPicture.trackTrails(copy: 25, of: 90, sweep: (-48, 0), tolerance: 20))
+        #expect(!TrafficPicture.trackTrails(copy: 20, of: 90, sweep: (-48, 0), tolerance: 20))
         // Ahead of the turn is not where a lagging copy can be.
-        #expect(!TrafficPicture.trackTrails(copy: 130, of: 90, turnRate: 8, lag: 6, tolerance: 20))
+        #expect(!TrafficPicture.trackTrails(copy: 130, of: 90, sweep: (-48, 0), tolerance: 20))
         // Turning left, across north: 10° now, the copy on 40° (30° behind).
-        #expect(TrafficPicture.trackTrails(copy: 40, of: 10, turnRate: -5, lag: 6, tolerance: 20))
-        #expect(TrafficPicture.trackTrails(copy: 355, of: 10, turnRate: 0, lag: 6, tolerance: 20))
-        #expect(!TrafficPicture.trackTrails(copy: 40, of: 10, turnRate: 0, lag: 6, tolerance: 20))
+        #expect(TrafficPicture.trackTrails(copy: 40, of: 10, sweep: (0, 30), tolerance: 20))
+        #expect(TrafficPicture.trackTrails(copy: 355, of: 10, sweep: (0, 0), tolerance: 20))
+        #expect(!TrafficPicture.trackTrails(copy: 40, of: 10, sweep: (0, 0), tolerance: 20))
     }
 
-    /// The picture learns the turn rate from the reports and links the lagging copy; two aircraft
-    /// turning together 0.15 NM apart, or a straight crosser, are still two aircraft.
+    /// The arc a target's reported tracks swept, at whatever spacing they came (issue 44: reports
+    /// 3–5 s apart), walking back the shorter way between each two, the last before the lag included.
+    @Test func trackHistorySweepsTheTracksFlown() {
+        var h = TrackHistory()
+        // A left turn at 5.7°/s reported 4, 3 and 5 s apart: 112° at 0, 89.2 at 4, 72.1 at 7, 49.3 at 12.
+        for (t, track) in [(0.0, 112.0), (4, 89.2), (7, 72.1), (12, 49.3)] { h.add(track, at: t) }
+        let arc = h.sweep(since: 12 - 6, current: 49.3)
+        #expect(abs(arc.low) < 1e-4 && abs(arc.high - (89.2 - 49.3)) < 1e-4, "back to the report before the lag: \(arc)")
+        // Across north, and never further back than one report before the lag.
+        var n = TrackHistory()
+        for (t, track) in [(0.0, 300.0), (1, 20.0), (10, 350.0), (14, 10.0)] { n.add(track, at: t) }
+        let across = n.sweep(since: 8, current: 10)
+        #expect(abs(across.low - -20) < 1e-4 && abs(across.high - 10) < 1e-4, "\(across)")
+        #expect(TrackHistory().sweep(since: 0, current: 90) == (0, 0))
+    }
+
+    /// The picture links the lagging copy from the tracks reported; two aircraft turning together
+    /// 0.15 NM apart, or a straight crosser, are still two aircraft.
     @Test func turningTrackFileIsLinkedAndAFormationIsNot() {
         var picture = TrafficPicture()
         let own = OwnshipState()
         let lead = TargetKey(namespace: .icao, address: 0xAD4F21)
         for t in 0...6 { _ = picture.apply(report(0xAD4F21, .adsbICAO, east: 1, north: 1, speed: 100, track: Double(t) * 8), at: Double(t), ownship: own, ownshipFix: nil) }
-        #expect(abs(picture.targets[lead]!.turnRateDegPerSec - 8) < 0.5)
         // The copy, 40° behind, 0.05 NM off.
         _ = picture.apply(report(0x000960, .tisbTrackFile, east: 1.04, north: 1.03, speed: 100, track: 8), at: 6.3, ownship: own, ownshipFix: nil)
         #expect(picture.targets[TargetKey(namespace: .trackFile, address: 0x960)]?.twinOf == lead)
@@ -278,6 +293,19 @@ private func replay(_ scenario: TrafficScenario) throws -> (lines: [String], eve
         // Nor is one crossing close by on a track the turn never swept.
         _ = picture.apply(report(0x000962, .tisbTrackFile, east: 1.03, north: 1.02, speed: 100, track: 200), at: 6.5, ownship: own, ownshipFix: nil)
         #expect(picture.targets[TargetKey(namespace: .trackFile, address: 0x962)]?.twinOf == nil)
+    }
+
+    /// Issue 44's recording: the leader's reports 3–5 s apart in a 5.7°/s left turn; its TIS-B
+    /// copy (another ICAO address) with the track of 4 s before (88.6° against 49.2°) is its twin.
+    @Test func sparseReportsInATurnStillLinkTheCopy() {
+        var picture = TrafficPicture()
+        let own = OwnshipState()
+        let lead = TargetKey(namespace: .icao, address: 0xA5C001)
+        for (t, track) in [(0.0, 112.0), (4, 89.2), (7, 72.1), (11, 49.3)] {
+            _ = picture.apply(report(0xA5C001, .adsbICAO, east: 1, north: 1, speed: 141, track: track), at: t, ownship: own, ownshipFix: nil)
+        }
+        _ = picture.apply(report(0xA5C0FF, .tisbICAO, east: 1.03, north: 1.04, speed: 135, track: 88.6), at: 11.5, ownship: own, ownshipFix: nil)
+        #expect(picture.targets[TargetKey(namespace: .icao, address: 0xA5C0FF)]?.twinOf == lead)
     }
 
     @Test func frozenPositionIsStaleAfterFiveSeconds() {

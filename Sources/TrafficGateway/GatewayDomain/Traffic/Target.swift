@@ -125,9 +125,9 @@ public struct Target: Sendable, Equatable {
     public var twinOf: TargetKey? = nil
     /// Since when a twin has stopped matching the target it copies (it is unlinked after a while).
     var twinMismatchSince: Double? = nil
-    /// Rate of turn, degrees a second (positive to the right), smoothed over the last reports;
-    /// zero when straight or unknown. The twin test allows a lagging copy's track by it.
-    public var turnRateDegPerSec: Double = 0
+    /// The tracks it reported in the last seconds, at whatever spacing they came: a relayed
+    /// copy lagging it is matched against them (`TrafficPicture.matches`).
+    var trackHistory = TrackHistory()
     /// When `trackDeg` was last reported.
     var trackTime: Double = 0
     /// The wire bytes `callsign` was last made from.
@@ -209,4 +209,43 @@ struct VelocityCache: Sendable, Equatable {
     }
 
     static func == (_: VelocityCache, _: VelocityCache) -> Bool { true }
+}
+
+/// The last eight tracks a target reported, with their times (inline: no allocation a target).
+/// A TIS-B copy lags the aircraft it relays by a few seconds: in a turn its track is one the
+/// aircraft flew a few seconds ago. Issue 44: a turn rate learned from consecutive reports up to
+/// 3 s apart is never learned from reports 3–5 s apart (a sparse recording, a weak signal), and
+/// the copy, 39° behind, alerted as a second warning; the tracks themselves, at any spacing, say
+/// where the aircraft's track has been.
+struct TrackHistory: Sendable, Equatable {
+    private var times = SIMD8<Double>(repeating: -.infinity)
+    private var tracks = SIMD8<Float>(repeating: 0)
+    private var next = 0
+
+    /// Keeps `track` (degrees true) reported at `time`.
+    mutating func add(_ track: Double, at time: Double) {
+        times[next] = time
+        tracks[next] = Float(track)
+        next = (next + 1) & 7
+    }
+
+    /// The arc of tracks flown since `since`, as offsets from `current` in degrees (negative: to
+    /// the left of it), walking back from the newest kept track to the oldest along the shorter
+    /// way between each two (a turn of more than 180° between two reports is not one). The track
+    /// kept last before `since` counts too: the aircraft's track at `since` lies between it and the
+    /// next. (0, 0) when nothing is kept.
+    func sweep(since: Double, current: Double) -> (low: Double, high: Double) {
+        var order = (0..<8).filter { times[$0] > -.infinity }.sorted { times[$0] > times[$1] }
+        if let cut = order.firstIndex(where: { times[$0] < since }) { order = Array(order[...cut]) }
+        var low = 0.0, high = 0.0, offset = 0.0
+        var previous = current
+        for i in order {
+            let track = Double(tracks[i])
+            offset += TrafficPicture.signedAngle(track - previous)
+            low = min(low, offset)
+            high = max(high, offset)
+            previous = track
+        }
+        return (max(low, -180), min(high, 180))
+    }
 }

@@ -269,21 +269,26 @@ public struct TrafficPicture: Sendable {
         guard abs(pa.latitude - pb.latitude) < 0.01, Geodesy.distanceNM(pa, pb) <= limits.twinDistanceNM else { return false }
         if let x = a.pressureAltitudeFt, let y = b.pressureAltitudeFt, abs(x - y) > limits.twinAltitudeFt { return false }
         if let x = a.groundSpeedKt, let y = b.groundSpeedKt, abs(x - y) > limits.twinSpeedKt { return false }
-        if let x = a.trackDeg, let y = b.trackDeg, !Self.trackTrails(copy: x, of: y, turnRate: b.turnRateDegPerSec,
-                                                                     lag: limits.twinLagSec, tolerance: limits.twinTrackDeg) { return false }
+        if let x = a.trackDeg, let y = b.trackDeg,
+           !Self.trackTrails(copy: x, of: y, sweep: b.trackHistory.sweep(since: b.trackTime - limits.twinLagSec, current: y),
+                             tolerance: limits.twinTrackDeg) { return false }
         return true
     }
 
-    /// True when a relayed copy's `copy` track is within `tolerance` of a track the aircraft
-    /// (now on `track`, turning at `turnRate` °/s, positive to the right) flew in the last `lag`
-    /// seconds: what a track file that lags the aircraft by up to `lag` seconds reports.
-    static func trackTrails(copy: Double, of track: Double, turnRate: Double, lag: Double, tolerance: Double) -> Bool {
-        // Where the copy's track lies from the aircraft's, in (-180, 180], and the arc the
-        // aircraft's track swept in the last `lag` seconds (behind it: opposite to the turn).
-        var offset = (copy - track).truncatingRemainder(dividingBy: 360)
-        if offset > 180 { offset -= 360 } else if offset <= -180 { offset += 360 }
-        let swept = max(-90, min(90, -turnRate * lag))
-        return offset >= min(0, swept) - tolerance && offset <= max(0, swept) + tolerance
+    /// True when a relayed copy's `copy` track is within `tolerance` of a track the aircraft (now
+    /// on `track`) flew lately: `sweep` is the arc its tracks swept over the last `twinLagSec`
+    /// seconds, as offsets from `track` (`TrackHistory.sweep`). What a track file that lags the
+    /// aircraft by up to that long reports; ahead of the turn is not where a lagging copy can be.
+    static func trackTrails(copy: Double, of track: Double, sweep: (low: Double, high: Double), tolerance: Double) -> Bool {
+        let offset = signedAngle(copy - track)
+        return offset >= sweep.low - tolerance && offset <= sweep.high + tolerance
+    }
+
+    /// `degrees` in (-180, 180].
+    static func signedAngle(_ degrees: Double) -> Double {
+        var d = degrees.truncatingRemainder(dividingBy: 360)
+        if d > 180 { d -= 360 } else if d <= -180 { d += 360 }
+        return d
     }
 
     static func angle(_ a: Double, _ b: Double) -> Double {
@@ -352,15 +357,10 @@ extension Target {
         if let a = r.pressureAltitudeFt { pressureAltitudeFt = a }
         groundSpeedKt = r.groundSpeedKt ?? groundSpeedKt
         let newTrack: Double? = r.trackType == .invalid ? nil : r.trackDeg
-        // The turn rate, smoothed over reports up to 3 s apart; zero when it cannot be known.
-        if let new = newTrack, let old = trackDeg, time > trackTime, time - trackTime <= 3 {
-            var change = (new - old).truncatingRemainder(dividingBy: 360)
-            if change > 180 { change -= 360 } else if change <= -180 { change += 360 }
-            turnRateDegPerSec = (turnRateDegPerSec + change / (time - trackTime)) / 2
-        } else if newTrack == nil || time - trackTime > 3 {
-            turnRateDegPerSec = 0
+        if let new = newTrack, time > trackTime {
+            trackHistory.add(new, at: time)
+            trackTime = time
         }
-        if newTrack != nil, time > trackTime { trackTime = time }
         trackDeg = newTrack
         verticalSpeedFpm = r.verticalSpeedFpm ?? verticalSpeedFpm
         airborne = r.airborne
