@@ -215,3 +215,28 @@ import Testing
         #expect(n.text == "OBST TOWER LGT (ASR 1234567) 350300N1063700W (3.9NM SSW ABQ) 5612FT (302FT AGL) U/S")
     }
 }
+
+/// Issue 44: what real NOTAMs still showed after the last round, on texts of their shapes.
+@Suite struct NotamEnglishRound2Tests {
+    static func english(_ text: String) -> String { NotamTranslator.translate(NotamParser.parse(text, source: "test").text) }
+
+    /// Sentence case: plain words in lower case; a place's name keeps its capitals.
+    @Test func sentenceCase() {
+        let t = Self.english("!FDC 3/1234 GUY IAP GUYMON MUNI, GUYMON, OK. RNAV (GPS) RWY 18, AMDT 1. CHANGE BACKUP ALTIMETER NOTE TO READ: WHEN LOCAL ALTIMETER SETTING NOT RECEIVED, USE GUYMON ALTIMETER SETTING AND INCREASE LPV DA TO 3240 FT. 2305161200-2605161200")
+        #expect(t.contains("backup altimeter note to read: when local altimeter setting not received, use GUYMON altimeter setting and increase"), "\(t)")
+        let d = Self.english("!FDC 3/5678 ABC IAP SOME RGNL, SOMEWHERE, TX. ILS OR LOC RWY 35, AMDT 2. DELETE NOTE: HELICOPTER VISIBILITY REDUCTION BELOW 3/4 SM IS NOT AUTHORIZED. 2305161200-2605161200")
+        #expect(d.contains("Delete note: helicopter visibility reduction below 3/4 statute miles is not authorized"), "\(d)")
+    }
+
+    /// Jargon: the contractions real NOTAMs kept, spelled out.
+    @Test func jargonSpelledOut() {
+        let obstacle = Self.english("!DFW 05/123 DFW OBST TREES (ASN UNKNOWN) 325000N0970000W (0.5NM S DFW) 36FT AGL/1104FT MSL 213FT RIGHT OF CL 2305161200-2605161200")
+        #expect(obstacle.contains("Obstacle: trees (") && obstacle.contains("36 ft above ground level/1,104 ft mean sea level"), "\(obstacle)")
+        let radio = Self.english("!ZAB 05/001 ZAB COM ARTCC RDO FREQ 133.65 U/S 2305161200-2305162000")
+        #expect(radio.contains("air route traffic control center (ARTCC) radio"), "\(radio)")
+        let apt = Self.english("!LBB 05/002 LBB AD AP APT ELEV 2885 FT NTL STD TEL 2305161200-2305162000")
+        for raw in ["APT ", "NTL", "STD", "TEL"] { #expect(!apt.contains(raw), "\(raw) in \(apt)") }
+        let misc = Self.english("!ABC 05/003 ABC NAV PBN CPDLC HUD TDZE SAR A/G FLD TXL RGNL 2305161200-2305162000")
+        for raw in ["PBN ", "CPDLC ", "HUD ", "TDZE ", " SAR", "A/G", "FLD", "TXL", "RGNL"] { #expect(!misc.contains(raw) || misc.contains("(\(raw.trimmingCharacters(in: .whitespaces)))"), "\(raw) in \(misc)") }
+    }
+}

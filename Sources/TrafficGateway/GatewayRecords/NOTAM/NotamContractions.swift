@@ -82,6 +82,12 @@ public enum NotamContractions {
         "TEMPO": "temporary", "TMA": "terminal control area", "ASR": "airport surveillance radar", "ASN": "aeronautical study number",
         "OBS": "observed", "RSC": "runway surface condition", "SIR": "packed or compacted snow and ice on runway",
         "VICE": "instead of", "OPER": "operate", "RPRT": "report", "REP": "report", "RUF": "rough", "EXER": "exercise",
+        // Issue 44: left in translations of real NOTAMs (RDO 42 times, ARTCC 24, SM 18, STD 13…).
+        "RDO": "radio", "ARTCC": "air route traffic control center", "SM": "statute miles", "STD": "standard",
+        "NTL": "national", "HUD": "head-up display", "SAR": "search and rescue", "TEL": "telephone", "FLD": "field",
+        "TXL": "taxilane", "CDN": "coordination", "SER": "service", "A/G": "air/ground", "PBN": "performance-based navigation",
+        "CPDLC": "controller-pilot data link communications", "TDZE": "touchdown zone elevation", "RGNL": "regional",
+        "APT": "airport",
     ]
 
     /// Further contractions from the same lists, less often met in NOTAMs.

@@ -338,8 +338,9 @@ struct NotamEnglishWriter {
             i += 1
         }
         let thing = kind.joined(separator: " ")
-        let subject = thing.isEmpty ? String(lights.dropLast(4))
-            : lights + (("aeiou".contains(thing.first!) ? "an " : "a ") + thing)
+        // "Trees", "towers": no article before a plural.
+        let article = Self.isPlural(thing) ? "" : "aeiou".contains(thing.first ?? "x") ? "an " : "a "
+        let subject = thing.isEmpty ? String(lights.dropLast(4)) : lights + article + thing
         var rest = Array(words[i...])
         // Where it stands: "at" before its coordinates.
         if let p = rest.firstIndex(where: { NotamGroups.coordinate($0.core) != nil }), rest[p].lead.isEmpty,
@@ -501,6 +502,12 @@ struct NotamEnglishWriter {
             return acronym(c, meaning: m)
         }
         if NotamEnglishWords.english.contains(c) { return c.lowercased() }
+        // `AGL/1104` ("36 FT AGL/1104 FT MSL"): the datum spelled out, then the next height's number.
+        if let slash = c.firstIndex(of: "/"), let m = NotamContractions.all[String(c[..<slash])] {
+            let rest = c[c.index(after: slash)...]
+            if let v = NotamGroups.number(rest) { return m + "/" + NotamGroups.format(v) }
+            if let (v, unit) = NotamGroups.measure(rest), unit == "FT" { return m + "/" + NotamGroups.format(v) + " ft" }
+        }
         // `VOR/DME`, `LNAV/VNAV`, `ILS/DME`: each part.
         if c.contains("/"), !c.contains(where: \.isNumber) {
             let parts = c.split(separator: "/").map(String.init)
