@@ -25,6 +25,8 @@ let package = Package(
         .target(name: "GDL90"),
         // libcurl (system library) with typed wrappers for its variadic calls.
         .target(name: "CCurl"),
+        // zlib (Debian's zlib1g), loaded on first use: gzip-compressed captures (Stratux's replay logs).
+        .target(name: "CZlib"),
         // espeak-ng (system library, Debian's libespeak-ng-dev): the voice's vocabulary rendered to PCM.
         .target(name: "CEspeak"),
         // ALSA (system library, Debian's libasound2-dev): the voice's playback, and a PCM opened from
@@ -40,7 +42,7 @@ let package = Package(
         // The domain, pure: traffic, alert engines, airspace, flight state, FIS-B products, the core and its pipeline.
         .target(name: "GatewayDomain", dependencies: ["GDL90", "GatewaySupport"], path: "Sources/TrafficGateway/GatewayDomain"),
         // Captures: readers, writers, the recorder's file format, dating, output lines.
-        .target(name: "GatewayCaptures", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain"], path: "Sources/TrafficGateway/GatewayCaptures"),
+        .target(name: "GatewayCaptures", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "CZlib"], path: "Sources/TrafficGateway/GatewayCaptures"),
         // Records: SQLite, the NOTAM store, parser, English and fetching, the logbook.
         .target(name: "GatewayRecords", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "CCurl", "CSQLite"],
                 path: "Sources/TrafficGateway/GatewayRecords"),

@@ -38,7 +38,7 @@ struct ReplayCommand: ParsableCommand {
               gatewayd replay REC/
               gatewayd replay REC/gdl90-2026-05-16-14
 
-            A Stratux's own replay logs (Settings: Replay Logs; /var/log/stratux, unpacked with 'gunzip -k *.log.gz'):
+            A Stratux's own replay logs (Settings: Replay Logs; /var/log/stratux, compressed or not):
               gatewayd replay fixtures/stratux
               gatewayd replay /var/log/stratux/0007
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CZlib
 
 /// A capture read as it is used: a megabyte window of the file at a time, whole records handed
 /// on one datagram after another, so that resident memory does not depend on the capture's size
@@ -61,8 +62,39 @@ public struct CaptureStream {
     /// The file's descriptor, closed when the last copy of the stream goes.
     private final class OpenFile {
         let fd: Int32
-        init(fd: Int32) { self.fd = fd }
-        deinit { close(fd) }
+        /// The gzip stream over `fd` when the file is compressed (zlib's, which owns `fd` then).
+        let gz: OpaquePointer?
+        /// Why reading the compressed file stopped early (a damaged or cut .gz), once it has.
+        var gzFailure: String?
+        init(fd: Int32, gz: OpaquePointer? = nil) {
+            self.fd = fd
+            self.gz = gz
+        }
+        deinit {
+            if let gz { skygate_gz_close(gz) } else { close(fd) }
+        }
+
+        /// Reads into `to` until `count` bytes are read or the file has no more (a short read):
+        /// the bytes read, and the `errno` of a failed read (0 when none failed). A compressed
+        /// file's damage ends it there, the bytes before it kept (`gzFailure` says why).
+        func read(into to: UnsafeMutableRawPointer, count: Int) -> (read: Int, failure: Int32) {
+            guard let gz else { return CaptureStream.read(fd, into: to, count: count) }
+            var total = 0
+            while total < count, gzFailure == nil {
+                let r = skygate_gz_read(gz, to + total, UInt32(min(count - total, 1 << 30)))
+                if r < 0 {
+                    gzFailure = skygate_gz_error(gz).map { String(cString: $0) } ?? "unreadable"
+                    break
+                }
+                if r == 0 {
+                    // The end, or a cut file's: zlib says "unexpected end of file" then.
+                    if let why = skygate_gz_error(gz) { gzFailure = String(cString: why) }
+                    break
+                }
+                total += Int(r)
+            }
+            return (total, 0)
+        }
     }
 
     /// Opens `path`, keeping UDP payloads sent to `port` (pcap/pcapng); fails with the reason
@@ -99,8 +131,20 @@ public struct CaptureStream {
     private init(opening path: String, info: stat, port: UInt16, readsChannels: Bool, dating: Bool) throws(CaptureError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CaptureError(path: path, offset: nil, reason: "cannot read the file (permissions?)") }
-        file = OpenFile(fd: fd)
-        sizeAtOpen = info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : nil
+        // gzip (1F 8B): read through zlib, as it is (Stratux compresses its replay logs).
+        var magic: (UInt8, UInt8) = (0, 0)
+        if pread(fd, &magic, 2, 0) == 2, magic == (0x1F, 0x8B) {
+            guard let gz = skygate_gz_open(fd) else {
+                let why = skygate_gz_load_error().map { String(cString: $0) } ?? "zlib could not open it"
+                close(fd)
+                throw CaptureError(path: path, offset: nil, reason: "gzip-compressed, and zlib (libz.so.1) cannot be loaded to read it: \(why)")
+            }
+            file = OpenFile(fd: fd, gz: gz)
+            sizeAtOpen = nil
+        } else {
+            file = OpenFile(fd: fd)
+            sizeAtOpen = info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : nil
+        }
         self.path = path
         self.port = port
         scanner = .raw
@@ -138,18 +182,14 @@ public struct CaptureStream {
     }
 
     /// The logs of the Stratux session `stem` (`DIR/0001`: `DIR/0001-uat.log`, `-es.log`,
-    /// `-gps.log`) that are there; nil when none is. Compressed logs (`.log.gz`, how a Stratux
-    /// keeps them unless in developer mode) are an error saying to unpack them.
+    /// `-gps.log`, each also as a Stratux keeps it, gzip-compressed: `.log.gz`) that are there;
+    /// nil when none is.
     static func stratuxLogs(stem: String) throws(CaptureError) -> [String]? {
-        let logs = stratuxEndings.map { stem + $0 }.filter { access($0, F_OK) == 0 }
-        if logs.isEmpty {
-            let packed = stratuxEndings.map { stem + $0 + ".gz" }.filter { access($0, F_OK) == 0 }
-            guard packed.isEmpty else {
-                throw CaptureError(path: stem, offset: nil, reason: "the Stratux logs are compressed (\(packed.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", "))): unpack them first with 'gunzip -k \(stem)-*.log.gz'")
-            }
-            return nil
+        let logs = stratuxEndings.compactMap { ending -> String? in
+            let candidates: [String] = [stem + ending, stem + ending + ".gz"]
+            return candidates.first { access($0, F_OK) == 0 }
         }
-        return logs
+        return logs.isEmpty ? nil : logs
     }
 
     /// The endings of a Stratux session's logs that are read: UAT, 1090ES, GPS.
@@ -288,7 +328,7 @@ public struct CaptureStream {
     private mutating func readRawPart(target: Int) throws(CaptureError) {
         let kept = window.count - head
         let want = max(target + target / 4, kept, Self.smallestRead)
-        let fd = file!.fd
+        let file = self.file!
         var got = 0
         var failure: Int32 = 0
         let next = [UInt8](unsafeUninitializedCapacity: kept + want) { buffer, count in
@@ -296,7 +336,7 @@ public struct CaptureStream {
             window.withUnsafeBufferPointer { w in
                 if kept > 0 { start.update(from: w.baseAddress! + head, count: kept) }
             }
-            (got, failure) = Self.read(fd, into: start + kept, count: want)
+            (got, failure) = file.read(into: start + kept, count: want)
             count = kept + got
         }
         base += head
@@ -307,6 +347,15 @@ public struct CaptureStream {
             throw CaptureError(path: path, offset: base + kept + got, reason: "reading failed: \(String(cString: strerror(failure)))")
         }
         if got < want { atEnd = true }
+        noteCompressionDamage()
+    }
+
+    /// A compressed file's damage, said once: what came before it is read, the error says where
+    /// reading stopped.
+    private mutating func noteCompressionDamage() {
+        guard let why = file?.gzFailure, error == nil else { return }
+        error = CaptureError(path: path, offset: nil,
+                             reason: "the compressed file is damaged or cut after \(bytesRead) bytes of its contents (zlib: \(why)): read up to there")
     }
 
     /// Where in the window the next raw part ends (see `nextRawPart`), or nil to read more.
@@ -362,8 +411,8 @@ public struct CaptureStream {
         if let size = sizeAtOpen { want = min(want, max(size - bytesRead + 1, Self.smallestRead)) }
         if window.capacity < old + want { window.reserveCapacity(old + want + Self.smallestRead) }
         window.append(contentsOf: repeatElement(0, count: want))
-        let fd = file!.fd
-        let (n, failure) = window.withUnsafeMutableBytes { Self.read(fd, into: $0.baseAddress! + old, count: want) }
+        let file = self.file!
+        let (n, failure) = window.withUnsafeMutableBytes { file.read(into: $0.baseAddress! + old, count: want) }
         if failure != 0 {
             window.removeLast(want)
             throw CaptureError(path: path, offset: base + old, reason: "reading failed: \(String(cString: strerror(failure)))")
@@ -371,11 +420,12 @@ public struct CaptureStream {
         bytesRead += n
         window.removeLast(want - n)
         if n < want { atEnd = true }
+        noteCompressionDamage()
     }
 
     /// Reads into `to` until `count` bytes are read or the file has no more (a short read):
     /// the bytes read, and the `errno` of a failed read (0 when none failed).
-    private static func read(_ fd: Int32, into to: UnsafeMutableRawPointer, count: Int) -> (read: Int, failure: Int32) {
+    fileprivate static func read(_ fd: Int32, into to: UnsafeMutableRawPointer, count: Int) -> (read: Int, failure: Int32) {
         var total = 0
         while total < count {
             let r = Glibc.read(fd, to + total, count - total)

@@ -94,7 +94,6 @@ public struct ReplaySession: Sendable, Equatable {
             gpsLogs: hours.filter { $0.hasSuffix(gpsEnding) }.map { base + $0 },
             eventLogs: hours.filter { $0.hasSuffix(eventsEnding) }.map { base + $0 })
         let stratux = stratuxFolder(base, names: names)
-        session.skipped += stratux?.packed ?? []
         var others: [String] = []
         for name in names.sorted() where !name.hasPrefix(".") && !name.hasPrefix("gdl90-") && !(stratux?.consumed.contains(name) ?? false) {
             let file = base + name
@@ -121,7 +120,6 @@ public struct ReplaySession: Sendable, Equatable {
         guard stat(path, &info) == 0 else { return unreadable(path) ?? "cannot be read" }
         if info.st_mode & S_IFMT == S_IFDIR { return "a folder (give it as an argument of its own to read it)" }
         if let why = unreadable(path) { return why }
-        if path.hasSuffix(".gz") { return "compressed: unpack it first ('gunzip -k \(path)')" }
         var stream: CaptureStream
         do { stream = try CaptureStream(path: path) } catch { return error.reason }
         guard stream.format == .raw else { return nil }
@@ -145,9 +143,9 @@ public struct ReplaySession: Sendable, Equatable {
     /// A folder of Stratux replay logs (`/var/log/stratux`: `NNNN-uat.log`, `NNNN-es.log`,
     /// `NNNN-gps.log` for each start NNNN of the Stratux): a capture for each start, given by its
     /// stem (`DIR/NNNN`, which `CaptureStream` opens as its logs merged on one clock), in the order
-    /// of their numbers, the names they take up, and the starts whose logs are all compressed (to
-    /// say how to unpack them); nil when the folder has none.
-    static func stratuxFolder(_ base: String, names: [String]) -> (stems: [String], consumed: Set<String>, packed: [String])? {
+    /// of their numbers (compressed logs, `.log.gz`, as a Stratux keeps them, are read as they
+    /// are), and the names they take up; nil when the folder has none.
+    static func stratuxFolder(_ base: String, names: [String]) -> (stems: [String], consumed: Set<String>)? {
         func number(_ name: String, _ ending: String) -> String? {
             guard name.hasSuffix(ending) else { return nil }
             let stem = name.dropLast(ending.count)
@@ -162,11 +160,10 @@ public struct ReplaySession: Sendable, Equatable {
             // Stratux's other logs (AHRS, its dump1090's) are not read: not captures, not damage.
             for other in ["-ahrs.log", "-dump1090.log", "-ahrs.log.gz", "-dump1090.log.gz"] where number(name, other) != nil { consumed.insert(name) }
         }
-        guard !plain.isEmpty || !packed.isEmpty else { return nil }
-        let stems = plain.sorted { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) }.map { base + $0 }
-        // A start whose logs are all compressed is skipped, saying how to unpack them.
-        let unpack = packed.subtracting(plain).sorted().map { "\(base)\($0)-*.log.gz: compressed Stratux logs: unpack them first ('gunzip -k \(base)\($0)-*.log.gz')" }
-        return (stems, consumed, unpack)
+        // Compressed (how a Stratux keeps them) or not, each start's logs are one capture.
+        let starts = plain.union(packed)
+        guard !starts.isEmpty else { return nil }
+        return (starts.sorted { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) }.map { base + $0 }, consumed)
     }
 
     /// The session without the hours that cannot be replayed (empty, unreadable, a dangling or

@@ -1,0 +1,23 @@
+// zlib's gzip reader for Swift, loaded with dlopen on first use (Debian's zlib1g, which every
+// system has): a capture compressed as Stratux keeps its replay logs (`0001-uat.log.gz`) is read
+// as it is. Declared here without zlib.h (no build dependency); only readers of a .gz load it.
+#ifndef SKYGATE_CZLIB_H
+#define SKYGATE_CZLIB_H
+
+/// An open gzip stream (zlib's gzFile).
+typedef struct skygate_gz skygate_gz;
+
+/// Loads libz.so.1 (once; thread-safe): 1 when ready, else 0.
+int skygate_gz_load(void);
+/// Why the load failed (dlerror's text), or NULL.
+const char *skygate_gz_load_error(void);
+/// Reads the gzip file open on `fd` (which it takes: `skygate_gz_close` closes it); NULL on failure.
+skygate_gz *skygate_gz_open(int fd);
+/// Reads up to `count` uncompressed bytes into `into`: the count read, 0 at the end, -1 on an
+/// error (`skygate_gz_error` says which: a damaged or cut file).
+int skygate_gz_read(skygate_gz *gz, void *into, unsigned count);
+/// The last error's text, or NULL when none.
+const char *skygate_gz_error(skygate_gz *gz);
+/// Closes the stream and its descriptor.
+void skygate_gz_close(skygate_gz *gz);
+#endif
