@@ -185,6 +185,14 @@ public enum CommandBenchmark {
             try measure("fisb --json (\(uplinks) uplinks × \(fisbCopies))", ["fisb", "--json", repeated], inputBytes: 0, perSecond: "uplinks/s",
                         count: Double(uplinks * fisbCopies))
         }
+        // Real-shaped (issue 44): a ground station's 20 minutes (NEXRAD and the text products in
+        // a real recording's proportions) repeated 20 times, as the real recording was measured.
+        let realShaped = streams.appendingPathComponent("fisb-real-shaped.978").path
+        let oneRealShaped = folder.appendingPathComponent("fisb-real-shaped-one.978").path
+        _ = FileManager.default.createFile(atPath: oneRealShaped, contents: Data(BenchStreams.realShapedFISB().utf8))
+        try writeRepeated(source: oneRealShaped, path: realShaped, copies: 20)
+        try measure("fisb --json, real-shaped (2,400 uplinks × 20 copies)", ["fisb", "--json", realShaped], inputBytes: 0, perSecond: "uplinks/s",
+                    count: 48_000)
         // NEXRAD-heavy: 20,000 uplinks of 5 gridded blocks each (regional and CONUS NEXRAD).
         let nexrad = streams.appendingPathComponent("nexrad.978").path
         _ = FileManager.default.createFile(atPath: nexrad, contents: Data(BenchStreams.nexradHeavy(uplinks: 20_000).utf8))
