@@ -27,18 +27,11 @@ struct Dump978Reader {
         // and the `t=` time read in place: a capture of NEXRAD uplinks is 900-byte lines by the
         // hundred thousand.
         bytes.withUnsafeBufferPointer { b in
-            var lineStart = 0
-            while lineStart < b.count {
-                var end = b.count
-                if let base = b.baseAddress, let newline = memchr(base + lineStart, 0x0A, b.count - lineStart) {
-                    end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-                }
-                if end == b.count && !atEnd { break }
+            TextLines.forEach(b, atEnd: atEnd) { lineStart, end in
                 lineNumber += 1
-                defer { lineStart = end + 1 }
                 var i = lineStart
                 while i < end, b[i] == 0x20 || b[i] == 0x0D { i += 1 }
-                guard i < end else { continue }
+                guard i < end else { return }
                 switch Self.line(b, from: i, to: end) {
                 case .message(let message, let time):
                     out.datagrams.append(CapturedDatagram(timestamp: time ?? undatedTime, bytes: message.frame(), fileOffset: base + lineStart))
@@ -49,7 +42,6 @@ struct Dump978Reader {
                     out.skipped += 1
                 }
             }
-            return min(lineStart, b.count)
         }
     }
 

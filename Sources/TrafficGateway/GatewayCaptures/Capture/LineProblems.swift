@@ -32,3 +32,28 @@ struct LineProblems: Sendable, Equatable {
         return e
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The whole lines of a window of a text capture (dump978, Stratux's logs, SBS).
+enum TextLines {
+    /// Calls `body` with the start and end (before the newline) of each whole line of `b`, in
+    /// order; a line cut by the window's end waits for more unless `atEnd`. Returns the bytes
+    /// consumed. Newlines are found with `memchr`: no array of lines, no copy.
+    @inline(__always)
+    static func forEach(_ b: UnsafeBufferPointer<UInt8>, atEnd: Bool, _ body: (_ start: Int, _ end: Int) -> Void) -> Int {
+        var lineStart = 0
+        while lineStart < b.count {
+            var end = b.count
+            if let p = b.baseAddress, let newline = memchr(p + lineStart, 0x0A, b.count - lineStart) {
+                end = p.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+            }
+            if end == b.count && !atEnd { break }
+            body(lineStart, end)
+            lineStart = end + 1
+        }
+        return min(lineStart, b.count)
+    }
+}

@@ -52,23 +52,15 @@ struct TextLogReader {
     /// bytes consumed. A line cut by the window's end waits for more, unless `atEnd`.
     mutating func scan(_ bytes: [UInt8], base: Int, atEnd: Bool, into out: inout CaptureContents) -> Int {
         bytes.withUnsafeBufferPointer { b in
-            var lineStart = 0
-            while lineStart < b.count {
-                var end = b.count
-                if let p = b.baseAddress, let newline = memchr(p + lineStart, 0x0A, b.count - lineStart) {
-                    end = p.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-                }
-                if end == b.count && !atEnd { break }
+            TextLines.forEach(b, atEnd: atEnd) { lineStart, end in
                 lineNumber += 1
-                defer { lineStart = end + 1 }
                 var e = end
                 while e > lineStart, b[e - 1] == 0x0D || b[e - 1] == 0x20 { e -= 1 }
                 var i = lineStart
                 while i < e, b[i] == 0x20 { i += 1 }
-                guard i < e else { continue }
+                guard i < e else { return }
                 read(UnsafeBufferPointer(rebasing: b[i..<e]), offset: base + lineStart, into: &out)
             }
-            return min(lineStart, b.count)
         }
     }
 

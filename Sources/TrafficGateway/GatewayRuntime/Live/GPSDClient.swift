@@ -16,8 +16,8 @@ import ServiceLifecycle
 /// Reads position fixes from gpsd's JSON protocol (TCP, default port 2947): sends
 /// `?WATCH={"enable":true,"json":true}` and turns each TPV report with a 2D/3D fix into a
 /// `GPSFix`. Reconnects 3 s after gpsd is absent, goes away or falls silent for 10 s. Built on
-/// SwiftNIO's `ClientBootstrap` (event-loop I/O, an `IdleStateHandler` for the silence, the
-/// retry a task scheduled on the loop), never on the cooperative pool. As a `Service`, it reads
+/// `ReconnectingConnection` (SwiftNIO's `ClientBootstrap`: event-loop I/O, an `IdleStateHandler`
+/// for the silence, the retry a task scheduled on the loop), never on the cooperative pool. As a `Service`, it reads
 /// from the moment the group runs until graceful shutdown.
 public final class GPSDClient: Service, Sendable, CustomStringConvertible {
     /// Connection state, for the status line.
@@ -30,11 +30,7 @@ public final class GPSDClient: Service, Sendable, CustomStringConvertible {
 
     private let host: String
     private let port: UInt16
-    private let onFix: @Sendable (GPSFix) -> Void
-    private let onStatus: @Sendable (Status) -> Void
-    private let group: any EventLoopGroup
-    /// Stopped, and the channel of the connection in use (to close on stop).
-    private let state = Locked<(stopped: Bool, channel: (any Channel)?)>((false, nil))
+    private let connection: ReconnectingConnection
 
     /// Seconds between connection attempts.
     public static let retryDelay: Int64 = 3
@@ -47,9 +43,11 @@ public final class GPSDClient: Service, Sendable, CustomStringConvertible {
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
         self.host = host
         self.port = port
-        self.onFix = onFix
-        self.onStatus = onStatus
-        self.group = group
+        connection = ReconnectingConnection(
+            host: host, port: port, connectTimeout: Self.retryDelay, silence: Self.silence, group: group,
+            handler: { GPSDLineHandler(host: host, port: port, onFix: onFix, onStatus: onStatus) },
+            retryDelay: { Self.retryDelay },
+            failed: { error in onStatus(.disconnected("gpsd \(HostPort(host: host, port: port)): \(ConnectionFailure.reason(error)) (is gpsd running?)")) })
     }
 
     /// `gpsd host:port`.
@@ -62,62 +60,16 @@ public final class GPSDClient: Service, Sendable, CustomStringConvertible {
 
     /// Connects (SwiftNIO's `ClientBootstrap`), asks gpsd to watch, and reconnects every
     /// `retryDelay` seconds after a failure or `silence` seconds without a report, until `stop`.
-    public func start() { connect(on: group.next()) }
+    public func start() { connection.start() }
 
     /// Stops reconnecting and closes the connection.
-    public func stop() {
-        let channel = state.withLock { s -> (any Channel)? in
-            s.stopped = true
-            defer { s.channel = nil }
-            return s.channel
-        }
-        channel?.close(promise: nil)
-    }
+    public func stop() { connection.stop() }
 
     /// As a service: runs until graceful shutdown, then stops.
     public func run() async throws {
         start()
         try? await gracefulShutdown()
         stop()
-    }
-
-    private var isStopped: Bool { state.withLock { $0.stopped } }
-
-    private func connect(on loop: any EventLoop) {
-        guard !isStopped else { return }
-        let (host, port, onFix, onStatus) = (self.host, self.port, self.onFix, self.onStatus)
-        let bootstrap = ClientBootstrap(group: loop)
-            .connectTimeout(.seconds(Self.retryDelay))
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(Self.silence)))
-                    try channel.pipeline.syncOperations.addHandler(GPSDLineHandler(host: host, port: port, onFix: onFix, onStatus: onStatus))
-                }
-            }
-        bootstrap.connect(host: host, port: Int(port)).whenComplete { result in
-            switch result {
-            case .success(let channel):
-                let keep = self.state.withLock { s -> Bool in
-                    guard !s.stopped else { return false }
-                    s.channel = channel
-                    return true
-                }
-                guard keep else { channel.close(promise: nil); return }
-                channel.closeFuture.whenComplete { _ in
-                    self.state.withLock { if $0.channel === channel { $0.channel = nil } }
-                    self.retry(on: loop)
-                }
-            case .failure(let error):
-                guard !self.isStopped else { return }
-                onStatus(.disconnected("gpsd \(HostPort(host: host, port: port)): \(ConnectionFailure.reason(error)) (is gpsd running?)"))
-                self.retry(on: loop)
-            }
-        }
-    }
-
-    private func retry(on loop: any EventLoop) {
-        guard !isStopped else { return }
-        loop.scheduleTask(in: .seconds(Self.retryDelay)) { self.connect(on: loop) }
     }
 }
 

@@ -9,8 +9,8 @@ import Glibc
 
 /// Reads a 1090 MHz receiver's SBS BaseStation output (dump1090, readsb: TCP port 30003) and
 /// hands on, for each read, the GDL 90 traffic reports its positions make (`SBSDecoder`: the
-/// lines merged per address). Built like `GPSDClient` on SwiftNIO's `ClientBootstrap`: event-loop
-/// I/O, never the core's queue, so a stalled peer never delays the core. Reconnects with backoff
+/// lines merged per address). Built like `GPSDClient` on `ReconnectingConnection` (SwiftNIO's
+/// `ClientBootstrap`): event-loop I/O, never the core's queue, so a stalled peer never delays the core. Reconnects with backoff
 /// (1 s, doubling to `longestRetry`) after a refused or lost connection, or `silence` seconds
 /// without a line (readsb sends nothing while no aircraft is heard: a quiet reconnect then).
 /// A line longer than 64 kB (not SBS) is dropped and counted; wrong lines are counted, with the
@@ -37,8 +37,10 @@ public final class SBSClient: Sendable, CustomStringConvertible {
     private let onStatus: @Sendable (Status, Bool) -> Void
     private let clock: @Sendable () -> Double
     private let group: any EventLoopGroup
-    /// Stopped, the channel in use, the next retry's delay, and the status.
-    private let state = Locked<(stopped: Bool, channel: (any Channel)?, retry: Int64, status: Status)>((false, nil, 1, Status()))
+    /// The next retry's delay, and the status.
+    private let state = Locked<(retry: Int64, status: Status)>((1, Status()))
+    /// The connection kept up (from `start`).
+    private let connection = Locked<ReconnectingConnection?>(nil)
 
     /// The longest wait between attempts, seconds.
     public static let longestRetry: Int64 = 60
@@ -69,19 +71,26 @@ public final class SBSClient: Sendable, CustomStringConvertible {
     public var status: Status { state.withLock { $0.status } }
 
     /// Connects, and keeps reconnecting until `stop`.
-    public func start() { connect(on: group.next()) }
-
-    /// Stops reconnecting and closes the connection.
-    public func stop() {
-        let channel = state.withLock { s -> (any Channel)? in
-            s.stopped = true
-            defer { s.channel = nil }
-            return s.channel
-        }
-        channel?.close(promise: nil)
+    public func start() {
+        let (name, clock, port) = (description, self.clock, self.port)
+        let c = ReconnectingConnection(
+            host: host, port: port, connectTimeout: 5, silence: Self.silence, group: group,
+            handler: { SBSLineHandler(client: self, name: name, clock: clock) },
+            retryDelay: { [state] in
+                state.withLock { s in
+                    defer { s.retry = min(s.retry * 2, Self.longestRetry) }
+                    return s.retry
+                }
+            },
+            failed: { error in
+                self.ended("\(name): \(ConnectionFailure.reason(error)) (is dump1090 or readsb running with its SBS output on port \(port)?)")
+            })
+        connection.set(c)
+        c.start()
     }
 
-    private var isStopped: Bool { state.withLock { $0.stopped } }
+    /// Stops reconnecting and closes the connection.
+    public func stop() { connection.value?.stop() }
 
     /// Updates the status and tells `onStatus`.
     fileprivate func update(_ change: (inout Status) -> Bool) {
@@ -120,48 +129,6 @@ public final class SBSClient: Sendable, CustomStringConvertible {
             if let last = wrong.last { s.lastWrong = last }
             return false
         }
-    }
-
-    private func connect(on loop: any EventLoop) {
-        guard !isStopped else { return }
-        let name = description
-        let clock = self.clock
-        let bootstrap = ClientBootstrap(group: loop)
-            .connectTimeout(.seconds(5))
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(Self.silence)))
-                    try channel.pipeline.syncOperations.addHandler(SBSLineHandler(client: self, name: name, clock: clock))
-                }
-            }
-        bootstrap.connect(host: host, port: Int(port)).whenComplete { result in
-            switch result {
-            case .success(let channel):
-                let keep = self.state.withLock { s -> Bool in
-                    guard !s.stopped else { return false }
-                    s.channel = channel
-                    return true
-                }
-                guard keep else { channel.close(promise: nil); return }
-                channel.closeFuture.whenComplete { _ in
-                    self.state.withLock { if $0.channel === channel { $0.channel = nil } }
-                    self.retry(on: loop)
-                }
-            case .failure(let error):
-                guard !self.isStopped else { return }
-                self.ended("\(name): \(ConnectionFailure.reason(error)) (is dump1090 or readsb running with its SBS output on port \(self.port)?)")
-                self.retry(on: loop)
-            }
-        }
-    }
-
-    private func retry(on loop: any EventLoop) {
-        guard !isStopped else { return }
-        let delay = state.withLock { s -> Int64 in
-            defer { s.retry = min(s.retry * 2, Self.longestRetry) }
-            return s.retry
-        }
-        loop.scheduleTask(in: .seconds(delay)) { self.connect(on: loop) }
     }
 }
 
