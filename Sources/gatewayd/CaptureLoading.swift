@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import GatewayCaptures
 import GatewaySupport
 
@@ -6,6 +9,25 @@ import GatewaySupport
 /// in constant memory, or fails with a message naming the file.
 func openCapture(_ path: String, port: UInt16) throws -> CaptureStream {
     do { return try CaptureStream(path: path, port: port) } catch { throw CommandFailure("\(error)") }
+}
+
+/// The captures `arguments` name: a file as it is; a folder (a recording, a Stratux log folder,
+/// a download of captures) as every capture in it, in time order, its other files named on
+/// stderr with why they were skipped (`ReplaySession`).
+func expandCaptures(_ arguments: [String]) throws -> [String] {
+    var out: [String] = []
+    for argument in arguments {
+        var info = stat()
+        guard stat(argument, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            out.append(argument)
+            continue
+        }
+        let session: ReplaySession
+        do { session = try ReplaySession.resolve(argument) } catch { throw CommandFailure("\(error)") }
+        for skipped in session.skipped { Terminal.error("note: \(skipped): skipped") }
+        out += session.captures
+    }
+    return out
 }
 
 /// A failure that is not a usage mistake: printed as one sentence, exit status 1, no usage text.

@@ -21,7 +21,7 @@ struct DecodeCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Capture files: pcap, pcapng, dump978 text, raw GDL90, a Stratux replay log (NNNN-uat.log, -es.log, -gps.log) or SBS BaseStation text; the format is found from the content.")
+    @Argument(help: "Capture files: pcap, pcapng, dump978 text, raw GDL90, a Stratux replay log (NNNN-uat.log, -es.log, -gps.log) or SBS BaseStation text; the format is found from the content. A folder is every capture in it, in time order.")
     var files: [String]
 
     @Flag(help: "JSON Lines output (see README for the fields).")
@@ -36,7 +36,7 @@ struct DecodeCommand: ParsableCommand {
     func run() throws {
         var totals = GatewayCounters()
         var damaged: [String] = []
-        for path in files {
+        for path in try expandCaptures(files) {
             var capture = try openCapture(path, port: port)
             let midnight = try rawCaptureMidnight(date, &capture)
             var counting = GatewayCore.Configuration()

@@ -22,7 +22,7 @@ struct FISBCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Capture files: pcap, pcapng, dump978 text, raw GDL90, or a Stratux UAT replay log (NNNN-uat.log).")
+    @Argument(help: "Capture files: pcap, pcapng, dump978 text, raw GDL90, or a Stratux UAT replay log (NNNN-uat.log); a folder is every capture in it, in time order.")
     var files: [String] = []
 
     @Flag(help: "JSON Lines output.")
@@ -59,7 +59,7 @@ struct FISBCommand: ParsableCommand {
             for r in FISBBenchmark.run(uplinks: uplinks) { print(r.line) }
             return
         }
-        for path in files {
+        for path in try expandCaptures(files) {
             var stream = try openCapture(path, port: port)
             let midnight = try rawCaptureMidnight(date, &stream)
             // Read (dump978 lines framed), deframed and decoded ahead on a second thread.
