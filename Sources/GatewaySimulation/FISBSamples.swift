@@ -171,6 +171,13 @@ public enum FISBSamples {
         return bytes
     }
 
+    /// `bytes` as lowercase hex digits, as dump978 and Stratux's logs write a message.
+    public static func hex(_ bytes: [UInt8]) -> String {
+        var out = OutputBuffer(capacity: bytes.count * 2)
+        for b in bytes { out.appendHex(byte: b) }
+        return out.text
+    }
+
     /// The samples as dump978 text lines (`+HEX;rs=…;t=…;`).
     public static func dump978() -> String { dump978(uplinks()) }
 
@@ -178,11 +185,7 @@ public enum FISBSamples {
     public static func dump978(_ payloads: [[UInt8]]) -> String {
         var text = ""
         for (i, payload) in payloads.enumerated() {
-            text += "+"
-            for b in payload {
-                let h = String(b, radix: 16)
-                text += h.count == 1 ? "0" + h : h
-            }
+            text += "+" + hex(payload)
             text += ";rs=\(10 + i % 7);t=\(Int(startTime) + i).000;\n"
         }
         return text

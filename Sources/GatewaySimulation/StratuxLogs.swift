@@ -1,6 +1,7 @@
 import GDL90
 import GatewaySupport
 import GatewayCaptures
+import GatewayFeeds
 
 /// The demo flight as a Stratux's replay logs would keep it (issue 45), written by hand here
 /// from the formats Stratux writes (`START,<Go time>,<Go time>`, then `<ns since START>,<line>`):
@@ -35,7 +36,7 @@ extension DemoFlight {
             gps += "\(ns(0.05)),\(Self.nmea("GPGGA,\(clock),\(Self.nmeaLatitude(own.latitude)),\(Self.nmeaLongitude(own.longitude)),1,10,0.9,\(Self.fixed(metres, 1)),M,-21.3,M,,"))\n"
             gps += "\(ns(0.06)),\(Self.nmea("GPRMC,\(clock),A,\(Self.nmeaLatitude(own.latitude)),\(Self.nmeaLongitude(own.longitude)),\(Self.fixed(o.speed, 1)),\(o.speed > 0 ? "0.0" : ""),160526,,,A"))\n"
             if s >= 10, s - 10 < uplinks.count {
-                uat += "\(ns(0.5)),+\(Self.hex(uplinks[s - 10]));rs=\(20 + s % 9);\n"
+                uat += "\(ns(0.5)),+\(FISBSamples.hex(uplinks[s - 10]));rs=\(20 + s % 9);\n"
             }
             for (k, target) in scripted().enumerated() where target.active.contains(t) && t <= target.realUntil
                 && (t - target.active.lowerBound).truncatingRemainder(dividingBy: target.every) == 0 {
@@ -69,7 +70,7 @@ extension DemoFlight {
                     verticalRateFpm: target.airborne ? Int(st.vs) : nil, siteOrUTC: 0,
                     emitterCategory: long ? target.emitter : nil, callsign: long ? target.callsign : nil,
                     emergency: long ? 0 : nil, nacp: long ? 9 : nil)
-                uat += "\(at),-\(Self.hex(payload.encode()));rs=\(30 + k);ss=\(200 + 10 * k);\n"
+                uat += "\(at),-\(FISBSamples.hex(payload.encode()));rs=\(30 + k);ss=\(200 + 10 * k);\n"
             }
         }
         return (uat, es, gps)
@@ -86,47 +87,32 @@ extension DemoFlight {
     /// The FIS-B sample uplinks as dump978 prints them without `-t` (its example files): no
     /// times at all, each line `+HEX;rs=N;`. Dated from its products (2026-05-16).
     public static func undatedDump978() -> String {
-        FISBSamples.uplinks().enumerated().map { i, payload in "+\(hex(payload));rs=\(12 + i % 5);\n" }.joined()
+        FISBSamples.uplinks().enumerated().map { i, payload in "+\(FISBSamples.hex(payload));rs=\(12 + i % 5);\n" }.joined()
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 15)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// `$BODY*hh`: the sentence with its checksum.
-    static func nmea(_ body: String) -> String {
-        let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
-        let h = String(sum, radix: 16, uppercase: true)
-        return "$\(body)*\(h.count == 1 ? "0" + h : h)"
-    }
+    /// `$BODY*hh`, as a GPS sends it and Stratux logs it (`NMEA.sentence` without its CR LF).
+    static func nmea(_ body: String) -> String { String(decoding: NMEA.sentence(body).utf8.dropLast(2), as: UTF8.self) }
 
     static func nmeaClock(_ t: Double) -> String {
         let s = Int(t.rounded()) % 86_400
-        return "\(two(s / 3600))\(two(s / 60 % 60))\(two(s % 60)).00"
+        return "\(Timestamp.pad(s / 3600, 2))\(Timestamp.pad(s / 60 % 60, 2))\(Timestamp.pad(s % 60, 2)).00"
     }
 
     static func nmeaLatitude(_ v: Double) -> String {
         let a = abs(v), d = Int(a)
-        return "\(two(d))\(minutes((a - Double(d)) * 60)),\(v < 0 ? "S" : "N")"
+        return "\(Timestamp.pad(d, 2))\(minutes((a - Double(d)) * 60)),\(v < 0 ? "S" : "N")"
     }
 
     static func nmeaLongitude(_ v: Double) -> String {
         let a = abs(v), d = Int(a)
-        return "\(d < 100 ? "0" : "")\(two(d))\(minutes((a - Double(d)) * 60)),\(v < 0 ? "W" : "E")"
+        return "\(d < 100 ? "0" : "")\(Timestamp.pad(d, 2))\(minutes((a - Double(d)) * 60)),\(v < 0 ? "W" : "E")"
     }
 
     /// Minutes as `mm.mmmmm`.
     static func minutes(_ m: Double) -> String {
         let scaled = Int((m * 100_000).rounded())
         let whole = scaled / 100_000, frac = String(scaled % 100_000)
-        return two(whole) + "." + String(repeating: "0", count: 5 - frac.count) + frac
+        return Timestamp.pad(whole, 2) + "." + String(repeating: "0", count: 5 - frac.count) + frac
     }
 
     /// `2026/05/16,14:00:00.200`: an SBS line's date and time fields.
@@ -134,12 +120,11 @@ extension DemoFlight {
         let ms = Int((t * 1000).rounded())
         let s = ms / 1000 % 86_400
         let milli = String(ms % 1000)
-        return "2026/05/16,\(two(s / 3600)):\(two(s / 60 % 60)):\(two(s % 60)).\(String(repeating: "0", count: 3 - milli.count))\(milli)"
+        return "2026/05/16,\(Timestamp.pad(s / 3600, 2)):\(Timestamp.pad(s / 60 % 60, 2)):\(Timestamp.pad(s % 60, 2)).\(String(repeating: "0", count: 3 - milli.count))\(milli)"
     }
 
-    static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-
-    /// `v` with `decimals` digits after the point.
+    /// `v` with exactly `decimals` digits after the point, as receivers write fixed-width fields
+    /// (`JSONWriter.format` drops trailing zeros).
     static func fixed(_ v: Double, _ decimals: Int) -> String {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }

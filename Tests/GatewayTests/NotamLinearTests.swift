@@ -184,7 +184,7 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fisb-writer-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = NotamStore(database: try GatewayDatabase(path: dir.appendingPathComponent("g.sqlite").path))
-        let writer = FISBNotamWriter(store: store, queue: DispatchQueue(label: "test.fisb-notams"), clock: { 1_778_940_000 }) { error in
+        let writer = FISBNotamWriter(store: store, queue: DispatchQueue(label: "test.fisb-notams")) { error in
             Issue.record("write failed: \(error)")
         }
         // The issue's shape as FIS-B carries it (4 kB NOTAM-D texts).
@@ -215,8 +215,7 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fisb-writer-time-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = NotamStore(database: try GatewayDatabase(path: dir.appendingPathComponent("g.sqlite").path))
-        let wallClock = 1_795_800_000.0  // 2026-11-27
-        let writer = FISBNotamWriter(store: store, queue: DispatchQueue(label: "test.fisb-notams"), clock: { wallClock }) { error in
+        let writer = FISBNotamWriter(store: store, queue: DispatchQueue(label: "test.fisb-notams")) { error in
             Issue.record("write failed: \(error)")
         }
         let received = 1_684_245_600.0  // 2023-05-16T14:00Z, the recording's clock

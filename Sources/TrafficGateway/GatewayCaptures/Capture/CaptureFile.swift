@@ -62,8 +62,6 @@ public enum CaptureFormat: String, Sendable {
         }
     }
 
-    /// Whether each datagram carries its own time (all but a raw GDL 90 stream, timed by its heartbeats).
-    public var isTimed: Bool { self != .raw }
 }
 
 /// Why a capture could not be read, or where reading stopped.

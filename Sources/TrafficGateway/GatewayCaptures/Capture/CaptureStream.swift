@@ -115,7 +115,7 @@ public struct CaptureStream {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno
-            if code == ENOENT, let logs = try Self.stratuxLogs(stem: path) {
+            if code == ENOENT, let logs = Self.stratuxLogs(stem: path) {
                 try self.init(stratuxSession: path, logs: logs, port: port)
                 return
             }
@@ -184,7 +184,7 @@ public struct CaptureStream {
     /// The logs of the Stratux session `stem` (`DIR/0001`: `DIR/0001-uat.log`, `-es.log`,
     /// `-gps.log`, each also as a Stratux keeps it, gzip-compressed: `.log.gz`) that are there;
     /// nil when none is.
-    static func stratuxLogs(stem: String) throws(CaptureError) -> [String]? {
+    static func stratuxLogs(stem: String) -> [String]? {
         let logs = stratuxEndings.compactMap { ending -> String? in
             let candidates: [String] = [stem + ending, stem + ending + ".gz"]
             return candidates.first { access($0, F_OK) == 0 }

@@ -9,7 +9,7 @@ import GDL90
 struct Dump978Reader {
     private var lineNumber = 0
     /// The time given to lines without `t=` (dump978's plain output, its example files): a time
-    /// the file's products or its modification time point to (`CaptureDate.ofUndatedText`),
+    /// the file's products or its modification time point to (`CaptureDate.ofUndatedDump978`),
     /// never the epoch. Nil: such lines carry no time.
     var undatedTime: Double?
 

@@ -15,12 +15,6 @@ struct LineProblems: Sendable, Equatable {
         if examples.count < Self.kept { examples.append("line \(line): \(reason)") }
     }
 
-    /// Adds `other`'s counts and, while there is room, its examples.
-    mutating func merge(_ other: LineProblems) {
-        count += other.count
-        examples += other.examples.prefix(Self.kept - min(examples.count, Self.kept))
-    }
-
     /// One sentence for the file at `path` ("PATH: 3 lines skipped (line 12: …; line 40: …)"),
     /// as a capture error that reading went on after; nil when none was skipped.
     func error(path: String) -> CaptureError? {
@@ -38,12 +32,12 @@ import Glibc
 #endif
 
 /// The whole lines of a window of a text capture (dump978, Stratux's logs, SBS).
-enum TextLines {
+package enum TextLines {
     /// Calls `body` with the start and end (before the newline) of each whole line of `b`, in
     /// order; a line cut by the window's end waits for more unless `atEnd`. Returns the bytes
     /// consumed. Newlines are found with `memchr`: no array of lines, no copy.
     @inline(__always)
-    static func forEach(_ b: UnsafeBufferPointer<UInt8>, atEnd: Bool, _ body: (_ start: Int, _ end: Int) -> Void) -> Int {
+    package static func forEach(_ b: UnsafeBufferPointer<UInt8>, atEnd: Bool, _ body: (_ start: Int, _ end: Int) -> Void) -> Int {
         var lineStart = 0
         while lineStart < b.count {
             var end = b.count

@@ -58,11 +58,7 @@ public struct ReplaySession: Sendable, Equatable {
         }
         // A stem: the hour's files by their endings, or a Stratux session's logs.
         if manager.fileExists(atPath: argument + captureEnding) { return hour(argument) }
-        do {
-            if try CaptureStream.stratuxLogs(stem: argument) != nil { return ReplaySession(captures: [argument]) }
-        } catch {
-            throw GatewayError.file(path: argument, reason: error.reason)
-        }
+        if CaptureStream.stratuxLogs(stem: argument) != nil { return ReplaySession(captures: [argument]) }
         throw GatewayError.file(path: argument, reason: "no such file (nor \(argument)\(captureEnding): a recording hour is given by its stem, a recording folder by its path)")
     }
 
@@ -94,16 +90,19 @@ public struct ReplaySession: Sendable, Equatable {
             gpsLogs: hours.filter { $0.hasSuffix(gpsEnding) }.map { base + $0 },
             eventLogs: hours.filter { $0.hasSuffix(eventsEnding) }.map { base + $0 })
         let stratux = stratuxFolder(base, names: names)
-        var others: [String] = []
+        // Each other file opened once: whether it is a capture, and when it begins.
+        var others: [(path: String, first: Double)] = []
         for name in names.sorted() where !name.hasPrefix(".") && !name.hasPrefix("gdl90-") && !(stratux?.consumed.contains(name) ?? false) {
             let file = base + name
-            if let why = notACapture(file) { session.skipped.append("\(file): \(why)") } else { others.append(file) }
+            switch probe(file) {
+            case .success(let first): others.append((file, first))
+            case .failure(let why): session.skipped.append("\(file): \(why.reason)")
+            }
         }
-        let found = (stratux?.stems ?? []) + others
-        if !found.isEmpty {
+        if stratux != nil || !others.isEmpty {
             // Mixed: everything in the order of its first time (a file without one, by its file time).
-            session.captures = (session.captures + found).map { ($0, firstTime($0)) }
-                .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
+            let known = (session.captures + (stratux?.stems ?? [])).map { ($0, firstTime($0)) }
+            session.captures = (known + others.map { ($0.path, $0.first) }).sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
         }
         guard !session.captures.isEmpty else {
             let why = session.skipped.isEmpty ? "" : " (\(session.skipped.map { $0.dropFirst(base.count) }.joined(separator: "; ")))"
@@ -112,32 +111,46 @@ public struct ReplaySession: Sendable, Equatable {
         return session
     }
 
-    /// Why the file at `path` is no capture to read (nil: it is one): not a regular file, empty,
-    /// unreadable, compressed, or content that is none of the formats (a raw GDL 90 stream must
-    /// hold a whole frame with a good CRC in its first 64 kB: anything else would pass for one).
-    static func notACapture(_ path: String) -> String? {
+    /// Why a file of a folder is no capture to read.
+    struct NotACapture: Error {
+        var reason: String
+    }
+
+    /// The file at `path` as a capture of a folder, opened once: the time it begins at (`firstTime`)
+    /// when it is one, else why not: not a regular file, empty, unreadable, or content that is none
+    /// of the formats (a raw GDL 90 stream must hold a whole frame with a good CRC in its first
+    /// 64 kB: anything else would pass for one).
+    static func probe(_ path: String) -> Result<Double, NotACapture> {
         var info = stat()
-        guard stat(path, &info) == 0 else { return unreadable(path) ?? "cannot be read" }
-        if info.st_mode & S_IFMT == S_IFDIR { return "a folder (give it as an argument of its own to read it)" }
-        if let why = unreadable(path) { return why }
+        guard stat(path, &info) == 0 else { return .failure(NotACapture(reason: unreadable(path) ?? "cannot be read")) }
+        if info.st_mode & S_IFMT == S_IFDIR { return .failure(NotACapture(reason: "a folder (give it as an argument of its own to read it)")) }
+        if let why = unreadable(path) { return .failure(NotACapture(reason: why)) }
         var stream: CaptureStream
-        do { stream = try CaptureStream(path: path) } catch { return error.reason }
-        guard stream.format == .raw else { return nil }
+        do { stream = try CaptureStream(path: path) } catch { return .failure(NotACapture(reason: error.reason)) }
+        let first = stream.next()
+        guard stream.format == .raw else { return .success(firstTime(of: first, path: path)) }
         var deframer = Deframer()
         var read = 0, frames = 0
-        while frames == 0, read < 65_536, let d = stream.next() {
-            read += d.bytes.count
-            d.bytes.withUnsafeBytes { bytes in deframer.feed(bytes) { if case .frame = $0 { frames += 1 } } }
+        var d = first
+        while frames == 0, read < 65_536, let datagram = d {
+            read += datagram.bytes.count
+            datagram.bytes.withUnsafeBytes { bytes in deframer.feed(bytes) { if case .frame = $0 { frames += 1 } } }
+            d = stream.next()
         }
-        return frames > 0 ? nil : "not a capture (no GDL90 frame in its first 64 kB, and none of the other formats)"
+        guard frames > 0 else { return .failure(NotACapture(reason: "not a capture (no GDL90 frame in its first 64 kB, and none of the other formats)")) }
+        return .success(firstTime(of: first, path: path))
     }
 
     /// The time a capture begins at, for ordering: its first datagram's, else (a raw stream) the
     /// file's modification time; infinity when it cannot be opened.
     static func firstTime(_ path: String) -> Double {
         guard var stream = try? CaptureStream(path: path) else { return .infinity }
-        if let t = stream.next()?.timestamp { return t }
-        return CaptureDate.modificationTime(of: path) ?? .infinity
+        return firstTime(of: stream.next(), path: path)
+    }
+
+    /// `firstTime` from the capture's first datagram.
+    private static func firstTime(of first: CapturedDatagram?, path: String) -> Double {
+        first?.timestamp ?? CaptureDate.modificationTime(of: path) ?? .infinity
     }
 
     /// A folder of Stratux replay logs (`/var/log/stratux`: `NNNN-uat.log`, `NNNN-es.log`,
@@ -151,17 +164,17 @@ public struct ReplaySession: Sendable, Equatable {
             let stem = name.dropLast(ending.count)
             return !stem.isEmpty && stem.allSatisfy(\.isNumber) ? String(stem) : nil
         }
-        var plain = Set<String>(), packed = Set<String>(), consumed = Set<String>()
+        // Compressed (how a Stratux keeps them) or not, each start's logs are one capture.
+        var starts = Set<String>(), consumed = Set<String>()
         for name in names {
             for ending in CaptureStream.stratuxEndings {
-                if let n = number(name, ending) { plain.insert(n); consumed.insert(name) }
-                if let n = number(name, ending + ".gz") { packed.insert(n); consumed.insert(name) }
+                for form in [ending, ending + ".gz"] {
+                    if let n = number(name, form) { starts.insert(n); consumed.insert(name) }
+                }
             }
             // Stratux's other logs (AHRS, its dump1090's) are not read: not captures, not damage.
             for other in ["-ahrs.log", "-dump1090.log", "-ahrs.log.gz", "-dump1090.log.gz"] where number(name, other) != nil { consumed.insert(name) }
         }
-        // Compressed (how a Stratux keeps them) or not, each start's logs are one capture.
-        let starts = plain.union(packed)
         guard !starts.isEmpty else { return nil }
         return (starts.sorted { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) }.map { base + $0 }, consumed)
     }
@@ -201,7 +214,7 @@ public struct ReplaySession: Sendable, Equatable {
         var info = stat()
         guard stat(path, &info) == 0 else {
             // A Stratux session's stem: readable when one of its logs is.
-            if errno == ENOENT, let logs = try? CaptureStream.stratuxLogs(stem: path) {
+            if errno == ENOENT, let logs = CaptureStream.stratuxLogs(stem: path) {
                 let why = logs.compactMap { unreadable($0) }
                 return why.count < logs.count ? nil : why.first
             }

@@ -60,8 +60,8 @@ public struct SBSDecoder: Sendable {
         fields.reserveCapacity(24)
     }
 
-    /// Reads one line (no newline), received at `time` (nil: the time the line itself says it
-    /// was generated, read as UTC; `timeGenerated` gives it).
+    /// Reads one line (no newline), received at `time` (for plain SBS text, the time the line
+    /// itself says it was generated: `timeGenerated`).
     public mutating func feed(_ line: UnsafeBufferPointer<UInt8>, at time: Double) -> Outcome {
         split(line)
         guard fields.count >= 2 else { return .problem("not a BaseStation line (no comma)") }
@@ -151,11 +151,12 @@ public struct SBSDecoder: Sendable {
     public mutating func timeGenerated(_ line: UnsafeBufferPointer<UInt8>) -> Double? {
         split(line)
         guard fields.count > 7 else { return nil }
-        let date = Array(line[fields[6]]), clock = Array(line[fields[7]])
+        // Read where they lie: plain SBS text is a line a position, by the thousand.
+        let date = line[fields[6]], clock = line[fields[7]]
         guard date.count == 10, clock.count >= 8 else { return nil }
-        func digits(_ bytes: [UInt8], _ from: Int, _ count: Int) -> Int? {
+        func digits(_ field: Slice<UnsafeBufferPointer<UInt8>>, _ from: Int, _ count: Int) -> Int? {
             var v = 0
-            for c in bytes[from..<(from + count)] {
+            for c in field.dropFirst(from).prefix(count) {
                 guard c >= 48 && c <= 57 else { return nil }
                 v = v * 10 + Int(c - 48)
             }
@@ -166,9 +167,9 @@ public struct SBSDecoder: Sendable {
               y >= 2001
         else { return nil }
         var fraction = 0.0
-        if clock.count > 9, clock[8] == 0x2E {
+        if clock.count > 9, clock[clock.startIndex + 8] == 0x2E {
             var scale = 0.1
-            for c in clock[9...] where c >= 48 && c <= 57 {
+            for c in clock.dropFirst(9) where c >= 48 && c <= 57 {
                 fraction += Double(c - 48) * scale
                 scale /= 10
             }

@@ -191,18 +191,10 @@ struct TextLogReader {
         let zone = Array(parts[4].utf8)
         guard zone.count == 5, zone[0] == 0x2B || zone[0] == 0x2D, let zh = Int(parts[4].dropFirst().prefix(2)), let zm = Int(parts[4].suffix(2)),
               zh <= 14, zm < 60 else { return nil }
+        // A day the month does not have (31 Sep, 29 Feb of 2015) is no date.
+        let days = Timestamp.days(fromCivil: Int64(year), Int64(month + 1), Int64(day))
+        guard Timestamp.civil(fromDays: days) == (Int64(year), Int64(month + 1), Int64(day)) else { return nil }
         let offset = Double(zh * 3600 + zm * 60) * (zone[0] == 0x2D ? -1 : 1)
-        let t = Timestamp.midnight(year: year, month: month + 1, day: day) + Double(h * 3600 + m * 60 + s) - offset
-        // A day the month does not have (31 Sep) is no date.
-        guard Timestamp.iso8601(t + offset).hasPrefix(String(format2: year, month + 1, day)) else { return nil }
-        return t
-    }
-}
-
-extension String {
-    /// "YYYY-MM-DD" of numbers.
-    fileprivate init(format2 year: Int, _ month: Int, _ day: Int) {
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        self = "\(year)-\(two(month))-\(two(day))"
+        return Double(days * 86_400) + Double(h * 3600 + m * 60 + s) - offset
     }
 }

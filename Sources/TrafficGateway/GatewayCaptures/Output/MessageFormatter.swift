@@ -87,7 +87,8 @@ public enum MessageFormatter {
                                  to out: inout OutputBuffer, clock: ISO8601Writer, from: StaticString? = nil,
                                  extra: (inout ByteCursor) -> Void = { _ in }) {
         withCallsignUTF8(r) { callsign in
-            out.write(upTo: 600 + callsign.count * 6) { c in
+            // The fields at their longest take about 480 bytes, `from` and a UAT report's extras 90.
+            out.write(upTo: 700 + callsign.count * 6) { c in
                 c.put(opening)
                 putTimeAndOffset(time: time, offset: offset, clock: clock, to: &c)
                 c.put(",\"address\":\"" as StaticString)

@@ -291,11 +291,7 @@ public struct TrafficPicture: Sendable {
         return d
     }
 
-    static func angle(_ a: Double, _ b: Double) -> Double {
-        var d = abs(a - b).truncatingRemainder(dividingBy: 360)
-        if d > 180 { d = 360 - d }
-        return d
-    }
+    static func angle(_ a: Double, _ b: Double) -> Double { abs(signedAngle(a - b)) }
 
     /// Drops targets not heard for `dropAfter` seconds (and an old Mode S ring); returns the keys dropped.
     public mutating func expire(at time: Double) -> [TargetKey] {

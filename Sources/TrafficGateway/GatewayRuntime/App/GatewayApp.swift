@@ -273,7 +273,7 @@ public struct GatewayApp: Sendable {
     /// `queue`: latest set wins, each report parsed once (`FISBNotamWriter`).
     private func storeFISBNotams(in store: NotamStore, on queue: DispatchQueue) -> FISBNotamSink {
         let console = self.console
-        let writer = FISBNotamWriter(store: store, queue: queue, clock: { Date().timeIntervalSince1970 }) { error in
+        let writer = FISBNotamWriter(store: store, queue: queue) { error in
             console.warning("notams: FIS-B NOTAMs not stored: \(error)")
         }
         return FISBNotamSink { reports in

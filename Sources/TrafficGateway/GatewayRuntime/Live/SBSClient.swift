@@ -158,17 +158,17 @@ private final class SBSLineHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
         if let bytes = buffer.readBytes(length: buffer.readableBytes) { pending += bytes }
-        // Every line of this read is timed by the moment it was read, to the microsecond (as the
-        // flight recorder keeps times: the replay of a recording is the session it was).
-        let time = (clock() * 1e6).rounded() / 1e6
+        // Every line of this read is timed by the moment it was read, as the flight recorder keeps
+        // times (`CaptureTime`, as the UDP source stamps datagrams): the replay of a recording is
+        // the session it was.
+        let time = CaptureTime.quantized(clock())
         var frames: [UInt8] = []
         var reports = 0, lines = 0
         var wrong: [String] = []
-        var start = 0
-        while let newline = pending[start...].firstIndex(of: 0x0A) {
-            lines += 1
-            pending.withUnsafeBufferPointer { b in
-                let line = UnsafeBufferPointer(rebasing: b[start..<newline])
+        let consumed = pending.withUnsafeBufferPointer { b in
+            TextLines.forEach(b, atEnd: false) { start, end in
+                lines += 1
+                let line = UnsafeBufferPointer(rebasing: b[start..<end])
                 guard !line.isEmpty, !(line.count == 1 && line[0] == 0x0D) else { return }
                 switch decoder.feed(line, at: time) {
                 case .report(let report):
@@ -180,9 +180,8 @@ private final class SBSLineHandler: ChannelInboundHandler {
                     wrong.append(why)
                 }
             }
-            start = newline + 1
         }
-        pending.removeFirst(start)
+        pending.removeFirst(consumed)
         if pending.count > SBSClient.longestLine {
             wrong.append("a line of more than \(SBSClient.longestLine / 1024) kB without a newline (not SBS text): dropped")
             pending.removeAll()

@@ -26,18 +26,16 @@ public final class FISBNotamWriter: Sendable {
     private let cache: FISBNotamCache
 
     /// A writer into `store` on `queue` (serial; drained before the database closes), each set
-    /// stored at the time its reports were received (`clock` only for a set without reports);
-    /// `failed` hears a write that failed.
-    public init(store: NotamStore, queue: DispatchQueue, clock: @escaping @Sendable () -> Double, failed: @escaping @Sendable (GatewayError) -> Void) {
+    /// stored at the time its reports were received (the event time: the capture's under
+    /// `run --replay`; the wall clock's was stored before issue 44); `failed` hears a write that failed.
+    public init(store: NotamStore, queue: DispatchQueue, failed: @escaping @Sendable (GatewayError) -> Void) {
         let cache = FISBNotamCache()
         self.cache = cache
         consumer = LatestConsumer(queue: queue) { reports in
             let notams = cache.notams(reports)
-            guard !notams.isEmpty else { return }
+            guard !notams.isEmpty, let received = reports.lazy.map(\.received).max() else { return }
             do throws(GatewayError) {
-                // The set's time is when its reports were received (the event time: the capture's
-                // under `run --replay`, where the wall clock's was stored before issue 44).
-                try store.refresh(source: "fisb", notams: notams, at: reports.map(\.received).max() ?? clock()) { $0.source == "fisb" }
+                try store.refresh(source: "fisb", notams: notams, at: received) { $0.source == "fisb" }
             } catch {
                 failed(error)
             }
