@@ -6,7 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "GDL90", targets: ["GDL90"]),
-        .library(name: "TrafficGateway", targets: ["GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayFeeds", "GatewayVoice", "GatewayRuntime"]),
+        .library(name: "TrafficGateway", targets: ["GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayRuntime"]),
         .library(name: "GatewaySimulation", targets: ["GatewaySimulation"]),
         .executable(name: "gatewayd", targets: ["gatewayd"]),
     ],
@@ -35,7 +35,7 @@ let package = Package(
         // SQLite (system library, Debian's libsqlite3-dev): the alert log, the NOTAMs, the logbook,
         // through the small layer in Storage/SQLiteConnection.swift.
         .target(name: "CSQLite"),
-        // The gateway, in seven modules under Sources/TrafficGateway, lowest first; a module imports
+        // The gateway, in eight modules under Sources/TrafficGateway, lowest first; a module imports
         // only those below it, and the compiler holds it (docs/modules-plan.md, scripts/modules.py).
         // Support: buffers, JSON, text patterns, time, geodesy, sockets' addresses, errors.
         .target(name: "GatewaySupport", dependencies: ["GDL90"], path: "Sources/TrafficGateway/GatewaySupport"),
@@ -46,9 +46,13 @@ let package = Package(
         // Records: SQLite, the NOTAM store, parser, English and fetching, the logbook.
         .target(name: "GatewayRecords", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "CCurl", "CSQLite"],
                 path: "Sources/TrafficGateway/GatewayRecords"),
+        // Weather: the gridded FIS-B products assembled into composites and drawn (PNG, world file,
+        // JSON) off the core's queue.
+        .target(name: "GatewayWeather", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "CZlib"],
+                path: "Sources/TrafficGateway/GatewayWeather"),
         // Feeds: HTTP, SSE, NMEA, forwarding, the cockpit page (its real files embedded by scripts/embed-page.py).
         .target(name: "GatewayFeeds",
-                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords",
+                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayWeather",
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -62,7 +66,7 @@ let package = Package(
                 path: "Sources/TrafficGateway/GatewayVoice"),
         // The runtime: sources, sinks, the live gateway, the app and its services, configuration.
         .target(name: "GatewayRuntime",
-                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayFeeds", "GatewayVoice",
+                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice",
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
@@ -71,7 +75,7 @@ let package = Package(
                 path: "Sources/TrafficGateway/GatewayRuntime"),
         // Simulation and benchmarks: synthetic traffic, scenario captures, the demo flight, the
         // benchmark runners `gatewayd bench` and `gatewayd simulate` use (not in the daemon's path).
-        .target(name: "GatewaySimulation", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayFeeds", "GatewayVoice", "GatewayRuntime"]),
+        .target(name: "GatewaySimulation", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayRuntime"]),
         // What the fuzz targets drive (the decoders, the core, an HTTP server on a socket pair).
         .target(name: "GatewayFuzzSupport", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayFeeds", "GatewayRuntime"]),
         // The executable: argument parsing and wiring only.
@@ -79,7 +83,7 @@ let package = Package(
             name: "gatewayd",
             dependencies: [
                 "GDL90",
-                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayFeeds", "GatewayVoice", "GatewayRuntime",
+                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayRuntime",
                 "GatewaySimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -91,7 +95,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayFeeds", "GatewayVoice", "GatewayRuntime", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
+                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayRuntime", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]

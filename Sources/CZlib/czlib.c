@@ -13,6 +13,8 @@ static int (*gz_read)(gzFile, void *, unsigned);
 static const char *(*gz_error)(gzFile, int *);
 static int (*gz_close)(gzFile);
 static int (*gz_buffer)(gzFile, unsigned);
+static unsigned long (*z_bound)(unsigned long);
+static int (*z_compress2)(unsigned char *, unsigned long *, const unsigned char *, unsigned long, int);
 
 static void load(void) {
     // SKYGATE_LIBZ names another library file (tests: one that is missing).
@@ -24,7 +26,9 @@ static void load(void) {
     gz_error = dlsym(library, "gzerror");
     gz_close = dlsym(library, "gzclose");
     gz_buffer = dlsym(library, "gzbuffer");
-    if (!gz_dopen || !gz_read || !gz_error || !gz_close || !gz_buffer) { failure = "libz.so.1 lacks a gz function (too old?)"; return; }
+    z_bound = dlsym(library, "compressBound");
+    z_compress2 = dlsym(library, "compress2");
+    if (!gz_dopen || !gz_read || !gz_error || !gz_close || !gz_buffer || !z_bound || !z_compress2) { failure = "libz.so.1 lacks a gz or compress function (too old?)"; return; }
     loaded = 1;
 }
 
@@ -51,3 +55,14 @@ const char *skygate_gz_error(skygate_gz *gz) {
 }
 
 void skygate_gz_close(skygate_gz *gz) { gz_close((gzFile)gz); }
+
+unsigned long skygate_z_bound(unsigned long length) { return skygate_gz_load() ? z_bound(length) : 0; }
+
+int skygate_z_compress(const void *bytes, unsigned long length, void *into, unsigned long capacity,
+                       unsigned long *written, int level) {
+    if (!skygate_gz_load()) return 0;
+    unsigned long size = capacity;
+    if (z_compress2((unsigned char *)into, &size, (const unsigned char *)bytes, length, level) != 0) return 0;
+    *written = size;
+    return 1;
+}

@@ -3,6 +3,7 @@ import GDL90
 import GatewaySupport
 import GatewayDomain
 import GatewayCaptures
+import GatewayWeather
 import GatewaySimulation
 
 /// `gatewayd fisb`: FIS-B products (weather, NOTAMs, TFR areas) decoded from captures.
@@ -18,7 +19,12 @@ struct FISBCommand: ParsableCommand {
               gatewayd fisb fixtures/fisb-sample.978
               gatewayd fisb --json fixtures/fisb-sample.978 \\
                 | jq 'select(.kind=="NOTAM") | .geometry'
+              gatewayd fisb --radar /tmp/radar fixtures/fisb-sample.978 >/dev/null
+                (then /tmp/radar/nexrad-regional.png with its .pgw world file opens
+                 georeferenced in QGIS; gdalinfo /tmp/radar/nexrad-regional.png)
               swift run -c release gatewayd fisb --bench
+
+            --radar DIR writes, for each gridded product present (NEXRAD regional and CONUS, lightning, cloud tops, icing and turbulence at each altitude), its latest complete composite as DIR/<kind>.png (8-bit indexed, no echo transparent), DIR/<kind>.pgw (ESRI world file, WGS 84 degrees) and DIR/<kind>.json (time, bounds, levels). <kind> is nexrad-regional, nexrad-conus, lightning, cloud-tops, icing-NNNNN or turbulence-NNNNN (feet, 5 digits).
             """
     )
 
@@ -27,6 +33,9 @@ struct FISBCommand: ParsableCommand {
 
     @Flag(help: "JSON Lines output.")
     var json = false
+
+    @Option(name: .customLong("radar"), help: ArgumentHelp("Write the latest complete composite of each gridded product into this folder (created if missing) as <kind>.png, .pgw and .json.", valueName: "dir"))
+    var radarFolder: String?
 
     @Option(help: "UDP destination port to extract from pcap/pcapng captures.")
     var port: UInt16 = 4000
@@ -59,6 +68,7 @@ struct FISBCommand: ParsableCommand {
             for r in FISBBenchmark.run(uplinks: uplinks) { print(r.line) }
             return
         }
+        var radar = RadarAssembler()
         for path in try expandCaptures(files) {
             var stream = try openCapture(path, port: port)
             let midnight = try rawCaptureMidnight(date, &stream)
@@ -70,7 +80,7 @@ struct FISBCommand: ParsableCommand {
             configuration.keepsStaleFISBProducts = true
             var replay = CaptureReplay(pipeline: GatewayPipeline(core: GatewayCore(configuration: configuration),
                                                                  timeSource: capture.format == .raw ? .heartbeat(midnight: midnight) : .given,
-                                                                 outputs: .init(fisb: true)))
+                                                                 outputs: .init(fisb: true, grids: radarFolder != nil)))
             var out = OutputBuffer(capacity: 1 << 19)
             let json = self.json
             func print(_ reports: [FISBReport]) {
@@ -80,15 +90,38 @@ struct FISBCommand: ParsableCommand {
                 }
                 if out.count >= 1 << 18 { Terminal.out(&out) }
             }
-            while let d = capture.next() { print(replay.process(d.datagram, decoded: d.decoded).fisbProducts) }
+            while let d = capture.next() {
+                let out = replay.process(d.datagram, decoded: d.decoded)
+                print(out.fisbProducts)
+                if !out.gridBlocks.isEmpty { radar.add(out.gridBlocks) }
+            }
             var decoder = capture.decoder ?? FrameDecoder()
-            print(replay.finish(.products, decoded: decoder.finish()).fisbProducts)
+            let last = replay.finish(.products, decoded: decoder.finish())
+            print(last.fisbProducts)
+            radar.add(last.gridBlocks)
             Terminal.out(&out)
             let core = replay.pipeline.core
             let counts = "\(core.counters.messageCounts[Message.typeNames.firstIndex(of: "uplink")!]) uplink messages, \(core.counters.errors) rejected frames"
             Terminal.error("\(path): \(counts); \(core.fisb.counters.summary)")
             for e in core.fisb.lastErrors.suffix(5) { Terminal.error("  skipped: \(e)") }
             if let damage = capture.error { Terminal.error("warning: \(damage)") }
+        }
+        if let radarFolder { try writeRadar(radar, into: radarFolder) }
+    }
+
+    /// Writes the latest complete composite of each kind; says what was written, and why a kind was not.
+    private func writeRadar(_ radar: RadarAssembler, into folder: String) throws {
+        Terminal.error("radar: \(radar.counters.summary)")
+        if radar.kinds.isEmpty { Terminal.error("radar: no gridded products in the captures: nothing written to \(folder)") }
+        for kind in radar.kinds {
+            guard let composite = radar.latest(kind) else { continue }
+            do {
+                let image = try RadarImage(composite)
+                let paths = try RadarFiles.write(image, into: folder)
+                Terminal.error("radar: \(paths[0]) \(image.width)×\(image.height), \(image.blocks) blocks and \(image.emptyBlocks) empty, \(kind.isObservation ? "observed" : "valid") \(Timestamp.iso8601(image.time)) (\(radar.loop(kind).count) complete composites in the last 30 minutes)")
+            } catch let failure as RadarImage.Failure {
+                Terminal.error("radar: \(kind.name) not drawn: \(failure)")
+            }
         }
     }
 }

@@ -82,15 +82,20 @@ public struct GriddedBlock: Hashable, Sendable {
 
     /// Geographic bounds of the block: north and south latitude, west and east longitude.
     public var bounds: (north: Double, south: Double, west: Double, east: Double) {
+        Self.bounds(blockNumber: blockNumber, southern: southern, scale: scale)
+    }
+
+    /// Geographic bounds of block `blockNumber` of a hemisphere at `scale` (longitudes −180…180).
+    public static func bounds(blockNumber: Int, southern: Bool, scale: Int) -> (north: Double, south: Double, west: Double, east: Double) {
         let factor = scale == 1 ? 5.0 : scale == 2 ? 9.0 : 1.0
         var bn = blockNumber
-        if bn >= Self.wideBlockThreshold { bn &= ~1 }
-        let rawLat = Self.blockHeight * Double(bn / Self.blocksPerRing)
-        var west = Double(bn % Self.blocksPerRing) * Self.blockWidth
-        if west > 180 { west -= 360 }
-        let width = (bn >= Self.wideBlockThreshold ? 2 * Self.blockWidth : Self.blockWidth) * factor
-        let height = Self.blockHeight * factor
-        let north = southern ? -rawLat : rawLat + Self.blockHeight
+        if bn >= wideBlockThreshold { bn &= ~1 }
+        let rawLat = blockHeight * Double(bn / blocksPerRing)
+        var west = Double(bn % blocksPerRing) * blockWidth
+        if west >= 180 { west -= 360 }
+        let width = (bn >= wideBlockThreshold ? 2 * blockWidth : blockWidth) * factor
+        let height = blockHeight * factor
+        let north = southern ? -rawLat : rawLat + blockHeight
         return (north, north - height, west, west + width)
     }
 

@@ -331,6 +331,12 @@ public struct GatewayCore: Sendable {
         return fisbChanged
     }
 
+    /// Keeps every gridded FIS-B block heard for `drainGridBlocks()` (the pipeline's `grids` output).
+    mutating func collectGridBlocks() { fisb.collectsGridBlocks = true }
+
+    /// The gridded FIS-B blocks heard since the last call (see `collectGridBlocks`).
+    mutating func drainGridBlocks() -> [GridBlockReceipt] { fisb.drainGridBlocks() }
+
     /// The flight samples taken since the last call (kept only with `Configuration.collectsFlightSamples`).
     mutating func drainFlightSamples() -> [FlightSample] {
         defer { flightSamples.removeAll(keepingCapacity: true) }

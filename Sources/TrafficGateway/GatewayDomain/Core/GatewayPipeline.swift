@@ -45,9 +45,13 @@ public struct GatewayPipeline: Sendable {
         public var snapshotInterval: Double?
         /// Ownship once a second (`FlightSample`), for the logbook.
         public var flightSamples = false
+        /// Every gridded FIS-B block heard (`GatewayOutputs.gridBlocks`): the radar pictures.
+        public var grids = false
         /// Nothing beyond alerts.
-        public init(fisb: Bool = false, rebroadcast: Rebroadcast? = nil, snapshotInterval: Double? = nil, flightSamples: Bool = false) {
+        public init(fisb: Bool = false, rebroadcast: Rebroadcast? = nil, snapshotInterval: Double? = nil, flightSamples: Bool = false,
+                    grids: Bool = false) {
             self.fisb = fisb
+            self.grids = grids
             self.flightSamples = flightSamples
             self.rebroadcast = rebroadcast
             self.snapshotInterval = snapshotInterval
@@ -67,6 +71,7 @@ public struct GatewayPipeline: Sendable {
         var core = core
         if outputs.fisb { core.configuration.collectsFISBProducts = true }
         if outputs.flightSamples { core.configuration.collectsFlightSamples = true }
+        if outputs.grids { core.collectGridBlocks() }
         self.core = core
         self.timeSource = timeSource
         self.outputOptions = outputs
@@ -235,6 +240,7 @@ public struct GatewayPipeline: Sendable {
             out.snapshot = core.snapshot(at: time)
         }
         if outputOptions.flightSamples { out.flightSamples = core.drainFlightSamples() }
+        if outputOptions.grids { out.gridBlocks = core.drainGridBlocks() }
         out.notices = core.drainNotices()
         if tick { gpsRejectedNotice(at: time, into: &out.notices) }
         out.nextTick = (tickedSecond ?? time.rounded(.down)) + 1
@@ -529,6 +535,8 @@ public struct GatewayOutputs: Sendable {
     public var flight: FlightStatus?
     /// Ownship once a second since the last output (with `OutputOptions.flightSamples`): the logbook's input.
     public var flightSamples: [FlightSample] = []
+    /// The gridded FIS-B blocks heard (with `OutputOptions.grids`), in arrival order.
+    public var gridBlocks: [GridBlockReceipt] = []
     /// Things worth one log line each (an echo of ownship learned or forgotten, gpsd values dropped).
     public var notices: [String] = []
     /// EFB announcements passed through (for the forwarder's list of EFBs).
@@ -546,6 +554,7 @@ public struct GatewayOutputs: Sendable {
         nextTick = later.nextTick ?? nextTick
         flight = later.flight ?? flight
         flightSamples += later.flightSamples
+        gridBlocks += later.gridBlocks
         notices += later.notices
         announcements += later.announcements
     }

@@ -82,8 +82,19 @@ public struct FISBProductStore: Sendable {
     public private(set) var bytesHeld = 0
     private var compositeBlocksHeld = 0
 
+    /// Keep every gridded block heard for `drainGridBlocks()` (the radar pictures, assembled
+    /// elsewhere).
+    public var collectsGridBlocks = false
+    private var collectedBlocks: [GridBlockReceipt] = []
+
     /// Creates an empty store.
     public init(refreshTimeout: Double = 3600) { self.refreshTimeout = refreshTimeout }
+
+    /// The gridded blocks heard since the last call (with `collectsGridBlocks`), in arrival order.
+    public mutating func drainGridBlocks() -> [GridBlockReceipt] {
+        defer { collectedBlocks.removeAll(keepingCapacity: true) }
+        return collectedBlocks
+    }
 
     // MARK: Bounds
 
@@ -307,6 +318,7 @@ public struct FISBProductStore: Sendable {
             touched += ingestTWGO(twgo, productID: product.productID, productTime: productTime, at: time)
         case .gridded(let block):
             counters.gridded += 1
+            if collectsGridBlocks { collectedBlocks.append(GridBlockReceipt(block: block, productTime: productTime, received: time)) }
             if let key = ingestBlock(block, productTime: productTime, at: time) { touched.append(key) }
         }
     }

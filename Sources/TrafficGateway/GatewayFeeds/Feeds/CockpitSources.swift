@@ -1,5 +1,6 @@
 import GatewaySupport
 import GatewayRecords
+import GatewayWeather
 /// What the cockpit page reads and may do beyond the hub's snapshot: the NOTAM store (and the
 /// NOTAM files `run --notams` watches), the one write (acknowledging an airspace alert), and
 /// what the status panel names. Everything is optional: a server without them still serves the
@@ -22,6 +23,8 @@ public struct CockpitSources: Sendable {
     public var ackAttemptsPerMinute: Int
     /// The logbook of the gateway's database (the `#flights` panel; nil: `--no-database`).
     public var logbook: LogbookStore?
+    /// The radar pictures (`/weather/…`; nil: none served).
+    public var radar: RadarStore?
 
     /// Creates the sources; every one is optional.
     public init(notams: NotamStore? = nil, fileNotams: [Notam] = [], acknowledge: (@Sendable (String) -> Void)? = nil,

@@ -61,6 +61,7 @@ public final class FeedServer: Service, CustomStringConvertible {
         let router = Router(context: FeedRequestContext.self)
         if let token { router.add(middleware: TokenMiddleware(token: token)) }
         addCockpitRoutes(to: router)
+        addWeatherRoutes(to: router)
         router.get("/data/aircraft.json") { _, _ in Self.json(FeedEncoders.aircraftJSON(hub.snapshot)) }
         let version = cockpit.version
         router.get("/data/receiver.json") { _, _ in Self.json(FeedEncoders.receiverJSON(hub.snapshot, version: version)) }

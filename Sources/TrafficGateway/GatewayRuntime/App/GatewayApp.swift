@@ -2,6 +2,7 @@ import GatewaySupport
 import GatewayDomain
 import GatewayRecords
 import GatewayFeeds
+import GatewayWeather
 import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -84,7 +85,9 @@ public struct GatewayApp: Sendable {
         let terminal = BoundedConsumer(label: "gatewayd.terminal", limit: 1_024) { (lines: [String]) in console.alerts(lines) }
         // FIS-B NOTAMs heard in flight are written from their own queue, drained before the database closes.
         let fisbWrites = DispatchQueue(label: "gatewayd.fisb-notams")
-        let sinks = self.sinks(log: log, store: store, terminal: terminal, fisbWrites: fisbWrites)
+        // The radar pictures (issue 42): the gridded FIS-B blocks assembled off the core's queue.
+        let radar = RadarStore()
+        let sinks = self.sinks(log: log, store: store, terminal: terminal, fisbWrites: fisbWrites) + [RadarSink(store: radar)]
         // The running parts, in the order they stop last (the group stops them in reverse).
         var edges: [any Service] = []
         // Alert lines still waiting for the terminal are printed before the process ends.
@@ -127,7 +130,7 @@ public struct GatewayApp: Sendable {
             try gateway.start()
             edges.append(EdgeService("GDL90 ingest") { gateway.stop() })
             timers = gateway.services + (recorder?.services ?? [])
-            (feeds, httpPort) = try self.feeds(hub: hub, store: store, log: log, acknowledgements: acknowledgements, into: &edges)
+            (feeds, httpPort) = try self.feeds(hub: hub, store: store, log: log, radar: radar, acknowledgements: acknowledgements, into: &edges)
             if !c.forward.isEmpty { feeds.append("GDL90 forward to " + c.forward.map(\.description).joined(separator: ", ")) }
         } catch {
             for case let edge as EdgeService in edges.reversed() { edge.stopNow() }
@@ -199,7 +202,7 @@ public struct GatewayApp: Sendable {
 
     /// The feeds' servers (HTTP with the cockpit page, FLARM NMEA), bound and added to `edges`;
     /// returns their lines for the log and the HTTP port.
-    private func feeds(hub: FeedHub, store: NotamStore?, log: AlertLog?, acknowledgements: AcknowledgementSource,
+    private func feeds(hub: FeedHub, store: NotamStore?, log: AlertLog?, radar: RadarStore, acknowledgements: AcknowledgementSource,
                        into edges: inout [any Service]) throws(GatewayError) -> ([String], Int?) {
         let c = config
         var feeds: [String] = []
@@ -214,6 +217,7 @@ public struct GatewayApp: Sendable {
         var cockpit = CockpitSources(notams: store, acknowledge: { acknowledgements.acknowledge($0) },
                                      ackToken: c.ackToken, logbook: log.map { LogbookStore(database: $0.database) })
         cockpit.laterFileNotams = fileNotams
+        cockpit.radar = radar
         let http = FeedServer(hub: hub, token: c.httpToken, cockpit: cockpit)
         if c.httpPort > 0 {
             // Hummingbird's application, a service of the group like every other part.

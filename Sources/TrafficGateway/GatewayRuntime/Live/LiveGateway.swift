@@ -49,7 +49,7 @@ public final class LiveGateway: Sendable {
                 recorder: FlightRecorder? = nil, latencyProbe: LatencyProbe? = nil,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         let pipeline = GatewayPipeline(core: core, outputs: .init(fisb: true, rebroadcast: forwarding ? Rebroadcast() : nil,
-                                                                  snapshotInterval: hub == nil ? nil : 0.25, flightSamples: true))
+                                                                  snapshotInterval: hub == nil ? nil : 0.25, flightSamples: true, grids: true))
         self.state = Locked((pipeline, (hub.map { [FeedHubSink(hub: $0)] } ?? []) + sinks))
         self.recorder = recorder
         self.latencyProbe = latencyProbe

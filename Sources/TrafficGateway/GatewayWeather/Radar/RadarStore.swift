@@ -1,0 +1,133 @@
+import GatewaySupport
+import GatewayDomain
+import Dispatch
+
+/// The radar pictures of a running gateway: the gridded blocks the core hears are handed over
+/// (`submit`, from the core's queue: never waits), assembled on a queue of their own, and drawn
+/// when a picture is asked for (on the asker's thread, once a composite: cached until it changes).
+/// At most `maximumPending` blocks wait to be assembled; past that they are dropped and counted
+/// (a flood must not grow memory or reach the core).
+public final class RadarStore: Sendable {
+    /// A picture ready to serve.
+    public struct Picture: Sendable {
+        /// The PNG file.
+        public var png: [UInt8]
+        /// The world file.
+        public var worldFile: String
+        /// The sidecar JSON.
+        public var json: String
+        /// An entity tag that changes whenever the picture does.
+        public var etag: String
+        /// When the picture last changed (its latest block's reception), seconds since 1970.
+        public var modified: Double
+        /// The product time.
+        public var time: Double
+    }
+
+    private struct Cached {
+        var time: Double
+        var revision: Int
+        var picture: Picture
+    }
+
+    private struct State {
+        var assembler: RadarAssembler
+        var cache: [RadarKind: Cached] = [:]
+        var pending = 0
+        var droppedPending = 0
+        var notDrawn: [RadarKind: String] = [:]
+    }
+
+    /// Blocks waiting to be assembled at most.
+    public static let maximumPending = 20_000
+
+    private let state: Locked<State>
+    private let queue = DispatchQueue(label: "gatewayd.radar")
+
+    /// An empty store.
+    public init(limits: RadarAssembler.Limits = RadarAssembler.Limits()) {
+        state = Locked(State(assembler: RadarAssembler(limits: limits)))
+    }
+
+    /// Hands blocks over to be assembled (returns at once).
+    public func submit(_ receipts: [GridBlockReceipt]) {
+        guard !receipts.isEmpty else { return }
+        let accepted = state.withLock { s -> Bool in
+            guard s.pending + receipts.count <= Self.maximumPending else {
+                s.droppedPending += receipts.count
+                return false
+            }
+            s.pending += receipts.count
+            return true
+        }
+        guard accepted else { return }
+        queue.async { [state] in
+            state.withLock { s in
+                s.assembler.add(receipts)
+                s.pending -= receipts.count
+            }
+        }
+    }
+
+    /// Waits until every block handed over is assembled.
+    public func drain() { queue.sync {} }
+
+    /// The kinds with a picture, by name.
+    public var kinds: [RadarKind] { state.withLock { $0.assembler.kinds } }
+
+    /// The counters, the blocks dropped while too many waited, and what is held.
+    public var status: (counters: RadarAssembler.Counters, droppedPending: Int, blocksHeld: Int, composites: Int, bytes: Int) {
+        state.withLock { ($0.assembler.counters, $0.droppedPending, $0.assembler.blocksHeld, $0.assembler.compositeCount, $0.assembler.storageBytes) }
+    }
+
+    /// The latest complete picture of `kind`, drawn now if it changed since last asked; nil when
+    /// there is none (or it cannot be drawn: `notDrawn` says why).
+    public func picture(_ kind: RadarKind) -> Picture? {
+        let (composite, cached) = state.withLock { s in (s.assembler.latest(kind), s.cache[kind]) }
+        guard let composite else { return nil }
+        if let cached, cached.time == composite.time, cached.revision == composite.revision { return cached.picture }
+        let image: RadarImage
+        do {
+            image = try RadarImage(composite)
+        } catch {
+            state.withLock { $0.notDrawn[kind] = error.description }
+            return nil
+        }
+        let picture = Picture(png: image.png(), worldFile: image.worldFile, json: image.json,
+                              etag: "\"\(kind.name)-\(Int64(composite.time))-\(composite.revision)\"", modified: composite.lastReceived,
+                              time: composite.time)
+        state.withLock { s in
+            s.notDrawn[kind] = nil
+            // Another asker may have drawn a newer one meanwhile: keep the newest.
+            if let c = s.cache[kind], c.time > composite.time || (c.time == composite.time && c.revision > composite.revision) { return }
+            s.cache[kind] = Cached(time: composite.time, revision: composite.revision, picture: picture)
+        }
+        return picture
+    }
+
+    /// Why `kind`'s latest composite could not be drawn, if it could not.
+    public func notDrawn(_ kind: RadarKind) -> String? { state.withLock { $0.notDrawn[kind] } }
+
+    /// The index `/weather/` serves: each kind with its time, age at `now`, and its files.
+    public func index(at now: Double) -> String {
+        let (kinds, loops) = state.withLock { s in
+            (s.assembler.kinds.compactMap { k in s.assembler.latest(k).map { (k, $0) } }, s.assembler.kinds.map { s.assembler.loop($0).count })
+        }
+        var items: [String] = []
+        for (i, (kind, c)) in kinds.enumerated() {
+            var w = JSONWriter()
+            w.add("kind", kind.name)
+            w.add("product", kind.productID)
+            w.add("time", Timestamp.iso8601(c.time))
+            w.add("received", Timestamp.iso8601(c.lastReceived))
+            w.add("ageMin", max(0, (now - c.time) / 60), decimals: 1)
+            w.add("blocks", c.blockCount)
+            w.add("loopFrames", loops[i])
+            w.add("png", "/weather/\(kind.name).png")
+            w.add("pgw", "/weather/\(kind.name).pgw")
+            w.add("json", "/weather/\(kind.name).json")
+            items.append(w.result)
+        }
+        return "{\"pictures\":" + JSONWriter.array(items) + "}"
+    }
+}
