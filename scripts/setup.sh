@@ -31,6 +31,8 @@ command -v apt-ftparchive >/dev/null 2>&1 || need_apt+=(apt-utils)
 command -v gpg >/dev/null 2>&1 || need_apt+=(gnupg)
 command -v debootstrap >/dev/null 2>&1 || need_apt+=(debootstrap)
 command -v man >/dev/null 2>&1 || need_apt+=(man-db)
+# GDAL (gdalinfo, gdal_translate) reads the radar pictures back with their world files in the tests.
+command -v gdal_translate >/dev/null 2>&1 || need_apt+=(gdal-bin)
 # Python 3 and pip for the export readers (below).
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)

@@ -48,6 +48,9 @@ struct SimulateCommand: ParsableCommand {
         files.append(("stratux/0001-gps.log", Array(logs.gps.utf8)))
         files.append(("demo-flight.sbs", Array(flight.sbsText().utf8)))
         files.append(("fisb-undated.978", Array(DemoFlight.undatedDump978().utf8)))
+        // Gridded weather (issue 42): a squall line as two ground stations uplink it, with CONUS
+        // NEXRAD, lightning, cloud tops, icing and turbulence (`WeatherSample`).
+        files.append(("fisb-weather.978", Array(WeatherSample.dump978().utf8)))
         // Hostile FIS-B uplinks (issue 27), seeds of the fisb fuzz target: one DLAC tab run, one
         // uplink of the gridded flood.
         files.append(("hostile/fisb-dlac-tab-run.uplink", HostileFISB.dlacTabRun(station: 0)))

@@ -47,6 +47,11 @@ private func request(_ port: Int, _ method: String, _ path: String, headers: [St
     return (status, head, body)
 }
 
+/// A request with headers over loopback (other suites' way to ask conditionally).
+func loopbackRequest(_ port: Int, _ method: String, _ path: String, headers: [String: String] = [:]) -> (status: Int, head: String, body: String) {
+    request(port, method, path, headers: headers)
+}
+
 /// `GET path` over loopback (other suites' way to read a running gateway's API).
 func loopbackGET(_ port: Int, _ path: String) -> (status: Int, head: String, body: String) { request(port, "GET", path) }
 

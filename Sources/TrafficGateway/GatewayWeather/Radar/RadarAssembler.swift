@@ -39,7 +39,7 @@ public struct RadarAssembler: Sendable {
         public var backwards = 0
         /// Composites dropped before they completed (aged out, or pushed out by a flood of times).
         public var incomplete = 0
-        /// Complete composites dropped to stay within the block limit.
+        /// Complete composites dropped before their time (the block limit, or a flood of times).
         public var dropped = 0
         /// Blocks refused because the limit was reached with nothing older to drop.
         public var refused = 0
@@ -173,9 +173,9 @@ public struct RadarAssembler: Sendable {
         }
     }
 
-    private mutating func forget(_ c: RadarComposite, complete: Bool) {
+    private mutating func forget(_ c: RadarComposite, complete: Bool, early: Bool = false) {
         blocksHeld -= c.blockCount
-        if !complete { counters.incomplete += 1 }
+        if !complete { counters.incomplete += 1 } else if early { counters.dropped += 1 }
     }
 
     /// Drops the composite of `list` least worth keeping: the oldest that is not the latest complete.
@@ -183,7 +183,7 @@ public struct RadarAssembler: Sendable {
         let most = list.map(\.blockCount).max() ?? 0
         let keep = list.lastIndex { Self.isComplete($0, most: most) }
         guard let i = list.indices.first(where: { $0 != keep }) else { return }
-        forget(list[i], complete: Self.isComplete(list[i], most: most))
+        forget(list[i], complete: Self.isComplete(list[i], most: most), early: true)
         list.remove(at: i)
     }
 
@@ -202,9 +202,7 @@ public struct RadarAssembler: Sendable {
             }
             guard let v = victim, var list = composites[v.kind] else { return false }
             let most = list.map(\.blockCount).max() ?? 0
-            let complete = Self.isComplete(list[v.index], most: most)
-            blocksHeld -= list[v.index].blockCount
-            if complete { counters.dropped += 1 } else { counters.incomplete += 1 }
+            forget(list[v.index], complete: Self.isComplete(list[v.index], most: most), early: true)
             list.remove(at: v.index)
             composites[v.kind] = list.isEmpty ? nil : list
         }
