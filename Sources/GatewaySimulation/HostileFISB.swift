@@ -47,7 +47,7 @@ public enum HostileFISB {
                 if next(3) == 0 {
                     let number = next(1 << 20 - 130)
                     block = GriddedBlock(productID: product, blockNumber: number, altitudeLevel: level,
-                                         emptyBlocks: (1...124).map { number + $0 })
+                                         emptyBlocks: (1...124).map { GriddedBlock.eastward(number, $0, scale: 0) })
                 } else {
                     block = GriddedBlock(productID: product, blockNumber: next(1 << 20), altitudeLevel: level,
                                          bins: (0..<GriddedBlock.binCount).map { _ in UInt8(next(8)) })

@@ -58,6 +58,17 @@ import Testing
         // Offsets 0 and 3 in the first nibble (bits 4 and 7), offsets 4 and 11 in the next byte.
         #expect(bytes == [0x00, 0x03, 0xE8, 0x91, 0x81])
         #expect(try GriddedBlock(productID: 63, payload: bytes).emptyBlocks == [1000, 1001, 1004, 1005, 1012])
+        // At medium scale (CONUS) each bit steps by the block's width, 5 base blocks (FAA SRT-047
+        // App. B: "adjacent Global Blocks along the latitude are different by 5"): the same
+        // bitmap from block 1000 of product 64 flags 1005, 1020, 1025 and 1060.
+        let conus = try GriddedBlock(productID: 64, payload: [0x10, 0x03, 0xE8, 0x91, 0x81])
+        #expect(conus.scale == 1 && conus.emptyBlocks == [1000, 1005, 1020, 1025, 1060])
+        #expect(GriddedBlock(productID: 64, blockNumber: 1000, scale: 1, emptyBlocks: [1005, 1020, 1025, 1060]).encode() == [0x10, 0x03, 0xE8, 0x91, 0x81])
+        // Eastward wraps at 360° within the ring: from column 448 one step is column 449, two are column 0.
+        #expect(GriddedBlock.eastward(10 * 450 + 448, 1, scale: 0) == 10 * 450 + 449)
+        #expect(GriddedBlock.eastward(10 * 450 + 448, 2, scale: 0) == 10 * 450)
+        // North of 60° blocks are twice as wide: a step of 2.
+        #expect(GriddedBlock.eastward(900 * 450 + 10, 1, scale: 0) == 900 * 450 + 12)
     }
 
     @Test func malformedBlocks() {

@@ -66,11 +66,32 @@ public struct GriddedBlock: Hashable, Sendable {
         self.emptyBlocks = []
     }
 
-    /// Creates an empty-block bitmap: `emptyBlocks` must follow `blockNumber` by at most 124.
+    /// Creates an empty-block bitmap: `emptyBlocks` must lie east of `blockNumber` in its ring,
+    /// at most 124 blocks of its size away (others are left out).
     public init(productID: Int, blockNumber: Int, southern: Bool = false, scale: Int = 0, altitudeLevel: Int? = nil, emptyBlocks: [Int]) {
         self.init(productID: productID, blockNumber: blockNumber, southern: southern, scale: scale, altitudeLevel: altitudeLevel, bins: [])
         self.bins = nil
-        self.emptyBlocks = [blockNumber] + emptyBlocks.filter { $0 > blockNumber && $0 <= blockNumber + 124 }.sorted()
+        let offsets = Set((1...124).map { Self.eastward(blockNumber, $0, scale: scale) })
+        self.emptyBlocks = [blockNumber] + emptyBlocks.filter { offsets.contains($0) && $0 != blockNumber }.sorted { a, b in
+            Self.steps(from: blockNumber, to: a, scale: scale) < Self.steps(from: blockNumber, to: b, scale: scale)
+        }
+    }
+
+    /// The block `steps` blocks of its own size east of `blockNumber` in its ring of latitude:
+    /// an empty-block bitmap's bit steps by the block's width (DO-358; FAA SRT-047: 5 base
+    /// blocks at medium scale, 9 at low; north of 60° twice that, blocks being twice as wide and
+    /// numbered even), wrapping at 360° within the ring.
+    public static func eastward(_ blockNumber: Int, _ steps: Int, scale: Int) -> Int {
+        let width = (scale == 1 ? 5 : scale == 2 ? 9 : 1) * (blockNumber >= wideBlockThreshold ? 2 : 1)
+        let ring = blockNumber / blocksPerRing, column = blockNumber % blocksPerRing
+        return ring * blocksPerRing + (column + steps * width) % blocksPerRing
+    }
+
+    /// How many blocks of its size `other` lies east of `blockNumber` in its ring (see `eastward`).
+    static func steps(from blockNumber: Int, to other: Int, scale: Int) -> Int {
+        let width = (scale == 1 ? 5 : scale == 2 ? 9 : 1) * (blockNumber >= wideBlockThreshold ? 2 : 1)
+        let delta = ((other % blocksPerRing) - (blockNumber % blocksPerRing) + blocksPerRing) % blocksPerRing
+        return delta / width
     }
 
     /// Altitude of an icing or turbulence level in feet: low products (70, 90) 2000 ft + 2000 ft a
@@ -136,12 +157,13 @@ public struct GriddedBlock: Hashable, Sendable {
             guard payload.count >= 4 else { throw FISBError(.truncated, at: 3, "empty-block bitmap needs its length byte") }
             let extra = Int(payload[3] & 0x0F)
             var flagged = [blockNumber]
-            for bit in 0..<4 where payload[3] >> (4 + bit) & 1 == 1 { flagged.append(blockNumber + 1 + bit) }
+            let number = blockNumber, step = scale
+            for bit in 0..<4 where payload[3] >> (4 + bit) & 1 == 1 { flagged.append(Self.eastward(number, 1 + bit, scale: step)) }
             for i in 0..<extra {
                 guard 4 + i < payload.count else {
                     throw FISBError(.truncated, at: 4 + i, "empty-block bitmap declares \(extra) bytes, \(payload.count - 4) present")
                 }
-                for bit in 0..<8 where payload[4 + i] >> bit & 1 == 1 { flagged.append(blockNumber + 5 + i * 8 + bit) }
+                for bit in 0..<8 where payload[4 + i] >> bit & 1 == 1 { flagged.append(Self.eastward(number, 5 + i * 8 + bit, scale: step)) }
             }
             emptyBlocks = flagged
             return
@@ -254,7 +276,7 @@ public struct GriddedBlock: Hashable, Sendable {
             UInt8(blockNumber >> 8 & 0xFF), UInt8(blockNumber & 0xFF),
         ]
         guard let bins else {
-            let offsets = emptyBlocks.map { $0 - blockNumber - 1 }.filter { $0 >= 0 && $0 < 124 }
+            let offsets = emptyBlocks.map { Self.steps(from: blockNumber, to: $0, scale: scale) - 1 }.filter { $0 >= 0 && $0 < 124 }
             let extra = ((offsets.max() ?? 0) < 4) ? 0 : ((offsets.max() ?? 0) - 4) / 8 + 1
             var bitmap = [UInt8](repeating: 0, count: 1 + extra)
             bitmap[0] = UInt8(extra)

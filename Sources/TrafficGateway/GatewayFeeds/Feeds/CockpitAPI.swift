@@ -287,6 +287,24 @@ public enum CockpitAPI {
     /// Stations (and advisories) `/api/weather` answers at most, nearest first.
     public static let weatherLimit = 300
 
+    /// `/api/airports`: the airports of the airport table within `radiusNM` of `near`, nearest
+    /// first (at most 60): ident, name, position, elevation, distance; an empty list without a
+    /// table or a position.
+    public static func airports(_ table: AirportTable?, near: Position?, radiusNM: Double) -> String {
+        guard let table, let near else { return "{\"airports\":[]}" }
+        let found = table.nearby(near, withinNM: radiusNM, limit: 60)
+        return "{\"airports\":" + JSONWriter.array(found.map { a in
+            var w = JSONWriter()
+            w.add("ident", a.airport.ident)
+            w.add("name", a.airport.name)
+            w.add("lat", a.airport.position.latitude, decimals: 5)
+            w.add("lon", a.airport.position.longitude, decimals: 5)
+            w.add("elevationFt", a.airport.elevationFt)
+            w.add("distanceNM", a.distanceNM, decimals: 1)
+            return w.result
+        }) + "}"
+    }
+
     /// `airports`: where a station whose report carries no position is (the airport table, issue
     /// 23), so it still sorts by distance.
     public static func weather(_ reports: [FISBReport], near: Position?, time: Double, airports: AirportTable? = nil) -> String {

@@ -43,6 +43,12 @@ extension FeedServer {
             let near = Self.position(request) ?? s.ownship?.position
             return await Self.heavy { Self.json(CockpitAPI.weather(hub.weather, near: near, time: s.time, airports: AirportTable.shared)) }
         }
+        router.get("/api/airports") { request, _ in
+            let s = hub.snapshot
+            let near = Self.position(request) ?? s.ownship?.position
+            let radius = request.uri.queryParameters.get("radius").flatMap { Double(String($0)) }.map { min(max($0, 1), 300) } ?? 50
+            return await Self.heavy { Self.json(CockpitAPI.airports(AirportTable.shared, near: near, radiusNM: radius)) }
+        }
         router.get("/api/notams") { request, _ in await Self.heavy { Self.notams(request, hub: hub, sources: sources) } }
         router.get("/api/status") { _, _ in await Self.heavy { Self.status(hub: hub, sources: sources) } }
         // The logbook (issue 23): the flights, one flight, and its exports as downloads.

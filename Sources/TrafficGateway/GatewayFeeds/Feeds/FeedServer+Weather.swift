@@ -4,12 +4,15 @@ import GatewayWeather
 import Hummingbird
 import HTTPTypes
 import HummingbirdCore
+import Dispatch
 
 /// The weather routes for map tools and the page (issue 42):
 /// - `/weather/` the pictures held (kind, time, age, their paths);
 /// - `/weather/<kind>.png`, `.pgw`, `.json` the latest complete composite of a kind, with
 ///   `ETag` and `Last-Modified`, so a polling map tool fetches a picture only when it changed
 ///   (`If-None-Match`, `If-Modified-Since` → 304);
+/// - `/weather/<kind>/loop` the complete composites of the last 30 minutes, each at
+///   `/weather/<kind>.png?time=EPOCH` (and `.json`, `.pgw`);
 /// - `/weather/advisories.geojson` the AIRMET, SIGMET, G-AIRMET, CWA and SUA outlines held, with
 ///   their validity.
 extension FeedServer {
@@ -21,15 +24,24 @@ extension FeedServer {
             let s = hub.snapshot
             return await Self.heavy { Self.json(Self.advisoriesGeoJSON(hub.weather, time: s.time), type: "application/geo+json") }
         }
-        router.get("/weather/:file") { request, context in
-            let file = context.parameters.get("file").map { String($0) } ?? ""
+        router.get("/weather/:name/loop") { _, context in
+            guard let name = context.parameters.get("name").map({ String($0) }), let kind = RadarKind(name: name) else {
+                return Self.text(.notFound, "no such picture kind (see /weather/)\n")
+            }
+            return Self.json(radar?.loopJSON(kind) ?? "{\"kind\":\"\(kind.name)\",\"frames\":[]}")
+        }
+        router.get("/weather/:name") { request, context in
+            let file = context.parameters.get("name").map { String($0) } ?? ""
             guard let dot = file.lastIndex(of: "."), let kind = RadarKind(name: String(file[..<dot])),
                   let format = PictureFile(rawValue: String(file[file.index(after: dot)...]))
             else {
                 return Self.text(.notFound, "no such weather file: \(file) (see /weather/ for the pictures held: <kind>.png, .pgw or .json)\n")
             }
             guard let radar else { return Self.text(.notFound, "this server keeps no radar pictures\n") }
-            guard let picture = await Self.heavyValue({ radar.picture(kind) }) else {
+            // `?time=EPOCH`: a frame of the loop (`/weather/<kind>/loop` lists them).
+            let time = request.uri.queryParameters.get("time").flatMap { Double(String($0)) }
+            guard let picture = await Offload.run(on: Self.radarQueue, { radar.picture(kind, time: time) }) ?? nil else {
+                if let time { return Self.text(.notFound, "no \(kind.name) frame of \(Timestamp.iso8601(time)) in the loop (see /weather/\(kind.name)/loop)\n") }
                 let why = radar.notDrawn(kind).map { "its latest composite could not be drawn: \($0)" } ?? "none received yet"
                 return Self.text(.notFound, "no \(kind.name) picture: \(why)\n")
             }
@@ -81,15 +93,9 @@ extension FeedServer {
         Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// `body`'s value, computed on the heavy queue (nil when cancelled, or when `body` returns nil).
-    static func heavyValue<T: Sendable>(_ body: @escaping @Sendable () -> T?) async -> T? {
-        let box = Locked<T?>(nil)
-        _ = await heavy {
-            box.withLock { $0 = body() }
-            return Response(status: .ok)
-        }
-        return box.withLock { $0 }
-    }
+    /// Where pictures are drawn when asked for: a queue of their own, so that neither the event
+    /// loop nor the page's other heavy requests wait for a drawing (nor it for them).
+    static let radarQueue = DispatchQueue(label: "gatewayd.radar-draw")
 
     /// The advisories' outlines as GeoJSON: a feature a shape, its kind, location, text and validity.
     static func advisoriesGeoJSON(_ reports: [FISBReport], time: Double) -> String {

@@ -71,11 +71,18 @@ public struct RadarImage: Sendable {
         var pixels = [UInt8](repeating: 0, count: width * height)
         pixels.withUnsafeMutableBufferPointer { out in
             composite.forEachBlock { number, southern, scale, bins in
-                guard let bins else { return }
                 let b = GriddedBlock.bounds(blockNumber: number, southern: southern, scale: scale)
                 let size = RadarGrid.binSize(blockNumber: number, scale: scale)
                 let binW = size.width / unitX * k, binH = size.height / unitY * k
                 let x0 = Int(((b.west - west) / px).rounded()), y0 = Int(((north - b.north) / py).rounded())
+                guard let bins else {
+                    // Announced empty: the kind's empty index over the whole block (0 needs nothing).
+                    guard levels.emptyIndex != 0 else { return }
+                    for y in max(0, y0) ..< min(height, y0 + 4 * binH) {
+                        for x in max(0, x0) ..< min(width, x0 + GriddedBlock.binsPerRow * binW) { out[y * width + x] = levels.emptyIndex }
+                    }
+                    return
+                }
                 var i = bins.startIndex
                 for row in 0 ..< GriddedBlock.binCount / GriddedBlock.binsPerRow {
                     let top = y0 + row * binH

@@ -33,6 +33,8 @@ public final class RadarStore: Sendable {
     private struct State {
         var assembler: RadarAssembler
         var cache: [RadarKind: Cached] = [:]
+        /// Loop frames drawn, by kind and time (pruned to the frames of the current loops).
+        var frames: [RadarKind: [Double: Cached]] = [:]
         var pending = 0
         var droppedPending = 0
         var notDrawn: [RadarKind: String] = [:]
@@ -80,10 +82,14 @@ public final class RadarStore: Sendable {
         state.withLock { ($0.assembler.counters, $0.droppedPending, $0.assembler.blocksHeld, $0.assembler.compositeCount, $0.assembler.storageBytes) }
     }
 
-    /// The latest complete picture of `kind`, drawn now if it changed since last asked; nil when
-    /// there is none (or it cannot be drawn: `notDrawn` says why).
-    public func picture(_ kind: RadarKind) -> Picture? {
-        let (composite, cached) = state.withLock { s in (s.assembler.latest(kind), s.cache[kind]) }
+    /// The latest complete picture of `kind` (or, with `time`, its loop frame of that product
+    /// time), drawn now if it changed since last asked; nil when there is none (or it cannot be
+    /// drawn: `notDrawn` says why).
+    public func picture(_ kind: RadarKind, time: Double? = nil) -> Picture? {
+        let (composite, cached) = state.withLock { s -> (RadarComposite?, Cached?) in
+            guard let time else { return (s.assembler.latest(kind), s.cache[kind]) }
+            return (s.assembler.loop(kind).first { $0.time == time }, s.frames[kind]?[time])
+        }
         guard let composite else { return nil }
         if let cached, cached.time == composite.time, cached.revision == composite.revision { return cached.picture }
         let image: RadarImage
@@ -96,13 +102,36 @@ public final class RadarStore: Sendable {
         let picture = Picture(png: image.png(), worldFile: image.worldFile, json: image.json,
                               etag: "\"\(kind.name)-\(Int64(composite.time))-\(composite.revision)\"", modified: composite.lastReceived,
                               time: composite.time)
+        let drawn = Cached(time: composite.time, revision: composite.revision, picture: picture)
         state.withLock { s in
+            if time != nil {
+                // Frames kept: those of the current loop only.
+                let times = Set(s.assembler.loop(kind).map(\.time))
+                var frames = (s.frames[kind] ?? [:]).filter { times.contains($0.key) }
+                frames[composite.time] = drawn
+                s.frames[kind] = frames
+                return
+            }
             s.notDrawn[kind] = nil
             // Another asker may have drawn a newer one meanwhile: keep the newest.
             if let c = s.cache[kind], c.time > composite.time || (c.time == composite.time && c.revision > composite.revision) { return }
-            s.cache[kind] = Cached(time: composite.time, revision: composite.revision, picture: picture)
+            s.cache[kind] = drawn
         }
         return picture
+    }
+
+    /// The loop of `kind`: its complete composites of the last 30 minutes, oldest first, each
+    /// with the path of its picture.
+    public func loopJSON(_ kind: RadarKind) -> String {
+        let frames = state.withLock { $0.assembler.loop(kind) }
+        return "{\"kind\":\"\(kind.name)\",\"frames\":" + JSONWriter.array(frames.map { c in
+            var w = JSONWriter()
+            w.add("time", Timestamp.iso8601(c.time))
+            w.add("blocks", c.blockCount)
+            w.add("png", "/weather/\(kind.name).png?time=\(Int64(c.time))")
+            w.add("json", "/weather/\(kind.name).json?time=\(Int64(c.time))")
+            return w.result
+        }) + "}"
     }
 
     /// Why `kind`'s latest composite could not be drawn, if it could not.
@@ -126,6 +155,7 @@ public final class RadarStore: Sendable {
             w.add("png", "/weather/\(kind.name).png")
             w.add("pgw", "/weather/\(kind.name).pgw")
             w.add("json", "/weather/\(kind.name).json")
+            w.add("loop", "/weather/\(kind.name)/loop")
             items.append(w.result)
         }
         return "{\"pictures\":" + JSONWriter.array(items) + "}"
