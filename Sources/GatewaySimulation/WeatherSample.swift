@@ -200,7 +200,33 @@ public enum WeatherSample {
             return d < 0.3 ? 6 : d < 0.7 ? 3 : d < 1.2 ? 1 : 0
         }.map { APDU(productID: 90, time: apduTime(valid), payload: $0.encode()) }
         for (i, p) in uplinks(forecast, station: stations[0]).enumerated() { out.append((startTime + 60 + Double(i) * 0.8 + 0.4, p)) }
+        // A convective SIGMET over the line and an AIRMET for IFR behind it (text and outline each).
+        for (i, p) in advisories().enumerated() { out.append((startTime + 20 + Double(i) * 0.6, p)) }
         return out.sorted { $0.0 < $1.0 }
+    }
+
+    /// The advisories' uplinks: SIGMET (product 12) report 41 over the squall line and AIRMET
+    /// Sierra (product 11) report 17 for IFR west of it, valid 13:55–16:00Z.
+    static func advisories() -> [[UInt8]] {
+        let start = TWGOGraphicRecord.Time(month: 5, day: 16, hour: 13, minute: 55)
+        let stop = TWGOGraphicRecord.Time(month: 5, day: 16, hour: 16, minute: 0)
+        let time = APDU.Time(month: 5, day: 16, hour: 13, minute: 55)
+        func polygon(_ points: [(Double, Double)], top: Int) -> TWGOGeometry {
+            TWGOGeometry(shape: .polygon, reference: .msl, vertices: points.map { .init(longitude: $0.1, latitude: $0.0, altitudeFt: top) })
+        }
+        let sigmet = polygon([(45.9, -123.3), (45.9, -122.7), (44.0, -123.3), (44.0, -123.9)], top: 35_000)
+        let airmet = polygon([(46.0, -124.3), (46.0, -123.7), (44.2, -124.1), (44.2, -124.6)], top: 8000)
+        var out: [[UInt8]] = []
+        for (product, number, text, shape) in [
+            (12, 41, "CONVECTIVE SIGMET 41W VALID UNTIL 1555Z OR FROM 30NW SEA-20S EUG LINE TS 20NM WIDE MOV FROM 26030KT. TOPS TO FL350.", sigmet),
+            (11, 17, "AIRMET SIERRA FOR IFR VALID UNTIL 161600 OR FROM 30W AST TO 20W ONP TO 40SW EUG CIG BLW 010/VIS BLW 3SM BR. CONDS CONTG BYD 16Z.", airmet),
+        ] {
+            let textRecord = TWGOProduct(location: "", records: .text([TWGOTextRecord(reportNumber: number, reportYear: 26, text: text)]))
+            let graphic = TWGOProduct(location: "", records: .graphic([TWGOGraphicRecord(reportNumber: number, reportYear: 26, start: start, stop: stop, geometry: shape)]))
+            out.append(FISBUplink(header: stations[0], frames: [.apdu(APDU(productID: product, time: time, payload: textRecord.encode())),
+                                                               .apdu(APDU(productID: product, time: time, payload: graphic.encode()))]).encode())
+        }
+        return out
     }
 
     /// The sample as dump978 text lines (`+HEX;rs=…;t=…;`), what `fixtures/fisb-weather.978` holds.

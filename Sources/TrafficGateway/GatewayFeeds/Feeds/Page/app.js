@@ -51,7 +51,7 @@
   // ---- panels ----
   function showPanel() {
     const name = (location.hash || '#traffic').slice(1);
-    const panel = ['traffic', 'alerts', 'notams', 'weather', 'flights', 'status'].indexOf(name) >= 0 ? name : 'traffic';
+    const panel = ['traffic', 'alerts', 'notams', 'radar', 'weather', 'flights', 'status'].indexOf(name) >= 0 ? name : 'traffic';
     if (state.panel === 'notams' && panel !== 'notams') {
       state.lastNotamView = now(); localStorage.setItem('gw-notams-seen', String(state.lastNotamView));
     }
@@ -61,18 +61,22 @@
     schedule();
     if (panel === 'traffic') draw();
     if (panel === 'flights') drawFlight();
+    if (panel === 'radar') drawRadarMap();
   }
-  const periods = { traffic: 1000, alerts: 10000, notams: 60000, weather: 30000, flights: 30000, status: 2000 };
-  const loaders = { traffic: loadTraffic, alerts: loadAlerts, notams: loadNotams, weather: loadWeather, flights: loadFlights, status: loadStatus };
+  const periods = { traffic: 1000, alerts: 10000, notams: 60000, radar: 20000, weather: 30000, flights: 30000, status: 2000 };
+  const loaders = { traffic: loadTraffic, alerts: loadAlerts, notams: loadNotams, radar: loadRadar, weather: loadWeather, flights: loadFlights, status: loadStatus };
+  // A loader runs at its period while its panel shows (the traffic also under the Radar view,
+  // which draws it), the alerts while polling, every other one at most once a minute.
+  function active(name) { return name === state.panel || (name === 'alerts' && state.polling) || (name === 'traffic' && state.panel === 'radar'); }
   function schedule() {
     for (const name in loaders) {
       clearTimeout(state.timers[name]);
-      const period = name === state.panel || (name === 'alerts' && state.polling) ? periods[name] : Math.max(60000, periods[name]);
+      const period = active(name) ? periods[name] : Math.max(60000, periods[name]);
       const run = () => {
         loaders[name]().catch((e) => { if (String(e.message) !== 'token') linkDown(); })
-          .finally(() => { state.timers[name] = setTimeout(run, name === state.panel || (name === 'alerts' && state.polling) ? periods[name] : Math.max(60000, periods[name])); });
+          .finally(() => { state.timers[name] = setTimeout(run, active(name) ? periods[name] : Math.max(60000, periods[name])); });
       };
-      state.timers[name] = setTimeout(run, name === state.panel ? 0 : period);
+      state.timers[name] = setTimeout(run, active(name) ? 0 : period);
     }
   }
 
@@ -86,7 +90,7 @@
     $('storage-text').textContent = doc.storage ? 'Storage degraded: ' + doc.storage + ' \u2014 alerts go on, the alert log and logbook are not saved' : '';
     renderOwnship(doc); renderTrafficList(doc); renderAirspaceList(doc);
     if (state.alerts.size) renderBanner();
-    draw();
+    draw(); drawRadarMap();
   }
   function renderOwnship(doc) {
     const box = $('ownship-body'); clear(box);
@@ -185,7 +189,9 @@
     const nx = c + Math.sin(-rot) * (size / 2 - 8), ny = c - Math.cos(-rot) * (size / 2 - 8);
     const nl = label(used++); nl.className = 'lbl ring'; nl.textContent = 'N';
     nl.style.transform = 'translate(' + Math.round(nx - 5) + 'px,' + Math.round(ny - 8) + 'px)';
-    $('scope-note').textContent = (state.trackUp ? 'Track up' : 'North up') + (own ? '' : ' \u00b7 no ownship fix');
+    const sp = radar.on ? scopePicture() : null;
+    $('scope-note').textContent = (state.trackUp ? 'Track up' : 'North up') + (own ? '' : ' \u00b7 no ownship fix') +
+      (sp ? ' \u00b7 ' + (sp.kind === 'nexrad-conus' ? 'CONUS ' : '') + 'radar ' + ageText(sp.meta.time) + ' old' : radar.on && radar.index ? ' \u00b7 no radar yet' : '');
     if (!own) { hideLabels(used); drawOwnship(ctx, c, color); return; }
     const coslat = Math.cos(own.lat * Math.PI / 180);
     const project = (lat, lon) => {
@@ -193,6 +199,8 @@
       const x = e * Math.cos(rot) - n * Math.sin(rot), y = e * Math.sin(rot) + n * Math.cos(rot);
       return [c + x * scale, c - y * scale];
     };
+    // Radar (issue 42) first: under the areas and the traffic, never over them.
+    if (radar.on) drawPicture(ctx, scopePicture(), own, rot, c, scale, dpr, 0.55);
     // Airspace areas with their names and limits.
     for (const a of doc.airspace) {
       const strong = a.kind === 'tfr' || a.kind === 'prohibited' || a.kind === 'restricted';
@@ -287,6 +295,203 @@
   }, { passive: false });
   canvas.addEventListener('touchend', () => { pinch = null; });
   window.addEventListener('resize', draw);
+
+  // ---- radar (issue 42): FIS-B composites as the gateway draws them (/weather/…) ----
+  const radar = { on: localStorage.getItem('gw-radar') !== 'off', index: [], pictures: {}, loops: {}, frame: null, looping: false,
+    range: Number(localStorage.getItem('gw-radar-range') || 50), layer: localStorage.getItem('gw-radar-layer') || 'nexrad',
+    advisories: null, airports: [], airportsAt: null };
+  function ageText(iso) {
+    const m = Math.max(0, Math.round((now() - Date.parse(iso) / 1000) / 60));
+    return m < 60 ? m + ' min' : Math.floor(m / 60) + ' h ' + (m % 60) + ' min';
+  }
+  // The kind shown for a layer: regional NEXRAD before CONUS; icing and turbulence at the chosen altitude.
+  function layerKind(layer) {
+    const have = (k) => radar.index.some((p) => p.kind === k);
+    if (layer === 'nexrad') return have('nexrad-regional') ? 'nexrad-regional' : have('nexrad-conus') ? 'nexrad-conus' : null;
+    if (layer === 'icing' || layer === 'turbulence') { const k = layer + '-' + $('radar-alt').value; return have(k) ? k : null; }
+    return have(layer) ? layer : null;
+  }
+  function scopePicture() { const k = layerKind('nexrad'); return k ? radar.pictures[k] : null; }
+  // Loads a picture (PNG and its JSON) once per change; the browser revalidates by ETag.
+  function fetchPicture(p, key, png, json) {
+    const have = radar.pictures[key];
+    if (have && have.stamp === p.time + '/' + p.blocks) return Promise.resolve(have);
+    return getJSON(json).then((meta) => new Promise((resolve) => {
+      const img = new Image();
+      img.onload = () => { radar.pictures[key] = { kind: p.kind, img, meta, stamp: p.time + '/' + p.blocks }; resolve(radar.pictures[key]); };
+      img.onerror = () => resolve(null);
+      img.src = url(png);
+    }));
+  }
+  async function loadRadar() {
+    const doc = await getJSON('/weather/');
+    radar.index = doc.pictures;
+    const alts = (layer) => radar.index.filter((p) => p.kind.indexOf(layer + '-') === 0).map((p) => p.kind.slice(layer.length + 1));
+    if (radar.layer === 'icing' || radar.layer === 'turbulence') {
+      const sel = $('radar-alt'), want = sel.value, options = alts(radar.layer);
+      if (sel.options.length !== options.length || [...sel.options].some((o, i) => o.value !== options[i])) {
+        clear(sel); for (const a of options) { const o = el('option', '', String(Number(a))); o.value = a; sel.appendChild(o); }
+        if (options.indexOf(want) >= 0) sel.value = want;
+      }
+    }
+    const wanted = new Set([layerKind('nexrad'), state.panel === 'radar' ? layerKind(radar.layer) : null].filter(Boolean));
+    for (const p of radar.index) if (wanted.has(p.kind)) await fetchPicture(p, p.kind, p.png, p.json);
+    if (state.panel === 'radar') {
+      radar.advisories = await getJSON('/weather/advisories.geojson').catch(() => radar.advisories);
+      const own = state.traffic && state.traffic.ownship;
+      if (own && (!radar.airportsAt || Math.abs(radar.airportsAt[0] - own.lat) + Math.abs(radar.airportsAt[1] - own.lon) > 0.2)) {
+        const a = await getJSON('/api/airports?lat=' + own.lat + '&lon=' + own.lon + '&radius=200').catch(() => null);
+        if (a) { radar.airports = a.airports; radar.airportsAt = [own.lat, own.lon]; }
+      }
+      const k = layerKind(radar.layer);
+      if (radar.looping && k) {
+        const loop = await getJSON('/weather/' + k + '/loop');
+        radar.loops[k] = [];
+        for (const f of loop.frames) {
+          const pic = await fetchPicture({ kind: k, time: f.time, blocks: f.blocks }, k + '@' + f.time, f.png, f.json);
+          if (pic) radar.loops[k].push(pic);
+        }
+      }
+    }
+    renderRadarLegend(); draw(); drawRadarMap();
+  }
+  // Draws `pic` so that its pixels land where the scope's `project` puts their latitude and
+  // longitude (an affine map: the picture's grid is linear in both, the scope locally flat).
+  function drawPicture(ctx, pic, own, rot, c, scale, dpr, alpha) {
+    if (!pic || !own) return;
+    const m = pic.meta, b = m.bounds, w = pic.img.naturalWidth, h = pic.img.naturalHeight;
+    if (!w || !h) return;
+    const coslat = Math.cos(own.lat * Math.PI / 180);
+    const a = (b.east - b.west) / w * 60 * coslat, bb = -(b.north - b.south) / h * 60;
+    const E0 = (b.west - own.lon) * 60 * coslat, N0 = (b.north - own.lat) * 60;
+    const cr = Math.cos(rot), sr = Math.sin(rot);
+    ctx.save();
+    ctx.globalAlpha = alpha; ctx.imageSmoothingEnabled = false;
+    ctx.setTransform(dpr * scale * cr * a, dpr * -scale * sr * a, dpr * -scale * sr * bb, dpr * -scale * cr * bb,
+      dpr * (c + scale * (cr * E0 - sr * N0)), dpr * (c - scale * (sr * E0 + cr * N0)));
+    ctx.drawImage(pic.img, 0, 0);
+    ctx.restore();
+  }
+  function legendInto(node, pic) {
+    clear(node);
+    if (!pic) return;
+    node.appendChild(el('span', '', (pic.kind === 'nexrad-conus' ? 'CONUS NEXRAD' : pic.kind === 'nexrad-regional' ? 'NEXRAD' : pic.kind) + ' ' + utc(pic.meta.time) + ' (' + ageText(pic.meta.time) + ' old): '));
+    for (const l of pic.meta.levels) {
+      if (l.transparent) continue;
+      const k = el('span', 'key', l.label + ' '); k.style.setProperty('--c', l.color); node.appendChild(k);
+    }
+  }
+  function renderRadarLegend() {
+    const pic = radar.on ? scopePicture() : null;
+    $('radar-legend').hidden = !pic;
+    legendInto($('radar-legend'), pic);
+  }
+  $('radar-toggle').addEventListener('click', () => {
+    radar.on = !radar.on; localStorage.setItem('gw-radar', radar.on ? 'on' : 'off');
+    $('radar-toggle').textContent = radar.on ? 'Radar on' : 'Radar off'; $('radar-toggle').setAttribute('aria-pressed', String(radar.on));
+    $('radar-toggle').classList.toggle('on', radar.on); renderRadarLegend(); draw();
+  });
+  $('radar-toggle').textContent = radar.on ? 'Radar on' : 'Radar off'; $('radar-toggle').classList.toggle('on', radar.on);
+  for (const b of document.querySelectorAll('[data-rrange]')) {
+    b.classList.toggle('on', Number(b.dataset.rrange) === radar.range);
+    b.addEventListener('click', () => {
+      radar.range = Number(b.dataset.rrange); localStorage.setItem('gw-radar-range', String(radar.range));
+      for (const o of document.querySelectorAll('[data-rrange]')) o.classList.toggle('on', o === b);
+      drawRadarMap();
+    });
+  }
+  $('radar-layer').value = radar.layer;
+  $('radar-layer').addEventListener('change', () => {
+    radar.layer = $('radar-layer').value; localStorage.setItem('gw-radar-layer', radar.layer);
+    $('radar-alt-box').hidden = !(radar.layer === 'icing' || radar.layer === 'turbulence'); clear($('radar-alt'));
+    loadRadar().catch(() => {});
+  });
+  $('radar-alt-box').hidden = !(radar.layer === 'icing' || radar.layer === 'turbulence');
+  $('radar-alt').addEventListener('change', () => loadRadar().catch(() => {}));
+  $('radar-loop').addEventListener('click', () => {
+    radar.looping = !radar.looping; $('radar-loop').classList.toggle('on', radar.looping); $('radar-loop').setAttribute('aria-pressed', String(radar.looping));
+    radar.frame = null; loadRadar().catch(() => {});
+  });
+  setInterval(() => {
+    if (!radar.looping || state.panel !== 'radar') return;
+    const frames = radar.loops[layerKind(radar.layer)] || [];
+    radar.frame = frames.length ? ((radar.frame === null ? -1 : radar.frame) + 1) % (frames.length + 2) : null;
+    drawRadarMap();
+  }, 700);
+  // The Radar view: north up around ownship (else the picture's centre), the layer, airspace
+  // outlines, the advisories, the airports, ownship and the traffic on top.
+  const rlabels = [];
+  function rlabel(i) { while (rlabels.length <= i) { const d = el('div', 'rlbl'); $('radar-labels').appendChild(d); rlabels.push(d); } return rlabels[i]; }
+  function drawRadarMap() {
+    if (state.panel !== 'radar') return;
+    const cv = $('radar-map'), box = cv.getBoundingClientRect(), size = Math.round(box.width) || 800, dpr = window.devicePixelRatio || 1;
+    if (cv.width !== Math.round(size * dpr)) { cv.width = Math.round(size * dpr); cv.height = Math.round(size * dpr); }
+    const ctx = cv.getContext('2d'); ctx.setTransform(dpr, 0, 0, dpr, 0, 0); ctx.clearRect(0, 0, size, size);
+    const css = getComputedStyle(document.documentElement), color = (n) => css.getPropertyValue(n).trim();
+    const k = layerKind(radar.layer);
+    let pic = k ? radar.pictures[k] : null;
+    const frames = radar.loops[k] || [];
+    if (radar.looping && radar.frame !== null && radar.frame < frames.length) pic = frames[radar.frame];
+    const doc = state.traffic, own = doc && doc.ownship;
+    const centre = own || (pic ? { lat: (pic.meta.bounds.north + pic.meta.bounds.south) / 2, lon: (pic.meta.bounds.east + pic.meta.bounds.west) / 2 } : null);
+    let used = 0;
+    const status = [];
+    if (!centre) { $('radar-status').textContent = 'No ownship fix and no weather picture yet.'; for (const l of rlabels) l.textContent = ''; return; }
+    const c = size / 2, scale = (size / 2 - 10) / radar.range, coslat = Math.cos(centre.lat * Math.PI / 180);
+    const project = (lat, lon) => [c + (lon - centre.lon) * 60 * coslat * scale, c - (lat - centre.lat) * 60 * scale];
+    drawPicture(ctx, pic, centre, 0, c, scale, dpr, 0.75);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    // Range rings.
+    ctx.strokeStyle = color('--ring'); ctx.lineWidth = 1;
+    for (const f of [0.5, 1]) { ctx.beginPath(); ctx.arc(c, c, radar.range * f * scale, 0, Math.PI * 2); ctx.stroke(); }
+    // Airspace outlines (the traffic picture's areas).
+    for (const a of (doc && doc.airspace) || []) {
+      ctx.strokeStyle = color(a.kind === 'tfr' || a.kind === 'prohibited' || a.kind === 'restricted' ? '--tfr' : '--area'); ctx.lineWidth = 2;
+      ctx.beginPath(); a.outline.forEach((p, i) => { const q = project(p[0], p[1]); if (i) ctx.lineTo(q[0], q[1]); else ctx.moveTo(q[0], q[1]); }); ctx.closePath(); ctx.stroke();
+    }
+    // Advisories: AIRMET, SIGMET, G-AIRMET, CWA, SUA outlines, dashed.
+    const advisories = (radar.advisories && radar.advisories.features) || [];
+    ctx.setLineDash([6, 4]); ctx.strokeStyle = color('--caut'); ctx.lineWidth = 2;
+    for (const f of advisories) {
+      const g = f.geometry, pts = g.type === 'Polygon' ? g.coordinates[0] : g.type === 'LineString' ? g.coordinates : [g.coordinates];
+      ctx.beginPath(); pts.forEach((p, i) => { const q = project(p[1], p[0]); if (i) ctx.lineTo(q[0], q[1]); else ctx.moveTo(q[0], q[1]); });
+      if (g.type === 'Polygon') ctx.closePath(); ctx.stroke();
+      // Labelled at the mean of its vertices, kept inside the view.
+      const m = pts.reduce((acc, p) => [acc[0] + p[1] / pts.length, acc[1] + p[0] / pts.length], [0, 0]);
+      const mq = project(m[0], m[1]), q = [Math.min(size - 60, Math.max(4, mq[0])), Math.min(size - 20, Math.max(4, mq[1]))];
+      { const l = rlabel(used++); l.className = 'rlbl adv'; l.textContent = (f.properties.subtype || f.properties.kind).toUpperCase(); l.style.transform = 'translate(' + Math.round(q[0] + 4) + 'px,' + Math.round(q[1] - 14) + 'px)'; }
+    }
+    ctx.setLineDash([]);
+    // Airports: a small circle and the identifier.
+    ctx.strokeStyle = color('--muted'); ctx.lineWidth = 1.5;
+    for (const a of radar.airports) {
+      const q = project(a.lat, a.lon);
+      if (q[0] < 0 || q[0] > size || q[1] < 0 || q[1] > size) continue;
+      ctx.beginPath(); ctx.arc(q[0], q[1], 3.5, 0, Math.PI * 2); ctx.stroke();
+      // Named when it has an ICAO identifier (a public airport), or everything at 25 NM.
+      const named = radar.range <= 25 || /^[KPC][A-Z0-9]{3}$/.test(a.ident);
+      if (named && radar.range <= 100 && used < 120) { const l = rlabel(used++); l.className = 'rlbl apt'; l.textContent = a.ident; l.style.transform = 'translate(' + Math.round(q[0] + 5) + 'px,' + Math.round(q[1] - 7) + 'px)'; }
+    }
+    // Traffic and ownship on top of everything.
+    for (const t of (doc && doc.targets) || []) {
+      if (t.lat === undefined) continue;
+      const q = project(t.lat, t.lon);
+      ctx.fillStyle = color(t.alert ? { warning: '--warn', caution: '--caut', advisory: '--adv' }[t.alert] : '--tgt');
+      ctx.beginPath(); ctx.arc(q[0], q[1], t.alert ? 6 : 4, 0, Math.PI * 2); ctx.fill();
+    }
+    if (own) {
+      ctx.fillStyle = color('--own'); ctx.save(); ctx.translate(c, c); ctx.rotate((own.trackDeg || 0) * Math.PI / 180);
+      ctx.beginPath(); ctx.moveTo(0, -12); ctx.lineTo(8, 9); ctx.lineTo(0, 4); ctx.lineTo(-8, 9); ctx.closePath(); ctx.fill(); ctx.restore();
+    }
+    for (let i = used; i < rlabels.length; i++) rlabels[i].textContent = '';
+    if (pic) status.push((radar.looping && frames.length ? 'Loop frame ' + (Math.min(radar.frame === null ? frames.length : radar.frame + 1, frames.length)) + ' of ' + frames.length + ': ' : '') + pic.kind + ' ' + utc(pic.meta.time) + ', ' + ageText(pic.meta.time) + ' old, over FIS-B');
+    else status.push(radar.index.length ? 'No ' + $('radar-layer').selectedOptions[0].textContent + ' picture received yet' : 'No gridded FIS-B products received yet');
+    status.push(advisories.length + (advisories.length === 1 ? ' advisory' : ' advisories'), 'the ' + radar.airports.length + ' nearest airports');
+    if (!own) status.push('no ownship fix: centred on the picture');
+    $('radar-status').textContent = status.join(' \u00b7 ');
+    legendInto($('radar-map-legend'), pic);
+  }
+  window.addEventListener('resize', drawRadarMap);
 
   // ---- alerts ----
   function alertKey(a) { return a.id; }
@@ -693,7 +898,7 @@
   setTheme(savedTheme || (window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 'night' : 'day'));
   setSpeak((params.get('speak') || localStorage.getItem('gw-speak')) === 'on');
   window.addEventListener('hashchange', showPanel);
-  for (const name of ['alerts', 'notams', 'weather', 'status']) loaders[name]().catch(() => {});
+  for (const name of ['alerts', 'notams', 'radar', 'weather', 'status']) loaders[name]().catch(() => {});
   stream();
   showPanel();
 })();
