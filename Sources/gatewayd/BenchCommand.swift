@@ -55,11 +55,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Hours of flight recordings for --only logbook.")
     var logbookHours = 10
 
-    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile, commands, voice, logbook, patterns, formats (the last seven are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s; decode, replay and fisb as child processes on a --stream-megabytes stream, a few minutes; the spoken callouts' start-up CPU and datagram-to-ALSA latency, about 30 s; --logbook-hours of recordings into the logbook and each export of a 3 h flight, about a minute; every NOTAM text pattern on 1 to 64 kB runs of each character class, a table of size against time, under a minute; each capture format (pcap, dump978, Stratux's UAT, 1090ES and GPS logs, SBS text) read and decoded beside raw GDL90, --megabytes MB of each, under a minute).")
+    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile, commands, voice, logbook, patterns, formats, radar (radar: assembling gridded FIS-B blocks and drawing whole-CONUS pictures, a few seconds; of the others the last seven are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s; decode, replay and fisb as child processes on a --stream-megabytes stream, a few minutes; the spoken callouts' start-up CPU and datagram-to-ALSA latency, about 30 s; --logbook-hours of recordings into the logbook and each export of a 3 h flight, about a minute; every NOTAM text pattern on 1 to 64 kB runs of each character class, a table of size against time, under a minute; each capture format (pcap, dump978, Stratux's UAT, 1090ES and GPS logs, SBS text) read and decoded beside raw GDL90, --megabytes MB of each, under a minute).")
     var only: [String] = []
 
     func run() throws {
-        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile", "commands", "voice", "logbook", "patterns", "formats"]
+        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile", "commands", "voice", "logbook", "patterns", "formats", "radar"]
         if let bad = only.first(where: { !known.contains($0) }) {
             throw ValidationError("unknown benchmark '\(bad)'; choose from: \(known.joined(separator: ", "))")
         }
@@ -114,6 +114,9 @@ struct BenchCommand: ParsableCommand {
             }
             let before = PatternBenchmark.before().map { "\($0.bytes >> 10)k \(PatternBenchmark.Row.milliseconds($0.seconds)) ms" }
             print("patterns: before issue 40 (no memo), range on 1FT spaces: " + before.joined(separator: ", "))
+        }
+        if wanted("radar") {
+            for r in RadarBenchmark.run() { print(r.line) }
         }
         if wanted("formats") {
             do {

@@ -128,8 +128,7 @@ public struct RadarAssembler: Sendable {
         }
         // A block without a product time is filed under its minute of reception.
         let time = receipt.productTime ?? (receipt.received / 60).rounded(.down) * 60
-        var list = composites[kind] ?? []
-        if let newest = list.last?.time, time < newest - limits.loopWindow {
+        if let newest = composites[kind]?.last?.time, time < newest - limits.loopWindow {
             counters.late += 1
             return
         }
@@ -138,7 +137,10 @@ public struct RadarAssembler: Sendable {
             counters.refused += 1
             return
         }
-        list = composites[kind] ?? []
+        var list: [RadarComposite]
+        // Taken out of the table while changed: a copy left in it would make the composite's
+        // bins and block table copied on every block.
+        list = composites.removeValue(forKey: kind) ?? []
         let index: Int
         if let i = list.firstIndex(where: { $0.time == time }) {
             index = i

@@ -88,7 +88,7 @@ public struct DecodedMETAR: Sendable, Equatable {
 
     /// Decodes a METAR or SPECI ("METAR KSLE 161356Z 34008KT 10SM FEW040 16/06 A3012 RMK AO2
     /// T01560061="), with or without its prefix, over any whitespace. Nil when no station
-    /// identifier (3–4 letters or digits, the first a letter) follows the optional prefix.
+    /// identifier (2–5 letters or digits, at least one a letter) follows the optional prefix.
     public static func decode(_ text: String) -> DecodedMETAR? {
         let words = WeatherGroups.words(text)
         var i = 0

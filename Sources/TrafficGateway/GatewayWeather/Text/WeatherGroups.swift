@@ -245,9 +245,9 @@ public enum WeatherGroups {
         return a >= 48 && a <= 57
     }
 
-    /// A station identifier: 3–4 ASCII letters or digits, the first a letter.
+    /// A station identifier: 2–5 ASCII letters or digits, at least one a letter ("KSLE", "SLE", "0S9").
     static func isStation(_ s: String) -> Bool {
-        guard (3...4).contains(s.count), let first = s.first, first.isASCII, first.isLetter else { return false }
+        guard (2...5).contains(s.count), s.contains(where: { $0.isASCII && $0.isLetter }) else { return false }
         return s.allSatisfy { $0.isASCII && ($0.isLetter || isDigit($0)) }
     }
 
