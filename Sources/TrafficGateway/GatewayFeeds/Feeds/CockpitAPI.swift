@@ -336,6 +336,8 @@ public enum CockpitAPI {
             o.add("received", Timestamp.iso8601(r.received))
             o.add("expires", Timestamp.iso8601(r.expires))
             if r.kind == .metar || r.kind == .speci { o.add("category", FlightCategory(metar: r.text)?.rawValue) }
+            o.add("source", "FIS-B")
+            if let decoded = WeatherJSON.decoded(r) { o.addRaw("decoded", decoded) }
             if advisoryKinds.contains(r.kind) {
                 o.add("start", r.start.map(Timestamp.iso8601))
                 o.add("end", r.end.map(Timestamp.iso8601))

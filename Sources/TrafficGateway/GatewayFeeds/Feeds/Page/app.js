@@ -685,7 +685,7 @@
   async function loadWeather() {
     const doc = await getJSON('/api/weather');
     syncClock(doc);
-    $('weather-summary').textContent = doc.stations.length + ' station' + (doc.stations.length === 1 ? '' : 's') + ' heard on FIS-B, nearest first \u00b7 ' + hhmmss(doc.time);
+    $('weather-summary').textContent = doc.stations.length + ' station' + (doc.stations.length === 1 ? '' : 's') + ' heard on FIS-B, nearest first, decoded (raw text under each) \u00b7 ' + hhmmss(doc.time);
     const list = $('weather-list'); clear(list);
     if (!doc.stations.length) list.appendChild(el('p', 'muted', 'No FIS-B weather held (the receiver hears a ground station within about 150 NM in flight).'));
     for (const s of doc.stations) {
@@ -709,9 +709,124 @@
     head.appendChild(document.createTextNode(' \u00b7 ' + utc(p.time) + ' \u00b7 ' + p.ageMin + ' min old '));
     if (p.old) head.appendChild(el('span', 'chip old', 'OLD'));
     d.appendChild(head);
-    const winds = p.kind === 'WINDS' ? windsTable(p.text) : null;
-    d.appendChild(winds || el('pre', '', p.text));
+    if (p.source) head.appendChild(el('span', 'chip src', p.source));
+    const dec = p.decoded;
+    let body = null;
+    if (dec && (p.kind === 'METAR' || p.kind === 'SPECI')) body = metarView(dec);
+    else if (dec && p.kind === 'TAF') body = tafView(dec);
+    else if (dec && p.kind === 'PIREP') body = pirepView(dec);
+    else if (dec && p.kind === 'WINDS' && dec.levels.length) body = windsView(dec);
+    else if (p.kind === 'WINDS') body = windsTable(p.text);
+    if (body) {
+      d.appendChild(body);
+      // The raw text one click away.
+      const raw = el('details', 'raw'); raw.appendChild(el('summary', '', 'Raw text')); raw.appendChild(el('pre', '', p.text)); d.appendChild(raw);
+    } else d.appendChild(el('pre', '', p.text));
     return d;
+  }
+  // ---- decoded weather (issue 42) ----
+  // Degrees as written in weather (three digits, 360 for north).
+  function deg3(n) { return String(Math.round(n)).padStart(3, '0'); }
+  function windText(w) {
+    if (w.calm) return 'calm';
+    if (w.windKt === undefined || w.windKt === null) return '';
+    const dir = w.windDirDeg === undefined || w.windDirDeg === null ? 'variable' : deg3(w.windDirDeg) + '\u00b0';
+    return dir + ' ' + w.windKt + ' kt' + (w.gustKt ? ' gusting ' + w.gustKt : '') + (w.windVariesFrom !== undefined ? ' (varying ' + deg3(w.windVariesFrom) + '\u2013' + deg3(w.windVariesTo) + '\u00b0)' : '');
+  }
+  function visText(d) {
+    if (d.visibilitySM === undefined || d.visibilitySM === null) return '';
+    const v = d.visibilitySM;
+    return (d.visibilityLessThan ? 'less than ' : '') + (v >= 10 ? Math.round(v) : v) + (d.visibilityPlus ? '+' : '') + ' SM';
+  }
+  function skyText(d) {
+    if (d.clearSky) return { CLR: 'clear', SKC: 'sky clear', NSC: 'no significant cloud', NCD: 'no cloud detected', CAVOK: 'CAVOK' }[d.clearSky] || d.clearSky;
+    const names = { FEW: 'few', SCT: 'scattered', BKN: 'broken', OVC: 'overcast', VV: 'vertical visibility' };
+    return (d.sky || []).map((l) => (names[l.cover] || l.cover) + (l.baseFt !== undefined && l.baseFt !== null ? ' ' + l.baseFt.toLocaleString('en-US') : '') + (l.topFt ? '\u2013' + l.topFt.toLocaleString('en-US') : '') + (l.cb ? ' CB' : l.tcu ? ' TCU' : '')).join(', ') + ((d.sky || []).length ? ' ft' : '');
+  }
+  function kvList(rows) {
+    const dl = el('dl', 'decoded');
+    for (const [k, v] of rows) { if (v === '' || v === undefined || v === null) continue; dl.appendChild(el('dt', '', k)); dl.appendChild(el('dd', '', v)); }
+    return dl;
+  }
+  function metarView(m) {
+    const wrap = el('div');
+    wrap.appendChild(kvList([
+      ['Category', m.category],
+      ['Wind', windText(m)], ['Visibility', visText(m)], ['Weather', (m.weather || []).join(', ')], ['Sky', skyText(m)],
+      ['Ceiling', m.ceilingFt !== undefined && m.ceilingFt !== null ? m.ceilingFt.toLocaleString('en-US') + ' ft' : ''],
+      ['Temp / dew', m.temperatureC !== undefined && m.temperatureC !== null ? m.temperatureC + ' / ' + (m.dewpointC !== undefined && m.dewpointC !== null ? m.dewpointC : '\u2014') + ' \u00b0C' : ''],
+      ['Altimeter', m.altimeterInHg ? m.altimeterInHg.toFixed(2) + ' inHg' + (m.altimeterHPa ? ' (' + m.altimeterHPa + ' hPa)' : '') : '']
+    ]));
+    return wrap;
+  }
+  // A TAF as a timeline: the prevailing periods (base, FM, BECMG) in one bar coloured by flight
+  // category, TEMPO and PROB periods in a thinner bar under it, then each period in words.
+  function tafView(t) {
+    const wrap = el('div', 'taf');
+    const from = Date.parse(t.validFrom), to = Date.parse(t.validTo);
+    if (from && to && to > from) {
+      const bars = el('div', 'taf-bars');
+      for (const lane of ['main', 'temp']) {
+        const bar = el('div', 'taf-bar ' + lane);
+        for (const p of t.periods) {
+          const isTemp = p.kind.indexOf('TEMPO') >= 0 || p.kind.indexOf('PROB') >= 0;
+          if ((lane === 'temp') !== isTemp || !p.start) continue;
+          const a = Math.max(from, Date.parse(p.start)), b = Math.min(to, Date.parse(p.end || t.validTo));
+          if (!(b > a)) continue;
+          const seg = el('span', 'seg ' + (p.category || 'unknown'));
+          seg.style.left = ((a - from) / (to - from) * 100).toFixed(2) + '%';
+          seg.style.width = ((b - a) / (to - from) * 100).toFixed(2) + '%';
+          seg.title = p.kind + ' ' + utc(p.start) + '\u2013' + utc(p.end || t.validTo) + ': ' + (p.category || '') + ' ' + p.summary;
+          bar.appendChild(seg);
+        }
+        bars.appendChild(bar);
+      }
+      const ticks = el('div', 'taf-ticks');
+      for (let h = 0; h <= (to - from) / 3600000; h += 6) {
+        const tk = el('span', '', pad(new Date(from + h * 3600000).getUTCHours()) + 'Z');
+        tk.style.left = (h * 3600000 / (to - from) * 100).toFixed(2) + '%'; ticks.appendChild(tk);
+      }
+      bars.appendChild(ticks);
+      wrap.appendChild(bars);
+    }
+    const ul = el('ul', 'plain taf-periods');
+    for (const p of t.periods) {
+      const li = el('li');
+      if (p.category) li.appendChild(el('span', 'chip ' + p.category, p.category));
+      li.appendChild(el('strong', '', (p.kind === 'base' ? 'From ' : p.kind + ' ') + (p.start ? utc(p.start) : '') + (p.end ? '\u2013' + utc(p.end) : '') + ': '));
+      li.appendChild(document.createTextNode(p.summary));
+      ul.appendChild(li);
+    }
+    wrap.appendChild(ul);
+    return wrap;
+  }
+  function pirepView(r) {
+    const wrap = el('div');
+    if (r.urgent) wrap.appendChild(el('span', 'chip warning', 'URGENT'));
+    wrap.appendChild(kvList([
+      ['Where', r.location], ['When', r.timeUTC], ['Altitude', r.altitudeFt ? r.altitudeFt.toLocaleString('en-US') + ' ft' : r.altitudeNote],
+      ['Aircraft', r.aircraft], ['Sky', skyText(r)], ['Weather', (r.weather || []).join(', ')], ['Turbulence', r.turbulence], ['Icing', r.icing],
+      ['Temperature', r.temperatureC !== undefined && r.temperatureC !== null ? r.temperatureC + ' \u00b0C' : ''], ['Wind', windText(r)], ['Remarks', r.remarks]
+    ]));
+    return wrap;
+  }
+  function windsView(w) {
+    const table = el('table', 'winds');
+    const hr = el('tr');
+    for (const h of ['Altitude', 'Wind', 'Speed', 'Temp']) hr.appendChild(el('th', h === 'Altitude' ? '' : 'num', h));
+    table.appendChild(hr);
+    for (const l of w.levels) {
+      const tr = el('tr');
+      tr.appendChild(el('th', '', l.altitudeFt.toLocaleString('en-US') + ' ft'));
+      tr.appendChild(el('td', 'num', l.lightAndVariable ? 'light & var.' : deg3(l.directionDeg) + '\u00b0'));
+      tr.appendChild(el('td', 'num', l.lightAndVariable ? '' : l.speedKt + ' kt'));
+      tr.appendChild(el('td', 'num', l.temperatureC !== undefined && l.temperatureC !== null ? l.temperatureC + ' \u00b0C' : ''));
+      table.appendChild(tr);
+    }
+    const wrap = el('div', 'winds-wrap');
+    wrap.appendChild(el('div', 'muted', (w.station || '') + (w.valid ? ' valid ' + utc(w.valid) : '')));
+    wrap.appendChild(table);
+    return wrap;
   }
   // Winds aloft (FD) as a table by altitude: the header's altitudes after FT, each station's
   // groups under them. Text columns wrap in a narrow card and lose their alignment (issue 44);
