@@ -47,8 +47,9 @@ let package = Package(
         .target(name: "GatewayRecords", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "CCurl", "CSQLite"],
                 path: "Sources/TrafficGateway/GatewayRecords"),
         // Weather: the gridded FIS-B products assembled into composites and drawn (PNG, world file,
-        // JSON) off the core's queue.
-        .target(name: "GatewayWeather", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "CZlib"],
+        // JSON) off the core's queue; METAR, TAF, PIREP and winds decoded; weather fetched from
+        // aviationweather.gov before the flight and kept in the database.
+        .target(name: "GatewayWeather", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "CZlib"],
                 path: "Sources/TrafficGateway/GatewayWeather"),
         // Feeds: HTTP, SSE, NMEA, forwarding, the cockpit page (its real files embedded by scripts/embed-page.py).
         .target(name: "GatewayFeeds",

@@ -287,6 +287,20 @@ public enum CockpitAPI {
     /// Stations (and advisories) `/api/weather` answers at most, nearest first.
     public static let weatherLimit = 300
 
+    /// Of reports of one station and kind (or one text, for PIREPs and advisories) the newest
+    /// by its own time, FIS-B's before a fetched one of the same time; in their first order.
+    static func newest(_ reports: [FISBReport], fetchedKeys: Set<String>) -> [FISBReport] {
+        var chosen: [String: Int] = [:]
+        for (i, r) in reports.enumerated() {
+            let station = r.kind == .metar || r.kind == .speci || r.kind == .taf || r.kind == .winds
+            let key = station ? "\(r.kind == .speci ? FISBReport.Kind.metar : r.kind)/\(r.location ?? "?")/\(r.subtype ?? "")" : "\(r.kind)/\(r.text)"
+            guard let j = chosen[key] else { chosen[key] = i; continue }
+            let a = reports[j], ta = a.time ?? a.received, tb = r.time ?? r.received
+            if tb > ta || (tb == ta && fetchedKeys.contains(a.key) && !fetchedKeys.contains(r.key)) { chosen[key] = i }
+        }
+        return chosen.values.sorted().map { reports[$0] }
+    }
+
     /// `/api/airports`: the airports of the airport table within `radiusNM` of `near`, nearest
     /// first (at most 60): ident, name, position, elevation, distance; an empty list without a
     /// table or a position.
@@ -307,10 +321,16 @@ public enum CockpitAPI {
 
     /// `airports`: where a station whose report carries no position is (the airport table, issue
     /// 23), so it still sorts by distance.
-    public static func weather(_ reports: [FISBReport], near: Position?, time: Double, airports: AirportTable? = nil) -> String {
+    ///
+    /// `fetched`: reports fetched before the flight (aviationweather.gov, issue 42), shown beside
+    /// FIS-B's: of one station's METAR (or TAF, or one winds record) the newer by its own time is
+    /// shown (FIS-B's when both are of one time), PIREPs and advisories once each by text; each
+    /// product says its `source`.
+    public static func weather(_ reports: [FISBReport], fetched: [FISBReport] = [], near: Position?, time: Double, airports: AirportTable? = nil) -> String {
         var byStation: [String: [FISBReport]] = [:]
         var advisories: [FISBReport] = []
-        for r in reports where r.expires >= time {
+        let fetchedKeys = Set(fetched.map(\.key))
+        for r in Self.newest(reports + fetched, fetchedKeys: fetchedKeys) where r.expires >= time {
             if stationKinds.contains(r.kind) {
                 byStation[r.location ?? "?", default: []].append(r)
             } else if advisoryKinds.contains(r.kind) {
@@ -336,7 +356,7 @@ public enum CockpitAPI {
             o.add("received", Timestamp.iso8601(r.received))
             o.add("expires", Timestamp.iso8601(r.expires))
             if r.kind == .metar || r.kind == .speci { o.add("category", FlightCategory(metar: r.text)?.rawValue) }
-            o.add("source", "FIS-B")
+            o.add("source", fetchedKeys.contains(r.key) ? WeatherJSON.fetchedSource : "FIS-B")
             if let decoded = WeatherJSON.decoded(r) { o.addRaw("decoded", decoded) }
             if advisoryKinds.contains(r.kind) {
                 o.add("start", r.start.map(Timestamp.iso8601))

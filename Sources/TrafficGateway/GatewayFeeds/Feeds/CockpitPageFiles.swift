@@ -947,7 +947,7 @@ extension CockpitPage {
           async function loadWeather() {
             const doc = await getJSON('/api/weather');
             syncClock(doc);
-            $('weather-summary').textContent = doc.stations.length + ' station' + (doc.stations.length === 1 ? '' : 's') + ' heard on FIS-B, nearest first, decoded (raw text under each) \u00b7 ' + hhmmss(doc.time);
+            $('weather-summary').textContent = doc.stations.length + ' station' + (doc.stations.length === 1 ? '' : 's') + ' (FIS-B and fetched before the flight), nearest first, decoded (raw text under each) \u00b7 ' + hhmmss(doc.time);
             const list = $('weather-list'); clear(list);
             if (!doc.stations.length) list.appendChild(el('p', 'muted', 'No FIS-B weather held (the receiver hears a ground station within about 150 NM in flight).'));
             for (const s of doc.stations) {

@@ -1,5 +1,6 @@
 import GatewaySupport
 import GatewayRecords
+import GatewayDomain
 import GatewayWeather
 /// What the cockpit page reads and may do beyond the hub's snapshot: the NOTAM store (and the
 /// NOTAM files `run --notams` watches), the one write (acknowledging an airspace alert), and
@@ -25,6 +26,15 @@ public struct CockpitSources: Sendable {
     public var logbook: LogbookStore?
     /// The radar pictures (`/weather/…`; nil: none served).
     public var radar: RadarStore?
+    /// The weather fetched before the flight (`gatewayd weather fetch`, `[weather]`), shown beside
+    /// FIS-B's (nil: `--no-database`).
+    public var weather: WeatherStore?
+
+    /// The fetched reports not expired at `time`, as the page's weather takes them (a storage
+    /// fault reads as none: FIS-B's still show).
+    func fetchedWeather(at time: Double) -> [FISBReport] {
+        ((try? weather?.all(at: time)) ?? []).map(WeatherJSON.report)
+    }
 
     /// Creates the sources; every one is optional.
     public init(notams: NotamStore? = nil, fileNotams: [Notam] = [], acknowledge: (@Sendable (String) -> Void)? = nil,

@@ -41,7 +41,9 @@ extension FeedServer {
         router.get("/api/weather") { request, _ in
             let s = hub.snapshot
             let near = Self.position(request) ?? s.ownship?.position
-            return await Self.heavy { Self.json(CockpitAPI.weather(hub.weather, near: near, time: s.time, airports: AirportTable.shared)) }
+            return await Self.heavy {
+                Self.json(CockpitAPI.weather(hub.weather, fetched: sources.fetchedWeather(at: s.time), near: near, time: s.time, airports: AirportTable.shared))
+            }
         }
         router.get("/api/airports") { request, _ in
             let s = hub.snapshot

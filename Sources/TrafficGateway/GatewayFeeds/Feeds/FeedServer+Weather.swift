@@ -18,11 +18,15 @@ import Dispatch
 extension FeedServer {
     /// Adds the weather routes to `router`.
     func addWeatherRoutes(to router: Router<FeedRequestContext>) {
-        let radar = cockpit.radar, hub = hub
+        let radar = cockpit.radar, hub = hub, sources = cockpit
         router.get("/weather") { _, _ in Self.json(radar?.index(at: hub.snapshot.time) ?? "{\"pictures\":[]}") }
         router.get("/weather/advisories.geojson") { _, _ in
             let s = hub.snapshot
-            return await Self.heavy { Self.json(Self.advisoriesGeoJSON(hub.weather, time: s.time), type: "application/geo+json") }
+            return await Self.heavy {
+                let fetched = sources.fetchedWeather(at: s.time)
+                return Self.json(Self.advisoriesGeoJSON(CockpitAPI.newest(hub.weather + fetched, fetchedKeys: Set(fetched.map(\.key))), time: s.time,
+                                                        fetchedKeys: Set(fetched.map(\.key))), type: "application/geo+json")
+            }
         }
         router.get("/weather/:name/loop") { _, context in
             guard let name = context.parameters.get("name").map({ String($0) }), let kind = RadarKind(name: name) else {
@@ -98,7 +102,7 @@ extension FeedServer {
     static let radarQueue = DispatchQueue(label: "gatewayd.radar-draw")
 
     /// The advisories' outlines as GeoJSON: a feature a shape, its kind, location, text and validity.
-    static func advisoriesGeoJSON(_ reports: [FISBReport], time: Double) -> String {
+    static func advisoriesGeoJSON(_ reports: [FISBReport], time: Double, fetchedKeys: Set<String> = []) -> String {
         var features: [String] = []
         for r in reports where CockpitAPI.advisoryKinds.contains(r.kind) && r.expires >= time {
             for shape in r.geometry where !shape.coordinates.isEmpty {
@@ -129,6 +133,7 @@ extension FeedServer {
                 p.add("start", (shape.start ?? r.start).map(Timestamp.iso8601))
                 p.add("end", (shape.stop ?? r.end).map(Timestamp.iso8601))
                 p.add("received", Timestamp.iso8601(r.received))
+                p.add("source", fetchedKeys.contains(r.key) ? WeatherJSON.fetchedSource : "FIS-B")
                 features.append("{\"type\":\"Feature\",\"geometry\":\(geometry),\"properties\":\(p.result)}")
             }
         }

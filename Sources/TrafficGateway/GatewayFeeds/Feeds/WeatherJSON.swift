@@ -6,6 +6,37 @@ import GatewayWeather
 /// a person instead of the raw text (which stays in `text`, one click away). Times in a report
 /// are day-of-month and hour only: they are resolved to the instant nearest the report's own time.
 enum WeatherJSON {
+    /// The source named for fetched reports.
+    static let fetchedSource = AviationWeatherClient.sourceName
+
+    /// A fetched report as the page's weather takes reports: the FIS-B product shape, keyed
+    /// `fetched/…`, its outline (advisories) as a polygon.
+    static func report(_ r: WeatherRecord) -> FISBReport {
+        let kind: FISBReport.Kind
+        switch r.kind {
+        case .metar: kind = r.text.hasPrefix("SPECI") ? .speci : .metar
+        case .taf: kind = .taf
+        case .pirep: kind = .pirep
+        case .winds: kind = .winds
+        case .sigmet: kind = .sigmet
+        case .airmet: kind = .airmet
+        case .gAirmet: kind = .gAirmet
+        case .cwa: kind = .cwa
+        }
+        var out = FISBReport(key: "fetched/" + r.key, productID: 0, kind: kind, location: r.station, text: r.text, time: r.time,
+                             received: r.received, expires: r.expires)
+        if r.kind == .sigmet || r.kind == .airmet || r.kind == .gAirmet || r.kind == .cwa {
+            out.start = r.time
+            out.end = r.expires
+        }
+        if r.outline.count >= 3 {
+            out.geometry = [FISBReport.Shape(shape: "polygon", coordinates: r.outline.map { [$0[1], $0[0]] }, start: r.time, stop: r.expires)]
+        } else if let lat = r.latitude, let lon = r.longitude, r.kind == .pirep {
+            out.geometry = [FISBReport.Shape(shape: "point", coordinates: [[lon, lat]])]
+        }
+        return out
+    }
+
     /// The decoded form of `report`, or nil for a kind that has none (or text that is not one).
     static func decoded(_ report: FISBReport) -> String? {
         let reference = report.time ?? report.received

@@ -434,6 +434,24 @@ public final class GatewayDatabase: Sendable {
             );
             CREATE INDEX flight_airspace_flight ON flight_airspace(flight_id);
             """),
+        // Weather fetched before the flight (issue 42): one row a report, kept until it expires;
+        // each source's last good refresh.
+        Migration(id: "v5-weather", sql: """
+            CREATE TABLE weather_report (
+                key TEXT PRIMARY KEY,
+                kind TEXT NOT NULL,
+                station TEXT,
+                time REAL NOT NULL,
+                expires REAL NOT NULL,
+                received REAL NOT NULL,
+                source TEXT NOT NULL,
+                text TEXT NOT NULL,
+                lat REAL, lon REAL,
+                geometry TEXT
+            );
+            CREATE INDEX weather_report_kind ON weather_report(kind, station);
+            CREATE TABLE weather_refresh (product TEXT PRIMARY KEY, time REAL NOT NULL, count INTEGER NOT NULL);
+            """),
     ]
 
     /// Applies the migrations not yet applied, each in its own transaction.

@@ -151,6 +151,9 @@ public struct GatewayApp: Sendable {
         if let watchdog = systemd.watchdog(petting: gateway.queue, clock: clock) { timers.append(watchdog) }
         if c.statusInterval > 0 { timers.append(statusLine(gateway, gpsd: gpsd, sbs: sbs, database: log?.database)) }
         if let database = log?.database, database.degradedReason != nil { timers.append(databaseRetry(database)) }
+        if let database = log?.database, let area = WeatherArea.of(near: c.weatherNear, radiusNM: c.weatherRadiusNM, route: c.weatherRoute) {
+            timers.append(weatherRefresh(area, database: database))
+        }
         if let alertLog = sinks.lazy.compactMap({ $0 as? AlertLogSink }).first {
             // Alert changes a locked or full database did not take are tried again every 5 s.
             timers.append(PeriodicService("alert log retry", delay: .seconds(5), every: .seconds(5), clock: clock) { alertLog.retryUnwritten() })
@@ -218,6 +221,7 @@ public struct GatewayApp: Sendable {
                                      ackToken: c.ackToken, logbook: log.map { LogbookStore(database: $0.database) })
         cockpit.laterFileNotams = fileNotams
         cockpit.radar = radar
+        cockpit.weather = log.map { WeatherStore(database: $0.database) }
         let http = FeedServer(hub: hub, token: c.httpToken, cockpit: cockpit)
         if c.httpPort > 0 {
             // Hummingbird's application, a service of the group like every other part.
@@ -293,6 +297,27 @@ public struct GatewayApp: Sendable {
         let (database, notes) = GatewayDatabase.openForRun(path: path)
         for note in notes { console.warning("warning: \(note)") }
         return database
+    }
+
+    /// The weather refresh (`[weather]`, issue 42): every product for the area from the Data API,
+    /// stored as `weather fetch` stores it; one line a refresh: what came, and what failed (what
+    /// is stored stays: the page flies on it).
+    private func weatherRefresh(_ area: WeatherArea, database: GatewayDatabase) -> PeriodicService {
+        let console = self.console, c = config
+        let client = AviationWeatherClient(baseURL: c.weatherURL ?? AviationWeatherClient.defaultURL)
+        let fetch = WeatherFetch(client: client, store: WeatherStore(database: database), area: area)
+        console.info("gatewayd: weather from \(SecretMasking.url(client.baseURL)) every \(JSONWriter.format(c.weatherRefreshMin, decimals: 1)) min for \(area.centreStation) and \(Int(area.radiusNM)) NM around")
+        return PeriodicService("weather refresh", delay: .seconds(3), every: .seconds(Int64(c.weatherRefreshMin * 60)), clock: clock) {
+            let outcomes = await fetch.run(at: Date().timeIntervalSince1970)
+            let stored = outcomes.reduce(0) { $0 + $1.fetched }, failed = outcomes.filter { $0.error != nil }
+            var line = "gatewayd: weather: \(stored) reports from \(AviationWeatherClient.sourceName)"
+            if !failed.isEmpty {
+                line += "; failed: " + failed.map { "\($0.product.rawValue) (\($0.error ?? ""))" }.joined(separator: "; ")
+                console.warning(line)
+            } else {
+                console.info(line)
+            }
+        }
     }
 
     /// While the database runs in memory: the file tried again every minute (`retry`), said when

@@ -1,6 +1,7 @@
 import GatewaySupport
 import GatewayDomain
 import GatewayRecords
+import GatewayWeather
 extension GatewayConfig {
     /// Every key the configuration file may set, in the order `config show` writes them: the one
     /// table that parsing, `config show` and the unknown-key error read.
@@ -55,6 +56,15 @@ extension GatewayConfig {
             .optional("notams", "credentials_file", \.credentialsFile, help: "file path", parse: path, format: path),
             .optional("notams", "client_id", \.clientID, help: "string", secret: true, parse: path, format: path),
             .optional("notams", "client_secret", \.clientSecret, help: "string", secret: true, parse: path, format: path),
+
+            .optional("weather", "near", \.weatherNear, help: "an airport of the airport table (KSLE) or \"LAT,LON\"",
+                      unset: "# near = \"KSLE\"   (default: no weather refresh)", parse: { WeatherArea.point($0) == nil ? nil : $0 }, format: path),
+            .number("weather", "radius_nm", \.weatherRadiusNM, in: 5...300, help: "NM, 5 to 300", shown: { "\($0)" }),
+            .list("weather", "route", \.weatherRoute, help: "array of airports of the airport table",
+                  parse: { WeatherArea.point($0) == nil || $0.contains(",") ? nil : $0 }, format: path),
+            .number("weather", "refresh_min", \.weatherRefreshMin, in: 5...1440, help: "minutes, 5 to 1440", shown: { "\($0)" }),
+            .optional("weather", "url", \.weatherURL, help: "an http:// or https:// URL",
+                      parse: { ($0.hasPrefix("https://") || $0.hasPrefix("http://")) && $0.count > 8 ? $0 : nil }, format: SecretMasking.url),
 
             .boolean("voice", "enabled", \.voiceEnabled),
             .text("voice", "device", \.voiceDevice, help: "an ALSA playback device name ('gatewayd voice list')",

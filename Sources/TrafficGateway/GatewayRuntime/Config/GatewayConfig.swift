@@ -59,6 +59,17 @@ public struct GatewayConfig: Sendable, Equatable {
     public var notamLocations: [String] = []
     /// Hours between refreshes.
     public var notamRefreshHours = 6.0
+    /// Weather fetched while running (issue 42): around this airport or LAT,LON (nil: no refresh
+    /// unless `weatherRoute` is set).
+    public var weatherNear: String?
+    /// Radius around `weatherNear`, NM.
+    public var weatherRadiusNM = 50.0
+    /// A route of airports (the area is a box around them with `weatherRadiusNM` of margin).
+    public var weatherRoute: [String] = []
+    /// Minutes between weather refreshes.
+    public var weatherRefreshMin = 30.0
+    /// Base URL replacing the aviationweather.gov Data API's.
+    public var weatherURL: String?
     /// Base URL of the NOTAM source (nil: the source's public default), e.g. the FAA's staging API.
     public var notamURL: String?
     /// FAA API credentials file (client_id=…, client_secret=… lines, readable only by its owner).

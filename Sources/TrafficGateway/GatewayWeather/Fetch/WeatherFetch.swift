@@ -1,0 +1,75 @@
+import GatewaySupport
+import GatewayRecords
+import GDL90
+
+/// One fetch of every product for an area, each stored as it comes (`WeatherStore`): what
+/// `gatewayd weather fetch` and `run`'s refresh do. A product that fails (HTTP error, timeout
+/// after the client's retries, an answer that is not the API's) is said and leaves what is
+/// stored untouched; the others go on.
+public struct WeatherFetch: Sendable {
+    /// What one product's fetch did.
+    public struct Outcome: Sendable {
+        /// The product.
+        public var product: AviationWeatherClient.Product
+        /// Reports in the answer (in the area).
+        public var fetched: Int
+        /// What the store did with them (nil when nothing was stored).
+        public var refresh: WeatherStore.Refresh?
+        /// Why nothing was stored, when it failed.
+        public var error: String?
+
+        /// One line for the terminal or the log.
+        public var line: String {
+            if let error { return "\(product.rawValue): \(error)" }
+            guard let r = refresh else { return "\(product.rawValue): no reports in the area now (what was stored is kept)" }
+            return "\(product.rawValue): \(fetched) report\(fetched == 1 ? "" : "s") (\(r.added) new, \(r.updated) changed\(r.expired > 0 ? ", \(r.expired) expired removed" : ""))"
+        }
+    }
+
+    /// The client.
+    public var client: AviationWeatherClient
+    /// Where reports are kept.
+    public var store: WeatherStore
+    /// The area.
+    public var area: WeatherArea
+    /// The products fetched.
+    public var products = AviationWeatherClient.Product.allCases
+
+    /// A fetch of `area` through `client` into `store`.
+    public init(client: AviationWeatherClient, store: WeatherStore, area: WeatherArea) {
+        self.client = client
+        self.store = store
+        self.area = area
+    }
+
+    /// A station's position: the airport table's (`K` + a three-letter FD identifier first).
+    public static func stationPosition(_ id: String) -> Position? {
+        guard let table = AirportTable.shared else { return nil }
+        return (id.count == 3 ? table.airport("K" + id) : nil)?.position ?? table.airport(id)?.position
+    }
+
+    /// Fetches and stores every product at `now`; `progress` hears each product's line.
+    public func run(at now: Double, progress: @Sendable (Outcome) -> Void = { _ in }) async -> [Outcome] {
+        var out: [Outcome] = []
+        for product in products {
+            var outcome = Outcome(product: product, fetched: 0)
+            do throws(FetchError) {
+                let records = try await client.fetch(product, area: area, at: now, stationPosition: Self.stationPosition)
+                outcome.fetched = records.count
+                if !records.isEmpty {
+                    do throws(GatewayError) {
+                        outcome.refresh = try store.refresh(product: product.rawValue, records: records, at: now)
+                    } catch {
+                        outcome.error = "\(error)"
+                    }
+                }
+            } catch {
+                let kept = (try? store.count()) ?? 0
+                outcome.error = "\(error) — kept the \(kept) stored reports"
+            }
+            progress(outcome)
+            out.append(outcome)
+        }
+        return out
+    }
+}
