@@ -3,7 +3,7 @@ import GatewaySupport
 import GatewaySimulation
 
 /// `gatewayd bench`: release-mode figures with same-run baselines.
-struct BenchCommand: ParsableCommand {
+struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure codec throughput, ingest rate, alert latency and memory (run with -c release).",
@@ -58,7 +58,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile, commands, voice, logbook, patterns, formats, radar (radar: assembling gridded FIS-B blocks and drawing whole-CONUS pictures, a few seconds; of the others the last seven are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s; decode, replay and fisb as child processes on a --stream-megabytes stream, a few minutes; the spoken callouts' start-up CPU and datagram-to-ALSA latency, about 30 s; --logbook-hours of recordings into the logbook and each export of a 3 h flight, about a minute; every NOTAM text pattern on 1 to 64 kB runs of each character class, a table of size against time, under a minute; each capture format (pcap, dump978, Stratux's UAT, 1090ES and GPS logs, SBS text) read and decoded beside raw GDL90, --megabytes MB of each, under a minute).")
     var only: [String] = []
 
-    func run() throws {
+    func run() async throws {
         let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile", "commands", "voice", "logbook", "patterns", "formats", "radar"]
         if let bad = only.first(where: { !known.contains($0) }) {
             throw ValidationError("unknown benchmark '\(bad)'; choose from: \(known.joined(separator: ", "))")
@@ -116,7 +116,12 @@ struct BenchCommand: ParsableCommand {
             print("patterns: before issue 40 (no memo), range on 1FT spaces: " + before.joined(separator: ", "))
         }
         if wanted("radar") {
+            Terminal.error("radar: assembling and drawing whole-CONUS composites, 5 rounds…")
             for r in RadarBenchmark.run() { print(r.line) }
+            Terminal.error("weather: fetching a 300-station area from a loopback server into SQLite, 5 rounds…")
+            do {
+                for r in try await WeatherFetchBenchmark.run(progress: { Terminal.error("weather: \($0)") }) { print(r.line) }
+            } catch { throw CommandFailure("\(error)") }
         }
         if wanted("formats") {
             do {

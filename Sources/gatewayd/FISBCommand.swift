@@ -111,7 +111,7 @@ struct FISBCommand: ParsableCommand {
 
     /// Writes the latest complete composite of each kind; says what was written, and why a kind was not.
     private func writeRadar(_ radar: RadarAssembler, into folder: String) throws {
-        Terminal.error("radar: \(radar.counters.summary)")
+        Terminal.error("radar: \(radar.counters.summary); held at the end: \(radar.blocksHeld) blocks in \(radar.compositeCount) composites, \(JSONWriter.format(Double(radar.storageBytes) / 1_048_576, decimals: 2)) MB")
         if radar.kinds.isEmpty { Terminal.error("radar: no gridded products in the captures: nothing written to \(folder)") }
         for kind in radar.kinds {
             guard let composite = radar.latest(kind) else { continue }

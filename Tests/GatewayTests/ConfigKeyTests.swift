@@ -31,6 +31,8 @@ import Testing
         "voice.enabled": ("true", "true"), "voice.device": ("\"plughw:1,0\"", "\"plughw:1,0\""), "voice.volume": ("150", "150"),
         "voice.rate": ("200", "200"), "voice.voice": ("\"en-gb\"", "\"en-gb\""), "voice.advisories": ("true", "true"),
         "voice.repeat_warning_sec": ("20", "20"), "voice.airspace_reminder_sec": ("120", "120"),
+        "weather.near": ("\"KSLE\"", "\"KSLE\""), "weather.radius_nm": ("75", "75"), "weather.route": ("[\"KSLE\", \"KPDX\"]", "[\"KSLE\", \"KPDX\"]"),
+        "weather.refresh_min": ("15", "15"), "weather.url": ("\"https://mirror.example/api/data\"", "\"https://mirror.example/api/data\""),
     ].merging(AirspaceKind.allCases.map { ("alerts.\($0.configKey)", ("\"caution\"", "\"caution,advisory,none\"")) }) { a, _ in a }
 
     /// Every key set in a file shows in `config show` with its value (secrets masked), and the shown
@@ -93,7 +95,7 @@ import Testing
             let names = GatewayConfig.keys.filter { $0.section == section }.map(\.name).sorted().joined(separator: ", ")
             #expect(error("[\(section)]\nnope = 1\n") == "g.toml:2: unknown key 'nope' in [\(section)] (known: \(names))")
         }
-        #expect(error("[inputs]\nudp_port = 1\n") == "g.toml:2: unknown key 'udp_port' in [inputs] (sections: input, sbs, database, output, log, feeds, recorder, airspace, notams, voice, alerts)")
+        #expect(error("[inputs]\nudp_port = 1\n") == "g.toml:2: unknown key 'udp_port' in [inputs] (sections: input, sbs, database, output, log, feeds, recorder, airspace, notams, weather, voice, alerts)")
         #expect(error("[log]\nlevel = \"debug\"\n") == "g.toml:2: 'level' in [log] must be error, warning or info")
         #expect(error("[notams]\nsource = \"faa\"\n") == "g.toml:2: 'source' in [notams] must be faa-api, faa-nms or faa-search")
         #expect(error("[feeds]\nforward = [\"efb\"]\n") == "g.toml:2: 'forward' in [feeds] must be array of \"host:port\" or \"auto\"")
