@@ -75,16 +75,20 @@ enum WeatherJSON {
         if c.visibilityPlus { o.add("visibilityPlus", true) }
         if c.visibilityLessThan { o.add("visibilityLessThan", true) }
         o.addRaw("weather", JSONWriter.array(c.weather.map(quoted)))
-        o.addRaw("sky", JSONWriter.array(c.sky.map { layer in
-            var l = JSONWriter()
-            l.add("cover", layer.cover)
-            l.add("baseFt", layer.baseFt)
-            if layer.isCumulonimbus { l.add("cb", true) }
-            if layer.isToweringCumulus { l.add("tcu", true) }
-            return l.result
-        }))
+        o.addRaw("sky", JSONWriter.array(c.sky.map { sky($0.cover, base: $0.baseFt, cb: $0.isCumulonimbus, tcu: $0.isToweringCumulus) }))
         o.add("clearSky", c.clearSky)
         o.add("ceilingFt", c.ceilingFt)
+    }
+
+    /// One sky layer: cover, base and top (feet), cumulonimbus or towering cumulus.
+    private static func sky(_ cover: String, base: Int?, top: Int? = nil, cb: Bool = false, tcu: Bool = false) -> String {
+        var l = JSONWriter()
+        l.add("cover", cover)
+        l.add("baseFt", base)
+        l.add("topFt", top)
+        if cb { l.add("cb", true) }
+        if tcu { l.add("tcu", true) }
+        return l.result
     }
 
     private static func quoted(_ s: String) -> String {
@@ -134,13 +138,7 @@ enum WeatherJSON {
         o.add("altitudeFt", p.altitudeFt)
         o.add("altitudeNote", p.altitudeNote)
         o.add("aircraft", p.aircraftType)
-        o.addRaw("sky", JSONWriter.array(p.sky.map { layer in
-            var l = JSONWriter()
-            l.add("cover", layer.cover)
-            l.add("baseFt", layer.baseFt)
-            l.add("topFt", layer.topFt)
-            return l.result
-        }))
+        o.addRaw("sky", JSONWriter.array(p.sky.map { sky($0.cover, base: $0.baseFt, top: $0.topFt) }))
         o.add("visibilitySM", p.flightVisibilitySM)
         o.addRaw("weather", JSONWriter.array(p.weather.map(quoted)))
         o.add("temperatureC", p.temperatureC)
