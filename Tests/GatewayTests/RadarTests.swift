@@ -309,6 +309,7 @@ private func pattern(_ n: Int, seed: Int, range: ClosedRange<UInt8> = 0...7) -> 
         defer { server.stop() }
         let index = loopbackGET(server.port, "/weather/")
         #expect(index.status == 200 && index.body.contains("\"kind\":\"nexrad-regional\"") && index.body.contains("\"png\":\"/weather/nexrad-regional.png\""))
+        #expect(index.body.contains("\"counters\":{\"blocks\":4,") && index.body.contains("\"summary\":\"4 blocks\""))
         let png = loopbackGET(server.port, "/weather/nexrad-regional.png")
         #expect(png.status == 200 && png.head.lowercased().contains("content-type: image/png"))
         let etagLine = png.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }

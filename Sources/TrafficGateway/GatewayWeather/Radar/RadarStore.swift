@@ -137,7 +137,9 @@ public final class RadarStore: Sendable {
     /// Why `kind`'s latest composite could not be drawn, if it could not.
     public func notDrawn(_ kind: RadarKind) -> String? { state.withLock { $0.notDrawn[kind] } }
 
-    /// The index `/weather/` serves: each kind with its time, age at `now`, and its files.
+    /// The index `/weather/` serves: each kind with its time, age at `now`, and its files; and
+    /// what was counted (blocks taken, and every kind refused: outside the grid, undefined
+    /// values, too late, times going backwards, composites never completed or dropped).
     public func index(at now: Double) -> String {
         let (kinds, loops) = state.withLock { s in
             (s.assembler.kinds.compactMap { k in s.assembler.latest(k).map { (k, $0) } }, s.assembler.kinds.map { s.assembler.loop($0).count })
@@ -158,6 +160,21 @@ public final class RadarStore: Sendable {
             w.add("loop", "/weather/\(kind.name)/loop")
             items.append(w.result)
         }
-        return "{\"pictures\":" + JSONWriter.array(items) + "}"
+        let (counters, dropped, held, composites) = state.withLock { ($0.assembler.counters, $0.droppedPending, $0.assembler.blocksHeld, $0.assembler.compositeCount) }
+        var c = JSONWriter()
+        c.add("blocks", counters.blocks)
+        c.add("unknownProduct", counters.unknownProduct)
+        c.add("outsideGrid", counters.outsideGrid)
+        c.add("unknownValues", counters.unknownValues)
+        c.add("late", counters.late)
+        c.add("backwards", counters.backwards)
+        c.add("incomplete", counters.incomplete)
+        c.add("dropped", counters.dropped)
+        c.add("refused", counters.refused)
+        c.add("droppedWaiting", dropped)
+        c.add("blocksHeld", held)
+        c.add("composites", composites)
+        c.add("summary", counters.summary + (dropped > 0 ? ", \(dropped) dropped while too many waited" : ""))
+        return "{\"pictures\":" + JSONWriter.array(items) + ",\"counters\":" + c.result + "}"
     }
 }
