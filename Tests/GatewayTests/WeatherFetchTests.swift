@@ -144,4 +144,26 @@ import Testing
         let decoded = try #require(products("KPDX").first?["decoded"] as? [String: Any])
         #expect(decoded["gustKt"] as? Int == 20 && decoded["ceilingFt"] as? Int == 1500 && decoded["category"] as? String == "MVFR")
     }
+
+    /// The nearest stations and those ahead along ownship's track come first (issue 42): from
+    /// Salem, Portland (38 NM north) leads when flying north, Eugene (50 NM south) when flying south.
+    @Test func stationsAheadAlongTheTrackComeFirst() throws {
+        let table = try #require(AirportTable.shared, "the airport table (data/airports.bin)")
+        let sle = try #require(table.airport("KSLE")).position
+        let text = ["KPDX": "METAR KPDX 161353Z 32012KT 10SM FEW040 12/09 A3005", "KEUG": "METAR KEUG 161354Z 36006KT 10SM CLR 17/04 A3010",
+                    "KSLE": "METAR KSLE 161356Z 34008KT 10SM FEW040 16/06 A3012", "KONP": "METAR KONP 161355Z 31012KT 10SM OVC012 12/10 A3009"]
+        let reports = text.map { id, t in
+            WeatherJSON.report(WeatherRecord(kind: .metar, station: id, time: Self.now - 300, received: Self.now, source: "test", text: t))
+        }
+        func order(_ track: Double?) throws -> [String] {
+            let json = CockpitAPI.weather([], fetched: reports, near: sle, trackDeg: track, time: Self.now, airports: table)
+            let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            return ((doc["stations"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
+        }
+        #expect(try order(nil) == ["KSLE", "KPDX", "KONP", "KEUG"].sorted { a, b in
+            Geodesy.distanceNM(sle, table.airport(a)!.position) < Geodesy.distanceNM(sle, table.airport(b)!.position)
+        })
+        #expect(try order(0).prefix(2) == ["KSLE", "KPDX"])
+        #expect(try order(180).prefix(2) == ["KSLE", "KEUG"])
+    }
 }

@@ -7,6 +7,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import GDL90
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The JSON documents the cockpit page reads under `/api/…`, built from what the hub and the
 /// NOTAM store hold. Pure functions of their inputs (the time comes in with them, from the
@@ -326,7 +329,12 @@ public enum CockpitAPI {
     /// FIS-B's: of one station's METAR (or TAF, or one winds record) the newer by its own time is
     /// shown (FIS-B's when both are of one time), PIREPs and advisories once each by text; each
     /// product says its `source`.
-    public static func weather(_ reports: [FISBReport], fetched: [FISBReport] = [], near: Position?, time: Double, airports: AirportTable? = nil) -> String {
+    ///
+    /// `trackDeg` (ownship's, in flight): the stations ahead along it (within 35° of the track
+    /// and 25 NM of its line, 200 NM out) come first with the nearest (within 25 NM), nearest
+    /// first, each marked `alongTrack`; then the others by distance.
+    public static func weather(_ reports: [FISBReport], fetched: [FISBReport] = [], near: Position?, trackDeg: Double? = nil, time: Double,
+                               airports: AirportTable? = nil) -> String {
         var byStation: [String: [FISBReport]] = [:]
         var advisories: [FISBReport] = []
         let fetchedKeys = Set(fetched.map(\.key))
@@ -367,10 +375,21 @@ public enum CockpitAPI {
         }
         // The nearest `weatherLimit` stations and advisories only: the page lists the nearest
         // first, and a flood of invented stations must not make one answer hundreds of MB.
-        var nearest: [(id: String, distance: Double?, products: [FISBReport])] = byStation.map { ($0.key, $0.value.compactMap(distance).min(), $0.value) }
-        nearest.sort { ($0.distance ?? .infinity, $0.id) < ($1.distance ?? .infinity, $1.id) }
+        // Ahead along the track: the station's position from the airport table.
+        func ahead(_ id: String, _ d: Double?) -> Bool {
+            guard let near, let trackDeg, let d, d <= 200, let p = airports?.airport(id)?.position else { return false }
+            let off = (Geodesy.bearingDeg(near, p) - trackDeg + 540).truncatingRemainder(dividingBy: 360) - 180
+            return abs(off) <= 35 && d * abs(sin(off * .pi / 180)) <= 25
+        }
+        var nearest: [(id: String, distance: Double?, products: [FISBReport], ahead: Bool)] = byStation.map { entry in
+            let d = entry.value.compactMap(distance).min()
+            return (entry.key, d, entry.value, ahead(entry.key, d))
+        }
+        // First the near ones and those ahead, then the rest; each group nearest first.
+        func first(_ e: (id: String, distance: Double?, products: [FISBReport], ahead: Bool)) -> Int { e.ahead || (e.distance ?? .infinity) <= 25 ? 0 : 1 }
+        nearest.sort { (first($0), $0.distance ?? .infinity, $0.id) < (first($1), $1.distance ?? .infinity, $1.id) }
         var stations: [String] = []
-        for (id, d, products) in nearest.prefix(Self.weatherLimit) {
+        for (id, d, products, isAhead) in nearest.prefix(Self.weatherLimit) {
             let ordered = products.sorted {
                 (stationKinds.firstIndex(of: $0.kind) ?? 9, -($0.time ?? $0.received)) < (stationKinds.firstIndex(of: $1.kind) ?? 9, -($1.time ?? $1.received))
             }
@@ -378,6 +397,7 @@ public enum CockpitAPI {
             var o = JSONWriter()
             o.add("id", id)
             o.add("distanceNM", d, decimals: 0)
+            if isAhead { o.add("alongTrack", true) }
             o.add("category", observation.flatMap { FlightCategory(metar: $0.text)?.rawValue })
             o.addRaw("products", JSONWriter.array(ordered.map(product)))
             stations.append(o.result)

@@ -42,7 +42,10 @@ extension FeedServer {
             let s = hub.snapshot
             let near = Self.position(request) ?? s.ownship?.position
             return await Self.heavy {
-                Self.json(CockpitAPI.weather(hub.weather, fetched: sources.fetchedWeather(at: s.time), near: near, time: s.time, airports: AirportTable.shared))
+                // Along the track only around ownship in flight (not around a position asked for).
+                let track = Self.position(request) == nil && s.ownship?.airborne == true ? s.ownship?.trackDeg : nil
+                return Self.json(CockpitAPI.weather(hub.weather, fetched: sources.fetchedWeather(at: s.time), near: near, trackDeg: track, time: s.time,
+                                                    airports: AirportTable.shared))
             }
         }
         router.get("/api/airports") { request, _ in

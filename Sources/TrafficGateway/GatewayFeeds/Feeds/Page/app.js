@@ -694,6 +694,7 @@
       if (s.category) h.appendChild(el('span', 'chip ' + s.category, s.category));
       h.appendChild(document.createTextNode(s.id + (s.distanceNM !== undefined && s.distanceNM !== null ? '  ' : '')));
       if (s.distanceNM !== undefined && s.distanceNM !== null) h.appendChild(el('span', 'muted', s.distanceNM + ' NM'));
+      if (s.alongTrack) h.appendChild(el('span', 'chip src', 'ahead'));
       card.appendChild(h);
       for (const p of s.products) card.appendChild(product(p));
       list.appendChild(card);
