@@ -166,4 +166,27 @@ import Testing
         #expect(try order(0).prefix(2) == ["KSLE", "KPDX"])
         #expect(try order(180).prefix(2) == ["KSLE", "KEUG"])
     }
+
+    /// A dead network: the first product fails after its retries, the others are not tried (said
+    /// at once), nothing stored is lost.
+    @Test func aDeadNetworkIsSaidOnceNotWaitedThroughSevenTimes() async throws {
+        let (store, dir) = try store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = try TestHTTPServer(Self.replies())
+        _ = await fetch(good, store).run(at: Self.now)
+        good.stop()
+        // A port nobody listens on: connection refused.
+        let (fd, port) = loopbackListener()
+        close(fd)
+        var http = HTTPClient()
+        http.timeout = 1
+        http.retryDelays = [0, 0]
+        http.sleep = { _ in }
+        let dead = WeatherFetch(client: AviationWeatherClient(baseURL: "http://127.0.0.1:\(port)/api/data", http: http), store: store, area: Self.area)
+        let outcomes = await dead.run(at: Self.now + 60)
+        #expect(outcomes.count == 7)
+        #expect(outcomes[0].error?.contains("kept the 6 stored reports") == true)
+        for o in outcomes.dropFirst() { #expect(o.error?.hasPrefix("not tried: the Data API could not be reached") == true, "\(o.line)") }
+        #expect(try store.count() == 6)
+    }
 }

@@ -49,10 +49,21 @@ public struct WeatherFetch: Sendable {
     }
 
     /// Fetches and stores every product at `now`; `progress` hears each product's line.
+    ///
+    /// When the server cannot be reached at all (no network: a name that does not resolve, a
+    /// connection refused, after the retries), the products after it are not tried: each says so at once instead of
+    /// waiting through its own retries.
     public func run(at now: Double, progress: @Sendable (Outcome) -> Void = { _ in }) async -> [Outcome] {
         var out: [Outcome] = []
+        var unreachable: String?
         for product in products {
             var outcome = Outcome(product: product, fetched: 0)
+            if let unreachable {
+                outcome.error = "not tried: \(unreachable) — kept the \((try? store.count()) ?? 0) stored reports"
+                progress(outcome)
+                out.append(outcome)
+                continue
+            }
             do throws(FetchError) {
                 let records = try await client.fetch(product, area: area, at: now, stationPosition: Self.stationPosition)
                 outcome.fetched = records.count
@@ -66,6 +77,8 @@ public struct WeatherFetch: Sendable {
             } catch {
                 let kept = (try? store.count()) ?? 0
                 outcome.error = "\(error) — kept the \(kept) stored reports"
+                // Refused or unresolved (not a timeout, which one slow endpoint may cause alone).
+                if error.kind == .network, !error.reason.contains("timed out") { unreachable = "the Data API could not be reached (\(error.reason))" }
             }
             progress(outcome)
             out.append(outcome)
