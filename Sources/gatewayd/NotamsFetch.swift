@@ -51,10 +51,7 @@ struct NotamsFetch: AsyncParsableCommand {
 
     static func point(_ s: String) -> (Double, Double)? {
         // An airport identifier: its position from the airport table (issue 23).
-        if !s.contains(","), let a = AirportTable.shared?.airport(s) { return (a.position.latitude, a.position.longitude) }
-        let v = s.split(separator: ",").compactMap { Double($0.trimmingWhitespace()) }
-        guard v.count == 2, (-90...90).contains(v[0]), (-180...180).contains(v[1]) else { return nil }
-        return (v[0], v[1])
+        AirportTable.place(s).map { ($0.latitude, $0.longitude) }
     }
 
     func run() async throws {

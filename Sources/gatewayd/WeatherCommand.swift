@@ -52,7 +52,7 @@ struct WeatherFetchCommand: AsyncParsableCommand {
     func validate() throws {
         if near == nil && route.isEmpty { throw ValidationError("give --near ICAO|LAT,LON (with --radius) or --route ICAO ICAO …") }
         if near != nil && !route.isEmpty { throw ValidationError("give --near or --route, not both") }
-        if let near, WeatherArea.point(near) == nil {
+        if let near, AirportTable.place(near) == nil {
             throw ValidationError("--near \(near) is neither LAT,LON like 44.91,-123.00 nor an airport of the airport table (data/airports.bin)")
         }
         for id in route where AirportTable.shared?.airport(id) == nil {

@@ -82,14 +82,14 @@ public struct GriddedBlock: Hashable, Sendable {
     /// blocks at medium scale, 9 at low; north of 60° twice that, blocks being twice as wide and
     /// numbered even), wrapping at 360° within the ring.
     public static func eastward(_ blockNumber: Int, _ steps: Int, scale: Int) -> Int {
-        let width = (scale == 1 ? 5 : scale == 2 ? 9 : 1) * (blockNumber >= wideBlockThreshold ? 2 : 1)
+        let width = scaleFactor(scale) * (blockNumber >= wideBlockThreshold ? 2 : 1)
         let ring = blockNumber / blocksPerRing, column = blockNumber % blocksPerRing
         return ring * blocksPerRing + (column + steps * width) % blocksPerRing
     }
 
     /// How many blocks of its size `other` lies east of `blockNumber` in its ring (see `eastward`).
     static func steps(from blockNumber: Int, to other: Int, scale: Int) -> Int {
-        let width = (scale == 1 ? 5 : scale == 2 ? 9 : 1) * (blockNumber >= wideBlockThreshold ? 2 : 1)
+        let width = scaleFactor(scale) * (blockNumber >= wideBlockThreshold ? 2 : 1)
         let delta = ((other % blocksPerRing) - (blockNumber % blocksPerRing) + blocksPerRing) % blocksPerRing
         return delta / width
     }
@@ -106,9 +106,13 @@ public struct GriddedBlock: Hashable, Sendable {
         Self.bounds(blockNumber: blockNumber, southern: southern, scale: scale)
     }
 
+    /// How many high-resolution blocks (and bins) wide and high a block of `scale` is: 1 at high
+    /// resolution (0), 5 at medium (1), 9 at low (2; 3 is reserved and read as 1).
+    public static func scaleFactor(_ scale: Int) -> Int { scale == 1 ? 5 : scale == 2 ? 9 : 1 }
+
     /// Geographic bounds of block `blockNumber` of a hemisphere at `scale` (longitudes −180…180).
     public static func bounds(blockNumber: Int, southern: Bool, scale: Int) -> (north: Double, south: Double, west: Double, east: Double) {
-        let factor = scale == 1 ? 5.0 : scale == 2 ? 9.0 : 1.0
+        let factor = Double(scaleFactor(scale))
         var bn = blockNumber
         if bn >= wideBlockThreshold { bn &= ~1 }
         let rawLat = blockHeight * Double(bn / blocksPerRing)

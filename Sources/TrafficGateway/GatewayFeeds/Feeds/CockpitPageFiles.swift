@@ -979,7 +979,6 @@ extension CockpitPage {
             else if (dec && p.kind === 'TAF') body = tafView(dec);
             else if (dec && p.kind === 'PIREP') body = pirepView(dec);
             else if (dec && p.kind === 'WINDS' && dec.levels.length) body = windsView(dec);
-            else if (p.kind === 'WINDS') body = windsTable(p.text);
             if (body) {
               d.appendChild(body);
               // The raw text one click away.
@@ -1089,37 +1088,6 @@ extension CockpitPage {
             const wrap = el('div', 'winds-wrap');
             wrap.appendChild(el('div', 'muted', (w.station || '') + (w.valid ? ' valid ' + utc(w.valid) : '')));
             wrap.appendChild(table);
-            return wrap;
-          }
-          // Winds aloft (FD) as a table by altitude: the header's altitudes after FT, each station's
-          // groups under them. Text columns wrap in a narrow card and lose their alignment (issue 44);
-          // a station's missing low levels (above its elevation) are blank, so groups align from the right.
-          function windsTable(text) {
-            const lines = text.split('\n').map((l) => l.trim()).filter((l) => l);
-            const at = lines.findIndex((l) => /(^|\s)FT(\s|$)/.test(l));
-            if (at < 0) return null;
-            const alts = lines[at].slice(lines[at].search(/(^|\s)FT(\s|$)/)).trim().split(/\s+/).slice(1);
-            if (!alts.length || !alts.every((a) => /^\d+$/.test(a))) return null;
-            const table = el('table', 'winds');
-            const hr = el('tr');
-            hr.appendChild(el('th', '', 'ft'));
-            for (const a of alts) hr.appendChild(el('th', 'num', a));
-            table.appendChild(hr);
-            const rows = lines.slice(at + 1);
-            if (!rows.length) return null;
-            for (const line of rows) {
-              const parts = line.split(/\s+/);
-              const groups = parts.slice(1);
-              if (groups.length > alts.length) return null;
-              const tr = el('tr');
-              tr.appendChild(el('th', '', parts[0]));
-              for (let i = 0; i < alts.length; i++) tr.appendChild(el('td', 'num', groups[i - (alts.length - groups.length)] || ''));
-              table.appendChild(tr);
-            }
-            const wrap = el('div', 'winds-wrap');
-            if (at > 0) wrap.appendChild(el('div', 'muted', lines.slice(0, at).join(' ') + ' ' + lines[at].slice(0, lines[at].search(/(^|\s)FT(\s|$)/)).trim()));
-            wrap.appendChild(table);
-            wrap.title = text;
             return wrap;
           }
 

@@ -23,9 +23,9 @@ extension FeedServer {
         router.get("/weather/advisories.geojson") { _, _ in
             let s = hub.snapshot
             return await Self.heavy {
-                let fetched = sources.fetchedWeather(at: s.time)
-                return Self.json(Self.advisoriesGeoJSON(CockpitAPI.newest(hub.weather + fetched, fetchedKeys: Set(fetched.map(\.key))), time: s.time,
-                                                        fetchedKeys: Set(fetched.map(\.key))), type: "application/geo+json")
+                let fetched = sources.fetchedWeather(at: s.time), keys = Set(fetched.map(\.key))
+                return Self.json(Self.advisoriesGeoJSON(CockpitAPI.newest(hub.weather + fetched, fetchedKeys: keys), time: s.time, fetchedKeys: keys),
+                                 type: "application/geo+json")
             }
         }
         router.get("/weather/:name/loop") { _, context in
@@ -164,6 +164,6 @@ enum HTTPDate {
               let y = Int64(parts[3]) else { return nil }
         let hms = parts[4].split(separator: ":").compactMap { Int64($0) }
         guard hms.count == 3, (1...31).contains(d), (0..<24).contains(hms[0]), (0..<60).contains(hms[1]), (0...60).contains(hms[2]) else { return nil }
-        return Double(Timestamp.days(fromCivil: y, Int64(m + 1), d) * 86_400 + hms[0] * 3600 + hms[1] * 60 + hms[2])
+        return Timestamp.midnight(year: Int(y), month: m + 1, day: Int(d)) + Double(hms[0] * 3600 + hms[1] * 60 + hms[2])
     }
 }

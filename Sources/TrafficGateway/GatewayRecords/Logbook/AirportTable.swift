@@ -85,6 +85,16 @@ public final class AirportTable: @unchecked Sendable {  // immutable after init:
     /// The table `located()` finds, mapped at first use (nil when there is none).
     public static let shared: AirportTable? = located()
 
+    /// A place as a person writes it: an airport of the shared table (`KSLE`, `7S5`) or
+    /// `LAT,LON` (`44.91,-123.00`); nil for anything else (`notams fetch --near`, `weather fetch
+    /// --near`, `[weather] near`).
+    public static func place(_ s: String) -> Position? {
+        if !s.contains(","), let a = shared?.airport(s) { return a.position }
+        let v = s.split(separator: ",").compactMap { Double($0.trimmingWhitespace()) }
+        guard v.count == 2, (-90...90).contains(v[0]), (-180...180).contains(v[1]) else { return nil }
+        return Position(latitude: v[0], longitude: v[1])
+    }
+
     /// The table found where an installed or a development `gatewayd` keeps it (see
     /// data/README.md), or nil when there is none (`notFound` says where it looked).
     public static func located(configured: String? = nil) -> AirportTable? {

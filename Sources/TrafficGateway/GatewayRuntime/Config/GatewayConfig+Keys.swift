@@ -1,7 +1,6 @@
 import GatewaySupport
 import GatewayDomain
 import GatewayRecords
-import GatewayWeather
 extension GatewayConfig {
     /// Every key the configuration file may set, in the order `config show` writes them: the one
     /// table that parsing, `config show` and the unknown-key error read.
@@ -58,10 +57,10 @@ extension GatewayConfig {
             .optional("notams", "client_secret", \.clientSecret, help: "string", secret: true, parse: path, format: path),
 
             .optional("weather", "near", \.weatherNear, help: "an airport of the airport table (KSLE) or \"LAT,LON\"",
-                      unset: "# near = \"KSLE\"   (default: no weather refresh)", parse: { WeatherArea.point($0) == nil ? nil : $0 }, format: path),
+                      unset: "# near = \"KSLE\"   (default: no weather refresh)", parse: { AirportTable.place($0) == nil ? nil : $0 }, format: path),
             .number("weather", "radius_nm", \.weatherRadiusNM, in: 5...300, help: "NM, 5 to 300"),
             .list("weather", "route", \.weatherRoute, help: "array of airports of the airport table",
-                  parse: { WeatherArea.point($0) == nil || $0.contains(",") ? nil : $0 }, format: path),
+                  parse: { AirportTable.place($0) == nil || $0.contains(",") ? nil : $0 }, format: path),
             .number("weather", "refresh_min", \.weatherRefreshMin, in: 5...1440, help: "minutes, 5 to 1440"),
             .optional("weather", "url", \.weatherURL, help: "an http:// or https:// URL",
                       parse: { ($0.hasPrefix("https://") || $0.hasPrefix("http://")) && $0.count > 8 ? $0 : nil }, format: SecretMasking.url),

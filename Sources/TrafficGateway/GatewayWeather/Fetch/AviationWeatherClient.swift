@@ -36,18 +36,10 @@ public struct WeatherArea: Sendable, Equatable {
         radiusNM = min(200, max(marginNM, spanNM / 2))
     }
 
-    /// A place as a person writes it: an airport of the airport table (`KSLE`, `7S5`) or `LAT,LON`.
-    public static func point(_ s: String) -> Position? {
-        if !s.contains(","), let a = AirportTable.shared?.airport(s) { return a.position }
-        let v = s.split(separator: ",").compactMap { Double(String($0).trimmingWhitespace()) }
-        guard v.count == 2, (-90...90).contains(v[0]), (-180...180).contains(v[1]) else { return nil }
-        return Position(latitude: v[0], longitude: v[1])
-    }
-
     /// The area of `near` (with `radiusNM`) or of `route` (with `radiusNM` of margin); nil when
     /// neither names places the airport table knows.
     public static func of(near: String?, radiusNM: Double, route: [String]) -> WeatherArea? {
-        if let near, let p = point(near) {
+        if let near, let p = AirportTable.place(near) {
             return WeatherArea(latitude: p.latitude, longitude: p.longitude, radiusNM: radiusNM, station: station(near: p, given: near))
         }
         let points = route.compactMap { AirportTable.shared?.airport($0)?.position }
@@ -154,14 +146,10 @@ public struct AviationWeatherClient: Sendable {
     }
 
     /// A time given as seconds since 1970 or as ISO 8601 text (`2026-05-16T13:56:00Z`, with or
-    /// without fraction, `T` or a space).
+    /// without seconds and fraction, `T` or a space: `Timestamp.parse`).
     static func time(_ v: Any?) -> Double? {
         if let d = v as? Double, d > 0 { return d }
-        guard let s = v as? String else { return nil }
-        let digits = s.split(whereSeparator: { !$0.isNumber }).compactMap { Int64($0) }
-        guard digits.count >= 5, (1900...2200).contains(digits[0]) else { return nil }
-        let days = Timestamp.days(fromCivil: digits[0], digits[1], digits[2])
-        return Double(days * 86_400 + digits[3] * 3600 + digits[4] * 60 + (digits.count > 5 ? digits[5] : 0))
+        return (v as? String).flatMap(Timestamp.parse)
     }
 
     static func record(_ product: Product, _ o: [String: Any], area: WeatherArea, at now: Double) -> WeatherRecord? {

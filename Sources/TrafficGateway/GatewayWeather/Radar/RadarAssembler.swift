@@ -103,7 +103,7 @@ public struct RadarAssembler: Sendable {
 
     /// Adds one block.
     public mutating func add(_ receipt: GridBlockReceipt) {
-        var block = receipt.block
+        let block = receipt.block
         now = max(now, receipt.received)
         if now - agedAt >= 10 { age(at: now) }
         guard let kind = RadarKind(block) else {
@@ -114,17 +114,10 @@ public struct RadarAssembler: Sendable {
             counters.outsideGrid += 1
             return
         }
-        if var bins = block.bins {
+        // Drawn as nothing (`RadarLevels.index` maps them to 0); counted here.
+        if let bins = block.bins {
             let levels = RadarLevels.of(kind)
-            var unknown = false
-            for i in bins.indices where !levels.defines(bins[i]) {
-                bins[i] = 0
-                unknown = true
-            }
-            if unknown {
-                counters.unknownValues += 1
-                block.bins = bins
-            }
+            if bins.contains(where: { !levels.defines($0) }) { counters.unknownValues += 1 }
         }
         // A block without a product time is filed under its minute of reception.
         let time = receipt.productTime ?? (receipt.received / 60).rounded(.down) * 60

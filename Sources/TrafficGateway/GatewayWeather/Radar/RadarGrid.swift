@@ -22,12 +22,7 @@ public enum RadarGrid {
 
     /// The scale factor of a block's scale field (0 high: 1, 1 medium: 5, 2 low: 9), nil for 3 (reserved).
     public static func factor(scale: Int) -> Int? {
-        switch scale {
-        case 0: 1
-        case 1: 5
-        case 2: 9
-        default: nil
-        }
+        (0...2).contains(scale) ? GriddedBlock.scaleFactor(scale) : nil
     }
 
     /// Whether `blockNumber` names a block of the grid.
@@ -36,7 +31,7 @@ public enum RadarGrid {
     /// A bin's size in high-resolution bins (width, height) for a block at `scale`: the scale
     /// factor each way, the width doubled north of 60°.
     static func binSize(blockNumber: Int, scale: Int) -> (width: Int, height: Int) {
-        let f = factor(scale: scale) ?? 1
+        let f = GriddedBlock.scaleFactor(scale)
         return (blockNumber >= wideBlockThreshold ? 2 * f : f, f)
     }
 }

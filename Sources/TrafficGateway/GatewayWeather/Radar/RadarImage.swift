@@ -65,8 +65,8 @@ public struct RadarImage: Sendable {
         let k = max(1, k)
         let px = Double(unitX) * RadarGrid.binWidth / Double(k), py = Double(unitY) * RadarGrid.binHeight / Double(k)
         let width = Int(((east - west) / px).rounded()), height = Int(((north - south) / py).rounded())
-        guard width > 0, height > 0, width.multipliedReportingOverflow(by: height).partialValue <= Self.maximumPixels, width <= Self.maximumPixels,
-              height <= Self.maximumPixels
+        // Each side at most the bound first: their product cannot overflow.
+        guard width > 0, height > 0, width <= Self.maximumPixels, height <= Self.maximumPixels, width * height <= Self.maximumPixels
         else { throw .tooLarge(width: width, height: height) }
         var pixels = [UInt8](repeating: 0, count: width * height)
         pixels.withUnsafeMutableBufferPointer { out in

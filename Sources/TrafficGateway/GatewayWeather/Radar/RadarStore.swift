@@ -141,11 +141,11 @@ public final class RadarStore: Sendable {
     /// what was counted (blocks taken, and every kind refused: outside the grid, undefined
     /// values, too late, times going backwards, composites never completed or dropped).
     public func index(at now: Double) -> String {
-        let (kinds, loops) = state.withLock { s in
-            (s.assembler.kinds.compactMap { k in s.assembler.latest(k).map { (k, $0) } }, s.assembler.kinds.map { s.assembler.loop($0).count })
+        let pictures = state.withLock { s in
+            s.assembler.kinds.compactMap { k in s.assembler.latest(k).map { (kind: k, latest: $0, frames: s.assembler.loop(k).count) } }
         }
         var items: [String] = []
-        for (i, (kind, c)) in kinds.enumerated() {
+        for (kind, c, frames) in pictures {
             var w = JSONWriter()
             w.add("kind", kind.name)
             w.add("product", kind.productID)
@@ -153,7 +153,7 @@ public final class RadarStore: Sendable {
             w.add("received", Timestamp.iso8601(c.lastReceived))
             w.add("ageMin", max(0, (now - c.time) / 60), decimals: 1)
             w.add("blocks", c.blockCount)
-            w.add("loopFrames", loops[i])
+            w.add("loopFrames", frames)
             w.add("png", "/weather/\(kind.name).png")
             w.add("pgw", "/weather/\(kind.name).pgw")
             w.add("json", "/weather/\(kind.name).json")
