@@ -200,6 +200,11 @@ private final class CockpitRig: @unchecked Sendable {
         #expect(metar["ageMin"] as? Double == 7)  // 13:56Z seen at 14:03:05Z
         #expect(metar["old"] as? Bool == false)
         #expect(stations.first { $0["id"] as? String == "KONP" }?["category"] as? String == "MVFR")  // OVC012
+        // Each station where it is (the airport table), not where the ground station that sent it is:
+        // Eugene about 48 NM south of Salem (47 NM of latitude, 9 of longitude), Salem itself 0.
+        let eug = try #require(stations.first { $0["id"] as? String == "KEUG" }?["distanceNM"] as? Double)
+        #expect((40...55).contains(eug))
+        #expect(ksle["distanceNM"] as? Double == 0)
         let advisories = try #require(doc["advisories"] as? [[String: Any]])
         #expect(advisories.contains { $0["kind"] as? String == "SUA" })
     }

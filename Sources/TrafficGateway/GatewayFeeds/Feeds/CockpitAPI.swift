@@ -345,11 +345,12 @@ public enum CockpitAPI {
                 advisories.append(r)
             }
         }
+        // A station's report is where its station is (the airport table); without the table, or for a
+        // station it does not know, where its shapes are, else the ground station it came from.
         func distance(_ r: FISBReport) -> Double? {
             guard let near else { return nil }
-            if let d = r.distanceNM(latitude: near.latitude, longitude: near.longitude) { return d }
-            guard stationKinds.contains(r.kind), let id = r.location, let a = airports?.airport(id) else { return nil }
-            return Geodesy.distanceNM(near, a.position)
+            if stationKinds.contains(r.kind), let id = r.location, let a = airports?.airport(id) { return Geodesy.distanceNM(near, a.position) }
+            return r.distanceNM(latitude: near.latitude, longitude: near.longitude)
         }
         func product(_ r: FISBReport) -> String {
             var o = JSONWriter()
