@@ -22,7 +22,7 @@ import Testing
         let events = (0..<3).map { AlertEvent(change: $0 == 0 ? .raised : .updated, kind: .traffic, id: "t1", subject: "ab4549", level: .warning,
                                                time: Double($0), message: "Traffic \($0)") }
         sink.carryOut(GatewayOutputs(), alerts: [EncodedAlert(events[0])], at: 0)
-        sink.carryOut(GatewayOutputs(), alerts: events.dropFirst().map(EncodedAlert.init), at: 2)
+        sink.carryOut(GatewayOutputs(), alerts: events.dropFirst().map { EncodedAlert($0) }, at: 2)
         // Both batches were tried while the lock was held (each after the busy timeout).
         let deadline = Date().addingTimeInterval(30)
         while sink.waiting < 3 && Date() < deadline { usleep(50_000) }

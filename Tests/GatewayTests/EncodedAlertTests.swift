@@ -33,21 +33,55 @@ import Testing
         #expect(AlertFormatter.colouredLine(text: "not an alert line") == nil)
     }
 
-    @Test func hubHandsEachSubscriberItsForm() async {
+    @Test func hubHandsEachSubscriberTheEncodedChanges() async throws {
         let hub = FeedHub()
-        let (_, json) = hub.subscribe()
-        let (_, text) = hub.subscribe(text: true)
-        let encoded = Self.events.map(EncodedAlert.init)
+        let first = try #require(hub.subscribe())
+        let second = try #require(hub.subscribe())
+        let encoded = Self.events.map { EncodedAlert($0) }
         hub.publish(encoded: encoded)
         hub.finishAll()
-        var jsonLines: [String] = [], textLines: [String] = []
-        for await line in json { jsonLines.append(line) }
-        for await line in text { textLines.append(line) }
-        #expect(jsonLines == encoded.map(\.json))
-        #expect(textLines == encoded.map(\.text))
+        var a: [FeedHub.Line] = [], b: [FeedHub.Line] = []
+        for await line in first.stream { a.append(line) }
+        for await line in second.stream { b.append(line) }
+        #expect(a == encoded.map { .alert($0) })
+        #expect(b == a)
         // The raised-then-cleared traffic alert is gone; the airspace one stays, as encoded.
         #expect(hub.activeEncoded == [encoded[1]])
         #expect(hub.historyEncoded == encoded)
+    }
+
+    /// The stable id is the last key, and without one the JSON is the engine's, byte for byte
+    /// (the goldens pin it).
+    @Test func eventIdIsTheLastKeyAndOnlyWhenGiven() throws {
+        let e = Self.events[1]
+        let plain = EncodedAlert(e)
+        let stamped = EncodedAlert(e, eventId: "7-42")
+        #expect(plain.json == AlertFormatter.json(e))
+        #expect(stamped.json == String(plain.json.dropLast()) + ",\"eventId\":\"7-42\"}")
+        #expect(stamped.text == plain.text)
+        var ids = AlertEventIDs(boot: 7)
+        #expect([ids.next(), ids.next()] == ["7-1", "7-2"])
+        #expect(AlertEventIDs.parse("7-42")! == (7, 42))
+        #expect(AlertEventIDs.parse("7-") == nil && AlertEventIDs.parse("x-1") == nil && AlertEventIDs.parse("0-1") == nil)
+    }
+
+    /// A subscriber resuming from an id the hub remembers gets exactly the later changes; one
+    /// without an id gets the active alerts and the newest id as its mark; an unknown id with
+    /// what the log had after it gets those, then the hub's later ones, none twice.
+    @Test func subscribersResumeAfterTheirLastEventId() throws {
+        let hub = FeedHub()
+        var ids = AlertEventIDs(boot: 3)
+        let encoded = Self.events.map { EncodedAlert($0, eventId: ids.next()) }
+        hub.publish(encoded: encoded)
+        let resumed = try #require(hub.subscribe(after: encoded[0].eventId))
+        #expect(resumed.resumed && resumed.backlog == Array(encoded[1...]))
+        let fresh = try #require(hub.subscribe())
+        #expect(!fresh.resumed && fresh.backlog == [encoded[1]] && fresh.mark == encoded.last?.eventId)
+        let older = EncodedAlert(Self.events[0], eventId: "2-9")
+        let fromLog = try #require(hub.subscribe(after: "2-8", earlier: [older, encoded[0]]))
+        #expect(fromLog.resumed && fromLog.backlog == [older] + encoded)
+        let unknown = try #require(hub.subscribe(after: "1-1"))
+        #expect(!unknown.resumed && unknown.backlog == [encoded[1]])
     }
 
     @Test func recordKeepsTheJSONAsSent() {

@@ -226,8 +226,8 @@ private final class FeedRig: @unchecked Sendable {
     /// decoding carry on.
     @Test func stalledSubscriberIsDroppedAndCounted() {
         let hub = FeedHub(bufferLimit: 4)
-        let (_, stalled) = hub.subscribe()
-        _ = stalled
+        let stalled = hub.subscribe()
+        #expect(stalled != nil)
         let e = AlertEvent(change: .raised, kind: .traffic, id: "t-1", subject: "ab4549", level: .advisory, time: 0, message: "m")
         for i in 0..<10 {
             var u = e

@@ -31,8 +31,13 @@ public struct AlertFormatter: Sendable {
         }
     }
 
-    /// The JSON Lines form: `{"event":…,"kind":…,"id":…,"subject":…,"level":…,"time":…,"message":…, numbers}`.
-    public static func json(_ e: AlertEvent) -> String {
+    /// The JSON Lines form: `{"event":…,"kind":…,"id":…,"subject":…,"level":…,"time":…,"message":…, numbers}`,
+    /// and, from a running gateway, the event's stable `"eventId"` last (`AlertEventIDs`): the
+    /// engine's own output (`replay`, the goldens) has none.
+    public static func json(_ e: AlertEvent) -> String { json(e, eventId: nil) }
+
+    /// `json(e)` with `"eventId"` as the last key when `eventId` is given.
+    public static func json(_ e: AlertEvent, eventId: String?) -> String {
         var w = JSONWriter()
         w.add("event", e.change.rawValue)
         w.add("kind", e.kind.rawValue)
@@ -60,6 +65,7 @@ public struct AlertFormatter: Sendable {
         }
         // What the voice says for it (the cockpit page speaks the same words); null when cleared.
         w.add("callout", e.change == .cleared ? nil : CalloutWording.callout(for: e)?.text)
+        if let eventId { w.add("eventId", eventId) }
         return w.result
     }
 

@@ -5,15 +5,27 @@
 public struct EncodedAlert: Sendable, Equatable {
     /// The change.
     public let event: AlertEvent
-    /// `AlertFormatter.json(event)`.
+    /// The event's stable id (`"<boot>-<seq>"`, `AlertEventIDs`), when a running gateway stamped
+    /// it: the SSE stream's `id:`, the fleet's deduplication key.
+    public let eventId: String?
+    /// `AlertFormatter.json(event, eventId:)`.
     public let json: String
     /// `AlertFormatter.human(event, colour: false)`.
     public let text: String
 
-    /// Encodes `event` (both forms, once).
-    public init(_ event: AlertEvent) {
+    /// Encodes `event` (both forms, once), with its stable id when given.
+    public init(_ event: AlertEvent, eventId: String? = nil) {
         self.event = event
-        json = AlertFormatter.json(event)
+        self.eventId = eventId
+        json = AlertFormatter.json(event, eventId: eventId)
+        text = AlertFormatter.human(event, colour: false)
+    }
+
+    /// An alert read back from where it was kept (the alert log): its JSON as it was sent.
+    public init(event: AlertEvent, json: String, eventId: String?) {
+        self.event = event
+        self.eventId = eventId
+        self.json = json
         text = AlertFormatter.human(event, colour: false)
     }
 

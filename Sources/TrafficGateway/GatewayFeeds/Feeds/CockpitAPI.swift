@@ -119,7 +119,7 @@ public enum CockpitAPI {
     /// they were raised), the last hour of changes (newest first) and whether the page may
     /// acknowledge (a token is configured).
     public static func alerts(active: [AlertEvent], history: [AlertEvent], time: Double, acknowledge: Bool) -> String {
-        alerts(active: active.map(EncodedAlert.init), history: history.map(EncodedAlert.init), time: time, acknowledge: acknowledge)
+        alerts(active: active.map { EncodedAlert($0) }, history: history.map { EncodedAlert($0) }, time: time, acknowledge: acknowledge)
     }
 
     /// `/api/alerts` from alerts already encoded (the hub's: no alert is formatted again).

@@ -10,7 +10,7 @@ public final class FeedHub: Sendable {
         var snapshot: FeedSnapshot
         var active: [String: EncodedAlert] = [:]
         var order: [String] = []
-        var subscribers: [Int: (continuation: AsyncStream<String>.Continuation, text: Bool)] = [:]
+        var subscribers: [Int: AsyncStream<Line>.Continuation] = [:]
         var nextID = 0
         var counters = FeedCounters()
         var history: [EncodedAlert] = []
@@ -94,7 +94,7 @@ public final class FeedHub: Sendable {
 
     /// Encodes alert changes and publishes them (`publish(encoded:)`).
     public func publish(_ alerts: [AlertEvent]) {
-        publish(encoded: alerts.map(EncodedAlert.init))
+        publish(encoded: alerts.map { EncodedAlert($0) })
     }
 
     /// Sends alert changes to every subscriber (the JSON line, or the readable one to a
@@ -102,7 +102,7 @@ public final class FeedHub: Sendable {
     /// change happened, are what every reader gets.
     public func publish(encoded alerts: [EncodedAlert]) {
         guard !alerts.isEmpty else { return }
-        let dropped: [AsyncStream<String>.Continuation] = state.withLock { s in
+        let dropped: [AsyncStream<Line>.Continuation] = state.withLock { s in
             s.history += alerts
             let horizon = (alerts.last?.event.time ?? 0) - Self.historySeconds
             if let keep = s.history.firstIndex(where: { $0.event.time >= horizon }), keep > 0 { s.history.removeFirst(keep) }
@@ -118,15 +118,15 @@ public final class FeedHub: Sendable {
                 }
             }
             var slow: [Int] = []
-            for (id, subscriber) in s.subscribers {
+            for (id, continuation) in s.subscribers {
                 for alert in alerts {
-                    if case .dropped = subscriber.continuation.yield(subscriber.text ? alert.text : alert.json) {
+                    if case .dropped = continuation.yield(.alert(alert)) {
                         slow.append(id)
                         break
                     }
                 }
             }
-            let gone = slow.compactMap { s.subscribers.removeValue(forKey: $0)?.continuation }
+            let gone = slow.compactMap { s.subscribers.removeValue(forKey: $0) }
             s.counters.sseDropped += gone.count
             s.counters.sseClients = s.subscribers.count
             return gone
@@ -134,41 +134,71 @@ public final class FeedHub: Sendable {
         for c in dropped { c.finish() }
     }
 
-    /// A new subscriber: the alerts active now (to send first) and the stream of later changes.
-    /// The line a subscriber receives as a keep-alive: the SSE handler writes it as a comment, so a
-    /// client that went away during a quiet period is found (the write fails) within seconds,
-    /// not at the next alert.
-    public static let keepAliveLine = ""
+    /// What a subscriber's stream carries: an alert change, or a keep-alive (the SSE handler
+    /// writes it as a comment, so a client that went away during a quiet period is found, the
+    /// write failing, within seconds, not at the next alert).
+    public enum Line: Sendable, Equatable {
+        case alert(EncodedAlert)
+        case keepAlive
+    }
 
-    /// Sends the keep-alive line to every subscriber (the live gateway does it every 10 s).
+    /// Sends a keep-alive to every subscriber (the live gateway does it every 10 s).
     public func keepAlive() {
         state.withLock { s in
-            for subscriber in s.subscribers.values { _ = subscriber.continuation.yield(Self.keepAliveLine) }
+            for continuation in s.subscribers.values { _ = continuation.yield(.keepAlive) }
         }
     }
 
     /// Most `/alerts` subscribers at once; `subscribe` returns nil past it (the server answers 503).
     public static let maximumSubscribers = 256
 
-    /// Subscribes to alert changes, or nil when `maximumSubscribers` are connected.
-    public func subscribeIfRoom(text: Bool = false) -> (active: [EncodedAlert], stream: AsyncStream<String>)? {
-        guard state.withLock({ $0.subscribers.count < Self.maximumSubscribers }) else {
-            state.withLock { $0.counters.sseRefused += 1 }
-            return nil
-        }
-        return subscribe(text: text)
+    /// A new subscriber's start: what to send first, then the stream of later changes.
+    public struct Subscription: Sendable {
+        /// To send first: the changes after the one the client last saw (`resumed`), else the
+        /// alerts active now.
+        public var backlog: [EncodedAlert]
+        /// Whether `backlog` continues from the client's last event id.
+        public var resumed: Bool
+        /// When not resumed: the newest event id so far, which the client should take as its
+        /// last one (the active alerts are not in stream order, so they carry none).
+        public var mark: String?
+        /// Every later change, in order.
+        public var stream: AsyncStream<Line>
     }
 
-    /// Subscribes to alert changes: the alerts active now (to send first) and the stream of later
-    /// changes, each as its JSON line, or with `text` its readable line.
-    public func subscribe(text: Bool = false) -> (active: [EncodedAlert], stream: AsyncStream<String>) {
-        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(bufferLimit))
-        let (id, active) = state.withLock { s -> (Int, [EncodedAlert]) in
+    /// Subscribes to alert changes, or nil when `maximumSubscribers` are connected. A client
+    /// that saw the event `lastEventID` gets the changes after it: from the hub's hour of
+    /// history, or, when the history no longer has it (a gateway restarted, a long outage),
+    /// from `earlier`, the changes after it the caller read from the alert log, followed by
+    /// the history's later ones. Taken under the hub's one lock, so nothing published meanwhile
+    /// is missed or sent twice.
+    public func subscribe(after lastEventID: String? = nil, earlier: [EncodedAlert]? = nil, ifRoom: Bool = true) -> Subscription? {
+        let (stream, continuation) = AsyncStream<Line>.makeStream(bufferingPolicy: .bufferingOldest(bufferLimit))
+        let taken = state.withLock { s -> (Int, Subscription)? in
+            if ifRoom, s.subscribers.count >= Self.maximumSubscribers {
+                s.counters.sseRefused += 1
+                return nil
+            }
             let id = s.nextID
             s.nextID += 1
-            s.subscribers[id] = (continuation, text)
+            s.subscribers[id] = continuation
             s.counters.sseClients = s.subscribers.count
-            return (id, s.order.compactMap { s.active[$0] })
+            var start = Subscription(backlog: [], resumed: true, mark: nil, stream: stream)
+            if let lastEventID, let at = s.history.lastIndex(where: { $0.eventId == lastEventID }) {
+                start.backlog = Array(s.history[(at + 1)...])
+            } else if lastEventID != nil, let earlier {
+                let seen = Set(earlier.compactMap(\.eventId))
+                start.backlog = earlier + s.history.filter { $0.eventId.map { !seen.contains($0) } ?? false }
+            } else {
+                start.resumed = false
+                start.backlog = s.order.compactMap { s.active[$0] }
+                start.mark = s.history.last(where: { $0.eventId != nil })?.eventId
+            }
+            return (id, start)
+        }
+        guard let (id, start) = taken else {
+            continuation.finish()
+            return nil
         }
         continuation.onTermination = { [weak self] _ in
             self?.state.withLock { s in
@@ -176,13 +206,18 @@ public final class FeedHub: Sendable {
                 s.counters.sseClients = s.subscribers.count
             }
         }
-        return (active, stream)
+        return start
+    }
+
+    /// Whether `eventID` is in the hub's history (a client resuming from it needs nothing from the log).
+    public func remembers(eventID: String) -> Bool {
+        state.withLock { s in s.history.contains { $0.eventId == eventID } }
     }
 
     /// Ends every subscription (shutdown).
     public func finishAll() {
-        let all = state.withLock { s -> [AsyncStream<String>.Continuation] in
-            let all = s.subscribers.values.map(\.continuation)
+        let all = state.withLock { s -> [AsyncStream<Line>.Continuation] in
+            let all = Array(s.subscribers.values)
             s.subscribers = [:]
             s.counters.sseClients = 0
             return all

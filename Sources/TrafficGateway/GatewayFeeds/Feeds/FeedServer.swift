@@ -1,4 +1,7 @@
 import GatewaySupport
+import GatewayDomain
+import GatewayRecords
+import HTTPTypes
 import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -83,18 +86,36 @@ public final class FeedServer: Service, CustomStringConvertible {
         router.get("/alerts") { request, _ in
             // `?format=text`: the readable lines (what `gatewayd tail` prints), else the JSON contract.
             let text = request.uri.queryParameters["format"] == "text"
-            guard let (active, stream) = hub.subscribeIfRoom(text: text) else {
+            // A client resuming after a reconnect (the SSE `Last-Event-ID` header, or
+            // `?lastEventId=` for clients that cannot set it) gets what it missed: from the hub's
+            // hour of history, else from the alert log (a restart, a long outage).
+            let last = request.headers[Self.lastEventID] ?? request.uri.queryParameters["lastEventId"].map(String.init)
+            var earlier: [EncodedAlert]?
+            if let last, !last.isEmpty, !hub.remembers(eventID: last), let database = cockpit.logbook?.database {
+                earlier = await Offload.run(on: Self.heavyQueue) { () -> [EncodedAlert]? in
+                    (try? AlertLog(database: database).events(afterEventID: last))??.compactMap(\.encoded)
+                } ?? nil
+            }
+            guard let start = hub.subscribe(after: last.flatMap { $0.isEmpty ? nil : $0 }, earlier: earlier) else {
                 return Response(status: .serviceUnavailable, headers: [.contentType: "text/plain", .retryAfter: "10"],
                                 body: .init(byteBuffer: ByteBuffer(string: "too many /alerts clients; retry later\n")))
             }
+            @Sendable func frame(_ alert: EncodedAlert, id: Bool = true) -> ByteBuffer {
+                let idLine = id ? alert.eventId.map { "id: \($0)\n" } ?? "" : ""
+                return ByteBuffer(string: "\(idLine)data: \(text ? alert.text : alert.json)\n\n")
+            }
             let body = ResponseBody { writer in
                 // A comment first so clients see the stream open even with no alert active.
-                try await writer.write(ByteBuffer(string: ": gatewayd alerts\nretry: 2000\n\n"))
-                for alert in active {
-                    try await writer.write(ByteBuffer(string: "data: \(text ? alert.text : alert.json)\n\n"))
-                }
-                for await line in stream {
-                    try await writer.write(ByteBuffer(string: line == FeedHub.keepAliveLine ? ": keep-alive\n\n" : "data: \(line)\n\n"))
+                try await writer.write(ByteBuffer(string: ": gatewayd alerts\(start.resumed ? " (resumed)" : "")\nretry: 2000\n\n"))
+                // The active alerts are not in stream order: sent without ids, then the newest
+                // id alone, which per the SSE rules sets the client's last id without an event.
+                for alert in start.backlog { try await writer.write(frame(alert, id: start.resumed)) }
+                if let mark = start.mark { try await writer.write(ByteBuffer(string: "id: \(mark)\n\n")) }
+                for await line in start.stream {
+                    switch line {
+                    case .keepAlive: try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                    case .alert(let alert): try await writer.write(frame(alert))
+                    }
                 }
                 try await writer.finish(nil)
             }
@@ -102,6 +123,9 @@ public final class FeedServer: Service, CustomStringConvertible {
         }
         return router
     }
+
+    /// The SSE reconnection header.
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
 
     static func json(_ text: String, type: String = "application/json") -> Response {
         Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: text)))

@@ -5,44 +5,48 @@ import GDL90
 
 /// The logbook as JSON (`flights list --json`, the page's `/api/flights`), written with `JSONWriter`.
 public enum LogbookJSON {
-    /// The flight list: an array of objects.
+    /// The flight list: an array of objects (`summary`).
     public static func list(_ flights: [LogbookStore.Summary]) -> String {
-        var out = "["
-        for (i, s) in flights.enumerated() {
-            if i > 0 { out += "," }
-            var w = JSONWriter()
-            w.add("id", Int(s.id))
-            w.add("off_block", Timestamp.iso8601(s.offBlock))
-            w.add("takeoff", s.takeoff.map { Timestamp.iso8601($0) })
-            w.add("landing", s.landing.map { Timestamp.iso8601($0) })
-            w.add("on_block", Timestamp.iso8601(s.onBlock))
-            w.add("departure", s.departure)
-            w.add("arrival", s.arrival)
-            w.add("started_in_air", s.takeoff == nil)
-            w.add("ended_in_air", s.landing == nil)
-            w.add("airborne_s", Int(((s.landing ?? s.onBlock) - (s.takeoff ?? s.offBlock)).rounded()))
-            w.add("distance_nm", s.distanceNM, decimals: 2)
-            w.add("max_altitude_ft", s.maxAltitudeFt.map { Int($0.rounded()) })
-            w.add("max_ground_speed_kt", s.maxGroundSpeedKt, decimals: 1)
-            w.add("alerts", s.alerts)
-            w.add("encounters", s.encounters)
-            w.add("closest_nm", s.closestNM, decimals: 3)
-            w.add("airspace", s.airspace)
-            w.add("source", s.source)
-            out += w.result
-        }
-        return out + "]"
+        "[" + flights.map(summary).joined(separator: ",") + "]"
+    }
+
+    /// One flight of the list: its numbers, its stable `uid` and, in a ground station's logbook,
+    /// the `gateway` that flew it (a fleet's `skygate/NAME/flights/UID` message, byte for byte).
+    public static func summary(_ s: LogbookStore.Summary) -> String {
+        var w = JSONWriter()
+        w.add("id", Int(s.id))
+        w.add("uid", s.uid)
+        if let gateway = s.gateway { w.add("gateway", gateway) }
+        w.add("off_block", Timestamp.iso8601(s.offBlock))
+        w.add("takeoff", s.takeoff.map { Timestamp.iso8601($0) })
+        w.add("landing", s.landing.map { Timestamp.iso8601($0) })
+        w.add("on_block", Timestamp.iso8601(s.onBlock))
+        w.add("departure", s.departure)
+        w.add("arrival", s.arrival)
+        w.add("started_in_air", s.takeoff == nil)
+        w.add("ended_in_air", s.landing == nil)
+        w.add("airborne_s", Int(((s.landing ?? s.onBlock) - (s.takeoff ?? s.offBlock)).rounded()))
+        w.add("distance_nm", s.distanceNM, decimals: 2)
+        w.add("max_altitude_ft", s.maxAltitudeFt.map { Int($0.rounded()) })
+        w.add("max_ground_speed_kt", s.maxGroundSpeedKt, decimals: 1)
+        w.add("alerts", s.alerts)
+        w.add("encounters", s.encounters)
+        w.add("closest_nm", s.closestNM, decimals: 3)
+        w.add("airspace", s.airspace)
+        w.add("source", s.source)
+        return w.result
     }
 }
 
 extension LogbookJSON {
     /// One flight for the page (`/api/flights/N`): its numbers, the debrief text, the display
-    /// track as [epoch s, lat, lon, altitude ft], alerts, closest approaches (with the target's
+    /// track as [epoch s, lat, lon, altitude ft, ground speed kt], alerts, closest approaches (with the target's
     /// minute of track), airspace visits, the outlines of `areas` near the track, and the export
     /// formats.
     public static func flight(_ f: LoggedFlight, areas: [AirspaceArea] = []) -> String {
         var w = JSONWriter()
         w.add("id", f.id.map { Int($0) })
+        w.add("uid", LogbookStore.uid(start: LogbookStore.start(of: f)))
         w.add("title", "\(LogbookText.route(f)) \(LogbookText.times(f))")
         w.add("departure", f.departure)
         w.add("arrival", f.arrival)
@@ -51,11 +55,12 @@ extension LogbookJSON {
         w.add("distance_nm", f.distanceNM, decimals: 2)
         w.add("max_altitude_ft", f.maxAltitudeFt.map { Int($0.rounded()) })
         w.addRaw("debrief", JSONWriter.array(LogbookText.debrief(f).map(quoted)))
-        func point(_ t: Double, _ p: Position, _ alt: Double?) -> String {
+        func point(_ t: Double, _ p: Position, _ alt: Double?, _ speed: Double? = nil) -> String {
             "[" + JSONWriter.format(t, decimals: 1) + "," + JSONWriter.format(p.latitude, decimals: 6) + "," + JSONWriter.format(p.longitude, decimals: 6)
-                + "," + (alt.map { JSONWriter.format($0, decimals: 0) } ?? "null") + "]"
+                + "," + (alt.map { JSONWriter.format($0, decimals: 0) } ?? "null") + (speed.map { "," + JSONWriter.format($0, decimals: 0) } ?? "") + "]"
         }
-        w.addRaw("track", JSONWriter.array(f.track.map { point($0.time, $0.position, $0.altitudeFt) }))
+        // [time, lat, lon, altitude, ground speed kt].
+        w.addRaw("track", JSONWriter.array(f.track.map { point($0.time, $0.position, $0.altitudeFt, $0.groundSpeedKt) }))
         w.addRaw("alerts", JSONWriter.array(f.alerts.map { a in
             var o = JSONWriter()
             o.add("time", a.time, decimals: 1)
@@ -65,6 +70,8 @@ extension LogbookJSON {
             o.add("level", a.level.description)
             o.add("kind", a.kind.rawValue)
             o.add("message", a.message)
+            o.add("id", a.alertID)
+            o.add("subject", a.subject)
             return o.result
         }))
         w.addRaw("encounters", JSONWriter.array(f.encounters.map { e in
@@ -77,6 +84,8 @@ extension LogbookJSON {
             o.add("lat", e.position.latitude, decimals: 6)
             o.add("lon", e.position.longitude, decimals: 6)
             o.add("altitudeFt", e.altitudeFt)
+            o.add("ownLat", e.ownshipPosition.latitude, decimals: 6)
+            o.add("ownLon", e.ownshipPosition.longitude, decimals: 6)
             o.addRaw("track", JSONWriter.array(e.track.map { point($0.time, $0.position, $0.altitudeFt.map(Double.init)) }))
             return o.result
         }))
@@ -88,6 +97,9 @@ extension LogbookJSON {
             o.add("entered", v.entered)
             o.add("closestNM", v.closestNM, decimals: 2)
             o.add("level", v.level.description)
+            o.add("time", v.time, decimals: 1)
+            o.add("lat", v.position?.latitude, decimals: 6)
+            o.add("lon", v.position?.longitude, decimals: 6)
             return o.result
         }))
         // Outlines of the areas within 20 NM of the track's box.

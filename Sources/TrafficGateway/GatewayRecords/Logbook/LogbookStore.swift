@@ -30,25 +30,41 @@ public struct LogbookStore: Sendable {
         case alreadyKept(Int64)
     }
 
-    /// Keeps `flight` (airports filled in by the caller), in one transaction.
+    /// Where a flight starts (epoch seconds): its takeoff, else its first track point, else off blocks.
+    public static func start(of flight: LoggedFlight) -> Double { flight.takeoff ?? flight.track.first?.time ?? flight.offBlock }
+
+    /// A flight's stable id: its start, UTC, as `yyyyMMdd'T'HHmmss'Z'`. The same samples give the
+    /// same flight whatever drives them (`Logbook`), so the live logbook, an import of its
+    /// recording into another database and a club's ground station all give it the same id.
+    public static func uid(start: Double) -> String {
+        Timestamp.iso8601(start.rounded(.down)).replacingAll("-", with: "").replacingAll(":", with: "").replacingAll(".000", with: "")
+    }
+
+    /// Keeps `flight` (airports filled in by the caller), in one transaction. A ground station
+    /// keeps each gateway's flights apart (`gateway`) under the id the gateway gave (`uid`).
     @discardableResult
-    public func save(_ flight: LoggedFlight) throws(GatewayError) -> Saved {
-        let start = flight.takeoff ?? flight.track.first?.time ?? flight.offBlock
+    public func save(_ flight: LoggedFlight, gateway: String? = nil, uid: String? = nil) throws(GatewayError) -> Saved {
+        let start = Self.start(of: flight)
         return try write { db in
             var replacing: Int64?
-            if let old = try db.row("SELECT id, points FROM flight WHERE start BETWEEN ? AND ? ORDER BY abs(start - ?) LIMIT 1",
-                                    [start - Self.sameFlightSec, start + Self.sameFlightSec, start]),
+            var uid = uid ?? Self.uid(start: start)
+            if let old = try db.row("""
+                SELECT id, points, uid FROM flight WHERE start BETWEEN ? AND ? AND coalesce(gateway, '') = ? ORDER BY abs(start - ?) LIMIT 1
+                """, [start - Self.sameFlightSec, start + Self.sameFlightSec, gateway ?? "", start]),
                let id = old.int64("id") {
                 if (old.int("points") ?? 0) >= flight.track.count { return .alreadyKept(id) }
                 replacing = id
+                // The flight keeps the id it was first given.
+                if let kept = old.string("uid") { uid = kept }
                 try db.execute("DELETE FROM flight WHERE id = ?", [id])
             }
             try db.execute("""
                 INSERT INTO flight (id, start, off_block, takeoff, landing, on_block, departure, arrival, distance_nm, max_altitude_ft,
-                    max_ground_speed_kt, source, points, track, display_track) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    max_ground_speed_kt, source, points, track, display_track, uid, gateway)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [replacing, start, flight.offBlock, flight.takeoff, flight.landing, flight.onBlock, flight.departure, flight.arrival,
                       flight.distanceNM, flight.maxAltitudeFt, flight.maxGroundSpeedKt, flight.source, flight.track.count,
-                      Self.pack(flight.track), Self.pack(Self.simplified(flight.track))])
+                      Self.pack(flight.track), Self.pack(Self.simplified(flight.track)), uid, gateway])
             let id = db.lastInsertedRowID
             for a in flight.alerts {
                 try db.execute("""
@@ -91,6 +107,12 @@ public struct LogbookStore: Sendable {
         public var closestNM: Double?
         /// Where it came from.
         public var source: String
+        /// The stable id (`uid(start:)`).
+        public var uid: String = ""
+        /// The gateway that flew it, in a ground station's logbook (nil on a gateway).
+        public var gateway: String? = nil
+        /// Track points kept (the fleet republishes a flight whose track grew).
+        public var points: Int = 0
     }
 
     /// Every flight, oldest first.
@@ -107,7 +129,8 @@ public struct LogbookStore: Sendable {
                         onBlock: r.double("on_block") ?? 0, departure: r.string("departure"), arrival: r.string("arrival"),
                         distanceNM: r.double("distance_nm") ?? 0, maxAltitudeFt: r.double("max_altitude_ft"),
                         maxGroundSpeedKt: r.double("max_ground_speed_kt") ?? 0, alerts: r.int("alerts") ?? 0, encounters: r.int("encounters") ?? 0,
-                        airspace: r.int("airspace") ?? 0, closestNM: r.double("closest"), source: r.string("source") ?? "")
+                        airspace: r.int("airspace") ?? 0, closestNM: r.double("closest"), source: r.string("source") ?? "",
+                        uid: r.string("uid") ?? Self.uid(start: r.double("start") ?? 0), gateway: r.string("gateway"), points: r.int("points") ?? 0)
             }
         }
     }

@@ -26,10 +26,13 @@ public struct AlertRecord: Codable, Sendable, Equatable {
     public var message: String
     /// The full JSON Lines form.
     public var json: String
+    /// The event's stable id (`AlertEventIDs`), when a running gateway gave it one.
+    public var eventID: String?
 
     enum CodingKeys: String, CodingKey {
         case rowid, event, kind, level, subject, time, message, json
         case alertID = "alert_id"
+        case eventID = "event_id"
     }
 
     /// The record of `event`.
@@ -47,6 +50,7 @@ public struct AlertRecord: Codable, Sendable, Equatable {
         time = event.time
         message = event.message
         json = alert.json
+        eventID = alert.eventId
     }
 
     /// The record of a stored row.
@@ -60,6 +64,18 @@ public struct AlertRecord: Codable, Sendable, Equatable {
         time = row.double("time") ?? 0
         message = row.string("message") ?? ""
         json = row.string("json") ?? ""
+        eventID = row.string("event_id")
+    }
+}
+
+extension AlertRecord {
+    /// The stored change as the feeds send it (its JSON as it was sent, its readable line), nil
+    /// for a row whose fields are not a change this gateway makes.
+    public var encoded: EncodedAlert? {
+        guard let change = AlertEvent.Change(rawValue: event), let kind = AlertEvent.Kind(rawValue: kind),
+              let level = AlertLevel.allCases.first(where: { $0.description == self.level }) else { return nil }
+        let e = AlertEvent(change: change, kind: kind, id: alertID, subject: subject, level: level, time: time, message: message)
+        return EncodedAlert(event: e, json: json, eventId: eventID)
     }
 }
 
@@ -73,7 +89,7 @@ public struct AlertLog: Sendable {
 
     /// Appends `events` in one transaction.
     public func append(_ events: [AlertEvent]) throws(GatewayError) {
-        try append(encoded: events.map(EncodedAlert.init))
+        try append(encoded: events.map { EncodedAlert($0) })
     }
 
     /// Appends alerts already encoded, in one transaction.
@@ -84,8 +100,9 @@ public struct AlertLog: Sendable {
                 for e in events {
                     let r = AlertRecord(e)
                     try db.execute("""
-                        INSERT INTO alert_event (alert_id, event, kind, level, subject, time, message, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """, [r.alertID, r.event, r.kind, r.level, r.subject, r.time, r.message, r.json])
+                        INSERT OR IGNORE INTO alert_event (alert_id, event, kind, level, subject, time, message, json, event_id)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, [r.alertID, r.event, r.kind, r.level, r.subject, r.time, r.message, r.json, r.eventID])
                 }
             }
         } catch {
@@ -98,6 +115,21 @@ public struct AlertLog: Sendable {
         do {
             return try database.read { db in
                 try db.rows("SELECT * FROM alert_event WHERE time >= ? ORDER BY time, rowid LIMIT ?", [since ?? -Double.infinity, limit])
+                    .map(AlertRecord.init(row:))
+            }
+        } catch {
+            throw GatewayError.database(path: database.path, reason: "cannot read the alert log: " + GatewayDatabase.explain(error))
+        }
+    }
+
+    /// The events after the one with id `eventID`, in the order they happened (rowid), at most
+    /// `limit`: how a client that saw `eventID` resumes (`Last-Event-ID`). Nil when no row has
+    /// that id.
+    public func events(afterEventID eventID: String, limit: Int = 10_000) throws(GatewayError) -> [AlertRecord]? {
+        do {
+            return try database.read { db -> [AlertRecord]? in
+                guard let row = try db.row("SELECT rowid FROM alert_event WHERE event_id = ?", [eventID]), let after = row.int64("rowid") else { return nil }
+                return try db.rows("SELECT * FROM alert_event WHERE rowid > ? AND event_id IS NOT NULL ORDER BY rowid LIMIT ?", [after, limit])
                     .map(AlertRecord.init(row:))
             }
         } catch {

@@ -240,8 +240,8 @@ public final class GatewayDatabase: Sendable {
         defer { try? db.execute("DETACH DATABASE degraded") }
         return try transaction(db) {
             try db.execute("""
-                INSERT INTO main.alert_event (alert_id, event, kind, level, subject, time, message, json)
-                SELECT alert_id, event, kind, level, subject, time, message, json FROM degraded.alert_event ORDER BY rowid
+                INSERT OR IGNORE INTO main.alert_event (alert_id, event, kind, level, subject, time, message, json, event_id)
+                SELECT alert_id, event, kind, level, subject, time, message, json, event_id FROM degraded.alert_event ORDER BY rowid
                 """)
             let alerts = db.changes
             try db.execute("INSERT INTO main.alert_ack (target, time) SELECT target, time FROM degraded.alert_ack ORDER BY rowid")
@@ -254,9 +254,9 @@ public final class GatewayDatabase: Sendable {
             for old in flights {
                 try db.execute("""
                     INSERT INTO main.flight (start, off_block, takeoff, landing, on_block, departure, arrival, distance_nm, max_altitude_ft,
-                        max_ground_speed_kt, source, points, track, display_track)
+                        max_ground_speed_kt, source, points, track, display_track, uid, gateway)
                     SELECT start, off_block, takeoff, landing, on_block, departure, arrival, distance_nm, max_altitude_ft,
-                        max_ground_speed_kt, source, points, track, display_track FROM degraded.flight WHERE id = ?
+                        max_ground_speed_kt, source, points, track, display_track, uid, gateway FROM degraded.flight WHERE id = ?
                     """, [old])
                 let new = db.lastInsertedRowID
                 for (table, columns) in parts {
@@ -265,6 +265,22 @@ public final class GatewayDatabase: Sendable {
                 }
             }
             return (alerts, flights.count)
+        }
+    }
+
+    /// Records a start of the gateway and returns its number (`AlertEventIDs.boot`): a row of
+    /// `gateway_boot`. While degraded (in memory) the number is the start's time in milliseconds,
+    /// far above any row's, so the ids of events kept in memory never meet the file's when
+    /// `retry` copies them in.
+    public func startBoot(time: Double, version: String) -> Int64 {
+        if degradation.value != nil { return Int64(time * 1000) }
+        do {
+            return try write { db in
+                try db.execute("INSERT INTO gateway_boot (time, version) VALUES (?, ?)", [time, version])
+                return db.lastInsertedRowID
+            }
+        } catch {
+            return Int64(time * 1000)
         }
     }
 
@@ -451,6 +467,28 @@ public final class GatewayDatabase: Sendable {
             );
             CREATE INDEX weather_report_kind ON weather_report(kind, station);
             CREATE TABLE weather_refresh (product TEXT PRIMARY KEY, time REAL NOT NULL, count INTEGER NOT NULL);
+            """),
+        // A club's fleet over MQTT (issue 43). The gateway's starts (`boot`, the first half of an
+        // alert event's stable id) and each event's id; a flight's stable id (its start, UTC) and,
+        // in a ground station's logbook, the gateway that flew it. What a broker acknowledged:
+        // the alert log's rows up to a cursor, the flights by id (`stream` names the broker and
+        // the fleet id, so another broker gets the history again). The ground station's own
+        // tables: each gateway's last status and every alert event, once.
+        Migration(id: "v6-fleet", sql: """
+            CREATE TABLE gateway_boot (boot INTEGER PRIMARY KEY AUTOINCREMENT, time REAL NOT NULL, version TEXT NOT NULL);
+            ALTER TABLE alert_event ADD COLUMN event_id TEXT;
+            CREATE UNIQUE INDEX alert_event_on_event_id ON alert_event(event_id) WHERE event_id IS NOT NULL;
+            ALTER TABLE flight ADD COLUMN uid TEXT;
+            ALTER TABLE flight ADD COLUMN gateway TEXT;
+            UPDATE flight SET uid = strftime('%Y%m%dT%H%M%SZ', CAST(start AS INTEGER), 'unixepoch');
+            CREATE INDEX flight_uid ON flight(uid);
+            CREATE TABLE fleet_cursor (stream TEXT PRIMARY KEY, after_rowid INTEGER NOT NULL, time REAL NOT NULL);
+            CREATE TABLE fleet_flight_sent (stream TEXT NOT NULL, uid TEXT NOT NULL, points INTEGER NOT NULL, time REAL NOT NULL,
+                PRIMARY KEY (stream, uid));
+            CREATE TABLE fleet_gateway (id TEXT PRIMARY KEY, online INTEGER NOT NULL, reason TEXT, version TEXT,
+                last_contact REAL NOT NULL, ownship TEXT, ownship_time REAL, targets INTEGER NOT NULL DEFAULT 0, last_alert TEXT);
+            CREATE TABLE fleet_event (rowid INTEGER PRIMARY KEY AUTOINCREMENT, gateway TEXT NOT NULL, event_id TEXT NOT NULL,
+                received REAL NOT NULL, json TEXT NOT NULL, UNIQUE (gateway, event_id));
             """),
     ]
 

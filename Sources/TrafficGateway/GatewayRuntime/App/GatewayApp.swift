@@ -113,8 +113,12 @@ public struct GatewayApp: Sendable {
             }
             if let recorder { edges.append(EdgeService("flight recorder") { recorder.close() }) }
             let (forwarder, discovery) = try forwarding(hub: hub)
+            // Every alert event gets a stable id, "<boot>-<seq>" (the SSE stream's id, the fleet's
+            // deduplication key): the boot a row of the database, else this start's time in ms.
+            let started = Date().timeIntervalSince1970
+            let boot = log?.database.startBoot(time: started, version: GatewayVersion.current) ?? Int64(started * 1000)
             gateway = LiveGateway(core: GatewayCore(configuration: c.coreConfiguration), hub: hub, sinks: sinks + (forwarder.map { [$0] } ?? []),
-                                  forwarding: forwarder != nil, recorder: recorder, clock: now)
+                                  forwarding: forwarder != nil, recorder: recorder, eventIDs: AlertEventIDs(boot: boot), clock: now)
             // The sources, in the order they start: the airspace in place before the first datagram.
             let acknowledgements = AcknowledgementSource(log: log, clock: clock) { id, fromPage in
                 console.info("gatewayd: \(id) acknowledged\(fromPage ? " from the cockpit page" : "")")

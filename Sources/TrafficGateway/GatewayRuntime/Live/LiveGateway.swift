@@ -28,7 +28,8 @@ public final class LiveGateway: Sendable {
     public let queue = DispatchQueue(label: "gatewayd.core")
     /// The pipeline and the sinks, in the order they are handed outputs: taken on `queue` (and
     /// by `add`, `status` and `stop` through it), so uncontended.
-    private let state: Locked<(pipeline: GatewayPipeline, sinks: [any GatewaySink])>
+    /// The alert events' ids (`AlertEventIDs`), stamped here in stream order, when given.
+    private let state: Locked<(pipeline: GatewayPipeline, sinks: [any GatewaySink], ids: AlertEventIDs?)>
     /// The sources, in the order they start; behind their own lock, so that a stop reaches them
     /// without waiting for the queue.
     private let sources = Locked<[any GatewaySource]>([])
@@ -44,13 +45,15 @@ public final class LiveGateway: Sendable {
     /// Creates a gateway whose outputs go to `sinks` (more with `add`); the feeds' picture is
     /// produced when `hub` is given (a `FeedHubSink` first), each datagram re-broadcast with our
     /// alert bits for `forwarding`, every input kept by `recorder`, each datagram's latency
-    /// added to `latencyProbe`. Nothing runs until `start`.
+    /// added to `latencyProbe`, each alert event given its stable id from `eventIDs` (a running
+    /// gateway; none in tests and benchmarks that compare with the engine's goldens). Nothing
+    /// runs until `start`.
     public init(core: GatewayCore = GatewayCore(), hub: FeedHub? = nil, sinks: [any GatewaySink], forwarding: Bool = false,
-                recorder: FlightRecorder? = nil, latencyProbe: LatencyProbe? = nil,
+                recorder: FlightRecorder? = nil, latencyProbe: LatencyProbe? = nil, eventIDs: AlertEventIDs? = nil,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         let pipeline = GatewayPipeline(core: core, outputs: .init(fisb: true, rebroadcast: forwarding ? Rebroadcast() : nil,
                                                                   snapshotInterval: hub == nil ? nil : 0.25, flightSamples: true, grids: true))
-        self.state = Locked((pipeline, (hub.map { [FeedHubSink(hub: $0)] } ?? []) + sinks))
+        self.state = Locked((pipeline, (hub.map { [FeedHubSink(hub: $0)] } ?? []) + sinks, eventIDs))
         self.recorder = recorder
         self.latencyProbe = latencyProbe
         self.clock = clock
@@ -109,7 +112,7 @@ public final class LiveGateway: Sendable {
         queue.async {
             let t = CaptureTime.quantized(time ?? self.clock())
             if input.isRecorded { self.recorder?.record(input, at: t) }
-            self.state.withLock { c in Self.carryOut(c.pipeline.process(input, at: t), to: c.sinks, at: t) }
+            self.state.withLock { c in Self.carryOut(c.pipeline.process(input, at: t), to: c.sinks, ids: &c.ids, at: t) }
         }
     }
 
@@ -120,7 +123,7 @@ public final class LiveGateway: Sendable {
         defer {
             if let probe = latencyProbe { probe.add(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6) }
         }
-        state.withLock { c in Self.carryOut(c.pipeline.process(datagram: bytes, at: time), to: c.sinks, at: time) }
+        state.withLock { c in Self.carryOut(c.pipeline.process(datagram: bytes, at: time), to: c.sinks, ids: &c.ids, at: time) }
     }
 
     /// Replaces the airspace areas watched (a canned set, tests); alerts follow.
@@ -129,9 +132,14 @@ public final class LiveGateway: Sendable {
     /// Acknowledges an airspace alert (alert id or area id).
     public func acknowledge(_ id: String) { deliver(.acknowledge(id)) }
 
-    /// Hands what the pipeline decided to every sink, the alert changes encoded once.
-    private static func carryOut(_ outputs: GatewayOutputs, to sinks: [any GatewaySink], at time: Double) {
-        let encoded = outputs.alerts.isEmpty ? [] : outputs.alerts.map(EncodedAlert.init)
+    /// Hands what the pipeline decided to every sink, the alert changes encoded once (each with
+    /// its id, when `ids` is given).
+    private static func carryOut(_ outputs: GatewayOutputs, to sinks: [any GatewaySink], ids: inout AlertEventIDs?, at time: Double) {
+        var encoded: [EncodedAlert] = []
+        if !outputs.alerts.isEmpty {
+            encoded.reserveCapacity(outputs.alerts.count)
+            for event in outputs.alerts { encoded.append(EncodedAlert(event, eventId: ids?.next())) }
+        }
         for sink in sinks { sink.carryOut(outputs, alerts: encoded, at: time) }
     }
 
