@@ -6,7 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "GDL90", targets: ["GDL90"]),
-        .library(name: "TrafficGateway", targets: ["GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayRuntime"]),
+        .library(name: "TrafficGateway", targets: ["GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
         .library(name: "GatewaySimulation", targets: ["GatewaySimulation"]),
         .executable(name: "gatewayd", targets: ["gatewayd"]),
     ],
@@ -32,10 +32,12 @@ let package = Package(
         // ALSA (system library, Debian's libasound2-dev): the voice's playback, and a PCM opened from
         // configuration text (tests play into a file PCM: no sound card needed).
         .target(name: "CALSA"),
+        // libmosquitto (Debian's libmosquitto1, MQTT), loaded on first use: only a gateway with a fleet loads it.
+        .target(name: "CMosquitto"),
         // SQLite (system library, Debian's libsqlite3-dev): the alert log, the NOTAMs, the logbook,
         // through the small layer in Storage/SQLiteConnection.swift.
         .target(name: "CSQLite"),
-        // The gateway, in eight modules under Sources/TrafficGateway, lowest first; a module imports
+        // The gateway, in nine modules under Sources/TrafficGateway, lowest first; a module imports
         // only those below it, and the compiler holds it (docs/modules-plan.md, scripts/modules.py).
         // Support: buffers, JSON, text patterns, time, geodesy, sockets' addresses, errors.
         .target(name: "GatewaySupport", dependencies: ["GDL90"], path: "Sources/TrafficGateway/GatewaySupport"),
@@ -65,9 +67,21 @@ let package = Package(
         // The voice: callouts scheduled, espeak-ng, ALSA.
         .target(name: "GatewayVoice", dependencies: ["GatewaySupport", "GatewayDomain", "GatewayCaptures", "CEspeak", "CALSA"],
                 path: "Sources/TrafficGateway/GatewayVoice"),
+        // The fleet (issue 43): a gateway's publisher to a club's MQTT broker (from the alert log and
+        // the logbook: nothing lost offline) and the ground station that keeps the club's picture,
+        // logbook and page (its files embedded by scripts/embed-page.py).
+        .target(name: "GatewayFleet",
+                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayFeeds", "CMosquitto",
+                               .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "HummingbirdCore", package: "hummingbird"),
+                               .product(name: "HTTPTypes", package: "swift-http-types"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                path: "Sources/TrafficGateway/GatewayFleet", exclude: ["Page"]),
         // The runtime: sources, sinks, the live gateway, the app and its services, configuration.
         .target(name: "GatewayRuntime",
-                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice",
+                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet",
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
@@ -76,7 +90,7 @@ let package = Package(
                 path: "Sources/TrafficGateway/GatewayRuntime"),
         // Simulation and benchmarks: synthetic traffic, scenario captures, the demo flight, the
         // benchmark runners `gatewayd bench` and `gatewayd simulate` use (not in the daemon's path).
-        .target(name: "GatewaySimulation", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayRuntime"]),
+        .target(name: "GatewaySimulation", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
         // What the fuzz targets drive (the decoders, the core, an HTTP server on a socket pair).
         .target(name: "GatewayFuzzSupport", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayFeeds", "GatewayRuntime"]),
         // The executable: argument parsing and wiring only.
@@ -84,7 +98,7 @@ let package = Package(
             name: "gatewayd",
             dependencies: [
                 "GDL90",
-                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayRuntime",
+                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime",
                 "GatewaySimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -96,7 +110,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayRuntime", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
+                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]

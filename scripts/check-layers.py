@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 LAYERS = [["GatewaySupport"], ["GatewayDomain"], ["GatewayCaptures"], ["GatewayRecords"],
-          ["GatewayWeather"], ["GatewayFeeds", "GatewayVoice"], ["GatewayRuntime"]]
+          ["GatewayWeather"], ["GatewayFeeds", "GatewayVoice"], ["GatewayFleet"], ["GatewayRuntime"]]
 LEVEL = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

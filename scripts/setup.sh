@@ -33,6 +33,11 @@ command -v debootstrap >/dev/null 2>&1 || need_apt+=(debootstrap)
 command -v man >/dev/null 2>&1 || need_apt+=(man-db)
 # GDAL (gdalinfo, gdal_translate) reads the radar pictures back with their world files in the tests.
 command -v gdal_translate >/dev/null 2>&1 || need_apt+=(gdal-bin)
+# The fleet (issue 43): a real mosquitto broker in the tests, its clients, and libmosquitto (the
+# gateway loads libmosquitto.so.1 on first use; the header proves the shim's prototypes).
+command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || need_apt+=(mosquitto)
+command -v mosquitto_sub >/dev/null 2>&1 || need_apt+=(mosquitto-clients)
+have_header mosquitto.h || need_apt+=(libmosquitto-dev)
 # Python 3 and pip for the export readers (below).
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
@@ -48,6 +53,8 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq >/dev/null || { echo "setup: apt-get update failed (no network?)" >&2; exit 1; }
   $sudo apt-get install -y -qq "${need_apt[@]}" >/dev/null || { echo "setup: apt-get install ${need_apt[*]} failed" >&2; exit 1; }
+  # Debian starts the mosquitto it installs on port 1883; the tests start their own on free ports.
+  case " ${need_apt[*]} " in *" mosquitto "*) $sudo systemctl disable --now mosquitto >/dev/null 2>&1 || true ;; esac
 fi
 
 # The logbook's exports are read back by the ecosystem's own readers in the tests

@@ -112,6 +112,21 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Speak advisories too (default: cautions and warnings only).")
     var voiceAdvisories = false
 
+    @Option(help: ArgumentHelp("Publish to a club's MQTT broker: mqtt://HOST[:PORT] (1883) or mqtts://HOST[:PORT] (TLS, 8883) ([fleet] broker). Needs --fleet-id and the database; nothing is lost offline (see README, Fleet).", valueName: "url"))
+    var fleet: String?
+
+    @Option(help: ArgumentHelp("This gateway's name in the fleet, the NAME of skygate/NAME/… (1-64 bytes without / + # or spaces).", valueName: "name"))
+    var fleetId: String?
+
+    @Option(help: ArgumentHelp("The broker's user name.", valueName: "user"))
+    var fleetUser: String?
+
+    @Option(help: ArgumentHelp("A root-only file holding the broker's password (its trailing newline is not part of it).", valueName: "file"))
+    var fleetPasswordFile: String?
+
+    @Option(help: ArgumentHelp("The CA file (PEM) the broker's certificate is checked against, for mqtts:// (default: the system's).", valueName: "file"))
+    var fleetCa: String?
+
     @Option(help: "Configuration file (default /etc/gatewayd/gatewayd.toml when it exists); flags override it.")
     var config: String?
 
@@ -153,6 +168,11 @@ struct RunCommand: AsyncParsableCommand {
             "--voice-device": voiceDevice.map(TOMLValue.string),
             "--voice-volume": voiceVolume.map(TOMLValue.integer),
             "--voice-advisories": voiceAdvisories ? .bool(true) : nil,
+            "--fleet": fleet.map(TOMLValue.string),
+            "--fleet-id": fleetId.map(TOMLValue.string),
+            "--fleet-user": fleetUser.map(TOMLValue.string),
+            "--fleet-password-file": fleetPasswordFile.map(TOMLValue.string),
+            "--fleet-ca": fleetCa.map(TOMLValue.string),
         ]
         do {
             try c.apply(flags: given)
@@ -166,6 +186,7 @@ struct RunCommand: AsyncParsableCommand {
     /// Checks what no single key can: settings that need each other.
     static func validate(_ c: GatewayConfig) throws {
         if c.notamSource != nil && c.notamLocations.isEmpty { throw ValidationError("--notam-source needs --notam-location ICAO (repeatable)") }
+        do { _ = try c.fleet() } catch { throw ValidationError("\(error)") }
     }
 
     func validate() throws {

@@ -21,7 +21,7 @@ struct TailCommand: ParsableCommand {
         commandName: "tail",
         abstract: "Follow a running gateway's alerts and print them as they change.",
         discussion: """
-            Connects to the gateway's /alerts stream (gatewayd run serves it on port 8090), prints the alerts active now, then every change. When the gateway restarts or the network drops, it reconnects by itself (every 2 s, then less often) and says so on stderr.
+            Connects to the gateway's /alerts stream (gatewayd run serves it on port 8090), prints the alerts active now, then every change. When the gateway restarts or the network drops, it reconnects by itself (every 2 s, then less often), says so on stderr, and resumes after the last alert event it printed (the stream's event ids): nothing is printed twice or missed.
 
             Examples:
               gatewayd tail                                   the gateway on this machine
@@ -66,9 +66,12 @@ struct TailCommand: ParsableCommand {
         var printed = 0
         var delay = 2.0
         var connectedOnce = false
+        // The last event id seen: a reconnect resumes after it (Last-Event-ID), so nothing is
+        // printed twice or lost across a dropped connection or a gateway restart.
+        var lastEventID: String?
         while true {
             do {
-                var connection = try HTTPConnection(target, timeout: 5)
+                var connection = try HTTPConnection(target, timeout: 5, sending: lastEventID.map { [("Last-Event-ID", $0)] } ?? [])
                 defer { connection.close() }
                 guard connection.status == 200 else {
                     throw HTTPConnection.Failure(description: "\(SecretMasking.url(alertsURL)) answered HTTP \(connection.status)")
@@ -76,9 +79,12 @@ struct TailCommand: ParsableCommand {
                 Terminal.error(connectedOnce ? "tail: reconnected to \(SecretMasking.url(alertsURL))" : "tail: following \(SecretMasking.url(alertsURL))")
                 connectedOnce = true
                 delay = 2
-                var parser = SSEParser()
+                var parser = SSEParser(lastEventID: lastEventID)
+                defer { lastEventID = parser.lastEventID }
                 while let piece = try connection.readBody() {
-                    for event in parser.feed(piece) {
+                    let events = parser.feed(piece)
+                    lastEventID = parser.lastEventID
+                    for event in events {
                         Terminal.out([colour && !json ? AlertFormatter.colouredLine(text: event) ?? event : event])
                         printed += 1
                         if count > 0 && printed >= count { return }

@@ -18,6 +18,25 @@ import Glibc
 public enum CockpitAPI {
     // MARK: /api/traffic
 
+    /// `/api/traffic`'s `ownship` object (a fleet's `skygate/NAME/ownship` message), nil while
+    /// there is no ownship.
+    public static func ownship(_ s: FeedSnapshot) -> String? {
+        guard let own = s.ownship else { return nil }
+        var o = JSONWriter()
+        o.add("lat", own.position.latitude, decimals: 6)
+        o.add("lon", own.position.longitude, decimals: 6)
+        o.add("altitudeFt", own.altitudeFt.map { Int(saturating: $0) })
+        o.add("groundSpeedKt", own.groundSpeedKt, decimals: 0)
+        o.add("trackDeg", own.trackDeg, decimals: 0)
+        o.add("verticalSpeedFpm", Int(saturating: own.verticalSpeedFpm))
+        o.add("airborne", own.airborne)
+        o.add("source", own.source.rawValue)
+        o.add("gpsValid", s.gpsValid)
+        o.add("ageSec", own.ageSec, decimals: 1)
+        o.add("deadReckoned", own.isHeld)
+        return o.result
+    }
+
     /// `/api/traffic`: ownship, every target (nearest first, with range, bearing and altitude
     /// relative to ownship when ownship has a fix) and the airspace areas active now with their
     /// outlines (as [lat, lon]) and limits.
@@ -27,23 +46,7 @@ public enum CockpitAPI {
         if let storage { w.add("storage", storage) }
         w.add("staleAfterSec", s.staleAfter, decimals: 0)
         let own = s.ownship
-        if let own {
-            var o = JSONWriter()
-            o.add("lat", own.position.latitude, decimals: 6)
-            o.add("lon", own.position.longitude, decimals: 6)
-            o.add("altitudeFt", own.altitudeFt.map { Int(saturating: $0) })
-            o.add("groundSpeedKt", own.groundSpeedKt, decimals: 0)
-            o.add("trackDeg", own.trackDeg, decimals: 0)
-            o.add("verticalSpeedFpm", Int(saturating: own.verticalSpeedFpm))
-            o.add("airborne", own.airborne)
-            o.add("source", own.source.rawValue)
-            o.add("gpsValid", s.gpsValid)
-            o.add("ageSec", own.ageSec, decimals: 1)
-            o.add("deadReckoned", own.isHeld)
-            w.addRaw("ownship", o.result)
-        } else {
-            w.addRaw("ownship", "null")
-        }
+        w.addRaw("ownship", ownship(s) ?? "null")
         struct Row {
             var range: Double?
             var json: String

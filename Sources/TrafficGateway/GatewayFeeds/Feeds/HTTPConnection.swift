@@ -52,8 +52,8 @@ public struct HTTPConnection {
     /// Response headers, names lower-cased.
     public private(set) var headers: [String: String] = [:]
 
-    /// Connects, sends `GET path` and reads the status line and headers.
-    public init(_ target: Target, timeout: Double = 10) throws(Failure) {
+    /// Connects, sends `GET path` (with `headers`) and reads the status line and headers.
+    public init(_ target: Target, timeout: Double = 10, sending extraHeaders: [(String, String)] = []) throws(Failure) {
         var hints = addrinfo()
         hints.ai_family = AF_INET
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -72,7 +72,8 @@ public struct HTTPConnection {
             throw Failure(description: "cannot connect to \(target.host):\(target.port): \(reason)")
         }
         self.fd = fd
-        let request = "GET \(target.path) HTTP/1.1\r\nHost: \(target.host):\(target.port)\r\nUser-Agent: gatewayd\r\nAccept: */*\r\n\r\n"
+        let extra = extraHeaders.map { "\($0.0): \($0.1)\r\n" }.joined()
+        let request = "GET \(target.path) HTTP/1.1\r\nHost: \(target.host):\(target.port)\r\nUser-Agent: gatewayd\r\nAccept: */*\r\n\(extra)\r\n"
         let bytes = Array(request.utf8)
         guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
             Glibc.close(fd)
@@ -184,23 +185,41 @@ public struct HTTPConnection {
 public struct SSEParser: Sendable {
     private var line: [UInt8] = []
     private var data: [String] = []
+    private var idBuffer: String?
+    /// The last event id the stream gave (its `id:` lines, taken when an event ends, even one
+    /// without data): what a reconnecting client sends as `Last-Event-ID`.
+    public private(set) var lastEventID: String?
 
-    /// Creates a parser.
-    public init() {}
+    /// Creates a parser, resuming after `lastEventID` when given.
+    public init(lastEventID: String? = nil) {
+        self.lastEventID = lastEventID
+        idBuffer = lastEventID
+    }
 
     /// Feeds bytes; returns the data of every event completed by them.
     public mutating func feed(_ bytes: [UInt8]) -> [String] {
-        var events: [String] = []
+        feedEvents(bytes).map(\.data)
+    }
+
+    /// Feeds bytes; returns every event completed by them with its id (the last one given).
+    public mutating func feedEvents(_ bytes: [UInt8]) -> [(id: String?, data: String)] {
+        var events: [(id: String?, data: String)] = []
         for b in bytes {
             if b == 0x0A {
                 if line.last == 0x0D { line.removeLast() }
                 if line.isEmpty {
-                    if !data.isEmpty { events.append(data.joined(separator: "\n")) }
+                    lastEventID = idBuffer
+                    if !data.isEmpty { events.append((idBuffer, data.joined(separator: "\n"))) }
                     data = []
                 } else if line.starts(with: Array("data:".utf8)) {
                     var value = Array(line.dropFirst(5))
                     if value.first == 0x20 { value.removeFirst() }
                     data.append(String(decoding: value, as: UTF8.self))
+                } else if line.starts(with: Array("id:".utf8)) {
+                    var value = Array(line.dropFirst(3))
+                    if value.first == 0x20 { value.removeFirst() }
+                    // An id with NUL is ignored (the SSE rules).
+                    if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
                 }
                 line = []
             } else {

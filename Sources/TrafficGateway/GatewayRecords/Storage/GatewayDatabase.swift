@@ -327,7 +327,7 @@ public final class GatewayDatabase: Sendable {
         }
     }
 
-    static func explain(_ error: any Error) -> String {
+    public static func explain(_ error: any Error) -> String {
         if let e = error as? OpenFailure { return e.reason }
         if let e = error as? SQLiteError {
             switch e.primaryCode {

@@ -2,6 +2,7 @@ import GatewaySupport
 import GatewayDomain
 import GatewayRecords
 import GatewayFeeds
+import GatewayFleet
 import GatewayWeather
 import Dispatch
 #if canImport(FoundationEssentials)
@@ -87,7 +88,14 @@ public struct GatewayApp: Sendable {
         let fisbWrites = DispatchQueue(label: "gatewayd.fisb-notams")
         // The radar pictures (issue 42): the gridded FIS-B blocks assembled off the core's queue.
         let radar = RadarStore()
-        let sinks = self.sinks(log: log, store: store, terminal: terminal, fisbWrites: fisbWrites) + [RadarSink(store: radar)]
+        // The fleet (issue 43): published from the alert log and the logbook (at least once, in order).
+        let publisher = try fleetPublisher(database: log?.database, clock: now)
+        var sinks = self.sinks(log: log, store: store, terminal: terminal, fisbWrites: fisbWrites) + [RadarSink(store: radar)]
+        if let publisher {
+            sinks.lazy.compactMap { $0 as? AlertLogSink }.first?.whenWritten { publisher.nudge() }
+            // After the logbook's sink: the flight closed at shutdown is kept before this one finishes.
+            sinks.append(FleetSink(publisher: publisher))
+        }
         // The running parts, in the order they stop last (the group stops them in reverse).
         var edges: [any Service] = []
         // Alert lines still waiting for the terminal are printed before the process ends.
@@ -101,6 +109,10 @@ public struct GatewayApp: Sendable {
                 }
                 do { try log.database.close() } catch { console.error("warning: \(error)") }
             })
+        }
+        if let publisher {
+            // Stopped before the alert log's edge closes the database (edges stop in reverse).
+            edges.append(EdgeService("fleet") { publisher.stop() })
         }
         var feeds: [String] = []
         var httpPort: Int?
@@ -136,6 +148,7 @@ public struct GatewayApp: Sendable {
             timers = gateway.services + (recorder?.services ?? [])
             (feeds, httpPort) = try self.feeds(hub: hub, store: store, log: log, radar: radar, acknowledgements: acknowledgements, into: &edges)
             if !c.forward.isEmpty { feeds.append("GDL90 forward to " + c.forward.map(\.description).joined(separator: ", ")) }
+            if let publisher { feeds.append("fleet \(publisher.settings.broker) as \(publisher.settings.id ?? "")") }
         } catch {
             for case let edge as EdgeService in edges.reversed() { edge.stopNow() }
             throw error
@@ -293,6 +306,27 @@ public struct GatewayApp: Sendable {
                 console.info("notams: \(writer.superseded) FIS-B NOTAM set(s) replaced by a newer one before they were stored (the latest is kept)")
             }
         }
+    }
+
+    /// The fleet's publisher, started (it connects on its own thread), when `[fleet] broker` is
+    /// set: a bad setting or an unreadable password file is an error here, before any
+    /// "listening" line; a missing libmosquitto is said and the gateway goes on without a fleet.
+    private func fleetPublisher(database: GatewayDatabase?, clock: @escaping @Sendable () -> Double) throws(GatewayError) -> FleetPublisher? {
+        guard let settings = try config.fleet(), let database else { return nil }
+        let password = try settings.passwordFile.map { path throws(GatewayError) in
+            try FleetSettings.readPassword(path: path, environment: ProcessInfo.processInfo.environment)
+        }
+        let console = self.console
+        let publisher = FleetPublisher(settings: settings, password: password, database: database, version: GatewayVersion.current, clock: clock) { line in
+            if line.contains(": connected to ") { console.info(line) } else { console.warning(line) }
+        }
+        do throws(GatewayError) {
+            try publisher.start()
+        } catch {
+            console.warning("\(error.reason); not publishing to the fleet (alerts and every other feed go on)")
+            return nil
+        }
+        return publisher
     }
 
     /// The database at `path` as `run` uses it (`GatewayDatabase.openForRun`): what happened to a

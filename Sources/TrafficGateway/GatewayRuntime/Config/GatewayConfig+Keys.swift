@@ -1,4 +1,5 @@
 import GatewaySupport
+import GatewayFleet
 import GatewayDomain
 import GatewayRecords
 extension GatewayConfig {
@@ -64,6 +65,15 @@ extension GatewayConfig {
             .number("weather", "refresh_min", \.weatherRefreshMin, in: 5...1440, help: "minutes, 5 to 1440"),
             .optional("weather", "url", \.weatherURL, help: "an http:// or https:// URL",
                       parse: { ($0.hasPrefix("https://") || $0.hasPrefix("http://")) && $0.count > 8 ? $0 : nil }, format: SecretMasking.url),
+
+            .optional("fleet", "broker", \.fleetBroker, help: "mqtt://HOST[:PORT] or mqtts://HOST[:PORT] (TLS), without credentials",
+                      unset: "# broker = \"mqtts://club.example:8883\"   (default: no fleet)", parse: FleetBroker.init(url:), format: \.description),
+            .optional("fleet", "id", \.fleetID, help: "this gateway's name in the fleet: 1–64 bytes without / + # spaces or control characters, not starting with $",
+                      parse: { FleetSettings.isValidID($0) ? $0 : nil }, format: path),
+            .optional("fleet", "username", \.fleetUsername, help: "string", secret: true, parse: { $0.isEmpty ? nil : $0 }, format: path),
+            .optional("fleet", "password_file", \.fleetPasswordFile, help: "file path (root-only; its one trailing newline is not part of the password)",
+                      parse: { $0.isEmpty ? nil : $0 }, format: path),
+            .optional("fleet", "ca_file", \.fleetCA, help: "file path (PEM)", parse: { $0.isEmpty ? nil : $0 }, format: path),
 
             .boolean("voice", "enabled", \.voiceEnabled),
             .text("voice", "device", \.voiceDevice, help: "an ALSA playback device name ('gatewayd voice list')",
@@ -133,6 +143,8 @@ extension GatewayConfig {
         ("--notam-location", "notams.locations"), ("--notam-refresh-hours", "notams.refresh_hours"),
         ("--status-interval", "output.status_interval"), ("--log-level", "log.level"), ("--voice", "voice.enabled"),
         ("--voice-device", "voice.device"), ("--voice-volume", "voice.volume"), ("--voice-advisories", "voice.advisories"),
+        ("--fleet", "fleet.broker"), ("--fleet-id", "fleet.id"), ("--fleet-user", "fleet.username"),
+        ("--fleet-password-file", "fleet.password_file"), ("--fleet-ca", "fleet.ca_file"),
     ]
 
     /// Applies the flags given (flag → its value as TOML would give it; nil: not given), through

@@ -1,4 +1,5 @@
 import GatewaySupport
+import GatewayFleet
 import GatewayDomain
 import GatewayRecords
 #if canImport(FoundationEssentials)
@@ -70,6 +71,14 @@ public struct GatewayConfig: Sendable, Equatable {
     public var weatherRefreshMin = 30.0
     /// Base URL replacing the aviationweather.gov Data API's.
     public var weatherURL: String?
+    /// The club's MQTT broker (issue 43; nil: no fleet), this gateway's name in the fleet, the
+    /// broker's user, the file holding its password (root-only; never the password itself) and
+    /// the CA file for `mqtts://`.
+    public var fleetBroker: FleetBroker?
+    public var fleetID: String?
+    public var fleetUsername: String?
+    public var fleetPasswordFile: String?
+    public var fleetCA: String?
     /// Base URL of the NOTAM source (nil: the source's public default), e.g. the FAA's staging API.
     public var notamURL: String?
     /// FAA API credentials file (client_id=…, client_secret=… lines, readable only by its owner).
@@ -170,6 +179,9 @@ public struct GatewayConfig: Sendable, Equatable {
             let line = max(lines[warning] ?? 0, lines[caution] ?? 0)
             throw ConfigError(file: file, line: line, message: "'\(warning)' in [alerts] must not exceed '\(caution)' (a warning is the tighter level)")
         }
+        do throws(GatewayError) { _ = try c.fleet() } catch {
+            throw ConfigError(file: file, line: lines["broker"] ?? 0, message: error.reason)
+        }
         return c
     }
 
@@ -178,6 +190,19 @@ public struct GatewayConfig: Sendable, Equatable {
         let known = keys.filter { $0.section == section }.map(\.name).sorted()
         return "unknown key '\(key)' in [\(section)]"
             + (known.isEmpty ? " (sections: \(sections(keys).joined(separator: ", ")))" : " (known: \(known.joined(separator: ", ")))")
+    }
+
+    /// The fleet's settings when a broker is set (nil: no fleet), or why they cannot work: a
+    /// broker needs this gateway's id, and the alert log and logbook it publishes from.
+    public func fleet() throws(GatewayError) -> FleetSettings? {
+        guard let broker = fleetBroker else { return nil }
+        guard let id = fleetID else {
+            throw GatewayError.setting(name: "fleet.id", message: "[fleet] broker is set but not id: name this gateway in the fleet (id = \"N123AB\", or --fleet-id)")
+        }
+        guard databaseEnabled else {
+            throw GatewayError.setting(name: "fleet.broker", message: "[fleet] broker needs the database ([database] enabled = true, no --no-database): the fleet publishes from the alert log and the logbook, so nothing is lost offline")
+        }
+        return FleetSettings(broker: broker, id: id, username: fleetUsername, passwordFile: fleetPasswordFile, caFile: fleetCA)
     }
 
     /// The sections, in the order of `keys`.

@@ -16,6 +16,8 @@ public final class AlertLogSink: GatewaySink {
     private let unwritten: Locked<(alerts: [EncodedAlert], failing: Bool, dropped: Int)>
     /// Most alert changes kept while the database cannot be written (the oldest go first).
     public static let maximumUnwritten = 10_000
+    /// Told after each batch written (the fleet publishes from the log).
+    private let written = Locked<(@Sendable () -> Void)?>(nil)
 
     /// A sink appending to `log`; `onError` hears write failures (their cause, said once until a
     /// write succeeds), the recovery, and drops.
@@ -23,6 +25,7 @@ public final class AlertLogSink: GatewaySink {
         self.onError = onError
         let unwritten = Locked<(alerts: [EncodedAlert], failing: Bool, dropped: Int)>(([], false, 0))
         self.unwritten = unwritten
+        let written = self.written
         writer = BoundedConsumer(label: "gatewayd.alert-log", limit: 4_096) { (alerts: [EncodedAlert]) in
             let batch = unwritten.withLock { kept -> [EncodedAlert] in
                 defer { kept.alerts = [] }
@@ -31,6 +34,7 @@ public final class AlertLogSink: GatewaySink {
             guard !batch.isEmpty else { return }
             do throws(GatewayError) {
                 try log.append(encoded: batch)
+                written.value?()
                 let recovered = unwritten.withLock { kept -> Bool in
                     defer { kept.failing = false }
                     return kept.failing
@@ -65,6 +69,9 @@ public final class AlertLogSink: GatewaySink {
             onError(GatewayError.notKeepingUp(what: "the alert log", lost: "\(writer.dropped) batch(es) of alerts not logged"))
         }
     }
+
+    /// Calls `body` after each batch written to the log, on the log's queue (it must not block).
+    public func whenWritten(_ body: @escaping @Sendable () -> Void) { written.set(body) }
 
     /// Alert changes waiting to be written (their write failed).
     public var waiting: Int { unwritten.value.alerts.count }

@@ -1,0 +1,97 @@
+import GatewaySupport
+
+/// A broker's address, `mqtt://HOST[:PORT]` (default 1883) or `mqtts://HOST[:PORT]` (TLS,
+/// default 8883, the broker's certificate checked against the name or address given).
+public struct FleetBroker: Sendable, Equatable, CustomStringConvertible {
+    /// TLS or not.
+    public var tls: Bool
+    /// Host name or address, as given.
+    public var host: String
+    /// TCP port.
+    public var port: Int
+
+    /// The broker of `url`, or nil when it is not one: a scheme other than mqtt or mqtts, user
+    /// information (credentials belong in the password file), a path, query or bad port.
+    public init?(url: String) {
+        let scheme: Bool
+        var rest: Substring
+        if url.hasPrefix("mqtt://") { scheme = false; rest = url.dropFirst(7) } else if url.hasPrefix("mqtts://") { scheme = true; rest = url.dropFirst(8) } else { return nil }
+        if rest.hasSuffix("/") { rest = rest.dropLast() }
+        guard !rest.isEmpty, !rest.contains(where: { "/?#@ ".contains($0) }) else { return nil }
+        var host = rest, port = scheme ? 8883 : 1883
+        if rest.hasPrefix("[") {  // [IPv6]:port
+            guard let close = rest.firstIndex(of: "]") else { return nil }
+            host = rest[rest.index(after: rest.startIndex)..<close]
+            let after = rest[rest.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":"), let p = Int(after.dropFirst()), (1...65_535).contains(p) else { return nil }
+                port = p
+            }
+        } else if let colon = rest.lastIndex(of: ":") {
+            guard let p = Int(rest[rest.index(after: colon)...]), (1...65_535).contains(p) else { return nil }
+            host = rest[..<colon]
+            port = p
+        }
+        guard !host.isEmpty else { return nil }
+        self.tls = scheme
+        self.host = String(host)
+        self.port = port
+    }
+
+    /// `mqtt://host:port` (never any credential).
+    public var description: String {
+        "\(tls ? "mqtts" : "mqtt")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+}
+
+/// The `[fleet]` settings a gateway and a ground station share.
+public struct FleetSettings: Sendable, Equatable {
+    public var broker: FleetBroker
+    /// The gateway's name in the fleet (`skygate/NAME/…`); nil for a ground station.
+    public var id: String?
+    public var username: String?
+    /// The password file (root-only; its trailing newline is not part of the password).
+    public var passwordFile: String?
+    /// The CA file for `mqtts://`.
+    public var caFile: String?
+
+    public init(broker: FleetBroker, id: String? = nil, username: String? = nil, passwordFile: String? = nil, caFile: String? = nil) {
+        self.broker = broker
+        self.id = id
+        self.username = username
+        self.passwordFile = passwordFile
+        self.caFile = caFile
+    }
+
+    /// Whether `id` can name a gateway: 1–64 bytes of UTF-8 without `/`, `+`, `#` (MQTT's topic
+    /// separator and wildcards), control characters or spaces, not starting with `$` (brokers'
+    /// own topics).
+    public static func isValidID(_ id: String) -> Bool {
+        let bytes = id.utf8.count
+        guard (1...64).contains(bytes), !id.hasPrefix("$") else { return false }
+        return !id.unicodeScalars.contains { "/+# ".unicodeScalars.contains($0) || $0.properties.generalCategory == .control || $0.value == 0x7F }
+    }
+
+    /// The password in the file at `path`: its content without one trailing newline (`\n` or
+    /// `\r\n`). `${CREDENTIALS_DIRECTORY}` in the path is systemd's credentials folder. The
+    /// error never quotes the file.
+    public static func readPassword(path: String, environment: [String: String]) throws(GatewayError) -> String {
+        var path = path
+        if path.contains("${CREDENTIALS_DIRECTORY}") {
+            guard let dir = environment["CREDENTIALS_DIRECTORY"], !dir.isEmpty else {
+                throw GatewayError.setting(name: "fleet.password_file", message: "[fleet] password_file \(path): $CREDENTIALS_DIRECTORY is not set (systemd's LoadCredential= gives it; see deploy/README.md)")
+            }
+            path = path.replacingAll("${CREDENTIALS_DIRECTORY}", with: dir)
+        }
+        guard let file = OpenFile.reading(path) else {
+            throw GatewayError.setting(name: "fleet.password_file", message: "[fleet] password_file \(path): cannot be read (missing, or not readable by this user)")
+        }
+        var text = file.read(upTo: 4096)
+        file.close()
+        if text.last == UInt8(ascii: "\n") { text.removeLast(); if text.last == UInt8(ascii: "\r") { text.removeLast() } }
+        guard !text.isEmpty, let password = String(validating: text, as: UTF8.self) else {
+            throw GatewayError.setting(name: "fleet.password_file", message: "[fleet] password_file \(path): empty or not UTF-8 text")
+        }
+        return password
+    }
+}

@@ -1,0 +1,369 @@
+import GatewaySupport
+import GatewayDomain
+import GatewayRecords
+import GatewayFeeds
+
+/// A gateway's side of the fleet: publishes its status, live picture, alert events and finished
+/// flights to the club's broker under `skygate/NAME/…` (`FleetTopic`), and loses nothing while
+/// the broker is out of reach (in flight, usually).
+///
+/// Alert events and flights are published from the durable record, never from memory: the alert
+/// log's rows with an event id after a cursor (in order, QoS 1, at most `window` unacknowledged at
+/// once) and the logbook's flights not yet acknowledged. Only acknowledgements are stored (the
+/// cursor moves past a row once it and every row before it were acknowledged), so a restart, a
+/// power cut or an outage of any length publishes the rest again, oldest first: at least once;
+/// consumers deduplicate by `eventId` and the flight's uid. Status, ownship and traffic are
+/// live only (QoS 0 for the picture: a stale position has no value).
+///
+/// One thread of its own (the pump) reads the record and publishes; libmosquitto's thread
+/// reports connections and acknowledgements. Neither ever runs on the core's queue.
+public final class FleetPublisher: Sendable {
+    /// What a person sees of it: the status line, `/healthz`.
+    public struct Status: Sendable, Equatable {
+        public var connected: Bool
+        /// Alert events not yet acknowledged (read at the last look).
+        public var queuedAlerts: Int
+        /// Flights not yet acknowledged.
+        public var queuedFlights: Int
+        /// Why it is not connected, when it is not.
+        public var problem: String?
+        /// Events and flights acknowledged since start.
+        public var acknowledged: Int
+    }
+
+    private enum Item: Sendable {
+        case alert(rowid: Int64, sent: Double)
+        case detail(uid: String)
+        case flight(uid: String, points: Int)
+        case status
+    }
+
+    private struct State {
+        var connected = false
+        var stopping = false
+        var stopped = false
+        var nudged = true
+        var statusDue = false
+        var inflight: [Int32: Item] = [:]
+        /// Rows published after the cursor, in order, and those acknowledged.
+        var sent: [Int64] = []
+        var acked: Set<Int64> = []
+        var sentRowid: Int64 = 0
+        var cursor: Int64 = 0
+        var cursorWritten: Int64 = 0
+        var flightsInFlight: Set<String> = []
+        var flightsAcked: [(uid: String, points: Int)] = []
+        var connectedAt = 0.0
+        var lostAt = 0.0
+        var problem: String? = "connecting"
+        var problemSaid = false
+        var queuedAlerts = 0
+        var queuedFlights = 0
+        var acknowledged = 0
+        var statusAcked = false
+    }
+
+    /// Unacknowledged alert events at once.
+    public static let window = 64
+    /// A connection that has not come up this long after an attempt or a loss is said (once).
+    public static let unreachableAfter = 10.0
+
+    public let settings: FleetSettings
+    private let id: String
+    private let outbox: FleetOutbox
+    private let logbook: LogbookStore
+    private let state = Locked(State())
+    private let client: Locked<MQTTClient?> = Locked(nil)
+    private let password: String?
+    private let clock: @Sendable () -> Double
+    private let log: @Sendable (String) -> Void
+    private let version: String
+
+    /// A publisher for the gateway `settings.id` on `database` (its alert log and logbook), the
+    /// password read already; `clock` is the gateway's (a replay's), `log` hears one line a
+    /// change of state (connected, refused, unreachable), never a password.
+    public init(settings: FleetSettings, password: String?, database: GatewayDatabase, version: String,
+                clock: @escaping @Sendable () -> Double, log: @escaping @Sendable (String) -> Void) {
+        self.settings = settings
+        self.id = settings.id ?? "gateway"
+        self.password = password
+        self.outbox = FleetOutbox(database: database, stream: "\(settings.id ?? "")@\(settings.broker.host):\(settings.broker.port)")
+        self.logbook = LogbookStore(database: database)
+        self.clock = clock
+        self.log = log
+        self.version = version
+    }
+
+    /// The client id the broker knows this gateway by.
+    var clientID: String { "skygate-gw-" + id }
+
+    /// Loads libmosquitto and starts the pump, which connects (off the caller's thread: the name
+    /// lookup blocks). Throws when the library cannot be loaded or the client set up.
+    public func start() throws(GatewayError) {
+        var options = MQTTClient.Options(clientID: clientID)
+        options.username = settings.username
+        options.password = password
+        options.tls = settings.broker.tls
+        options.caFile = settings.caFile
+        options.will = (FleetTopic.status.name(gateway: id), statusJSON(online: false, reason: "connection lost", time: nil), true)
+        let mqtt = try MQTTClient(options) { [weak self] event in self?.handle(event) }
+        client.set(mqtt)
+        do {
+            let cursor = try outbox.cursor() ?? outbox.initialCursor(now: clock())
+            state.withLock { s in
+                s.cursor = cursor
+                s.cursorWritten = cursor
+                s.sentRowid = cursor
+            }
+        } catch {
+            log("fleet: cannot read what was published before (\(GatewayDatabase.explain(error))): starting from the newest event")
+        }
+        let broker = settings.broker
+        DedicatedThread.start { [self] in
+            let rc = mqtt.connect(host: broker.host, port: broker.port)
+            state.withLock { $0.lostAt = DedicatedThread.monotonicSeconds }
+            if rc != 0 { say("fleet: \(broker) unreachable (\(MQTTClient.errorText(rc))); retrying with backoff up to 2 min") }
+            pump()
+        }
+    }
+
+    /// The status now.
+    public var status: Status {
+        state.withLock { s in
+            Status(connected: s.connected, queuedAlerts: s.queuedAlerts, queuedFlights: s.queuedFlights, problem: s.connected ? nil : s.problem,
+                   acknowledged: s.acknowledged)
+        }
+    }
+
+    /// New alert events are in the alert log (or soon will be): publish them.
+    public func nudge() { state.withLockWaking { $0.nudged = true } }
+
+    /// The live picture (QoS 0, dropped while disconnected): `traffic` whole and ownship's part.
+    public func picture(traffic: String, ownship: String?) {
+        guard state.withLock({ $0.connected }), let mqtt = client.value else { return }
+        mqtt.publish(FleetTopic.traffic.name(gateway: id), text: traffic, qos: 0)
+        if let ownship { mqtt.publish(FleetTopic.ownship.name(gateway: id), text: ownship, qos: 0) }
+    }
+
+    /// Refreshes the retained status (every minute of the gateway's clock).
+    public func refreshStatus() { state.withLockWaking { $0.statusDue = true } }
+
+    /// Waits (at most `timeout` seconds) until every flight kept is acknowledged: the flight
+    /// closed at shutdown reaches the broker before the process ends, when the broker is there.
+    /// Writes the cursor.
+    public func finish(timeout: Double) {
+        state.withLockWaking { $0.nudged = true }
+        let deadline = DedicatedThread.monotonicSeconds + timeout
+        // The pump publishes; wait for its look at the logbook, then for the acknowledgements.
+        state.wait(until: { !$0.nudged || !$0.connected }, timeout: timeout)
+        let left = max(0, deadline - DedicatedThread.monotonicSeconds)
+        state.wait(until: { !$0.connected || ($0.flightsInFlight.isEmpty && $0.queuedFlights == 0) }, timeout: left)
+        writeCursor()
+    }
+
+    /// Publishes the retained offline status (waiting a moment for its acknowledgement),
+    /// disconnects and stops the pump. Whatever was not acknowledged stays for the next start.
+    public func stop() {
+        let connected = state.withLockWaking { s -> Bool in
+            s.stopping = true
+            s.statusAcked = false
+            return s.connected
+        }
+        state.wait(until: { $0.stopped }, timeout: 2)
+        if connected, let mqtt = client.value {
+            let text = statusJSON(online: false, reason: "stopped", time: clock())
+            if let mid = mqtt.publish(FleetTopic.status.name(gateway: id), text: text, qos: 1, retain: true) {
+                state.withLock { $0.inflight[mid] = .status }
+                state.wait(until: { $0.statusAcked || !$0.connected }, timeout: 0.5)
+            }
+        }
+        writeCursor()
+        let mqtt = client.withLock { c -> MQTTClient? in defer { c = nil }; return c }
+        mqtt?.close()
+    }
+
+    // MARK: - libmosquitto's thread
+
+    private func handle(_ event: MQTTEvent) {
+        let broker = settings.broker
+        switch event {
+        case .connected:
+            let (alerts, flights, said) = state.withLockWaking { s -> (Int, Int, Bool) in
+                s.connected = true
+                s.connectedAt = DedicatedThread.monotonicSeconds
+                s.statusDue = true
+                s.nudged = true
+                defer { s.problemSaid = false; s.problem = nil }
+                return (s.queuedAlerts, s.queuedFlights, s.problemSaid)
+            }
+            log("fleet: connected to \(broker) as \(id)\(said || alerts + flights > 0 ? " (\(alerts) alert event(s) and \(flights) flight(s) to send)" : "")")
+        case .refused(_, let reason):
+            let hint = reason.contains("authori") || reason.contains("password") || reason.contains("identifier")
+                ? " (check [fleet] username and password_file)" : ""
+            setProblem("refused the connection: \(reason)\(hint)", say: "fleet: \(broker) refused the connection: \(reason)\(hint); retrying")
+        case .lost(let code, let reason):
+            let was = state.withLockWaking { s -> Bool in
+                defer { s.connected = false; s.lostAt = DedicatedThread.monotonicSeconds }
+                return s.connected
+            }
+            if was, code != 0 { setProblem("connection lost (\(reason))", say: nil) }
+        case .acknowledged(let mid):
+            state.withLockWaking { s in
+                guard let item = s.inflight.removeValue(forKey: mid) else { return }
+                switch item {
+                case .alert(let rowid, _):
+                    s.acked.insert(rowid)
+                    s.acknowledged += 1
+                    // The cursor passes every row acknowledged with all before it.
+                    var n = 0
+                    while n < s.sent.count, s.acked.contains(s.sent[n]) { s.acked.remove(s.sent[n]); n += 1 }
+                    if n > 0 { s.cursor = s.sent[n - 1]; s.sent.removeFirst(n) }
+                    s.queuedAlerts = max(0, s.queuedAlerts - 1)
+                case .detail: break
+                case .flight(let uid, let points):
+                    s.flightsAcked.append((uid, points))
+                    s.flightsInFlight.remove(uid)
+                    s.acknowledged += 1
+                    s.nudged = true
+                case .status: s.statusAcked = true
+                }
+            }
+        case .message, .subscribed: break
+        }
+    }
+
+    /// Records why the fleet is not connected and says it once an outage.
+    private func setProblem(_ problem: String, say line: String?) {
+        let first = state.withLock { s -> Bool in
+            s.problem = problem
+            defer { s.problemSaid = true }
+            return !s.problemSaid
+        }
+        if first, let line { log(line) }
+    }
+
+    private func say(_ line: String) {
+        if state.withLock({ s -> Bool in defer { s.problemSaid = true }; return !s.problemSaid }) { log(line) }
+    }
+
+    // MARK: - The pump
+
+    private func pump() {
+        var lastCursorWrite = 0.0
+        while true {
+            let (stopping, connected) = state.withLock(when: { $0.stopping || ($0.connected && ($0.nudged || $0.statusDue || !$0.flightsAcked.isEmpty)) },
+                                                       timeout: 1) { s, _ in (s.stopping, s.connected) }
+            if stopping { break }
+            let now = DedicatedThread.monotonicSeconds
+            guard connected, let mqtt = client.value else {
+                let (lostAt, problem) = state.withLock { ($0.lostAt, $0.problem) }
+                if lostAt > 0, now - lostAt > Self.unreachableAfter {
+                    say("fleet: \(settings.broker) unreachable (\(problem ?? "no answer")); retrying with backoff up to 2 min")
+                }
+                continue
+            }
+            if state.withLock({ s -> Bool in defer { s.statusDue = false }; return s.statusDue }) {
+                mqtt.publish(FleetTopic.status.name(gateway: id), text: statusJSON(online: true, reason: nil, time: clock()), qos: 1, retain: true)
+            }
+            state.withLock { $0.nudged = false }
+            publishAlerts(mqtt, now: now)
+            publishFlights(mqtt)
+            if now - lastCursorWrite >= 1 {
+                writeCursor()
+                lastCursorWrite = now
+            }
+        }
+        state.withLockWaking { $0.stopped = true }
+    }
+
+    /// Publishes the next events of the log (up to the window), oldest first. An event in
+    /// flight for a minute on a live connection is published again from the cursor (at least once).
+    private func publishAlerts(_ mqtt: MQTTClient, now: Double) {
+        let (after, room, stuck) = state.withLock { s -> (Int64, Int, Bool) in
+            let oldest = s.inflight.values.compactMap { item -> Double? in if case .alert(_, let t) = item { t } else { nil } }.min()
+            let stuck = oldest.map { now - $0 > 60 && now - s.connectedAt > 60 } ?? false
+            if stuck {
+                s.inflight = s.inflight.filter { if case .alert = $0.value { false } else { true } }
+                s.sent = []
+                s.acked = []
+                s.sentRowid = s.cursor
+            }
+            let inflightAlerts = s.inflight.values.count { if case .alert = $0 { true } else { false } }
+            return (s.sentRowid, Self.window - inflightAlerts, stuck)
+        }
+        if stuck { log("fleet: \(settings.broker) has not acknowledged for a minute: publishing again from the last acknowledged event") }
+        do {
+            let count = try outbox.alertCount(after: state.withLock { $0.cursor })
+            state.withLock { $0.queuedAlerts = count }
+            guard room > 0 else { return }
+            let rows = try outbox.alerts(after: after, limit: room)
+            let topic = FleetTopic.alerts.name(gateway: id)
+            for row in rows {
+                // Under the lock the acknowledgement takes: an early one cannot miss its id.
+                let published = state.withLock { s -> Bool in
+                    guard s.connected, let mid = mqtt.publish(topic, text: row.json, qos: 1) else { return false }
+                    s.inflight[mid] = .alert(rowid: row.rowid, sent: now)
+                    s.sent.append(row.rowid)
+                    s.sentRowid = row.rowid
+                    return true
+                }
+                if !published { return }
+            }
+        } catch {
+            setProblem("cannot read the alert log (\(GatewayDatabase.explain(error)))", say: "fleet: cannot read the alert log: \(GatewayDatabase.explain(error)); retrying")
+        }
+    }
+
+    /// Publishes each flight not yet acknowledged with its whole track: the detail, then the
+    /// summary (whose acknowledgement marks it).
+    private func publishFlights(_ mqtt: MQTTClient) {
+        do {
+            let acked = state.withLock { s -> [(uid: String, points: Int)] in defer { s.flightsAcked = [] }; return s.flightsAcked }
+            for f in acked { try outbox.markFlight(uid: f.uid, points: f.points, at: clock()) }
+            let pending = try outbox.flights()
+            let busy = state.withLock { s -> Set<String> in s.queuedFlights = pending.count; return s.flightsInFlight }
+            let todo = pending.filter { !busy.contains($0.uid) }
+            guard !todo.isEmpty else { return }
+            let summaries = try logbook.list()
+            for p in todo {
+                guard let summary = summaries.first(where: { $0.id == p.id }), let flight = try logbook.flight(p.id, display: true) else { continue }
+                let detail = LogbookJSON.flight(flight)
+                let item = LogbookJSON.summary(summary)
+                state.withLock { s in
+                    guard s.connected else { return }
+                    if let mid = mqtt.publish(FleetTopic.flightDetail(uid: p.uid).name(gateway: id), text: detail, qos: 1, retain: true) {
+                        s.inflight[mid] = .detail(uid: p.uid)
+                    }
+                    if let mid = mqtt.publish(FleetTopic.flight(uid: p.uid).name(gateway: id), text: item, qos: 1, retain: true) {
+                        s.inflight[mid] = .flight(uid: p.uid, points: p.points)
+                        s.flightsInFlight.insert(p.uid)
+                    }
+                }
+            }
+        } catch {
+            setProblem("cannot read the logbook (\(error))", say: "fleet: cannot read the logbook: \(error); retrying")
+        }
+    }
+
+    private func writeCursor() {
+        let (cursor, written) = state.withLock { ($0.cursor, $0.cursorWritten) }
+        guard cursor != written else { return }
+        do {
+            try outbox.advance(to: cursor, at: clock())
+            state.withLock { $0.cursorWritten = cursor }
+        } catch {
+            // Kept in memory and tried again; at worst the events after the stored cursor are published again.
+        }
+    }
+
+    /// The status message: `{"id","version","online","time"}` (and `reason` when offline).
+    func statusJSON(online: Bool, reason: String?, time: Double?) -> String {
+        var w = JSONWriter()
+        w.add("id", id)
+        w.add("version", version)
+        w.add("online", online)
+        if let time { w.add("time", Timestamp.iso8601(time)) }
+        if let reason { w.add("reason", reason) }
+        return w.result
+    }
+}

@@ -1,0 +1,263 @@
+import GatewaySupport
+import GatewayDomain
+import GatewayRecords
+import GatewayFeeds
+
+/// The club's ground station: subscribes to `skygate/+/#` (MQTT 3.1.1, a persistent session,
+/// so the broker queues QoS 1 messages while the station is away), keeps every gateway's alert
+/// events once and finished flights in its own database (`FleetStationStore`), and holds each
+/// gateway's live picture in memory for `/api/fleet` and the page.
+public final class FleetStation: Sendable {
+    /// One gateway as the station knows it.
+    struct Gateway {
+        var id: String
+        var online = false
+        var reason: String?
+        var version: String?
+        var lastContact = 0.0
+        var ownship: String?
+        var ownshipAt: Double?
+        var track: [(time: Double, lat: Double, lon: Double)] = []
+        var targets = 0
+        /// Active alerts by alert id (raised or updated, not cleared), in the order raised.
+        var active: [(id: String, json: [String: Any])] = []
+        var lastAlert: String?
+    }
+
+    private struct State {
+        var gateways: [String: Gateway] = [:]
+        var connected = false
+        var problem: String? = "connecting"
+        var problemSaid = false
+        var subscribers: [Int: AsyncStream<(rowid: Int64, json: String)>.Continuation] = [:]
+        var nextSubscriber = 0
+    }
+
+    public let settings: FleetSettings
+    public let store: FleetStationStore
+    private let state = Locked(State())
+    private let client = Locked<MQTTClient?>(nil)
+    private let password: String?
+    private let clock: @Sendable () -> Double
+    private let log: @Sendable (String) -> Void
+    /// Positions kept for each gateway's track on the page, seconds.
+    public static let trackSeconds = 600.0
+
+    public init(settings: FleetSettings, password: String?, database: GatewayDatabase, clientID: String,
+                clock: @escaping @Sendable () -> Double, log: @escaping @Sendable (String) -> Void) {
+        self.settings = settings
+        self.password = password
+        self.store = FleetStationStore(database: database)
+        self.clock = clock
+        self.log = log
+        self.clientIDValue = clientID
+        // The gateways seen before (their last status), so the page lists them at once.
+        if let rows = try? database.read({ db in try db.rows("SELECT id, online, reason, version, last_contact FROM fleet_gateway") }) {
+            state.withLock { s in
+                for r in rows {
+                    guard let id = r.string("id") else { continue }
+                    var g = Gateway(id: id)
+                    g.online = false
+                    g.reason = r.string("reason") ?? "not heard since the station started"
+                    g.version = r.string("version")
+                    g.lastContact = r.double("last_contact") ?? 0
+                    s.gateways[id] = g
+                }
+            }
+        }
+    }
+
+    private let clientIDValue: String
+
+    /// Connects (on libmosquitto's thread; the name lookup on a thread of its own) and subscribes.
+    public func start() throws(GatewayError) {
+        var options = MQTTClient.Options(clientID: clientIDValue)
+        options.cleanSession = false
+        options.username = settings.username
+        options.password = password
+        options.tls = settings.broker.tls
+        options.caFile = settings.caFile
+        let mqtt = try MQTTClient(options) { [weak self] event in self?.handle(event) }
+        client.set(mqtt)
+        let broker = settings.broker
+        DedicatedThread.start { [self] in
+            let rc = mqtt.connect(host: broker.host, port: broker.port)
+            if rc != 0 { say("fleet: \(broker) unreachable (\(MQTTClient.errorText(rc))); retrying with backoff up to 2 min") }
+        }
+    }
+
+    /// Disconnects.
+    public func stop() {
+        let mqtt = client.withLock { c -> MQTTClient? in defer { c = nil }; return c }
+        mqtt?.close()
+        let subscribers = state.withLock { s -> [AsyncStream<(rowid: Int64, json: String)>.Continuation] in
+            defer { s.subscribers = [:] }
+            return Array(s.subscribers.values)
+        }
+        for c in subscribers { c.finish() }
+    }
+
+    /// Connected to the broker, and why not.
+    public var connection: (connected: Bool, problem: String?) { state.withLock { ($0.connected, $0.problem) } }
+
+    private func say(_ line: String) {
+        if state.withLock({ s -> Bool in defer { s.problemSaid = true }; return !s.problemSaid }) { log(line) }
+    }
+
+    // MARK: - Messages (libmosquitto's thread)
+
+    private func handle(_ event: MQTTEvent) {
+        switch event {
+        case .connected:
+            state.withLock { s in s.connected = true; s.problem = nil; s.problemSaid = false }
+            client.value?.subscribe(FleetTopic.everything, qos: 1)
+            log("fleet: station connected to \(settings.broker), subscribed to \(FleetTopic.everything)")
+        case .refused(_, let reason):
+            let hint = reason.contains("authori") ? " (check [fleet] username and password_file)" : ""
+            state.withLock { $0.problem = "refused: \(reason)" }
+            say("fleet: \(settings.broker) refused the connection: \(reason)\(hint); retrying")
+        case .lost(let code, let reason):
+            state.withLock { s in s.connected = false; if code != 0 { s.problem = reason } }
+        case .message(let topic, let payload, _):
+            receive(topic: topic, payload: payload)
+        case .acknowledged, .subscribed: break
+        }
+    }
+
+    /// One message of a gateway. Bad input (not JSON, an unknown topic) is skipped.
+    func receive(topic: String, payload: [UInt8]) {
+        guard let (gateway, kind) = FleetTopic.parse(topic), FleetSettings.isValidID(gateway) else { return }
+        let now = clock()
+        // An empty retained message clears a topic (a flight deleted by its gateway): nothing to keep.
+        guard !payload.isEmpty, let object = JSONReader.object(payload) else { return }
+        let text = String(decoding: payload, as: UTF8.self)
+        do {
+            switch kind {
+            case .status:
+                let online = object["online"] as? Bool ?? false
+                let reason = online ? nil : object["reason"] as? String ?? "offline"
+                let version = object["version"] as? String
+                state.withLock { s in
+                    var g = s.gateways[gateway] ?? Gateway(id: gateway)
+                    g.online = online
+                    g.reason = reason
+                    g.version = version ?? g.version
+                    g.lastContact = now
+                    s.gateways[gateway] = g
+                }
+                try store.database.write { db in
+                    try db.execute("""
+                        INSERT INTO fleet_gateway (id, online, reason, version, last_contact) VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET online = excluded.online, reason = excluded.reason,
+                            version = coalesce(excluded.version, version), last_contact = excluded.last_contact
+                        """, [gateway, online, reason, version, now])
+                }
+            case .ownship:
+                let lat = object["lat"] as? Double, lon = object["lon"] as? Double
+                state.withLock { s in
+                    var g = s.gateways[gateway] ?? Gateway(id: gateway)
+                    g.ownship = text
+                    g.ownshipAt = now
+                    g.lastContact = now
+                    if !g.online { g.online = true; g.reason = nil }
+                    if let lat, let lon {
+                        if g.track.last.map({ now - $0.time >= 2 }) ?? true { g.track.append((now, lat, lon)) }
+                        if let first = g.track.firstIndex(where: { now - $0.time <= Self.trackSeconds }), first > 0 { g.track.removeFirst(first) }
+                    }
+                    s.gateways[gateway] = g
+                }
+            case .traffic:
+                let targets = (object["targets"] as? [Any])?.count ?? 0
+                state.withLock { s in
+                    var g = s.gateways[gateway] ?? Gateway(id: gateway)
+                    g.targets = targets
+                    g.lastContact = now
+                    if object["ownship"] is JSONReader.Null || object["ownship"] == nil { g.ownship = nil }
+                    s.gateways[gateway] = g
+                }
+            case .alerts:
+                guard let eventId = object["eventId"] as? String, let alertID = object["id"] as? String else { return }
+                let rowid = try store.record(alert: text, gateway: gateway, eventId: eventId, at: now)
+                let cleared = object["event"] as? String == "cleared"
+                let subscribers = state.withLock { s -> [AsyncStream<(rowid: Int64, json: String)>.Continuation] in
+                    var g = s.gateways[gateway] ?? Gateway(id: gateway)
+                    g.lastContact = now
+                    if rowid != nil {
+                        g.lastAlert = text
+                        g.active.removeAll { $0.id == alertID }
+                        if !cleared { g.active.append((alertID, object)) }
+                    }
+                    s.gateways[gateway] = g
+                    return rowid == nil ? [] : Array(s.subscribers.values)
+                }
+                if let rowid {
+                    let line = Self.withGateway(text, gateway)
+                    for c in subscribers { c.yield((rowid, line)) }
+                }
+            case .flight(let uid):
+                try store.record(flightSummary: object, gateway: gateway, uid: uid)
+            case .flightDetail(let uid):
+                try store.record(detail: object, gateway: gateway, uid: uid)
+            }
+        } catch {
+            log("fleet: station: cannot keep \(topic): \(GatewayDatabase.explain(error))")
+        }
+    }
+
+    /// A gateway's JSON object with `"gateway"` added first.
+    static func withGateway(_ json: String, _ gateway: String) -> String {
+        var w = JSONWriter()
+        w.add("gateway", gateway)
+        let head = w.result
+        guard json.hasPrefix("{"), json.count > 2 else { return head }
+        return String(head.dropLast()) + "," + json.dropFirst()
+    }
+
+    // MARK: - What the HTTP server reads
+
+    /// `/api/fleet`.
+    public func fleetJSON() -> String {
+        let now = clock()
+        let gateways = state.withLock { s in s.gateways.values.sorted { $0.id < $1.id } }
+        var out = JSONWriter()
+        out.add("time", Timestamp.iso8601(now))
+        out.addRaw("gateways", JSONWriter.array(gateways.map { g in
+            var w = JSONWriter()
+            w.add("id", g.id)
+            w.add("online", g.online)
+            w.add("reason", g.reason)
+            w.add("version", g.version)
+            w.add("lastContact", g.lastContact > 0 ? Timestamp.iso8601(g.lastContact) : nil)
+            w.add("contactAgeSec", g.lastContact > 0 ? max(0, now - g.lastContact) : nil, decimals: 1)
+            w.addRaw("ownship", g.ownship ?? "null")
+            w.add("ownshipAgeSec", g.ownshipAt.map { max(0, now - $0) }, decimals: 1)
+            w.addRaw("track", JSONWriter.array(g.track.map { "[" + JSONWriter.format($0.lat, decimals: 5) + "," + JSONWriter.format($0.lon, decimals: 5) + "]" }))
+            w.add("targets", g.targets)
+            w.addRaw("activeAlerts", JSONWriter.array(g.active.map { a in
+                var o = JSONWriter()
+                o.add("id", a.id)
+                o.add("kind", a.json["kind"] as? String)
+                o.add("level", a.json["level"] as? String)
+                o.add("message", a.json["message"] as? String)
+                return o.result
+            }))
+            w.addRaw("lastAlert", g.lastAlert ?? "null")
+            return w.result
+        }))
+        return out.result
+    }
+
+    /// A subscription to the fleet's alert events (the station's `/alerts`): those after station
+    /// row `after` (`Last-Event-ID`) from the database, then the live ones, each with its row.
+    public func subscribe(after: Int64?) -> (backlog: [(rowid: Int64, json: String)], stream: AsyncStream<(rowid: Int64, json: String)>) {
+        let (stream, continuation) = AsyncStream<(rowid: Int64, json: String)>.makeStream(bufferingPolicy: .bufferingOldest(512))
+        let id = state.withLock { s -> Int in
+            defer { s.nextSubscriber += 1 }
+            s.subscribers[s.nextSubscriber] = continuation
+            return s.nextSubscriber
+        }
+        continuation.onTermination = { [weak self] _ in self?.state.withLock { s in s.subscribers[id] = nil } }
+        let backlog = after.map { after in ((try? store.events(after: after)) ?? []).map { ($0.rowid, Self.withGateway($0.json, $0.gateway)) } } ?? []
+        return (backlog, stream)
+    }
+}
