@@ -147,7 +147,7 @@ Architecture: $arch
 Maintainer: skygate maintainers <maintainers@skygate.invalid>
 Installed-Size: $size
 Depends: $(IFS=,; echo "${depends[*]}" | sed 's/,/, /g')
-Recommends: libcurl4, libespeak-ng1, espeak-ng-data, zlib1g
+Recommends: libcurl4, libespeak-ng1, espeak-ng-data, zlib1g, libmosquitto1
 Section: net
 Priority: optional
 Homepage: https://github.com/skygate/skygate
@@ -164,7 +164,8 @@ Description: GDL90 traffic and airspace gateway for Stratux ADS-B receivers
  The package runs it as a hardened systemd service (gatewayd.service).
  .
  libcurl4 is needed to fetch NOTAMs; libespeak-ng1 and espeak-ng-data for
- the spoken callouts: gatewayd names the package when one is missing.
+ the spoken callouts; libmosquitto1 to publish to a club's MQTT broker (the
+ fleet): gatewayd names the package when one is missing.
 CONTROL
 printf '/etc/gatewayd/gatewayd.toml\n' > "$root/DEBIAN/conffiles"
 (cd "$root" && find . -type f ! -path './DEBIAN/*' ! -path './etc/*' -printf '%P\n' | LC_ALL=C sort | xargs md5sum > DEBIAN/md5sums)

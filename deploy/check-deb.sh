@@ -6,8 +6,9 @@
 # In the root (cached in .build-deb/, made once; arm64 through qemu-aarch64-static):
 #   1. a hand installation by deploy/install.sh is in place (binary, unit, configuration);
 #   2. `apt-get install ./DEB` pulls the dependencies and migrates that installation;
-#   3. `gatewayd --version`, and `gatewayd replay` of the demo flight from the installed binary
-#      gives the alert changes of fixtures/demo-flight.alerts.jsonl, byte for byte;
+#   3. `gatewayd --version`; the installed binary's `readelf -d` NEEDED libraries hold no
+#      libmosquitto (the fleet loads it on first use); `gatewayd replay` of the demo flight from
+#      the installed binary gives the alert changes of fixtures/demo-flight.alerts.jsonl, byte for byte;
 #   4. `systemd-analyze verify` of the installed unit; the man page renders (`man gatewayd`);
 #      the shipped configuration passes `gatewayd config check`;
 #   5. a modified /etc/gatewayd/gatewayd.toml survives an upgrade to a newer version whose
@@ -36,8 +37,8 @@ done
 deb=$(realpath "$deb")
 [ -n "$arch" ] || arch=$(dpkg-deb -f "$deb" Architecture)
 [ "$(id -u)" = 0 ] || fail "run as root (debootstrap, chroot and mount need it)"
-for tool in debootstrap dpkg-deb chroot mount python3 gpg dpkg-scanpackages apt-ftparchive; do
-  command -v "$tool" >/dev/null 2>&1 || fail "$tool is missing (apt-get install debootstrap dpkg-dev apt-utils gnupg python3)"
+for tool in debootstrap dpkg-deb chroot mount python3 gpg dpkg-scanpackages apt-ftparchive readelf; do
+  command -v "$tool" >/dev/null 2>&1 || fail "$tool is missing (apt-get install debootstrap dpkg-dev apt-utils gnupg python3 binutils)"
 done
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 cache=$repo/.build-deb
@@ -122,9 +123,15 @@ done
 [ "$(stat -c %a "$root/etc/gatewayd/environment")" = 600 ] || fail "/etc/gatewayd/environment is not root-only"
 in_root test -L /etc/systemd/system/multi-user.target.wants/gatewayd.service || fail "the service is not enabled"
 
-step "3/7 gatewayd --version; replay of the demo flight from the installed binary"
+step "3/7 gatewayd --version; its NEEDED libraries; replay of the demo flight from the installed binary"
 version=$(in_root gatewayd --version)
 [ "$version" = "$(dpkg-deb -f "$deb" Version)" ] || fail "gatewayd --version says '$version', the package $(dpkg-deb -f "$deb" Version)"
+# libmosquitto (the fleet) is loaded on first use, like libcurl and espeak-ng: a library the binary
+# needs at start would make every Pi install it (read by the host's readelf: any architecture).
+needed=$(readelf -d "$root/usr/bin/gatewayd" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' | tr '\n' ' ') || fail "readelf -d of the installed gatewayd"
+[ -n "$needed" ] || fail "readelf -d lists no NEEDED library of the installed gatewayd"
+case $needed in *libmosquitto*) fail "the installed gatewayd needs libmosquitto at start (NEEDED: $needed): the fleet must load it on first use" ;; esac
+say "    NEEDED: ${needed% }; no libmosquitto (loaded on first use)"
 cp fixtures/demo-flight.pcap fixtures/notams-demo.json "$root/tmp/"
 in_root gatewayd replay --json /tmp/demo-flight.pcap > "$work/alerts.jsonl" 2> "$work/replay.err" ||
   { cat "$work/replay.err" >&2; fail "gatewayd replay"; }

@@ -63,7 +63,18 @@ final class ChildProcess {
         for (k, v) in extraEnvironment { environment.append(strdup(k + "=" + v)) }
         environment.append(nil)
         defer { for v in environment { free(v) } }
-        let rc = posix_spawn(&processIdentifier, executable, &actions, nil, argv, environment)
+        // The child starts with no signal blocked and default handlers: a thread of Dispatch's
+        // (which blocks signals) would otherwise hand it a mask that ignores SIGTERM.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let rc = posix_spawn(&processIdentifier, executable, &actions, &attributes, argv, environment)
         guard rc == 0 else { throw GatewayError.file(path: executable, reason: "cannot start: \(String(cString: strerror(rc)))") }
     }
 

@@ -95,7 +95,7 @@ import Testing
             let names = GatewayConfig.keys.filter { $0.section == section }.map(\.name).sorted().joined(separator: ", ")
             #expect(error("[\(section)]\nnope = 1\n") == "g.toml:2: unknown key 'nope' in [\(section)] (known: \(names))")
         }
-        #expect(error("[inputs]\nudp_port = 1\n") == "g.toml:2: unknown key 'udp_port' in [inputs] (sections: input, sbs, database, output, log, feeds, recorder, airspace, notams, weather, voice, alerts)")
+        #expect(error("[inputs]\nudp_port = 1\n") == "g.toml:2: unknown key 'udp_port' in [inputs] (sections: input, sbs, database, output, log, feeds, recorder, airspace, notams, weather, fleet, voice, alerts)")
         #expect(error("[log]\nlevel = \"debug\"\n") == "g.toml:2: 'level' in [log] must be error, warning or info")
         #expect(error("[notams]\nsource = \"faa\"\n") == "g.toml:2: 'source' in [notams] must be faa-api, faa-nms or faa-search")
         #expect(error("[feeds]\nforward = [\"efb\"]\n") == "g.toml:2: 'forward' in [feeds] must be array of \"host:port\" or \"auto\"")

@@ -23,10 +23,11 @@ public struct AlertEventIDs: Sendable, Equatable {
         return "\(boot)-\(seq)"
     }
 
-    /// `(boot, seq)` of an id this type made, else nil.
+    /// `(boot, seq)` of an id this type made, else nil; `"BOOT-0"`, before the first id of a
+    /// start, is one too (a client asking for a whole start).
     public static func parse(_ id: some StringProtocol) -> (boot: Int64, seq: Int64)? {
         guard let dash = id.firstIndex(of: "-"), let boot = Int64(id[..<dash]), let seq = Int64(id[id.index(after: dash)...]),
-              boot > 0, seq > 0 else { return nil }
+              boot > 0, seq >= 0 else { return nil }
         return (boot, seq)
     }
 }

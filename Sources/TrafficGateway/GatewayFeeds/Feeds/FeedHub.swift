@@ -167,8 +167,8 @@ public final class FeedHub: Sendable {
     }
 
     /// Subscribes to alert changes, or nil when `maximumSubscribers` are connected. A client
-    /// that saw the event `lastEventID` gets the changes after it: from the hub's hour of
-    /// history, or, when the history no longer has it (a gateway restarted, a long outage),
+    /// that saw the event `lastEventID` gets the changes after it (`"BOOT-0"`: from the start
+    /// BOOT on): from the hub's hour of history, or, when the history no longer has it (a gateway restarted, a long outage),
     /// from `earlier`, the changes after it the caller read from the alert log, followed by
     /// the history's later ones. Taken under the hub's one lock, so nothing published meanwhile
     /// is missed or sent twice.
@@ -186,6 +186,9 @@ public final class FeedHub: Sendable {
             var start = Subscription(backlog: [], resumed: true, mark: nil, stream: stream)
             if let lastEventID, let at = s.history.lastIndex(where: { $0.eventId == lastEventID }) {
                 start.backlog = Array(s.history[(at + 1)...])
+            } else if let lastEventID, earlier == nil, let (boot, seq) = AlertEventIDs.parse(lastEventID), seq == 0 {
+                // "BOOT-0" (no alert log to ask): every change of that start the hub still has.
+                start.backlog = s.history.filter { $0.eventId.flatMap(AlertEventIDs.parse)?.boot == boot }
             } else if lastEventID != nil, let earlier {
                 let seen = Set(earlier.compactMap(\.eventId))
                 start.backlog = earlier + s.history.filter { $0.eventId.map { !seen.contains($0) } ?? false }

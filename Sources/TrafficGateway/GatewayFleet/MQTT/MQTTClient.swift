@@ -50,6 +50,8 @@ public final class MQTTClient: Sendable {
 
     private final class Sink: Sendable {
         let handler: @Sendable (MQTTEvent) -> Void
+        /// Whether the connection is up (a clean close waits for its DISCONNECT to go out).
+        let connected = Locked(false)
         init(_ handler: @escaping @Sendable (MQTTEvent) -> Void) { self.handler = handler }
     }
 
@@ -81,8 +83,10 @@ public final class MQTTClient: Sendable {
             let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
             switch Int(kind) {
             case Int(SKYGATE_MQTT_CONNECT):
+                if code == 0 { sink.connected.setWaking(true) }
                 sink.handler(code == 0 ? .connected : .refused(code: code, reason: MQTTClient.refusal(code)))
             case Int(SKYGATE_MQTT_DISCONNECT):
+                sink.connected.setWaking(false)
                 sink.handler(.lost(code: code, reason: MQTTClient.errorText(code)))
             case Int(SKYGATE_MQTT_PUBLISH):
                 sink.handler(.acknowledged(mid: mid))
@@ -153,12 +157,16 @@ public final class MQTTClient: Sendable {
         }
     }
 
-    /// Disconnects cleanly (the broker publishes no will) and stops the thread once the
-    /// DISCONNECT is out, waiting at most a moment; then frees the client. Idempotent.
+    /// Disconnects cleanly (the broker publishes no will): waits, at most a second, for the
+    /// DISCONNECT to go out, then stops the thread (at once: a thread between reconnect attempts
+    /// would otherwise sleep out its delay, up to two minutes) and frees the client. Idempotent.
     public func close() {
         guard let client = handle.withLock({ c -> OpaquePointer? in defer { c = nil }; return c }) else { return }
+        let connected = sink.takeUnretainedValue().connected
+        let wasConnected = connected.value
         skygate_mqtt_disconnect(client)
-        skygate_mqtt_stop(client, 0)
+        if wasConnected { connected.wait(until: { !$0 }, timeout: 1) }
+        skygate_mqtt_stop(client, 1)
         skygate_mqtt_destroy(client)
         sink.release()
     }

@@ -123,12 +123,21 @@ public struct AlertLog: Sendable {
     }
 
     /// The events after the one with id `eventID`, in the order they happened (rowid), at most
-    /// `limit`: how a client that saw `eventID` resumes (`Last-Event-ID`). Nil when no row has
-    /// that id.
+    /// `limit`: how a client that saw `eventID` resumes (`Last-Event-ID`); `"BOOT-0"` asks for
+    /// every event of the start BOOT on. Nil when no row has that id.
     public func events(afterEventID eventID: String, limit: Int = 10_000) throws(GatewayError) -> [AlertRecord]? {
         do {
             return try database.read { db -> [AlertRecord]? in
-                guard let row = try db.row("SELECT rowid FROM alert_event WHERE event_id = ?", [eventID]), let after = row.int64("rowid") else { return nil }
+                var after: Int64
+                if let (boot, seq) = AlertEventIDs.parse(eventID), seq == 0 {
+                    // "BOOT-0": from the first event of that start on.
+                    let first = try db.row("SELECT min(rowid) AS r FROM alert_event WHERE event_id LIKE ?", ["\(boot)-%"])?.int64("r")
+                    guard let first else { return [] }
+                    after = first - 1
+                } else {
+                    guard let row = try db.row("SELECT rowid FROM alert_event WHERE event_id = ?", [eventID]), let r = row.int64("rowid") else { return nil }
+                    after = r
+                }
                 return try db.rows("SELECT * FROM alert_event WHERE rowid > ? AND event_id IS NOT NULL ORDER BY rowid LIMIT ?", [after, limit])
                     .map(AlertRecord.init(row:))
             }

@@ -179,9 +179,6 @@ public struct GatewayConfig: Sendable, Equatable {
             let line = max(lines[warning] ?? 0, lines[caution] ?? 0)
             throw ConfigError(file: file, line: line, message: "'\(warning)' in [alerts] must not exceed '\(caution)' (a warning is the tighter level)")
         }
-        do throws(GatewayError) { _ = try c.fleet() } catch {
-            throw ConfigError(file: file, line: lines["broker"] ?? 0, message: error.reason)
-        }
         return c
     }
 
@@ -193,7 +190,9 @@ public struct GatewayConfig: Sendable, Equatable {
     }
 
     /// The fleet's settings when a broker is set (nil: no fleet), or why they cannot work: a
-    /// broker needs this gateway's id, and the alert log and logbook it publishes from.
+    /// broker needs this gateway's id, and the alert log and logbook it publishes from. Checked
+    /// by `run` and `config check` once the flags are applied (a ground station's file sets a
+    /// broker without an id).
     public func fleet() throws(GatewayError) -> FleetSettings? {
         guard let broker = fleetBroker else { return nil }
         guard let id = fleetID else {

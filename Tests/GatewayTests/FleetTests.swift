@@ -1,0 +1,219 @@
+import Foundation
+import Testing
+@testable import GatewaySupport
+@testable import GatewayDomain
+@testable import GatewayRecords
+@testable import GatewayFeeds
+@testable import GatewayFleet
+@testable import GatewayRuntime
+@testable import GatewaySimulation
+
+/// A real mosquitto for a test, or nil (said once) when it is not installed; under CI
+/// (SKYGATE_CI) its absence fails the test.
+func fleetBroker(users: [String: String] = ["gw": "pw", "station": "pw2"], extra: [String] = []) throws -> MosquittoBroker? {
+    guard let broker = try MosquittoBroker.start(users: users, extra: extra) else {
+        print("fleet: mosquitto not found (scripts/setup.sh installs it): skipped")
+        #expect(ProcessInfo.processInfo.environment["SKYGATE_CI"] == nil, "mosquitto is missing in CI (scripts/setup.sh installs it)")
+        return nil
+    }
+    return broker
+}
+
+/// Waits up to `timeout` seconds for `condition`.
+func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(50_000)
+    }
+    return try condition()
+}
+
+@Suite struct FleetSettingsTests {
+    @Test func brokerURLs() {
+        #expect(FleetBroker(url: "mqtt://127.0.0.1") == FleetBroker(url: "mqtt://127.0.0.1:1883"))
+        #expect(FleetBroker(url: "mqtts://club.example")?.port == 8883)
+        #expect(FleetBroker(url: "mqtts://club.example")?.tls == true)
+        #expect(FleetBroker(url: "mqtt://[::1]:1884")?.description == "mqtt://[::1]:1884")
+        for bad in ["http://x", "mqtt://", "mqtt://u:p@host", "mqtt://host/path", "mqtt://host:0", "mqtt://host:70000", "mqtt://host?x=1", "mqtt://host:abc"] {
+            #expect(FleetBroker(url: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func fleetIDs() {
+        for good in ["N123AB", "G-CLUB", "Glider 7".replacingOccurrences(of: " ", with: "_"), "élève", String(repeating: "x", count: 64)] {
+            #expect(FleetSettings.isValidID(good), "\(good)")
+        }
+        for bad in ["", "a/b", "a+b", "#", "a b", "\u{7}", "x\u{7F}", "$SYS", String(repeating: "x", count: 65)] {
+            #expect(!FleetSettings.isValidID(bad), "\(bad)")
+        }
+    }
+
+    @Test func topicsRoundTrip() {
+        let all: [FleetTopic] = [.status, .ownship, .traffic, .alerts, .flight(uid: "20260516T140030Z"), .flightDetail(uid: "20260516T140030Z")]
+        for t in all {
+            let name = t.name(gateway: "N123AB")
+            #expect(FleetTopic.parse(name)?.gateway == "N123AB" && FleetTopic.parse(name)?.topic == t, "\(name)")
+        }
+        #expect(FleetTopic.flightDetail(uid: "U").name(gateway: "A") == "skygate/A/flights/U/detail")
+        #expect(FleetTopic.parse("skygate/A/other") == nil && FleetTopic.parse("other/A/status") == nil && FleetTopic.parse("skygate//status") == nil)
+    }
+
+    /// The password file's one trailing newline is not part of the password; the error never
+    /// quotes the file.
+    @Test func passwordFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-pw-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (content, expected) in [("s3cret\n", "s3cret"), ("s3cret\r\n", "s3cret"), ("s3cret", "s3cret"), ("s3cret\n\n", "s3cret\n"), (" sp ace\n", " sp ace")] {
+            let f = dir.appendingPathComponent("p").path
+            try content.write(toFile: f, atomically: true, encoding: .utf8)
+            #expect(try FleetSettings.readPassword(path: f, environment: [:]) == expected)
+        }
+        try "\n".write(toFile: dir.appendingPathComponent("empty").path, atomically: true, encoding: .utf8)
+        #expect(throws: GatewayError.self) { try FleetSettings.readPassword(path: dir.appendingPathComponent("empty").path, environment: [:]) }
+        do {
+            _ = try FleetSettings.readPassword(path: dir.appendingPathComponent("missing").path, environment: [:])
+            Issue.record("a missing file was read")
+        } catch {
+            #expect(error.description.contains("password_file") && error.description.contains("missing"))
+        }
+        // systemd's credentials folder.
+        try "c\n".write(toFile: dir.appendingPathComponent("fleet-password").path, atomically: true, encoding: .utf8)
+        #expect(try FleetSettings.readPassword(path: "${CREDENTIALS_DIRECTORY}/fleet-password", environment: ["CREDENTIALS_DIRECTORY": dir.path]) == "c")
+    }
+
+    /// `config check` refuses what cannot work, naming the line and key; `config show` masks the user.
+    @Test func configurationChecks() throws {
+        func parse(_ text: String) -> String? {
+            do { _ = try GatewayConfig.parse(text, file: "g.toml"); return nil } catch { return "\(error)" }
+        }
+        #expect(parse("[fleet]\nbroker = \"mqtt://127.0.0.1\"\nid = \"N1\"\n") == nil)
+        #expect(parse("[fleet]\nid = \"a/b\"\n")?.contains("g.toml:2") == true)
+        #expect(parse("[fleet]\nid = \"#\"\n")?.contains("'id' in [fleet] must be") == true)
+        #expect(parse("[fleet]\nbroker = \"mqtt://u:p@host\"\nid = \"N1\"\n")?.contains("'broker' in [fleet]") == true)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-cfg-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("g.toml").path
+        // What needs two keys: `config check` (and `run`) after the flags.
+        try "[fleet]\nbroker = \"mqtt://127.0.0.1\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let noID = try runGatewayd(["config", "check", "--config", path])
+        #expect(noID.status != 0 && noID.errors.contains("[fleet] broker is set but not id"), "\(noID.errors)")
+        try "[database]\nenabled = false\n[fleet]\nbroker = \"mqtt://127.0.0.1\"\nid = \"N1\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try runGatewayd(["config", "check", "--config", path]).errors.contains("needs the database"))
+        let flagged = try runGatewayd(["run", "--fleet", "mqtt://127.0.0.1", "--fleet-id", "a/b", "--http-port", "0"])
+        #expect(flagged.status != 0 && flagged.errors.contains("--fleet-id must be"), "\(flagged.errors)")
+        try "[fleet]\nbroker = \"mqtt://127.0.0.1\"\nid = \"N1\"\nusername = \"club-user\"\npassword_file = \"/etc/gatewayd/fleet-password\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let shown = try runGatewayd(["config", "show", "--config", path])
+        #expect(shown.status == 0, "\(shown.errors)")
+        #expect(shown.output.contains("username = \"****\"") && !shown.output.contains("club-user"))
+        #expect(shown.output.contains("broker = \"mqtt://127.0.0.1:1883\"") && shown.output.contains("id = \"N1\""))
+    }
+}
+
+/// The publisher and the ground station through a real mosquitto.
+@Suite(.serialized) struct FleetBrokerTests {
+    /// A temporary folder.
+    static func folder() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    static func events(_ n: ClosedRange<Int>, boot: Int64 = 1) -> [EncodedAlert] {
+        var ids = AlertEventIDs(boot: boot)
+        for _ in 1..<n.lowerBound { _ = ids.next() }
+        return n.map { i in
+            EncodedAlert(AlertEvent(change: i % 3 == 0 ? .cleared : .raised, kind: .traffic, id: "traffic-\(i)", subject: "a\(i)", level: .advisory,
+                                    time: 1_778_940_000 + Double(i), message: "Traffic \(i)"), eventId: ids.next())
+        }
+    }
+
+    final class Lines: Sendable {
+        let lines = Locked<[String]>([])
+        func add(_ s: String) { lines.withLock { $0.append(s) } }
+        var all: [String] { lines.value }
+    }
+
+    /// Alert events reach the station in order, each once, through a broker outage and a
+    /// restart of the publisher; the cursor survives the restart.
+    @Test func alertsArriveInOrderThroughAnOutageAndARestart() throws {
+        guard let broker = try fleetBroker() else { return }
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gatewayDB = try GatewayDatabase(path: dir.appendingPathComponent("gw.sqlite").path)
+        let stationDB = try GatewayDatabase(path: dir.appendingPathComponent("station.sqlite").path)
+        let url = try #require(FleetBroker(url: broker.url))
+        let log = AlertLog(database: gatewayDB)
+        try log.append(encoded: Self.events(1...5))
+        let lines = Lines()
+        let station = FleetStation(settings: FleetSettings(broker: url, username: "station"), password: "pw2", database: stationDB,
+                                   clientID: "skygate-station-test", clock: { Date().timeIntervalSince1970 }) { lines.add($0) }
+        try station.start()
+        defer { station.stop() }
+        #expect(eventually(5) { station.connection.connected })
+        func publisher() -> FleetPublisher {
+            FleetPublisher(settings: FleetSettings(broker: url, id: "N1", username: "gw"), password: "pw", database: gatewayDB, version: "test",
+                           clock: { 1_778_940_100 }) { lines.add($0) }
+        }
+        var p = publisher()
+        try p.start()
+        #expect(eventually(10) { (try? station.store.eventCount(gateway: "N1")) == 5 })
+        broker.stop()
+        try log.append(encoded: Self.events(6...10))
+        p.nudge()
+        usleep(1_500_000)
+        #expect(try station.store.eventCount(gateway: "N1") == 5)
+        try broker.restart()
+        #expect(eventually(20) { (try? station.store.eventCount(gateway: "N1")) == 10 }, "\(lines.all)")
+        // Restarted: what the broker acknowledged is not sent again, what came after is.
+        p.finish(timeout: 2)
+        p.stop()
+        try log.append(encoded: Self.events(11...12))
+        p = publisher()
+        try p.start()
+        #expect(eventually(10) { (try? station.store.eventCount(gateway: "N1")) == 12 })
+        usleep(500_000)
+        p.stop()
+        let kept = try station.store.events(after: 0).map { JSONReader.object(Array($0.json.utf8))?["eventId"] as? String }
+        #expect(kept == (1...12).map { "1-\($0)" }, "order or duplicates: \(kept)")
+        // The station's copy is the gateway's JSON, byte for byte.
+        let sent = try log.events().map(\.json)
+        #expect(try station.store.events(after: 0).map(\.json) == sent)
+        #expect(lines.all.filter { $0.contains("connected to \(url) as N1") }.count >= 2, "\(lines.all)")
+    }
+
+    /// A wrong password: one clear line naming the broker and the reason, then quiet retries.
+    @Test func wrongPasswordIsOneClearLine() throws {
+        guard let broker = try fleetBroker() else { return }
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try GatewayDatabase(path: dir.appendingPathComponent("gw.sqlite").path)
+        let lines = Lines()
+        let url = try #require(FleetBroker(url: broker.url))
+        let p = FleetPublisher(settings: FleetSettings(broker: url, id: "N1", username: "gw"), password: "wrong", database: db, version: "test",
+                               clock: { 0 }) { lines.add($0) }
+        try p.start()
+        usleep(4_000_000)
+        p.stop()
+        #expect(lines.all == ["fleet: \(url) refused the connection: not authorised (check [fleet] username and password_file); retrying"], "\(lines.all)")
+        #expect(broker.log.components(separatedBy: "not authorised").count > 2, "it did not retry")
+        #expect(p.status.connected == false)
+    }
+
+    /// A broker that is not there: one line after the attempt, naming it.
+    @Test func unreachableBrokerIsOneLine() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try GatewayDatabase(path: dir.appendingPathComponent("gw.sqlite").path)
+        let lines = Lines()
+        let port = HostileBenchmark.freePort(Int32(SOCK_STREAM.rawValue))
+        let url = try #require(FleetBroker(url: "mqtt://127.0.0.1:\(port)"))
+        let p = FleetPublisher(settings: FleetSettings(broker: url, id: "N1"), password: nil, database: db, version: "test", clock: { 0 }) { lines.add($0) }
+        try p.start()
+        usleep(12_000_000)
+        p.stop()
+        #expect(lines.all.count == 1 && lines.all[0].hasPrefix("fleet: \(url) unreachable"), "\(lines.all)")
+    }
+}
