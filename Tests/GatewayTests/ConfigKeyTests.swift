@@ -33,6 +33,9 @@ import Testing
         "voice.repeat_warning_sec": ("20", "20"), "voice.airspace_reminder_sec": ("120", "120"),
         "weather.near": ("\"KSLE\"", "\"KSLE\""), "weather.radius_nm": ("75", "75"), "weather.route": ("[\"KSLE\", \"KPDX\"]", "[\"KSLE\", \"KPDX\"]"),
         "weather.refresh_min": ("15", "15"), "weather.url": ("\"https://mirror.example/api/data\"", "\"https://mirror.example/api/data\""),
+        "fleet.broker": ("\"mqtts://club.example\"", "\"mqtts://club.example:8883\""), "fleet.id": ("\"N123AB\"", "\"N123AB\""),
+        "fleet.username": ("\"n123ab\"", "\"****\""), "fleet.password_file": ("\"/etc/gatewayd/fleet-password\"", "\"/etc/gatewayd/fleet-password\""),
+        "fleet.ca_file": ("\"/etc/gatewayd/club-ca.pem\"", "\"/etc/gatewayd/club-ca.pem\""),
     ].merging(AirspaceKind.allCases.map { ("alerts.\($0.configKey)", ("\"caution\"", "\"caution,advisory,none\"")) }) { a, _ in a }
 
     /// Every key set in a file shows in `config show` with its value (secrets masked), and the shown

@@ -24,6 +24,8 @@ public struct CockpitSources: Sendable {
     public var ackAttemptsPerMinute: Int
     /// The logbook of the gateway's database (the `#flights` panel; nil: `--no-database`).
     public var logbook: LogbookStore?
+    /// The fleet's state in a few words, when the gateway publishes to one (`/healthz`).
+    public var fleet: (@Sendable () -> String)?
     /// The radar pictures (`/weather/…`; nil: none served).
     public var radar: RadarStore?
     /// The weather fetched before the flight (`gatewayd weather fetch`, `[weather]`), shown beside

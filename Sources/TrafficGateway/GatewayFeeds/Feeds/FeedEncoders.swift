@@ -146,11 +146,13 @@ public enum FeedEncoders {
     }
 
     /// `/healthz` body: status and the reason when unhealthy.
-    public static func health(_ s: FeedSnapshot, storage: String? = nil) -> String {
+    public static func health(_ s: FeedSnapshot, storage: String? = nil, fleet: String? = nil) -> String {
         var w = JSONWriter()
         w.add("status", s.problem != nil ? "unhealthy" : storage != nil ? "degraded" : "ok")
         w.add("problem", s.problem)
         if let storage { w.add("storage", storage) }
+        // Informative: a fleet out of reach is no outage of the gateway (it queues).
+        if let fleet { w.add("fleet", fleet) }
         w.add("gpsValid", s.gpsValid)
         w.add("positionSource", s.ownship?.source.rawValue ?? "none")
         w.add("targets", s.targets.count)

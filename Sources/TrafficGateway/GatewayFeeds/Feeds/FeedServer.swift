@@ -75,7 +75,7 @@ public final class FeedServer: Service, CustomStringConvertible {
         router.get("/healthz") { _, _ in
             let s = hub.snapshot
             // A storage fault is reported (degraded) but is no outage: the alerts go on.
-            var r = Self.json(FeedEncoders.health(s, storage: cockpit.storageProblem))
+            var r = Self.json(FeedEncoders.health(s, storage: cockpit.storageProblem, fleet: cockpit.fleet?()))
             if s.problem != nil { r.status = .serviceUnavailable }
             return r
         }

@@ -219,6 +219,9 @@ public final class FleetPublisher: Sendable {
                     while n < s.sent.count, s.acked.contains(s.sent[n]) { s.acked.remove(s.sent[n]); n += 1 }
                     if n > 0 { s.cursor = s.sent[n - 1]; s.sent.removeFirst(n) }
                     s.queuedAlerts = max(0, s.queuedAlerts - 1)
+                    // Room in the window: the pump sends the next ones (a backlog drains at the
+                    // broker's pace, not one window a second).
+                    s.nudged = true
                 case .detail: break
                 case .flight(let uid, let points):
                     s.flightsAcked.append((uid, points))

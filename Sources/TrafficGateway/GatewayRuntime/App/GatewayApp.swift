@@ -146,7 +146,8 @@ public struct GatewayApp: Sendable {
             try gateway.start()
             edges.append(EdgeService("GDL90 ingest") { gateway.stop() })
             timers = gateway.services + (recorder?.services ?? [])
-            (feeds, httpPort) = try self.feeds(hub: hub, store: store, log: log, radar: radar, acknowledgements: acknowledgements, into: &edges)
+            (feeds, httpPort) = try self.feeds(hub: hub, store: store, log: log, radar: radar, acknowledgements: acknowledgements,
+                                                fleet: publisher.map { p in { @Sendable in Self.fleetLine(p.status) } }, into: &edges)
             if !c.forward.isEmpty { feeds.append("GDL90 forward to " + c.forward.map(\.description).joined(separator: ", ")) }
             if let publisher { feeds.append("fleet \(publisher.settings.broker) as \(publisher.settings.id ?? "")") }
         } catch {
@@ -166,7 +167,7 @@ public struct GatewayApp: Sendable {
         // stalled core (not a quiet receiver) is what systemd restarts.
         systemd.notify("READY=1\nSTATUS=listening for GDL90 on UDP \(c.bind):\(gateway.port)")
         if let watchdog = systemd.watchdog(petting: gateway.queue, clock: clock) { timers.append(watchdog) }
-        if c.statusInterval > 0 { timers.append(statusLine(gateway, gpsd: gpsd, sbs: sbs, database: log?.database)) }
+        if c.statusInterval > 0 { timers.append(statusLine(gateway, gpsd: gpsd, sbs: sbs, database: log?.database, fleet: publisher)) }
         if let database = log?.database, database.degradedReason != nil { timers.append(databaseRetry(database)) }
         if let database = log?.database, let area = WeatherArea.of(near: c.weatherNear, radiusNM: c.weatherRadiusNM, route: c.weatherRoute) {
             timers.append(weatherRefresh(area, database: database))
@@ -223,7 +224,7 @@ public struct GatewayApp: Sendable {
     /// The feeds' servers (HTTP with the cockpit page, FLARM NMEA), bound and added to `edges`;
     /// returns their lines for the log and the HTTP port.
     private func feeds(hub: FeedHub, store: NotamStore?, log: AlertLog?, radar: RadarStore, acknowledgements: AcknowledgementSource,
-                       into edges: inout [any Service]) throws(GatewayError) -> ([String], Int?) {
+                       fleet: (@Sendable () -> String)?, into edges: inout [any Service]) throws(GatewayError) -> ([String], Int?) {
         let c = config
         var feeds: [String] = []
         var httpPort: Int?
@@ -238,6 +239,7 @@ public struct GatewayApp: Sendable {
                                      ackToken: c.ackToken, logbook: log.map { LogbookStore(database: $0.database) })
         cockpit.laterFileNotams = fileNotams
         cockpit.radar = radar
+        cockpit.fleet = fleet
         cockpit.weather = log.map { WeatherStore(database: $0.database) }
         let http = FeedServer(hub: hub, token: c.httpToken, cockpit: cockpit)
         if c.httpPort > 0 {
@@ -308,6 +310,12 @@ public struct GatewayApp: Sendable {
         }
     }
 
+    /// The fleet's state in a few words: "connected, 3 alert event(s) and 1 flight(s) to send".
+    static func fleetLine(_ s: FleetPublisher.Status) -> String {
+        let queued = s.queuedAlerts + s.queuedFlights == 0 ? "" : ", \(s.queuedAlerts) alert event(s) and \(s.queuedFlights) flight(s) to send"
+        return (s.connected ? "connected" : s.problem ?? "not connected") + queued
+    }
+
     /// The fleet's publisher, started (it connects on its own thread), when `[fleet] broker` is
     /// set: a bad setting or an unreadable password file is an error here, before any
     /// "listening" line; a missing libmosquitto is said and the gateway goes on without a fleet.
@@ -369,14 +377,14 @@ public struct GatewayApp: Sendable {
     }
 
     /// The status line on stderr (and systemd's STATUS=) every `statusInterval` seconds.
-    private func statusLine(_ gateway: LiveGateway, gpsd: GPSDSource?, sbs: SBSSource?, database: GatewayDatabase?) -> PeriodicService {
+    private func statusLine(_ gateway: LiveGateway, gpsd: GPSDSource?, sbs: SBSSource?, database: GatewayDatabase?, fleet: FleetPublisher?) -> PeriodicService {
         let console = self.console, systemd = self.systemd, interval = Duration.seconds(config.statusInterval)
         return PeriodicService("status line", delay: interval, every: interval, clock: clock) {
             guard let line = await Offload.run(on: .global(), { () -> String in
                 var status = gateway.status(gpsd: gpsd?.status)
                 status.sbs = sbs?.status
                 status.storage = database?.degradedReason
-                return status.line
+                return status.line + (fleet.map { "; fleet: " + Self.fleetLine($0.status) } ?? "")
             }) else { return }
             console.info("status: \(line)")
             systemd.notify("STATUS=\(line)")
