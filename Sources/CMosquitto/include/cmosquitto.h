@@ -53,7 +53,7 @@ int skygate_mqtt_tls(skygate_mqtt *client, const char *cafile, const char *capat
 /// The last will, published by the broker when the client vanishes. Set before connecting.
 int skygate_mqtt_will(skygate_mqtt *client, const char *topic, const void *payload, int length,
                       int qos, int retain);
-/// Reconnect delay: `min` seconds doubling up to `max` (exponential backoff).
+/// Reconnect delay: from `min` seconds growing up to `max` (libmosquitto 2.0 grows it as min × (n+1)²).
 int skygate_mqtt_reconnect_delay(skygate_mqtt *client, unsigned min, unsigned max);
 /// Starts connecting (the name lookup blocks the calling thread) and starts the network thread,
 /// which then reconnects by itself after every loss, even when this first attempt failed.

@@ -194,6 +194,8 @@ public final class MQTTClient: Sendable {
         if code == 0 { return "disconnected" }
         if code == 7 { return "the connection was lost" }
         if code == 14 { return "the connection failed (refused or unreachable)" }
+        if code == 8 { return "TLS handshake failed: the broker's certificate is not signed by the CA file or does not name the host given (check [fleet] ca_file and broker)" }
+        if code == 15 { return "its name cannot be resolved (DNS)" }
         return tidy(String(cString: skygate_mqtt_error_text(code))).lowercased()
     }
 

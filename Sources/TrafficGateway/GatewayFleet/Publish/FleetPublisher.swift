@@ -55,7 +55,7 @@ public final class FleetPublisher: Sendable {
         var flightsAcked: [(uid: String, points: Int)] = []
         var connectedAt = 0.0
         var lostAt = 0.0
-        var problem: String? = "connecting"
+        var problem: String? = nil
         var problemSaid = false
         var queuedAlerts = 0
         var queuedFlights = 0
@@ -100,13 +100,7 @@ public final class FleetPublisher: Sendable {
     /// Loads libmosquitto and starts the pump, which connects (off the caller's thread: the name
     /// lookup blocks). Throws when the library cannot be loaded or the client set up.
     public func start() throws(GatewayError) {
-        var options = MQTTClient.Options(clientID: clientID)
-        options.username = settings.username
-        options.password = password
-        options.tls = settings.broker.tls
-        options.caFile = settings.caFile
-        options.will = (FleetTopic.status.name(gateway: id), statusJSON(online: false, reason: "connection lost", time: nil), true)
-        let mqtt = try MQTTClient(options) { [weak self] event in self?.handle(event) }
+        let mqtt = try makeClient()
         client.set(mqtt)
         do {
             let cursor = try outbox.cursor() ?? outbox.initialCursor(now: clock())
@@ -121,16 +115,61 @@ public final class FleetPublisher: Sendable {
         let broker = settings.broker
         DedicatedThread.start { [self] in
             let rc = mqtt.connect(host: broker.host, port: broker.port)
-            state.withLock { $0.lostAt = DedicatedThread.monotonicSeconds }
-            if rc != 0 { say("fleet: \(broker) unreachable (\(MQTTClient.errorText(rc))); retrying with backoff up to 2 min") }
+            state.withLock { s in
+                s.lostAt = DedicatedThread.monotonicSeconds
+                if rc != 0 { s.problem = MQTTClient.errorText(rc) }
+            }
+            if rc != 0 { say("fleet: \(broker) unreachable (\(MQTTClient.errorText(rc))); retrying with backoff up to 4 min") }
             pump()
         }
+    }
+
+    /// A client for the broker, with the will set (not connected).
+    private func makeClient() throws(GatewayError) -> MQTTClient {
+        var options = MQTTClient.Options(clientID: clientID)
+        options.username = settings.username
+        options.password = password
+        options.tls = settings.broker.tls
+        options.caFile = settings.caFile
+        options.will = (FleetTopic.status.name(gateway: id), statusJSON(online: false, reason: "connection lost", time: nil), true)
+        return try MQTTClient(options) { [weak self] event in self?.handle(event) }
+    }
+
+    /// libmosquitto's thread gives up for good after some failures (a TLS handshake refused, a
+    /// protocol error): a connection down this long since the last attempt is started afresh
+    /// with a new client, the delay doubling up to `restartMax`. What the old one had in flight
+    /// is published again from the cursor (at least once).
+    public static let restartFirst = 15.0, restartMax = 240.0
+
+    private func restartClient(attempt: inout Double, delay: inout Double) {
+        let now = DedicatedThread.monotonicSeconds
+        guard now - attempt >= delay else { return }
+        attempt = now
+        delay = min(delay * 2, Self.restartMax)
+        guard let fresh = try? makeClient() else { return }
+        let old = client.withLock { c -> MQTTClient? in defer { c = fresh }; return c }
+        old?.close()
+        state.withLock { s in
+            s.inflight = [:]
+            s.sent = []
+            s.acked = []
+            s.sentRowid = s.cursor
+            s.flightsInFlight = []
+        }
+        let rc = fresh.connect(host: settings.broker.host, port: settings.broker.port)
+        if rc != 0 { state.withLock { $0.problem = MQTTClient.errorText(rc) } }
+    }
+
+    /// Why a broker may not answer at all.
+    static func noAnswer(_ broker: FleetBroker) -> String {
+        "no answer: the broker is down or a firewall drops port \(broker.port)" + (broker.tls ? ", or its certificate does not name \(broker.host)" : "")
     }
 
     /// The status now.
     public var status: Status {
         state.withLock { s in
-            Status(connected: s.connected, queuedAlerts: s.queuedAlerts, queuedFlights: s.queuedFlights, problem: s.connected ? nil : s.problem,
+            Status(connected: s.connected, queuedAlerts: s.queuedAlerts, queuedFlights: s.queuedFlights,
+                   problem: s.connected ? nil : s.problem ?? (s.lostAt > 0 ? Self.noAnswer(settings.broker) : "connecting"),
                    acknowledged: s.acknowledged)
         }
     }
@@ -204,6 +243,8 @@ public final class FleetPublisher: Sendable {
         case .lost(let code, let reason):
             let was = state.withLockWaking { s -> Bool in
                 defer { s.connected = false; s.lostAt = DedicatedThread.monotonicSeconds }
+                // A failed attempt's reason is what the "unreachable" line says.
+                if !s.connected, code != 0 { s.problem = reason }
                 return s.connected
             }
             if was, code != 0 { setProblem("connection lost (\(reason))", say: nil) }
@@ -253,6 +294,7 @@ public final class FleetPublisher: Sendable {
 
     private func pump() {
         var lastCursorWrite = 0.0
+        var lastAttempt = DedicatedThread.monotonicSeconds, restartDelay = Self.restartFirst
         while true {
             let (stopping, connected) = state.withLock(when: { $0.stopping || ($0.connected && ($0.nudged || $0.statusDue || !$0.flightsAcked.isEmpty)) },
                                                        timeout: 1) { s, _ in (s.stopping, s.connected) }
@@ -261,10 +303,13 @@ public final class FleetPublisher: Sendable {
             guard connected, let mqtt = client.value else {
                 let (lostAt, problem) = state.withLock { ($0.lostAt, $0.problem) }
                 if lostAt > 0, now - lostAt > Self.unreachableAfter {
-                    say("fleet: \(settings.broker) unreachable (\(problem ?? "no answer")); retrying with backoff up to 2 min")
+                    say("fleet: \(settings.broker) unreachable (\(problem ?? Self.noAnswer(settings.broker))); retrying with backoff up to 4 min")
+                    restartClient(attempt: &lastAttempt, delay: &restartDelay)
                 }
                 continue
             }
+            restartDelay = Self.restartFirst
+            lastAttempt = now
             if state.withLock({ s -> Bool in defer { s.statusDue = false }; return s.statusDue }) {
                 mqtt.publish(FleetTopic.status.name(gateway: id), text: statusJSON(online: true, reason: nil, time: clock()), qos: 1, retain: true)
             }
