@@ -59,7 +59,7 @@ struct FlightsList: ParsableCommand {
         commandName: "list",
         abstract: "List the flights kept, oldest first.",
         discussion: """
-            One line a flight: its number (for show, export, delete), date, takeoff and landing (UTC), route, time in the air, distance (NM), highest altitude (ft), alerts and the closest approach.
+            One line a flight: its number (for show, export, delete), date, takeoff and landing (UTC), route, time in the air, distance (NM), highest altitude (ft), alerts and the closest approach. A ground station's database (gatewayd fleet) leads each line with the gateway that flew it.
 
             Examples:
               gatewayd flights list
@@ -83,6 +83,13 @@ struct FlightsList: ParsableCommand {
             return
         }
         // Callsigns and airport names come from the air: their control characters are shown, never sent.
+        // A ground station's club logbook: each line led by the gateway that flew it.
+        if flights.contains(where: { $0.gateway != nil }) {
+            let width = max(7, flights.map { ($0.gateway ?? "").count }.max() ?? 0)
+            func pad(_ s: String) -> String { s + String(repeating: " ", count: max(0, width - s.count)) + "  " }
+            Terminal.out(([pad("gateway") + LogbookText.listHeader] + flights.map { pad($0.gateway ?? "-") + LogbookText.listLine($0) }).map(\.escapingControlCharacters))
+            return
+        }
         Terminal.out(([LogbookText.listHeader] + flights.map(LogbookText.listLine)).map(\.escapingControlCharacters))
     }
 }

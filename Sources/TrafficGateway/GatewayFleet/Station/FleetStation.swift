@@ -15,6 +15,8 @@ public final class FleetStation: Sendable {
         var reason: String?
         var version: String?
         var lastContact = 0.0
+        /// The last known ownship (kept when the gateway loses it or goes offline: `/api/fleet`
+        /// gives its age).
         var ownship: String?
         var ownshipAt: Double?
         var track: [(time: Double, lat: Double, lon: Double)] = []
@@ -172,7 +174,6 @@ public final class FleetStation: Sendable {
                     var g = s.gateways[gateway] ?? Gateway(id: gateway)
                     g.targets = targets
                     g.lastContact = now
-                    if object["ownship"] is JSONReader.Null || object["ownship"] == nil { g.ownship = nil }
                     s.gateways[gateway] = g
                 }
             case .alerts:
