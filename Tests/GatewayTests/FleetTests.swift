@@ -112,6 +112,44 @@ func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> B
     }
 }
 
+/// Without libmosquitto, a gateway configured for a fleet says so once and alerts as ever.
+@Suite struct FleetWithoutLibraryTests {
+    static func emptyConfig(_ dir: URL) throws -> String {
+        let path = dir.appendingPathComponent("empty.toml").path
+        try "".write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aMissingLibraryIsOneLineAndTheGatewayGoesOn() throws {
+        let dir = try FleetBrokerTests.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let executable = try #require(gatewaydExecutable())
+        let p = Process()
+        p.executableURL = executable
+        p.arguments = ["run", "--config", try FleetWithoutLibraryTests.emptyConfig(dir), "--replay", fixtures.appendingPathComponent("demo-flight.pcap").path, "--speed", "50", "--json",
+                       "--http-port", "0", "--nmea-port", "0", "--status-interval", "0", "--database", dir.appendingPathComponent("g.sqlite").path,
+                       "--fleet", "mqtt://127.0.0.1:1", "--fleet-id", "N1"]
+        p.environment = ProcessInfo.processInfo.environment.merging(["SKYGATE_LIBMOSQUITTO": "/nonexistent/libmosquitto.so.1"]) { $1 }
+        let out = dir.appendingPathComponent("out"), err = dir.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        p.standardOutput = try FileHandle(forWritingTo: out)
+        p.standardError = try FileHandle(forWritingTo: err)
+        try p.run()
+        let played = eventually(20) { ((try? String(contentsOf: err, encoding: .utf8)) ?? "").contains("has been played") }
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        let errors = try String(contentsOf: err, encoding: .utf8)
+        #expect(played && p.terminationStatus == 0, "\(errors)")
+        let lines = errors.split(separator: "\n").filter { $0.contains("libmosquitto") }
+        #expect(lines.count == 1 && lines[0].contains("/nonexistent/libmosquitto.so.1") && lines[0].contains("apt install libmosquitto1")
+                && lines[0].contains("not publishing to the fleet"), "\(errors)")
+        // The alerts as ever: the golden's 16 changes, each with its id.
+        let alerts = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
+        #expect(alerts.count == 16 && alerts.allSatisfy { $0.contains("\"eventId\":\"1-") }, "\(alerts.count) alert lines")
+    }
+}
+
 /// The publisher and the ground station through a real mosquitto.
 @Suite(.serialized) struct FleetBrokerTests {
     /// A temporary folder.
@@ -255,5 +293,57 @@ func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> B
             }
             p.stop()
         }
+    }
+}
+
+/// The SSE stream's event ids (issue 43): a client that reconnects with `Last-Event-ID` gets
+/// exactly what it missed, from the hub, or from the alert log after a restart.
+@Suite(.serialized) struct AlertStreamResumeTests {
+    /// Reads SSE events from `url` (sending `lastEventID`) until `count` arrived.
+    static func read(_ url: String, after lastEventID: String?, count: Int) throws -> [(id: String?, data: String)] {
+        let target = try #require(HTTPConnection.Target(url))
+        var c = try HTTPConnection(target, timeout: 5, sending: lastEventID.map { [("Last-Event-ID", $0)] } ?? [])
+        defer { c.close() }
+        var parser = SSEParser()
+        var events: [(id: String?, data: String)] = []
+        while events.count < count, let piece = try c.readBody() { events += parser.feedEvents(piece) }
+        return events
+    }
+
+    @Test func reconnectingWithTheLastIdGetsExactlyTheRest() throws {
+        let dir = try FleetBrokerTests.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try GatewayDatabase(path: dir.appendingPathComponent("gw.sqlite").path)
+        let events = FleetBrokerTests.events(1...6, boot: 4)
+        let hub = FeedHub()
+        hub.publish(encoded: events)
+        try AlertLog(database: db).append(encoded: events)
+        let server = FeedServer(hub: hub, cockpit: CockpitSources(logbook: LogbookStore(database: db)))
+        try server.start(host: "127.0.0.1", port: 0)
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)/alerts"
+        // Resumed from the hub: the events after 4-2, with their ids, in order.
+        let rest = try Self.read(url, after: "4-2", count: 4)
+        #expect(rest.map(\.id) == ["4-3", "4-4", "4-5", "4-6"])
+        #expect(rest.map(\.data) == events[2...].map(\.json))
+        // A whole start ("4-0").
+        #expect(try Self.read(url, after: "4-0", count: 6).map(\.id) == (1...6).map { "4-\($0)" })
+        server.stop()
+
+        // After a restart (a new hub, empty): the alert log has them; the new start's events follow.
+        let hub2 = FeedHub()
+        let later = FleetBrokerTests.events(1...2, boot: 5)
+        hub2.publish(encoded: later)
+        try AlertLog(database: db).append(encoded: later)
+        let server2 = FeedServer(hub: hub2, cockpit: CockpitSources(logbook: LogbookStore(database: db)))
+        try server2.start(host: "127.0.0.1", port: 0)
+        defer { server2.stop() }
+        let resumed = try Self.read("http://127.0.0.1:\(server2.port)/alerts", after: "4-5", count: 3)
+        #expect(resumed.map(\.id) == ["4-6", "5-1", "5-2"])
+        #expect(resumed.map(\.data) == [events[5].json] + later.map(\.json))
+        // `tail`'s parser takes the last id, so its next reconnect resumes after it.
+        var parser = SSEParser()
+        _ = parser.feed(Array("id: 5-2\ndata: x\n\n: keep-alive\n\nid: 5-3\n\n".utf8))
+        #expect(parser.lastEventID == "5-3")
     }
 }
