@@ -92,7 +92,7 @@ public final class FeedServer: Service, CustomStringConvertible {
             let last = request.headers[Self.lastEventID] ?? request.uri.queryParameters["lastEventId"].map(String.init)
             var earlier: [EncodedAlert]?
             if let last, !last.isEmpty, !hub.remembers(eventID: last), let database = cockpit.logbook?.database {
-                earlier = await Offload.run(on: Self.heavyQueue) { () -> [EncodedAlert]? in
+                earlier = await Offload.run(on: Self.resumeQueue) { () -> [EncodedAlert]? in
                     (try? AlertLog(database: database).events(afterEventID: last))??.compactMap(\.encoded)
                 } ?? nil
             }
@@ -123,6 +123,10 @@ public final class FeedServer: Service, CustomStringConvertible {
         }
         return router
     }
+
+    /// Where a resuming client's events are read from the alert log: a queue of its own, so a
+    /// slow page query on the heavy queue never holds up an alert stream.
+    static let resumeQueue = DispatchQueue(label: "gatewayd.alerts-resume")
 
     /// The SSE reconnection header.
     static let lastEventID = HTTPField.Name("Last-Event-ID")!

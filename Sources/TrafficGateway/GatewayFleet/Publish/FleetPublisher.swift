@@ -161,7 +161,7 @@ public final class FleetPublisher: Sendable {
     }
 
     /// Why a broker may not answer at all.
-    static func noAnswer(_ broker: FleetBroker) -> String {
+    public static func noAnswer(_ broker: FleetBroker) -> String {
         "no answer: the broker is down or a firewall drops port \(broker.port)" + (broker.tls ? ", or its certificate does not name \(broker.host)" : "")
     }
 

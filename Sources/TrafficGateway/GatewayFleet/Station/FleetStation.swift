@@ -29,7 +29,8 @@ public final class FleetStation: Sendable {
     private struct State {
         var gateways: [String: Gateway] = [:]
         var connected = false
-        var problem: String? = "connecting"
+        var stopped = false
+        var problem: String?
         var problemSaid = false
         var subscribers: [Int: AsyncStream<(rowid: Int64, json: String)>.Continuation] = [:]
         var nextSubscriber = 0
@@ -72,24 +73,48 @@ public final class FleetStation: Sendable {
     private let clientIDValue: String
 
     /// Connects (on libmosquitto's thread; the name lookup on a thread of its own) and subscribes.
+    /// A connection down for `FleetPublisher.restartFirst` s is started afresh with a new client
+    /// (libmosquitto's thread ends for good after some failures), the delay doubling up to
+    /// `FleetPublisher.restartMax`; the persistent session keeps what the broker queued.
     public func start() throws(GatewayError) {
+        let mqtt = try makeClient()
+        client.set(mqtt)
+        let broker = settings.broker
+        DedicatedThread.start { [self] in
+            let rc = mqtt.connect(host: broker.host, port: broker.port)
+            if rc != 0 { say("fleet: \(broker) unreachable (\(MQTTClient.errorText(rc))); retrying with backoff up to 4 min") }
+            var since = DedicatedThread.monotonicSeconds, delay = FleetPublisher.restartFirst
+            while !state.wait(until: { $0.stopped }, timeout: 1) {
+                let now = DedicatedThread.monotonicSeconds
+                if state.withLock({ $0.connected }) {
+                    since = now
+                    delay = FleetPublisher.restartFirst
+                    continue
+                }
+                guard now - since >= delay, let fresh = try? makeClient() else { continue }
+                say("fleet: \(broker) unreachable (\(state.withLock { $0.problem } ?? FleetPublisher.noAnswer(broker))); retrying with backoff up to 4 min")
+                since = now
+                delay = min(delay * 2, FleetPublisher.restartMax)
+                let old = client.withLock { c -> MQTTClient? in defer { c = fresh }; return c }
+                old?.close()
+                fresh.connect(host: broker.host, port: broker.port)
+            }
+        }
+    }
+
+    private func makeClient() throws(GatewayError) -> MQTTClient {
         var options = MQTTClient.Options(clientID: clientIDValue)
         options.cleanSession = false
         options.username = settings.username
         options.password = password
         options.tls = settings.broker.tls
         options.caFile = settings.caFile
-        let mqtt = try MQTTClient(options) { [weak self] event in self?.handle(event) }
-        client.set(mqtt)
-        let broker = settings.broker
-        DedicatedThread.start { [self] in
-            let rc = mqtt.connect(host: broker.host, port: broker.port)
-            if rc != 0 { say("fleet: \(broker) unreachable (\(MQTTClient.errorText(rc))); retrying with backoff up to 2 min") }
-        }
+        return try MQTTClient(options) { [weak self] event in self?.handle(event) }
     }
 
     /// Disconnects.
     public func stop() {
+        state.withLockWaking { $0.stopped = true }
         let mqtt = client.withLock { c -> MQTTClient? in defer { c = nil }; return c }
         mqtt?.close()
         let subscribers = state.withLock { s -> [AsyncStream<(rowid: Int64, json: String)>.Continuation] in
@@ -100,7 +125,7 @@ public final class FleetStation: Sendable {
     }
 
     /// Connected to the broker, and why not.
-    public var connection: (connected: Bool, problem: String?) { state.withLock { ($0.connected, $0.problem) } }
+    public var connection: (connected: Bool, problem: String?) { state.withLock { ($0.connected, $0.connected ? nil : $0.problem ?? "connecting") } }
 
     private func say(_ line: String) {
         if state.withLock({ s -> Bool in defer { s.problemSaid = true }; return !s.problemSaid }) { log(line) }
@@ -119,7 +144,12 @@ public final class FleetStation: Sendable {
             state.withLock { $0.problem = "refused: \(reason)" }
             say("fleet: \(settings.broker) refused the connection: \(reason)\(hint); retrying")
         case .lost(let code, let reason):
-            state.withLock { s in s.connected = false; if code != 0 { s.problem = reason } }
+            let was = state.withLock { s -> Bool in
+                defer { s.connected = false; if code != 0 { s.problem = reason } }
+                return s.connected
+            }
+            // Once an outage (failed attempts report too, every few seconds: quiet).
+            if was, code != 0 { log("fleet: station lost \(settings.broker) (\(reason)); reconnecting") }
         case .message(let topic, let payload, _):
             receive(topic: topic, payload: payload)
         case .acknowledged, .subscribed: break
