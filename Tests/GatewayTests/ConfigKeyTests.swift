@@ -35,7 +35,7 @@ import Testing
         "weather.refresh_min": ("15", "15"), "weather.url": ("\"https://mirror.example/api/data\"", "\"https://mirror.example/api/data\""),
         "fleet.broker": ("\"mqtts://club.example\"", "\"mqtts://club.example:8883\""), "fleet.id": ("\"N123AB\"", "\"N123AB\""),
         "fleet.username": ("\"n123ab\"", "\"****\""), "fleet.password_file": ("\"/etc/gatewayd/fleet-password\"", "\"/etc/gatewayd/fleet-password\""),
-        "fleet.ca_file": ("\"/etc/gatewayd/club-ca.pem\"", "\"/etc/gatewayd/club-ca.pem\""),
+        "fleet.ca_file": ("\"/etc/gatewayd/club-ca.pem\"", "\"/etc/gatewayd/club-ca.pem\""), "fleet.traffic_every_sec": ("10", "10"),
     ].merging(AirspaceKind.allCases.map { ("alerts.\($0.configKey)", ("\"caution\"", "\"caution,advisory,none\"")) }) { a, _ in a }
 
     /// Every key set in a file shows in `config show` with its value (secrets masked), and the shown

@@ -222,6 +222,39 @@ func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> B
         #expect(lines.all.filter { $0.contains("connected to \(url) as N1") }.count >= 2, "\(lines.all)")
     }
 
+    /// `[fleet] traffic_every_sec`: the traffic picture every N seconds of the gateway's clock, or never.
+    @Test func trafficEveryNSeconds() throws {
+        guard let broker = try fleetBroker(users: [:]) else { return }
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = try #require(FleetBroker(url: broker.url))
+        let heard = Locked<[String: Int]>([:])
+        let subscriber = try MQTTClient(MQTTClient.Options(clientID: "traffic-test")) { event in
+            if case .message(let topic, _, _) = event { heard.withLock { $0[topic, default: 0] += 1 } }
+        }
+        defer { subscriber.close() }
+        subscriber.connect(host: url.host, port: url.port)
+        #expect(eventually(5) { subscriber.subscribe("skygate/+/traffic", qos: 0) == 0 })
+        usleep(300_000)
+        for (name, every) in [("E5", 5), ("E0", 0)] {
+            let db = try GatewayDatabase(path: dir.appendingPathComponent("\(name).sqlite").path)
+            let p = FleetPublisher(settings: FleetSettings(broker: url, id: name), password: nil, database: db, version: "test", clock: { 0 }) { _ in }
+            try p.start()
+            #expect(eventually(5) { p.status.connected })
+            let sink = FleetSink(publisher: p, trafficEverySec: every)
+            for t in 0..<20 {
+                var outputs = GatewayOutputs()
+                outputs.snapshot = .empty(at: 1_778_940_000 + Double(t))
+                sink.carryOut(outputs, alerts: [], at: 1_778_940_000 + Double(t) + 0.5)
+                usleep(20_000)
+            }
+            sink.finish()
+            usleep(300_000)
+            p.stop()
+        }
+        #expect(heard.value["skygate/E5/traffic"] == 4 && heard.value["skygate/E0/traffic"] == nil, "\(heard.value)")
+    }
+
     /// A wrong password: one clear line naming the broker and the reason, then quiet retries.
     @Test func wrongPasswordIsOneClearLine() throws {
         guard let broker = try fleetBroker() else { return }

@@ -177,10 +177,11 @@ public final class FleetPublisher: Sendable {
     /// New alert events are in the alert log (or soon will be): publish them.
     public func nudge() { state.withLockWaking { $0.nudged = true } }
 
-    /// The live picture (QoS 0, dropped while disconnected): `traffic` whole and ownship's part.
-    public func picture(traffic: String, ownship: String?) {
+    /// The live picture (QoS 0, dropped while disconnected): `traffic` whole (when given) and
+    /// ownship's part.
+    public func picture(traffic: String?, ownship: String?) {
         guard state.withLock({ $0.connected }), let mqtt = client.value else { return }
-        mqtt.publish(FleetTopic.traffic.name(gateway: id), text: traffic, qos: 0)
+        if let traffic { mqtt.publish(FleetTopic.traffic.name(gateway: id), text: traffic, qos: 0) }
         if let ownship { mqtt.publish(FleetTopic.ownship.name(gateway: id), text: ownship, qos: 0) }
     }
 

@@ -94,7 +94,7 @@ public struct GatewayApp: Sendable {
         if let publisher {
             sinks.lazy.compactMap { $0 as? AlertLogSink }.first?.whenWritten { publisher.nudge() }
             // After the logbook's sink: the flight closed at shutdown is kept before this one finishes.
-            sinks.append(FleetSink(publisher: publisher))
+            sinks.append(FleetSink(publisher: publisher, trafficEverySec: c.fleetTrafficEverySec))
         }
         // The running parts, in the order they stop last (the group stops them in reverse).
         var edges: [any Service] = []

@@ -79,6 +79,9 @@ public struct GatewayConfig: Sendable, Equatable {
     public var fleetUsername: String?
     public var fleetPasswordFile: String?
     public var fleetCA: String?
+    /// Seconds between the `traffic` topic's pictures (0: never): the whole `/api/traffic` is
+    /// about 144 KB at 500 targets, what an LTE data plan pays for; ownship still goes every second.
+    public var fleetTrafficEverySec = 1
     /// Base URL of the NOTAM source (nil: the source's public default), e.g. the FAA's staging API.
     public var notamURL: String?
     /// FAA API credentials file (client_id=…, client_secret=… lines, readable only by its owner).

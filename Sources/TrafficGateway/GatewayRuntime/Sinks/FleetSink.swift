@@ -9,28 +9,36 @@ import GatewayFleet
 /// on a queue of its own, the latest second only, never on the core's queue.
 public final class FleetSink: GatewaySink {
     private let publisher: FleetPublisher
-    private let pictures: BoundedConsumer<FeedSnapshot>
-    /// The last second a picture went out and the last status refresh (the gateway's clock).
-    private let last = Locked<(second: Double, status: Double)>((-1, 0))
+    private let pictures: BoundedConsumer<(snapshot: FeedSnapshot, traffic: Bool)>
+    /// Seconds between traffic pictures (0: never).
+    private let trafficEvery: Double
+    /// The last second ownship went out, the last traffic picture and the last status refresh
+    /// (the gateway's clock).
+    private let last = Locked<(second: Double, traffic: Double, status: Double)>((-1, -.infinity, 0))
 
-    public init(publisher: FleetPublisher) {
+    /// A sink publishing through `publisher`: ownship every second, the traffic picture every
+    /// `trafficEverySec` seconds (0: never).
+    public init(publisher: FleetPublisher, trafficEverySec: Int = 1) {
         self.publisher = publisher
-        pictures = BoundedConsumer(label: "gatewayd.fleet-picture", limit: 2) { (s: FeedSnapshot) in
-            publisher.picture(traffic: CockpitAPI.traffic(s), ownship: CockpitAPI.ownship(s))
+        trafficEvery = Double(trafficEverySec)
+        pictures = BoundedConsumer(label: "gatewayd.fleet-picture", limit: 2) { (p: (snapshot: FeedSnapshot, traffic: Bool)) in
+            publisher.picture(traffic: p.traffic ? CockpitAPI.traffic(p.snapshot) : nil, ownship: CockpitAPI.ownship(p.snapshot))
         }
     }
 
     public func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
         guard let snapshot = outputs.snapshot else { return }
         let second = time.rounded(.down)
-        let (picture, status) = last.withLock { l -> (Bool, Bool) in
-            guard second != l.second else { return (false, false) }
+        let (picture, traffic, status) = last.withLock { l -> (Bool, Bool, Bool) in
+            guard second != l.second else { return (false, false, false) }
             l.second = second
             let status = time - l.status >= 60 || time < l.status
             if status { l.status = time }
-            return (true, status)
+            let traffic = trafficEvery > 0 && (second - l.traffic >= trafficEvery || second < l.traffic)
+            if traffic { l.traffic = second }
+            return (true, traffic, status)
         }
-        if picture { _ = pictures.submit(snapshot) }
+        if picture { _ = pictures.submit((snapshot, traffic)) }
         if status { publisher.refreshStatus() }
     }
 
