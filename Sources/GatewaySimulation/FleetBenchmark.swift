@@ -112,7 +112,7 @@ public enum FleetBenchmark {
         defer { try? FileManager.default.removeItem(at: dir) }
         let subscriber = try Subscriber(url: url)
         defer { subscriber.client.close() }
-        _ = (0..<100).first { _ in usleep(20_000); return subscriber.client.subscribe(FleetTopic.everything, qos: 1) == 0 && subscriberReady(subscriber) }
+        _ = (0..<100).first { _ in usleep(20_000); return subscriber.client.subscribe(FleetTopic.everything, qos: 1) == 0 }
         var publishers: [(FleetPublisher, AlertLog)] = []
         for i in 0..<gateways {
             let db = try GatewayDatabase(path: dir.appendingPathComponent("gw\(i).sqlite").path)
@@ -182,8 +182,6 @@ public enum FleetBenchmark {
         run.pictureLatencies.sort()
         return run
     }
-
-    static func subscriberReady(_ s: Subscriber) -> Bool { true }
 
     /// Every gateway with `events` queued (a 10-minute outage at one a second), then connected:
     /// seconds until the subscriber heard the last one.

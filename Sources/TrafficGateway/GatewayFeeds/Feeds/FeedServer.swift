@@ -89,14 +89,14 @@ public final class FeedServer: Service, CustomStringConvertible {
             // A client resuming after a reconnect (the SSE `Last-Event-ID` header, or
             // `?lastEventId=` for clients that cannot set it) gets what it missed: from the hub's
             // hour of history, else from the alert log (a restart, a long outage).
-            let last = request.headers[Self.lastEventID] ?? request.uri.queryParameters["lastEventId"].map(String.init)
+            let last = (request.headers[Self.lastEventID] ?? request.uri.queryParameters["lastEventId"].map(String.init)).flatMap { $0.isEmpty ? nil : $0 }
             var earlier: [EncodedAlert]?
-            if let last, !last.isEmpty, !hub.remembers(eventID: last), let database = cockpit.logbook?.database {
+            if let last, !hub.remembers(eventID: last), let database = cockpit.logbook?.database {
                 earlier = await Offload.run(on: Self.resumeQueue) { () -> [EncodedAlert]? in
                     (try? AlertLog(database: database).events(afterEventID: last))??.compactMap(\.encoded)
                 } ?? nil
             }
-            guard let start = hub.subscribe(after: last.flatMap { $0.isEmpty ? nil : $0 }, earlier: earlier) else {
+            guard let start = hub.subscribe(after: last, earlier: earlier) else {
                 return Response(status: .serviceUnavailable, headers: [.contentType: "text/plain", .retryAfter: "10"],
                                 body: .init(byteBuffer: ByteBuffer(string: "too many /alerts clients; retry later\n")))
             }

@@ -373,9 +373,8 @@ public final class FleetPublisher: Sendable {
             let busy = state.withLock { s -> Set<String> in s.queuedFlights = pending.count; return s.flightsInFlight }
             let todo = pending.filter { !busy.contains($0.uid) }
             guard !todo.isEmpty else { return }
-            let summaries = try logbook.list()
             for p in todo {
-                guard let summary = summaries.first(where: { $0.id == p.id }), let flight = try logbook.flight(p.id, display: true) else { continue }
+                guard let summary = try logbook.summary(uid: p.uid), let flight = try logbook.flight(p.id, display: true) else { continue }
                 let detail = LogbookJSON.flight(flight)
                 let item = LogbookJSON.summary(summary)
                 state.withLock { s in

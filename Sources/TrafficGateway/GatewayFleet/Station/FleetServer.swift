@@ -68,7 +68,7 @@ public final class FleetServer: Service, Sendable {
         router.get("/api/fleet/flights/:gateway/:uid") { _, context in
             let gateway = context.parameters.get("gateway") ?? "", uid = context.parameters.get("uid") ?? ""
             let store = LogbookStore(database: station.store.database)
-            guard let summary = try? store.list().first(where: { $0.gateway == gateway && $0.uid == uid }), let flight = try? store.flight(summary.id, display: true) else {
+            guard let summary = try? store.summary(uid: uid, gateway: gateway), let flight = try? store.flight(summary.id, display: true) else {
                 return Response(status: .notFound, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "no flight \(uid) of \(gateway)\n")))
             }
             return Self.text(LogbookJSON.flight(flight))

@@ -169,13 +169,10 @@ public final class FleetStation: Sendable {
                 let online = object["online"] as? Bool ?? false
                 let reason = online ? nil : object["reason"] as? String ?? "offline"
                 let version = object["version"] as? String
-                state.withLock { s in
-                    var g = s.gateways[gateway] ?? Gateway(id: gateway)
+                update(gateway, at: now) { g in
                     g.online = online
                     g.reason = reason
                     g.version = version ?? g.version
-                    g.lastContact = now
-                    s.gateways[gateway] = g
                 }
                 try store.database.write { db in
                     try db.execute("""
@@ -186,42 +183,32 @@ public final class FleetStation: Sendable {
                 }
             case .ownship:
                 let lat = object["lat"] as? Double, lon = object["lon"] as? Double
-                state.withLock { s in
-                    var g = s.gateways[gateway] ?? Gateway(id: gateway)
+                update(gateway, at: now) { g in
                     g.ownship = text
                     g.ownshipAt = now
-                    g.lastContact = now
                     if !g.online { g.online = true; g.reason = nil }
                     if let lat, let lon {
                         if g.track.last.map({ now - $0.time >= 2 }) ?? true { g.track.append((now, lat, lon)) }
                         if let first = g.track.firstIndex(where: { now - $0.time <= Self.trackSeconds }), first > 0 { g.track.removeFirst(first) }
                     }
-                    s.gateways[gateway] = g
                 }
             case .traffic:
                 let targets = (object["targets"] as? [Any])?.count ?? 0
-                state.withLock { s in
-                    var g = s.gateways[gateway] ?? Gateway(id: gateway)
-                    g.targets = targets
-                    g.lastContact = now
-                    s.gateways[gateway] = g
-                }
+                update(gateway, at: now) { $0.targets = targets }
             case .alerts:
                 guard let eventId = object["eventId"] as? String, let alertID = object["id"] as? String else { return }
                 let rowid = try store.record(alert: text, gateway: gateway, eventId: eventId, at: now)
                 let cleared = object["event"] as? String == "cleared"
-                let subscribers = state.withLock { s -> [AsyncStream<(rowid: Int64, json: String)>.Continuation] in
-                    var g = s.gateways[gateway] ?? Gateway(id: gateway)
-                    g.lastContact = now
-                    if rowid != nil {
-                        g.lastAlert = text
-                        g.active.removeAll { $0.id == alertID }
-                        if !cleared { g.active.append((alertID, object)) }
-                    }
-                    s.gateways[gateway] = g
-                    return rowid == nil ? [] : Array(s.subscribers.values)
+                update(gateway, at: now) { g in
+                    guard rowid != nil else { return }
+                    g.lastAlert = text
+                    g.active.removeAll { $0.id == alertID }
+                    if !cleared { g.active.append((alertID, object)) }
                 }
                 if let rowid {
+                    // A subscriber that comes between gets this row from the database too; its
+                    // stream skips rows it has (`FleetServer`).
+                    let subscribers = state.withLock { Array($0.subscribers.values) }
                     let line = Self.withGateway(text, gateway)
                     for c in subscribers { c.yield((rowid, line)) }
                 }
@@ -232,6 +219,16 @@ public final class FleetStation: Sendable {
             }
         } catch {
             log("fleet: station: cannot keep \(topic): \(GatewayDatabase.explain(error))")
+        }
+    }
+
+    /// Changes what the station knows of `gateway` (made when first heard), its last contact `now`.
+    private func update(_ gateway: String, at now: Double, _ body: (inout Gateway) -> Void) {
+        state.withLock { s in
+            var g = s.gateways[gateway] ?? Gateway(id: gateway)
+            g.lastContact = now
+            body(&g)
+            s.gateways[gateway] = g
         }
     }
 

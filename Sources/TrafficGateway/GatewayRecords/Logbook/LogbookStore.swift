@@ -37,7 +37,7 @@ public struct LogbookStore: Sendable {
     /// same flight whatever drives them (`Logbook`), so the live logbook, an import of its
     /// recording into another database and a club's ground station all give it the same id.
     public static func uid(start: Double) -> String {
-        Timestamp.iso8601(start.rounded(.down)).replacingAll("-", with: "").replacingAll(":", with: "").replacingAll(".000", with: "")
+        Timestamp.compact(start)
     }
 
     /// Keeps `flight` (airports filled in by the caller), in one transaction. A ground station
@@ -116,15 +116,23 @@ public struct LogbookStore: Sendable {
     }
 
     /// Every flight, oldest first.
-    public func list() throws(GatewayError) -> [Summary] {
+    public func list() throws(GatewayError) -> [Summary] { try summaries() }
+
+    /// The line of the flight `uid` (of `gateway`, in a ground station's logbook), nil when none.
+    public func summary(uid: String, gateway: String? = nil) throws(GatewayError) -> Summary? {
+        try summaries(where: "WHERE f.uid = ? AND coalesce(f.gateway, '') = ?", [uid, gateway ?? ""]).first
+    }
+
+    /// The lines of the flights `condition` selects, oldest first.
+    private func summaries(where condition: String = "", _ arguments: [any SQLBindable] = []) throws(GatewayError) -> [Summary] {
         try read { db in
             try db.rows("""
                 SELECT f.*, (SELECT count(*) FROM flight_alert a WHERE a.flight_id = f.id) AS alerts,
                     (SELECT count(*) FROM flight_encounter e WHERE e.flight_id = f.id) AS encounters,
                     (SELECT min(range_nm) FROM flight_encounter e WHERE e.flight_id = f.id) AS closest,
                     (SELECT count(*) FROM flight_airspace s WHERE s.flight_id = f.id) AS airspace
-                FROM flight f ORDER BY start, id
-                """).map { r in
+                FROM flight f \(condition) ORDER BY start, id
+                """, arguments).map { r in
                 Summary(id: r.int64("id") ?? 0, offBlock: r.double("off_block") ?? 0, takeoff: r.double("takeoff"), landing: r.double("landing"),
                         onBlock: r.double("on_block") ?? 0, departure: r.string("departure"), arrival: r.string("arrival"),
                         distanceNM: r.double("distance_nm") ?? 0, maxAltitudeFt: r.double("max_altitude_ft"),

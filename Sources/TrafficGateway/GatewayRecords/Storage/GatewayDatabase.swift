@@ -190,7 +190,7 @@ public final class GatewayDatabase: Sendable {
     /// Renames the corrupt file at `path` (and its WAL and shared-memory files) to
     /// `PATH.corrupt-YYYYMMDDTHHMMSSZ`: the new name, or why it could not be done.
     static func moveAside(_ path: String, now: Double) -> Result<String, GatewayError> {
-        let stamp = Timestamp.iso8601(now.rounded(.down)).replacingAll("-", with: "").replacingAll(":", with: "").replacingAll(".000", with: "")
+        let stamp = Timestamp.compact(now)
         var aside = path + ".corrupt-" + stamp
         var n = 1
         while access(aside, F_OK) == 0 { n += 1; aside = path + ".corrupt-" + stamp + "-\(n)" }

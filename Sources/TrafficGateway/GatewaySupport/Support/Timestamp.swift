@@ -26,6 +26,12 @@ public enum Timestamp {
         return s + "Z"
     }
 
+    /// `t`'s whole second as `yyyyMMdd'T'HHmmss'Z'` (20260516T140030Z): a stamp for names (a
+    /// file moved aside, a flight's stable id).
+    public static func compact(_ t: Double) -> String {
+        iso8601(t.rounded(.down)).replacingAll("-", with: "").replacingAll(":", with: "").replacingAll(".000", with: "")
+    }
+
     /// `HH:MM:SS` of the UTC time of day.
     public static func timeOfDay(_ t: Double) -> String {
         var secOfDay = Int64(clamped(t).rounded(.down)) % 86_400
