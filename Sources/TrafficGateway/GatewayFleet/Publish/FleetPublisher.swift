@@ -302,6 +302,8 @@ public final class FleetPublisher: Sendable {
             if stopping { break }
             let now = DedicatedThread.monotonicSeconds
             guard connected, let mqtt = client.value else {
+                // What waits, for the status line and the "connected (N … to send)" line.
+                countQueued()
                 let (lostAt, problem) = state.withLock { ($0.lostAt, $0.problem) }
                 if lostAt > 0, now - lostAt > Self.unreachableAfter {
                     say("fleet: \(settings.broker) unreachable (\(problem ?? Self.noAnswer(settings.broker))); retrying with backoff up to 4 min")
@@ -342,8 +344,7 @@ public final class FleetPublisher: Sendable {
         }
         if stuck { log("fleet: \(settings.broker) has not acknowledged for a minute: publishing again from the last acknowledged event") }
         do {
-            let count = try outbox.alertCount(after: state.withLock { $0.cursor })
-            state.withLock { $0.queuedAlerts = count }
+            countQueued()
             guard room > 0 else { return }
             let rows = try outbox.alerts(after: after, limit: room)
             let topic = FleetTopic.alerts.name(gateway: id)
@@ -390,6 +391,16 @@ public final class FleetPublisher: Sendable {
             }
         } catch {
             setProblem("cannot read the logbook (\(error))", say: "fleet: cannot read the logbook: \(error); retrying")
+        }
+    }
+
+    /// Counts the alert events and flights not yet acknowledged (one look at the record).
+    private func countQueued() {
+        guard let alerts = try? outbox.alertCount(after: state.withLock { $0.cursor }) else { return }
+        let flights = (try? outbox.flights().count) ?? 0
+        state.withLock { s in
+            s.queuedAlerts = alerts
+            if !s.connected { s.queuedFlights = flights }
         }
     }
 
