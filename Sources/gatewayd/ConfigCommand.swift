@@ -11,6 +11,8 @@ import Glibc
 import Darwin
 #endif
 import GatewayRuntime
+import GatewayFleet
+import GatewaySupport
 
 /// `gatewayd config check|show`.
 struct ConfigCommand: ParsableCommand {
@@ -45,6 +47,19 @@ struct ConfigCheck: ParsableCommand {
             let c = try GatewayConfig.load(path: config, required: true)
             try RunCommand.validate(c)
             if let warning = c.secretExposure(path: config) { Terminal.error("warning: \(warning)") }
+            // The fleet's password file, read as `run` would: a problem there stops only the fleet.
+            if let path = c.fleetPasswordFile {
+                let environment = ProcessInfo.processInfo.environment
+                if path.contains("${CREDENTIALS_DIRECTORY}") && (environment["CREDENTIALS_DIRECTORY"] ?? "").isEmpty {
+                    Terminal.error("warning: [fleet] password_file \(path): $CREDENTIALS_DIRECTORY is not set here (systemd sets it for the service, with LoadCredential=); not checked. Without it, gatewayd run goes on without the fleet")
+                } else {
+                    do throws(GatewayError) {
+                        _ = try FleetSettings.readPassword(path: path, environment: environment)
+                    } catch {
+                        Terminal.error("warning: \(error.reason); gatewayd run would go on without the fleet")
+                    }
+                }
+            }
             print("\(config): ok (GDL90 on UDP \(c.bind):\(c.udpPort), HTTP \(c.httpPort == 0 ? "off" : String(c.httpPort)), NMEA \(c.nmeaPort == 0 ? "off" : String(c.nmeaPort)), \(c.notamSource.map { "NOTAMs from \($0) every \(c.notamRefreshHours) h" } ?? "no NOTAM refresh"))")
         } catch let e as ConfigError {
             throw CommandFailure("\(e)")

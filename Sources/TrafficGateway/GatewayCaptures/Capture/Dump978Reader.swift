@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GDL90
+import GatewaySupport
 
 /// dump978 text output: `+HEX;rs=…;t=UNIX.frac;` (uplinks) and `-HEX;…` (ADS-B downlinks).
 /// Each line becomes a GDL 90 frame (0x07 uplink, 0x1E/0x1F report) so every capture format
@@ -17,6 +18,7 @@ struct Dump978Reader {
         var out = CaptureContents(format: .dump978, datagrams: [], error: nil, skipped: 0)
         var reader = Dump978Reader()
         _ = reader.scan(bytes, base: 0, atEnd: true, name: name, into: &out)
+        if out.error == nil { out.error = reader.timeProblems.error(path: name) }
         return out
     }
 
@@ -26,8 +28,10 @@ struct Dump978Reader {
         // Lines found and split through a buffer pointer (no array of fields a line); the hex
         // and the `t=` time read in place: a capture of NEXRAD uplinks is 900-byte lines by the
         // hundred thousand.
-        bytes.withUnsafeBufferPointer { b in
-            TextLines.forEach(b, atEnd: atEnd) { lineStart, end in
+        var skipping = overlong
+        defer { overlong = skipping }
+        return bytes.withUnsafeBufferPointer { b in
+            TextLines.forEach(b, atEnd: atEnd, overlong: &skipping) { lineStart, end in
                 lineNumber += 1
                 var i = lineStart
                 while i < end, b[i] == 0x20 || b[i] == 0x0D { i += 1 }
@@ -38,12 +42,25 @@ struct Dump978Reader {
                 case .notHex:
                     out.error = CaptureError(path: name, offset: base + lineStart, reason: "line \(lineNumber) is not valid dump978 hex")
                     out.skipped += 1
+                case .timeOutOfRange(let text):
+                    timeProblems.add(line: lineNumber, "its time t=\(text) is not a time between 1970 and 2099")
+                    out.skipped += 1
                 case .wrongLength, .notALine:
                     out.skipped += 1
                 }
+            } tooLong: { start in
+                lineNumber += 1
+                timeProblems.add(line: lineNumber, "a line of more than \(TextLines.longestLine / 1024) kB without a newline (not dump978 text): skipped to the next newline")
+                out.skipped += 1
             }
         }
     }
+
+    /// Lines skipped for a time out of range or an endless line (`LineProblems`); said once
+    /// the file is read (`error(path:)`), reading goes on.
+    private(set) var timeProblems = LineProblems()
+    /// Inside a line longer than `TextLines.longestLine`, skipping to its newline.
+    private var overlong = false
 
     /// What one dump978 line (`b[from..<to]`, blanks before it skipped) holds.
     enum Line {
@@ -56,6 +73,9 @@ struct Dump978Reader {
         case wrongLength(Int, uplink: Bool)
         /// Not a `+` or `-` line.
         case notALine
+        /// A `t=` that is a number but no time a capture can have (`Timestamp.plausible`): NaN,
+        /// 1e300, twenty digits. The line is skipped, never timed at it.
+        case timeOutOfRange(String)
     }
 
     /// Reads one dump978 line: `+HEX;…` or `-HEX;…`, then `;`-separated fields of which `t=` is the time.
@@ -79,7 +99,11 @@ struct Dump978Reader {
             f = fieldStart
             while f < end, b[f] != 0x3B { f += 1 }
             if f - fieldStart >= 2, b[fieldStart] == 0x74, b[fieldStart + 1] == 0x3D {  // "t="
-                time = parseTime(UnsafeBufferPointer(rebasing: b[(fieldStart + 2)..<f]))
+                let field = UnsafeBufferPointer(rebasing: b[(fieldStart + 2)..<f])
+                time = parseTime(field)
+                if let t = time, !Timestamp.isPlausible(t) {
+                    return .timeOutOfRange(String(decoding: field.prefix(32), as: UTF8.self).escapingControlCharacters)
+                }
             }
         }
         if first == 0x2B {

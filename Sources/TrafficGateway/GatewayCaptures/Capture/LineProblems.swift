@@ -36,6 +36,33 @@ package enum TextLines {
     /// Calls `body` with the start and end (before the newline) of each whole line of `b`, in
     /// order; a line cut by the window's end waits for more unless `atEnd`. Returns the bytes
     /// consumed. Newlines are found with `memchr`: no array of lines, no copy.
+    /// The longest line a text capture may have (a dump978 uplink line is about 900 bytes; SBS
+    /// and NMEA under 200): a longer one is skipped to its newline, never held whole (a 2 MB
+    /// `.log.gz` that is one endless line would otherwise grow a reader's window past gigabytes).
+    package static let longestLine = 65_536
+
+    /// `forEach` for a reader that bounds its lines: a line cut by the window's end after more
+    /// than `longestLine` bytes is given to `tooLong` (its start) and skipped to its newline,
+    /// across windows (`overlong`, the reader's own, says it is still being skipped).
+    @inline(__always)
+    package static func forEach(_ b: UnsafeBufferPointer<UInt8>, atEnd: Bool, overlong: inout Bool,
+                                _ body: (_ start: Int, _ end: Int) -> Void, tooLong: (_ start: Int) -> Void) -> Int {
+        var from = 0
+        if overlong {
+            guard let p = b.baseAddress, let newline = memchr(p, 0x0A, b.count) else { return b.count }
+            overlong = false
+            from = p.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
+        }
+        let rest = UnsafeBufferPointer(rebasing: b[from...])
+        let consumed = forEach(rest, atEnd: atEnd) { start, end in body(from + start, from + end) }
+        if !atEnd, rest.count - consumed > longestLine {
+            tooLong(from + consumed)
+            overlong = true
+            return b.count
+        }
+        return from + consumed
+    }
+
     @inline(__always)
     package static func forEach(_ b: UnsafeBufferPointer<UInt8>, atEnd: Bool, _ body: (_ start: Int, _ end: Int) -> Void) -> Int {
         var lineStart = 0

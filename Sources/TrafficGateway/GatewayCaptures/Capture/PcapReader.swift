@@ -1,3 +1,4 @@
+import GatewaySupport
 /// Classic libpcap files: both byte orders, micro- and nanosecond timestamps. Reads whole
 /// records from a window of the file at a time (`scan`), so a capture of any size streams.
 struct PcapReader {
@@ -60,7 +61,16 @@ struct PcapReader {
             switch PacketDecoder.udpPayload(packet, linkType: linkType, port: port) {
             case .success(let payload):
                 let time = seconds + fraction / (nanoseconds ? 1e9 : 1e6)
-                out.datagrams.append(CapturedDatagram(timestamp: time, bytes: Array(payload), fileOffset: base + offset))
+                if Timestamp.isPlausible(time) {
+                    out.datagrams.append(CapturedDatagram(timestamp: time, bytes: Array(payload), fileOffset: base + offset))
+                } else {
+                    out.skipped += 1
+                    if out.error == nil {
+                        var e = CaptureError(path: name, offset: base + offset, reason: "a record's time (\(Timestamp.iso8601(time))) is after 2099: skipped")
+                        e.readOn = true
+                        out.error = e
+                    }
+                }
             case .failure(let skip):
                 if case .unsupportedLinkType(let t) = skip.skip {
                     out.error = CaptureError(path: name, offset: 20, reason: "link type \(t) is not supported (Ethernet, raw IP, Linux SLL/SLL2 are)")
@@ -125,6 +135,23 @@ package struct PcapNGReader {
         case 0x0A0D_0D0A, 1, 2, 3, 4, 5, 6, 9, 10, 0x0BAD, 0x4000_0BAD: return true
         default: return false
         }
+    }
+
+    /// Packets skipped for a time out of range, and the first one's error.
+    private var timeProblems: (count: Int, first: CaptureError)?
+
+    /// Skips a packet whose time (`Timestamp.plausible`) no capture has, and says so once, with
+    /// how many: the first one's offset, the year it reads as and the interface's resolution.
+    private mutating func outOfRange(_ time: Double, at offset: Int, iface: Interface, name: String, into out: inout CaptureContents) {
+        out.skipped += 1
+        let year = Timestamp.iso8601(time).prefix(4)
+        let resolution = "ticks of 1/\(iface.ticksPerSecond) s"
+        var e = timeProblems?.first ?? CaptureError(path: name, offset: offset, reason: "")
+        let count = (timeProblems?.count ?? 0) + 1
+        e.reason = "\(count) packet\(count == 1 ? "" : "s") skipped: \(count == 1 ? "its time reads" : "the first one's time reads") as \(time.isFinite && time > 0 ? "year \(year)" : "\(time)"), not between 1970 and 2099 (the interface's if_tsresol gives \(resolution): a wrong if_tsresol?)"
+        e.readOn = true
+        timeProblems = (count, e)
+        if damage == nil { out.error = e }
     }
 
     /// Notes damage at file offset `at` (the first is kept as the error, the others counted) and
@@ -284,7 +311,16 @@ package struct PcapNGReader {
                     continue
                 }
                 let iface = interfaces[id]
-                collect(bytes[(body + 20)..<(body + 20 + captured)], iface: iface, time: Double(ticks / iface.ticksPerSecond) + Double(ticks % iface.ticksPerSecond) / Double(iface.ticksPerSecond), offset: base + offset, port: port, into: &out)
+                let time = Double(ticks / iface.ticksPerSecond) + Double(ticks % iface.ticksPerSecond) / Double(iface.ticksPerSecond)
+                guard Timestamp.isPlausible(time) else {
+                    // A wrong `if_tsresol` (0 or 6 for nanosecond ticks) or a garbage timestamp:
+                    // never handed on (the core's one-second tick cannot step past 2^53 s).
+                    outOfRange(time, at: base + offset, iface: iface, name: name, into: &out)
+                    offset += length
+                    wholeEnd = base + offset
+                    continue
+                }
+                collect(bytes[(body + 20)..<(body + 20 + captured)], iface: iface, time: time, offset: base + offset, port: port, into: &out)
             case 3:  // Simple packet: no timestamp, interface 0
                 guard let iface = interfaces.first, bodyEnd >= body + 4 else { break }
                 let original = Int(r.u32(body)!)

@@ -1,4 +1,5 @@
 import GDL90
+import GatewaySupport
 
 /// Inputs in, outputs out: deframer, decoder and core chained behind one call, `process(_:at:)`,
 /// which `run`, `replay`, `decode`, `fisb`, the benchmarks and the tests all use.
@@ -109,6 +110,7 @@ public struct GatewayPipeline: Sendable {
     /// and rejection of a datagram with its time (`decode`, forwarding).
     public mutating func process(_ input: GatewayInput, at time: Double? = nil,
                                  observe: (consuming PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
+        let time = Self.plausible(time)
         if case .datagram(let bytes) = input {
             return bytes.withUnsafeBytes { process(datagram: $0, at: time, observe: observe) }
         }
@@ -134,6 +136,7 @@ public struct GatewayPipeline: Sendable {
     /// `process(.datagram(…))` for bytes held elsewhere (a socket's buffer, a mapped capture): no copy.
     public mutating func process(datagram bytes: UnsafeRawBufferPointer, at time: Double?,
                                  observe: (consuming PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
+        let time = Self.plausible(time)
         var out = GatewayOutputs()
         if let rebroadcast = outputOptions.rebroadcast {
             var messages: [Message] = []
@@ -156,6 +159,7 @@ public struct GatewayPipeline: Sendable {
     /// `observe`, when given, sees a copy of each item.
     public mutating func process(decoded: borrowing FrameDecoder.Decoded, byteCount: Int, at time: Double?,
                                  observe: ((consuming PipelineItem, Double) -> Void)? = nil) -> GatewayOutputs {
+        let time = Self.plausible(time)
         var out = GatewayOutputs()
         if let rebroadcast = outputOptions.rebroadcast {
             var messages: [Message] = []
@@ -170,6 +174,15 @@ public struct GatewayPipeline: Sendable {
         }
         complete(&out, tick: false)
         return out
+    }
+
+    /// A given time the core can take (`Timestamp.plausible`), else nil: the input is taken at the
+    /// latest event's time. The readers refuse such times and say so; this is the last guard,
+    /// so that no driver can hand the tick rule a time it cannot step through.
+    @inline(__always)
+    static func plausible(_ time: Double?) -> Double? {
+        guard let time, Timestamp.isPlausible(time) else { return nil }
+        return time
     }
 
     /// How a stream ends (`finish`).
@@ -372,7 +385,8 @@ public struct GatewayPipeline: Sendable {
         }
         guard second > last else { return }
         var next = last + 1
-        while next <= second {
+        // `next > last`: a time where one second no longer counts (2^53 s) never loops.
+        while next <= second, next > last {
             alerts += core.handle(.tick, at: next)
             next += 1
             if next - last > tickedSilence && next < second { next = second }

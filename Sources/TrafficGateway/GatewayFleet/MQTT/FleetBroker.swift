@@ -1,4 +1,7 @@
 import GatewaySupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A broker's address, `mqtt://HOST[:PORT]` (default 1883) or `mqtts://HOST[:PORT]` (TLS,
 /// default 8883, the broker's certificate checked against the name or address given).
@@ -64,12 +67,16 @@ public struct FleetSettings: Sendable, Equatable {
     }
 
     /// Whether `id` can name a gateway: 1–64 bytes of UTF-8 without `/`, `+`, `#` (MQTT's topic
-    /// separator and wildcards), control characters or spaces, not starting with `$` (brokers'
-    /// own topics).
+    /// separator and wildcards), control or format characters (a right-to-left override) or
+    /// spaces, not `.` or `..`, not starting with `$` (brokers' own topics).
     public static func isValidID(_ id: String) -> Bool {
         let bytes = id.utf8.count
-        guard (1...64).contains(bytes), !id.hasPrefix("$") else { return false }
-        return !id.unicodeScalars.contains { "/+# ".unicodeScalars.contains($0) || $0.properties.generalCategory == .control || $0.value == 0x7F }
+        guard (1...64).contains(bytes), !id.hasPrefix("$"), id != ".", id != ".." else { return false }
+        // Control characters, and format characters (the right-to-left override, zero-width
+        // joiners): a name that reads as another on the page.
+        return !id.unicodeScalars.contains {
+            "/+# ".unicodeScalars.contains($0) || $0.properties.generalCategory == .control || $0.properties.generalCategory == .format || $0.value == 0x7F
+        }
     }
 
     /// The password in the file at `path`: its content without one trailing newline (`\n` or
@@ -83,8 +90,13 @@ public struct FleetSettings: Sendable, Equatable {
             }
             path = path.replacingAll("${CREDENTIALS_DIRECTORY}", with: dir)
         }
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            throw GatewayError.setting(name: "fleet.password_file", message: "[fleet] password_file \(path): is a folder, not a file")
+        }
         guard let file = OpenFile.reading(path) else {
-            throw GatewayError.setting(name: "fleet.password_file", message: "[fleet] password_file \(path): cannot be read (missing, or not readable by this user)")
+            let why = errno == ENOENT ? "no such file" : errno == ELOOP ? "a loop of symbolic links" : errno == EACCES ? "not readable by this user" : String(cString: strerror(errno)).lowercased()
+            throw GatewayError.setting(name: "fleet.password_file", message: "[fleet] password_file \(path): cannot be read (\(why))")
         }
         var text = file.read(upTo: 4096)
         file.close()

@@ -33,6 +33,12 @@
     return r.json();
   }
   function has(v) { return v !== undefined && v !== null; }
+  // A number the page can draw or print: finite (a string, NaN or 1e308 is not).
+  function num(v) { return typeof v === 'number' && isFinite(v); }
+  // A place on the Earth: the station refuses others, and the page never trusts that alone
+  // (one longitude of -123000000 made the grid loop below run forever in every open tab).
+  function onEarth(lat, lon) { return num(lat) && num(lon) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180; }
+  function placed(o) { return !!o && onEarth(o.lat, o.lon); }
   function pad(n) { return (n < 10 ? '0' : '') + n; }
   function now() { return Date.now() + state.serverOffset; }
   function hhmmss(ms) { const d = new Date(ms); return pad(d.getUTCHours()) + ':' + pad(d.getUTCMinutes()) + ':' + pad(d.getUTCSeconds()) + 'Z'; }
@@ -131,7 +137,7 @@
       } else pos.textContent = 'none';
       tr.appendChild(pos);
       const o = g.ownship;
-      const alt = el('td', 'num', o ? feet(o.altitudeFt) : '\u2014');
+      const alt = el('td', 'num', o && num(o.altitudeFt) ? feet(o.altitudeFt) : '\u2014');
       if (o) alt.appendChild(el('div', 'sub', (has(o.groundSpeedKt) ? Math.round(o.groundSpeedKt) + ' kt' : '') + (o.airborne === false ? ' on ground' : '')));
       tr.appendChild(alt);
       tr.appendChild(el('td', 'num', has(g.targets) ? g.targets : '\u2014'));
@@ -167,11 +173,11 @@
     map.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
     const pts = [];
     for (const g of gws) {
-      if (g.ownship && has(g.ownship.lat)) pts.push([g.ownship.lat, g.ownship.lon]);
-      for (const p of g.track || []) pts.push(p);
+      if (placed(g.ownship)) pts.push([g.ownship.lat, g.ownship.lon]);
+      for (const p of g.track || []) if (Array.isArray(p) && onEarth(p[0], p[1])) pts.push(p);
     }
-    const placed = gws.some((g) => g.ownship && has(g.ownship.lat));
-    $('map-empty').hidden = placed;
+    const any = gws.some((g) => placed(g.ownship));
+    $('map-empty').hidden = any;
     $('map-empty').textContent = state.fleet ? 'No aircraft position yet' : 'Waiting for the station';
     if (!pts.length) return;
     let s = 90, n = -90, w = 180, e = -180;
@@ -190,13 +196,14 @@
     const g0 = svg('g', {});
     const across = Math.max(W / (k * scale), H / scale) * 60;
     const step = (GRID_MIN.find((m) => across / m <= 8) || 3600) / 60;
-    for (let lon = Math.ceil(lonAt(0) / step) * step; lon <= lonAt(W); lon += step) {
+    // Bounded whatever the numbers: at most 64 lines each way.
+    for (let lon = Math.ceil(lonAt(0) / step) * step, n = 0; lon <= lonAt(W) && n < 64; lon += step, n++) {
       const x = X(lon);
       g0.appendChild(svg('line', { class: 'grid', x1: x, y1: 0, x2: x, y2: H }));
       // Words only clear of the latitudes' column, the north mark and the edge.
       if (x > 64 && x < W - 90) g0.appendChild(svg('text', { class: 'grid-label', x: x + 3, y: 13 }, angle(lon, 'EW')));
     }
-    for (let lat = Math.ceil(latAt(H) / step) * step; lat <= latAt(0); lat += step) {
+    for (let lat = Math.ceil(latAt(H) / step) * step, n = 0; lat <= latAt(0) && n < 64; lat += step, n++) {
       const y = Y(lat);
       g0.appendChild(svg('line', { class: 'grid', x1: 0, y1: y, x2: W, y2: y }));
       if (y > 30 && y < H - 40) g0.appendChild(svg('text', { class: 'grid-label', x: 3, y: y - 3 }, angle(lat, 'NS')));
@@ -218,7 +225,7 @@
     for (const g of order) {
       const level = worst(g.activeAlerts), stale = isStale(g);
       const grp = svg('g', { class: 'ac' + (level && !stale ? ' ' + level : '') + (stale ? ' stale' : '') });
-      const tr = (g.track || []).map((p) => X(p[1]).toFixed(1) + ',' + Y(p[0]).toFixed(1));
+      const tr = (g.track || []).filter((p) => Array.isArray(p) && onEarth(p[0], p[1])).map((p) => X(p[1]).toFixed(1) + ',' + Y(p[0]).toFixed(1));
       if (tr.length > 1) grp.appendChild(svg('polyline', { class: 'track', points: tr.join(' ') }));
       map.appendChild(grp);
       groups.push([g, grp, level, stale]);
@@ -228,14 +235,14 @@
     const symbols = [];
     for (const [g, grp, level, stale] of groups) {
       const o = g.ownship;
-      if (!o || !has(o.lat)) continue;
+      if (!placed(o)) continue;
       const x = X(o.lon), y = Y(o.lat);
       symbols.push([g, grp, level, stale, x, y]);
       boxes.push({ x: x - 14, y: y - 14, w: 28, h: 28 });
       if (level === 'warning' && !stale) grp.appendChild(svg('circle', { class: 'ring', cx: x, cy: y, r: 20 }));
       const title = svg('title', {}, g.id + (g.online ? '' : ' (offline' + (g.reason ? ': ' + g.reason : '') + ')') +
         (level ? ', ' + level : '') + ', position ' + ago(positionAge(g)));
-      if (has(o.trackDeg)) {
+      if (num(o.trackDeg)) {
         const p = svg('path', { class: 'plane', d: PLANE, transform: 'translate(' + x.toFixed(1) + ',' + y.toFixed(1) + ') rotate(' + Math.round(o.trackDeg) + ')' });
         p.appendChild(title); grp.appendChild(p);
       } else {
@@ -247,7 +254,7 @@
       const o = g.ownship;
       const t = svg('text', { class: 'label' });
       t.appendChild(svg('tspan', { class: 'id', x: 0, dy: 0 }, g.id));
-      const line2 = (has(o.altitudeFt) ? feet(o.altitudeFt) : '\u2014 ft') + '  ' + (has(o.groundSpeedKt) ? Math.round(o.groundSpeedKt) : '\u2014') + ' kt';
+      const line2 = (num(o.altitudeFt) ? feet(o.altitudeFt) : '\u2014 ft') + '  ' + (num(o.groundSpeedKt) ? Math.round(o.groundSpeedKt) : '\u2014') + ' kt';
       t.appendChild(svg('tspan', { x: 0, dy: 15 }, line2));
       if (stale) t.appendChild(svg('tspan', { x: 0, dy: 15 }, g.online ? 'position ' + ago(positionAge(g)) : 'offline \u00b7 ' + ago(contactAge(g))));
       grp.appendChild(t);

@@ -14,6 +14,18 @@ public enum FleetTopic: Sendable, Equatable {
     /// Its debrief, track, alerts, encounters and airspace, retained (QoS 1), published first.
     case flightDetail(uid: String)
 
+    /// What a message of this topic is, in words ("ownship", "a flight's detail").
+    public var what: String {
+        switch self {
+        case .status: "status"
+        case .ownship: "ownship"
+        case .traffic: "traffic"
+        case .alerts: "an alert event"
+        case .flight: "a flight"
+        case .flightDetail: "a flight's detail"
+        }
+    }
+
     /// The topics' root.
     public static let root = "skygate"
     /// What a ground station subscribes to.

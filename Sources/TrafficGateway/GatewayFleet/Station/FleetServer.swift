@@ -66,7 +66,8 @@ public final class FleetServer: Service, Sendable {
             }
         }
         router.get("/api/fleet/flights/:gateway/:uid") { _, context in
-            let gateway = context.parameters.get("gateway") ?? "", uid = context.parameters.get("uid") ?? ""
+            // Ids are UTF-8 ("Ésa-1"): a client sends them percent-encoded.
+            let gateway = PercentEncoding.decode(context.parameters.get("gateway") ?? ""), uid = PercentEncoding.decode(context.parameters.get("uid") ?? "")
             let store = LogbookStore(database: station.store.database)
             guard let summary = try? store.summary(uid: uid, gateway: gateway), let flight = try? store.flight(summary.id, display: true) else {
                 return Response(status: .notFound, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "no flight \(uid) of \(gateway)\n")))
@@ -80,16 +81,35 @@ public final class FleetServer: Service, Sendable {
             w.add("broker", station.settings.broker.description)
             w.add("connected", connected)
             w.add("problem", problem)
+            w.add("refusedMessages", station.refusedMessages)
+            w.add("flightHalvesDropped", station.store.droppedHalves)
             return Self.text(w.result)
         }
         router.get("/alerts") { request, _ in
             let last = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters["lastEventId"].map(String.init)
-            let (backlog, stream) = station.subscribe(after: last.flatMap { Int64($0) })
+            let after = last.flatMap { Int64($0.trimmingWhitespaceAndNewlines()) }
+            // Subscribed first, so nothing kept between the pages and the live stream is missed.
+            let (_, stream) = station.subscribe(after: nil)
             let body = ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: ": gatewayd fleet alerts\nretry: 2000\n\n"))
-                var sent = backlog.last?.rowid ?? last.flatMap { Int64($0) } ?? 0
-                for (rowid, json) in backlog { try await writer.write(ByteBuffer(string: "id: \(rowid)\ndata: \(json)\n\n")) }
-                for await (rowid, json) in stream where rowid > sent {
+                // Every stored event after `Last-Event-ID`, a page at a time (30,000 after an
+                // outage are 15 pages, never one list), then the live ones. A live event past a
+                // gap (the stream's buffer overran while paging) sends the gap from the database.
+                var sent = after
+                func catchUp(to end: Int64?) async throws {
+                    guard var cursor = sent else { return }
+                    while true {
+                        let page = try await station.events(after: cursor, before: end)
+                        guard let lastRow = page.last?.rowid else { break }
+                        for (rowid, json) in page { try await writer.write(ByteBuffer(string: "id: \(rowid)\ndata: \(json)\n\n")) }
+                        cursor = lastRow
+                        sent = lastRow
+                    }
+                }
+                try await catchUp(to: nil)
+                for await (rowid, json) in stream {
+                    if let s = sent, rowid <= s { continue }
+                    if let s = sent, rowid > s + 1 { try await catchUp(to: rowid) }
                     sent = rowid
                     try await writer.write(ByteBuffer(string: "id: \(rowid)\ndata: \(json)\n\n"))
                 }

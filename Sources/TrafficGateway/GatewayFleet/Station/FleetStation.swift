@@ -2,6 +2,7 @@ import GatewaySupport
 import GatewayDomain
 import GatewayRecords
 import GatewayFeeds
+import GDL90
 
 /// The club's ground station: subscribes to `skygate/+/#` (MQTT 3.1.1, a persistent session,
 /// so the broker queues QoS 1 messages while the station is away), keeps every gateway's alert
@@ -21,9 +22,13 @@ public final class FleetStation: Sendable {
         var ownshipAt: Double?
         var track: [(time: Double, lat: Double, lon: Double)] = []
         var targets = 0
-        /// Active alerts by alert id (raised or updated, not cleared), in the order raised.
+        /// Active alerts by alert id (raised or updated, not cleared), in the order raised; at
+        /// most `FleetStation.mostActiveAlerts` (the oldest go first).
         var active: [(id: String, json: [String: Any])] = []
         var lastAlert: String?
+        /// Each alert id's newest event applied (boot, sequence): an older event arriving later
+        /// (a `cleared` before its `raised`, QoS 1 redelivery) changes nothing.
+        var applied: [String: (boot: Int64, seq: Int64)] = [:]
     }
 
     private struct State {
@@ -34,6 +39,10 @@ public final class FleetStation: Sendable {
         var problemSaid = false
         var subscribers: [Int: AsyncStream<(rowid: Int64, json: String)>.Continuation] = [:]
         var nextSubscriber = 0
+        /// Messages refused (too large, a position off the Earth, a gateway named in the payload
+        /// that is not the topic's), and the kinds already said in the log.
+        var refused = 0
+        var refusalsSaid: Set<String> = []
     }
 
     public let settings: FleetSettings
@@ -45,6 +54,21 @@ public final class FleetStation: Sendable {
     private let log: @Sendable (String) -> Void
     /// Positions kept for each gateway's track on the page, seconds.
     public static let trackSeconds = 600.0
+    /// Active alerts kept per gateway (a gateway that never clears cannot slow the station).
+    public static let mostActiveAlerts = 200
+
+    /// The largest payload taken for each kind of message, bytes: a status or an ownship is a few
+    /// hundred bytes, a traffic picture of 500 targets 144 kB, a flight's detail (600 track
+    /// points, its encounters) under 200 kB. A larger one is refused, counted and said once.
+    public static func largestPayload(_ kind: FleetTopic) -> Int {
+        switch kind {
+        case .status, .ownship: 4_096
+        case .alerts: 16_384
+        case .traffic: 2 << 20
+        case .flight: 65_536
+        case .flightDetail: 1 << 20
+        }
+    }
 
     public init(settings: FleetSettings, password: String?, database: GatewayDatabase, clientID: String,
                 clock: @escaping @Sendable () -> Double, log: @escaping @Sendable (String) -> Void) {
@@ -161,7 +185,16 @@ public final class FleetStation: Sendable {
         guard let (gateway, kind) = FleetTopic.parse(topic), FleetSettings.isValidID(gateway) else { return }
         let now = clock()
         // An empty retained message clears a topic (a flight deleted by its gateway): nothing to keep.
-        guard !payload.isEmpty, let object = JSONReader.object(payload) else { return }
+        guard !payload.isEmpty else { return }
+        guard payload.count <= Self.largestPayload(kind) else {
+            return refuse(gateway, kind, "\(payload.count) bytes, more than the \(Self.largestPayload(kind)) taken for \(kind.what)")
+        }
+        guard let object = JSONReader.object(payload) else { return }
+        // The topic names the gateway, always: a payload claiming another is refused (a gateway
+        // allowed only its own topics by the broker's ACL cannot speak for another).
+        if let claimed = object["gateway"], !(claimed is JSONReader.Null), claimed as? String != gateway {
+            return refuse(gateway, kind, "its payload names another gateway (\(String(String(describing: claimed).prefix(40)).escapingControlCharacters))")
+        }
         let text = String(decoding: payload, as: UTF8.self)
         do {
             switch kind {
@@ -183,6 +216,14 @@ public final class FleetStation: Sendable {
                 }
             case .ownship:
                 let lat = object["lat"] as? Double, lon = object["lon"] as? Double
+                // A position off the Earth (`"lon": -123000000`, 1e308) is refused whole: the page
+                // would draw a map around it, and the station keeps the last ownship for good.
+                if lat != nil || lon != nil, Position.valid(latitude: lat, longitude: lon) == nil {
+                    return refuse(gateway, kind, "a position that is not one (lat \(String(describing: object["lat"] ?? "none").prefix(24)), lon \(String(describing: object["lon"] ?? "none").prefix(24)))")
+                }
+                for key in ["altitudeFt", "trackDeg", "groundSpeedKt"] where object[key] != nil && !(object[key] is Double || object[key] is JSONReader.Null) {
+                    return refuse(gateway, kind, "\(key) is not a number")
+                }
                 update(gateway, at: now) { g in
                     g.ownship = text
                     g.ownshipAt = now
@@ -199,11 +240,20 @@ public final class FleetStation: Sendable {
                 guard let eventId = object["eventId"] as? String, let alertID = object["id"] as? String else { return }
                 let rowid = try store.record(alert: text, gateway: gateway, eventId: eventId, at: now)
                 let cleared = object["event"] as? String == "cleared"
+                let order = Self.eventOrder(eventId)
                 update(gateway, at: now) { g in
                     guard rowid != nil else { return }
                     g.lastAlert = text
+                    // Events of one alert applied in their gateway's order, not the broker's: a
+                    // `cleared` that overtook its `raised` leaves nothing active.
+                    if let order, let seen = g.applied[alertID], (seen.boot, seen.seq) >= (order.boot, order.seq) { return }
+                    if let order {
+                        if g.applied.count >= 4 * Self.mostActiveAlerts, g.applied[alertID] == nil { g.applied.removeAll(keepingCapacity: true) }
+                        g.applied[alertID] = order
+                    }
                     g.active.removeAll { $0.id == alertID }
                     if !cleared { g.active.append((alertID, object)) }
+                    if g.active.count > Self.mostActiveAlerts { g.active.removeFirst(g.active.count - Self.mostActiveAlerts) }
                 }
                 if let rowid {
                     // A subscriber that comes between gets this row from the database too; its
@@ -221,6 +271,25 @@ public final class FleetStation: Sendable {
             log("fleet: station: cannot keep \(topic): \(GatewayDatabase.explain(error))")
         }
     }
+
+    /// An event id's order, `"<boot>-<sequence>"` as numbers; nil when it is not of that form.
+    static func eventOrder(_ eventId: String) -> (boot: Int64, seq: Int64)? {
+        let parts = eventId.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let boot = Int64(parts[0]), let seq = Int64(parts[1]) else { return nil }
+        return (boot, seq)
+    }
+
+    /// Refuses a message of `gateway`: counted, said once per gateway and kind.
+    private func refuse(_ gateway: String, _ kind: FleetTopic, _ why: String) {
+        let say = state.withLock { s -> Bool in
+            s.refused += 1
+            return s.refusalsSaid.count < 1_000 && s.refusalsSaid.insert(gateway + "/" + kind.what).inserted
+        }
+        if say { log("fleet: station: refused \(kind.what) from \(gateway): \(why) (further refusals of it counted on /healthz)") }
+    }
+
+    /// Messages refused so far (`/healthz`).
+    public var refusedMessages: Int { state.withLock { $0.refused } }
 
     /// Changes what the station knows of `gateway` (made when first heard), its last contact `now`.
     private func update(_ gateway: String, at now: Double, _ body: (inout Gateway) -> Void) {
@@ -273,6 +342,16 @@ public final class FleetStation: Sendable {
             return w.result
         }))
         return out.result
+    }
+
+    /// A page of the kept alert events after station row `after` (and before row `before`,
+    /// when given), each with `"gateway"` first; read off the cooperative pool.
+    public func events(after: Int64, before: Int64? = nil) async throws -> [(rowid: Int64, json: String)] {
+        let store = self.store
+        let rows = try await Offload.run(on: .global()) { () -> Result<[(rowid: Int64, gateway: String, json: String)], any Error> in
+            Result { try store.events(after: after) }
+        }?.get() ?? []
+        return rows.filter { before == nil || $0.rowid < before! }.map { ($0.rowid, Self.withGateway($0.json, $0.gateway)) }
     }
 
     /// A subscription to the fleet's alert events (the station's `/alerts`): those after station

@@ -9,8 +9,18 @@ import GDL90
 /// with `gateway` set, so `gatewayd flights list --database STATION_DB` reads it as any logbook.
 public struct FleetStationStore: Sendable {
     public let database: GatewayDatabase
-    /// Flights' halves (the summary and the detail arrive as two messages, in either order).
-    private let halves = Locked<[String: (summary: [String: Any]?, detail: [String: Any]?)]>([:])
+    /// Flights' halves (the summary and the detail arrive as two messages, in either order),
+    /// oldest first: at most `mostHalves` wait, the oldest dropped (counted) so that halves
+    /// whose other half never comes cannot grow the station (20,000 took it to 465 MB).
+    private let halves = Locked<(waiting: [String: (summary: [String: Any]?, detail: [String: Any]?)], order: [String], dropped: Int)>(([:], [], 0))
+    /// Halves kept waiting for their other half: a gateway publishes both within a second, and
+    /// a broker redelivers both after an outage; 256 flights of the fleet at once is plenty.
+    public static let mostHalves = 256
+
+    /// Halves dropped because `mostHalves` were waiting.
+    public var droppedHalves: Int { halves.withLock { $0.dropped } }
+    /// Halves waiting now.
+    public var waitingHalves: Int { halves.withLock { $0.waiting.count } }
 
     public init(database: GatewayDatabase) { self.database = database }
 
@@ -42,11 +52,21 @@ public struct FleetStationStore: Sendable {
     public func record(flightSummary json: [String: Any]? = nil, detail: [String: Any]? = nil, gateway: String, uid: String) throws -> Bool {
         let key = gateway + "/" + uid
         let both = halves.withLock { h -> (summary: [String: Any], detail: [String: Any])? in
-            var entry = h[key] ?? (nil, nil)
+            var entry = h.waiting[key] ?? (nil, nil)
             if let json { entry.summary = json }
             if let detail { entry.detail = detail }
-            guard let s = entry.summary, let d = entry.detail else { h[key] = entry; return nil }
-            h[key] = nil
+            guard let s = entry.summary, let d = entry.detail else {
+                if h.waiting.updateValue(entry, forKey: key) == nil { h.order.append(key) }
+                if h.waiting.count > Self.mostHalves {
+                    // The oldest waiting (its flight comes whole again when its gateway republishes).
+                    while h.waiting.count > Self.mostHalves, !h.order.isEmpty {
+                        if h.waiting.removeValue(forKey: h.order.removeFirst()) != nil { h.dropped += 1 }
+                    }
+                }
+                if h.order.count > 4 * Self.mostHalves { h.order.removeAll { h.waiting[$0] == nil } }
+                return nil
+            }
+            h.waiting[key] = nil
             return (s, d)
         }
         guard let both, let flight = Self.flight(summary: both.summary, detail: both.detail) else { return false }
@@ -63,9 +83,10 @@ public struct FleetStationStore: Sendable {
     /// A flight rebuilt from a gateway's two messages (`LogbookJSON.summary` and `.flight`).
     static func flight(summary s: [String: Any], detail d: [String: Any]) -> LoggedFlight? {
         func time(_ v: Any?) -> Double? { (v as? String).flatMap { Timestamp.parse($0) } }
-        guard let offBlock = time(s["off_block"]), let onBlock = time(s["on_block"]) else { return nil }
+        guard let offBlock = time(s["off_block"]), let onBlock = time(s["on_block"]), Timestamp.isPlausible(offBlock), Timestamp.isPlausible(onBlock) else { return nil }
         let track = (d["track"] as? [Any] ?? []).compactMap { p -> LoggedFlight.TrackPoint? in
-            guard let a = p as? [Any], a.count >= 3, let t = a[0] as? Double, let lat = a[1] as? Double, let lon = a[2] as? Double else { return nil }
+            guard let a = p as? [Any], a.count >= 3, let t = a[0] as? Double, let lat = a[1] as? Double, let lon = a[2] as? Double,
+                  Timestamp.isPlausible(t), Position.isValid(latitude: lat, longitude: lon) else { return nil }
             return LoggedFlight.TrackPoint(time: t, position: Position(latitude: lat, longitude: lon), pressureAltitudeFt: nil,
                                            geometricAltitudeFt: a.count > 3 ? a[3] as? Double : nil, groundSpeedKt: a.count > 4 ? a[4] as? Double ?? 0 : 0, trackDeg: nil)
         }

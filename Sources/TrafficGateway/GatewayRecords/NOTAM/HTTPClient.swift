@@ -70,6 +70,13 @@ public struct HTTPClient: Sendable {
     public var sleep: @Sendable (Double) async -> Void = { try? await Task.sleep(for: .seconds(min(max(0, $0), 4000))) }
     /// User-Agent header.
     public var userAgent = "skygate-gatewayd/0.1 (+https://github.com/skygate/skygate)"
+    /// The largest reply body read, bytes, after decompression (gzip and deflate are accepted):
+    /// a larger reply is refused, naming the limit, and not retried. 64 MiB: the largest NOTAM
+    /// or weather reply seen is a few megabytes; a 1 MB gzip bomb or an endless body stops here.
+    public var maximumBytes = 64 << 20
+    /// The longest `Retry-After` waited, seconds: a server asking for longer is not waited for
+    /// (the fetch fails at once, saying what it asked), so a command never sits silent for hours.
+    public var longestRetryAfter = 60.0
     /// Called before each retry with the attempt number and the reason (progress messages).
     public var onRetry: @Sendable (Int, String) -> Void = { _, _ in }
 
@@ -133,8 +140,13 @@ public struct HTTPClient: Sendable {
             case .success(let r):
                 let snippet = String(decoding: r.body.prefix(200), as: UTF8.self)
                 if r.status == 429 {
-                    retryAfter = r.headers["retry-after"].flatMap(Double.init).map { min(max($0, 0), 120) }
-                    reason = "rate limited (429)"
+                    let asked = r.headers["retry-after"].flatMap(Double.init).flatMap { $0.isFinite ? max($0, 0) : nil }
+                    if let asked, asked > longestRetryAfter {
+                        throw FetchError(.status, url: url, status: r.status,
+                                         reason: "rate limited (429): the server asks to wait \(Int(min(asked, 1e9))) s, longer than the \(Int(longestRetryAfter)) s waited; try again later")
+                    }
+                    retryAfter = asked
+                    reason = "rate limited (429)" + (asked.map { ", waiting \(Int($0)) s as the server asks" } ?? "")
                 } else if r.status >= 500 {
                     reason = "server error \(r.status)"
                 } else {
@@ -144,6 +156,9 @@ public struct HTTPClient: Sendable {
                 if attempt >= retryDelays.count {
                     throw FetchError(.status, url: url, status: r.status, reason: "\(reason), still after \(attempt + 1) attempts")
                 }
+            case .failure(let e) where e.kind == .content:
+                // Too large: the same reply again would be too large again.
+                throw e
             case .failure(let e):
                 if attempt >= retryDelays.count {
                     throw FetchError(.network, url: url, reason: "\(e.reason), still after \(attempt + 1) attempts")
@@ -178,6 +193,7 @@ public struct HTTPClient: Sendable {
         guard let curl = skygate_curl_easy_init() else { return .failure(FetchError(.network, url: url, reason: "libcurl did not initialise")) }
         defer { skygate_curl_easy_cleanup(curl) }
         let sink = Sink()
+        sink.limit = maximumBytes
         let box = Unmanaged.passRetained(sink)
         defer { box.release() }
         var list: UnsafeMutablePointer<curl_slist>? = nil
@@ -187,6 +203,10 @@ public struct HTTPClient: Sendable {
             let n = size * count
             guard let ptr, let user else { return 0 }
             let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
+            guard sink.body.count + n <= sink.limit else {
+                sink.overflowed = true
+                return 0  // libcurl ends the transfer (CURLE_WRITE_ERROR)
+            }
             sink.body.append(contentsOf: UnsafeRawBufferPointer(start: ptr, count: n))
             return n
         }
@@ -222,6 +242,9 @@ public struct HTTPClient: Sendable {
             _ = skygate_setopt_string(curl, CURLOPT_COPYPOSTFIELDS, body)
         }
         let code = skygate_curl_easy_perform(curl)
+        if sink.overflowed {
+            return .failure(FetchError(.content, url: url, reason: "the reply is larger than \(Self.megabytes(maximumBytes)), the most read (decompressed): not read further"))
+        }
         guard code == CURLE_OK else {
             let reason = code == CURLE_OPERATION_TIMEDOUT
                 ? "timed out after \(Int(timeout)) s" : String(cString: skygate_curl_easy_strerror(code)).lowercased()
@@ -231,6 +254,9 @@ public struct HTTPClient: Sendable {
         _ = skygate_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
         return .success(HTTPResponse(status: status, headers: sink.headers, body: sink.body))
     }
+
+    /// `n` bytes in words: "64 MB", "512 kB".
+    static func megabytes(_ n: Int) -> String { n >= 1 << 20 ? "\(n >> 20) MB" : "\(n >> 10) kB" }
 
     /// Percent-encoding for form values.
     public static func escape(_ s: String) -> String {
@@ -251,5 +277,8 @@ public struct HTTPClient: Sendable {
     private final class Sink {
         var body: [UInt8] = []
         var headers: [String: String] = [:]
+        /// The most body bytes kept (`maximumBytes`), and whether the reply went past it.
+        var limit = Int.max
+        var overflowed = false
     }
 }

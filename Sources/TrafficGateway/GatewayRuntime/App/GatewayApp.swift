@@ -321,10 +321,18 @@ public struct GatewayApp: Sendable {
     /// "listening" line; a missing libmosquitto is said and the gateway goes on without a fleet.
     private func fleetPublisher(database: GatewayDatabase?, clock: @escaping @Sendable () -> Double) throws(GatewayError) -> FleetPublisher? {
         guard let settings = try config.fleet(), let database else { return nil }
-        let password = try settings.passwordFile.map { path throws(GatewayError) in
-            try FleetSettings.readPassword(path: path, environment: ProcessInfo.processInfo.environment)
-        }
         let console = self.console
+        // The fleet is optional equipment: a password file that cannot be used (missing, empty,
+        // a folder, $CREDENTIALS_DIRECTORY unset) is one line, and every alert goes on.
+        let password: String?
+        do throws(GatewayError) {
+            password = try settings.passwordFile.map { path throws(GatewayError) in
+                try FleetSettings.readPassword(path: path, environment: ProcessInfo.processInfo.environment)
+            }
+        } catch {
+            console.warning("\(error.reason); not publishing to the fleet (alerts and every other feed go on)")
+            return nil
+        }
         let publisher = FleetPublisher(settings: settings, password: password, database: database, version: GatewayVersion.current, clock: clock) { line in
             if line.contains(": connected to ") { console.info(line) } else { console.warning(line) }
         }

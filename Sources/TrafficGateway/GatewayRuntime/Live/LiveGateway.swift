@@ -116,6 +116,35 @@ public final class LiveGateway: Sendable {
         }
     }
 
+    /// Inputs offered by fast stream sources (`offer`) waiting for the core, and those dropped.
+    private let offered = Locked<(waiting: Int, dropped: Int)>((0, 0))
+    /// The most offered inputs waiting at once: a few reads of a fast feed. Past it the newest
+    /// read is dropped (counted), so a feed faster than the core (150,000 SBS lines a second)
+    /// costs skipped reads, never a growing queue in front of the GDL 90 datagrams and the alerts.
+    public static let mostOffered = 16
+
+    /// `deliver` for a source whose input may be dropped when the core is behind (a stream feed
+    /// read as fast as it comes: SBS). False, and counted, when `mostOffered` wait already.
+    @discardableResult
+    public func offer(_ input: GatewayInput, at time: Double? = nil) -> Bool {
+        let taken = offered.withLock { o -> Bool in
+            guard o.waiting < Self.mostOffered else { o.dropped += 1; return false }
+            o.waiting += 1
+            return true
+        }
+        guard taken else { return false }
+        queue.async {
+            let t = CaptureTime.quantized(time ?? self.clock())
+            if input.isRecorded { self.recorder?.record(input, at: t) }
+            self.state.withLock { c in Self.carryOut(c.pipeline.process(input, at: t), to: c.sinks, ids: &c.ids, at: t) }
+            self.offered.withLock { $0.waiting -= 1 }
+        }
+        return true
+    }
+
+    /// Offered inputs dropped so far because the core was behind (`offer`).
+    public var droppedOffers: Int { offered.withLock { $0.dropped } }
+
     /// A datagram in a buffer valid only during the call, on the core's queue (the UDP source).
     func receive(_ bytes: UnsafeRawBufferPointer, at time: Double) {
         recorder?.record(bytes, at: time)
@@ -200,6 +229,7 @@ public struct GatewayStatus: Sendable {
         }
         if let sbs {
             s += sbs.connected ? ", SBS connected (\(sbs.reports) positions" : ", \(sbs.reason ?? "SBS connecting") (\(sbs.reports) positions"
+            if sbs.droppedReads > 0 { s += ", \(sbs.droppedReads) reads dropped: faster than the gateway takes them" }
             s += sbs.wrongLines > 0 ? ", \(sbs.wrongLines) wrong lines, last: \(sbs.lastWrong ?? ""))" : ")"
         }
         if let problem { s += "; receiver: \(problem)" }

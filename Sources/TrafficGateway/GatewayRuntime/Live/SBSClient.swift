@@ -29,6 +29,8 @@ public final class SBSClient: Sendable, CustomStringConvertible {
         /// Lines that were wrong (skipped), and the last one's reason.
         public var wrongLines = 0
         public var lastWrong: String?
+        /// Reads dropped because the core was behind (`SBSSource`).
+        public var droppedReads = 0
     }
 
     private let host: String

@@ -47,6 +47,13 @@ public struct GatewayInlet: Sendable {
         gateway.deliver(input, at: time)
     }
 
+    /// Hands `input` in unless the core is behind (`LiveGateway.offer`): false, and counted,
+    /// when it was dropped. For fast stream feeds whose newest read matters more than an old one.
+    @discardableResult
+    public func offer(_ input: GatewayInput, at time: Double? = nil) -> Bool {
+        gateway.offer(input, at: time)
+    }
+
     /// Hands in a datagram held in a buffer valid only during the call. On `queue` only.
     public func receive(_ bytes: UnsafeRawBufferPointer, at time: Double) {
         dispatchPrecondition(condition: .onQueue(gateway.queue))

@@ -18,13 +18,25 @@ public final class SBSSource: GatewaySource {
         self.tell = tell
     }
 
-    /// The connection's state and counts (nil before `start`).
-    public var status: SBSClient.Status? { client.value?.status }
+    /// Reads dropped because the core was behind (`GatewayInlet.offer`), and the first said.
+    private let dropped = Locked<(count: Int, said: Bool)>((0, false))
+
+    /// The connection's state and counts (nil before `start`), with the reads dropped.
+    public var status: SBSClient.Status? {
+        guard var s = client.value?.status else { return nil }
+        s.droppedReads = dropped.withLock { $0.count }
+        return s
+    }
 
     public func start(_ inlet: GatewayInlet) throws(GatewayError) {
         let tell = self.tell, name = "\(HostPort(host: host, port: port))"
+        let dropped = self.dropped
         let c = SBSClient(host: host, port: port, clock: { inlet.now() }, onReports: { frames, time in
-            inlet.deliver(.datagram(frames), at: time)
+            // Bounded: a feed faster than the core drops reads (counted, said once), never the alerts.
+            guard !inlet.offer(.datagram(frames), at: time) else { return }
+            if dropped.withLock({ d -> Bool in d.count += 1; defer { d.said = true }; return !d.said }) {
+                tell("SBS \(name) sends faster than the gateway can take: reads dropped (counted on the status line)")
+            }
         }, onStatus: { status, said in
             guard said else { return }
             tell(status.connected ? "SBS \(name) connected" : "\(status.reason ?? "SBS \(name) disconnected"); retrying quietly with backoff")

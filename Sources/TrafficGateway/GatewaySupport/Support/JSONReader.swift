@@ -5,7 +5,8 @@
 ///
 /// Numbers are always `Double` (an integer such as a port is read with `JSONReader.int`), so a
 /// reader never confuses `1` with `true`. Duplicate keys keep the last value. Nesting deeper than
-/// 512 levels is refused rather than overflowing the stack.
+/// 512 levels is refused rather than overflowing the stack. A number too large for a `Double`
+/// (`1e400`) is refused, never read as infinity: every number a reader gets is finite.
 public enum JSONReader {
     /// JSON's `null` in a tree.
     public struct Null: Sendable, Equatable {}
@@ -231,7 +232,9 @@ public enum JSONReader {
             }
             if simple { return bytes[start] == UInt8(ascii: "-") ? -Double(whole) : Double(whole) }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
-            guard let d = Double(text) else { at = start; throw failure("a number out of range") }
+            // Finite numbers only (the shared rule for every parsed input): `1e400` is not read as
+            // infinity, which no reader of a position, a time or a size can use.
+            guard let d = Double(text), d.isFinite else { at = start; throw failure("a number out of range (\(text.prefix(24)))") }
             return d
         }
 

@@ -512,7 +512,8 @@ public struct ISO8601Writer: Sendable {
     public mutating func prepare(_ t: Double) {
         if t == prepared { return }
         prepared = t
-        let scaled = t * 1000
+        // Total, as `Timestamp.iso8601` is: NaN, infinities and 1e300 read as the limits.
+        let scaled = Timestamp.clamped(t) * 1000
         let total = scaled >= 0 && scaled < 9e18 ? ByteCursor.roundedMagnitude(scaled) : Int64(scaled.rounded())
         var seconds = total / 1000
         millis = total % 1000

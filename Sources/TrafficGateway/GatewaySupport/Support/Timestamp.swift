@@ -42,6 +42,17 @@ public enum Timestamp {
     /// The earliest and latest times written (0000-01-01 and 9999-12-31T23:59:59.999Z).
     public static let earliest = -62_167_219_200.0, latest = 253_402_300_799.999
 
+    /// The event times an input may carry (a capture's packet, a dump978 `t=`, a Stratux log's
+    /// offset, a reply's observation time): the epoch to the end of 2099. The shared rule for
+    /// every parsed time: a time outside it (NaN, 1e300, 2^53 s, a pcapng read with the wrong
+    /// `if_tsresol`) is refused where it is read, counted and said, never handed to the core,
+    /// whose one-second tick cannot step past 2^53 and whose dates end at 9999.
+    public static let plausible: ClosedRange<Double> = 0...4_102_444_799
+
+    /// Whether `t` is within `plausible` (and so finite).
+    @inline(__always)
+    public static func isPlausible(_ t: Double) -> Bool { plausible.contains(t) }
+
     /// `t` within `earliest...latest` (NaN: the epoch), so that every conversion of it is total.
     @inline(__always)
     public static func clamped(_ t: Double) -> Double {

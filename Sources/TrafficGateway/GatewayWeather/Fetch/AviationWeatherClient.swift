@@ -79,6 +79,8 @@ public struct AviationWeatherClient: Sendable {
     public var baseURL: String
     /// The HTTP client (timeouts, retries with backoff).
     public var http: HTTPClient
+    /// The largest reply read, bytes (`HTTPClient.maximumBytes`).
+    public static let maximumReply = 16 << 20
     /// The name stored as the reports' source.
     public static let sourceName = "aviationweather.gov"
 
@@ -86,6 +88,9 @@ public struct AviationWeatherClient: Sendable {
     public init(baseURL: String = AviationWeatherClient.defaultURL, http: HTTPClient = HTTPClient()) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.http = http
+        // The Data API's largest reply (every SIGMET and AIRMET of the US) is well under a
+        // megabyte: 16 MB read at most (after decompression), so a gzip bomb stops there.
+        self.http.maximumBytes = min(http.maximumBytes, Self.maximumReply)
     }
 
     /// The URL asked for `product` in `area`.
@@ -147,13 +152,19 @@ public struct AviationWeatherClient: Sendable {
 
     /// A time given as seconds since 1970 or as ISO 8601 text (`2026-05-16T13:56:00Z`, with or
     /// without seconds and fraction, `T` or a space: `Timestamp.parse`).
+    /// A report's time (epoch seconds or ISO 8601), only when it is one a report can have
+    /// (`Timestamp.plausible`): `"obsTime": 1e308` is no time, and the report is skipped.
     static func time(_ v: Any?) -> Double? {
-        if let d = v as? Double, d > 0 { return d }
-        return (v as? String).flatMap(Timestamp.parse)
+        let t = v as? Double ?? (v as? String).flatMap(Timestamp.parse)
+        guard let t, t > 0, Timestamp.isPlausible(t) else { return nil }
+        return t
     }
 
     static func record(_ product: Product, _ o: [String: Any], area: WeatherArea, at now: Double) -> WeatherRecord? {
-        let lat = o["lat"] as? Double, lon = o["lon"] as? Double
+        // A position only when it is one (|lat| ≤ 90, |lon| ≤ 180): a reply's numbers are finite
+        // (`JSONReader`), not always on the Earth.
+        let place = Position.valid(latitude: o["lat"] as? Double, longitude: o["lon"] as? Double)
+        let lat = place?.latitude, lon = place?.longitude
         func outline() -> [[Double]] {
             guard let coords = o["coords"] as? [Any] else { return [] }
             return coords.compactMap { c -> [Double]? in

@@ -58,6 +58,6 @@ public struct WeatherRecord: Sendable, Equatable {
     public var key: String {
         let place = station ?? latitude.map { "\(JSONWriter.format($0, decimals: 2)),\(JSONWriter.format(longitude ?? 0, decimals: 2))" } ?? "-"
         let head = station == nil ? "/" + String(text.prefix(48)) : ""
-        return "\(kind.rawValue)/\(place)/\(Int64(time))\(head)"
+        return "\(kind.rawValue)/\(place)/\(Int64(Timestamp.clamped(time)))\(head)"
     }
 }
