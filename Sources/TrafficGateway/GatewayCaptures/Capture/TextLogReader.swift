@@ -175,7 +175,10 @@ struct TextLogReader {
                 } else {
                     let saved = lineNumber
                     lineNumber = h.lineNumber
-                    problem("its offset disagrees with the lines before and after it: skipped alone", into: &out)
+                    let last = lastOffset ?? h.offset
+                    problem(h.offset < last
+                            ? "its time goes back \(Self.seconds(last - h.offset)) s from the line before, and the line after it does not: skipped alone"
+                            : "its time jumps \(Self.seconds(h.offset - last)) s ahead of the line before, and the line after it does not: skipped alone", into: &out)
                     lineNumber = saved
                     if !continuesOld {
                         hold(nanoseconds, body, offset: offset)

@@ -51,12 +51,14 @@ public struct WeatherFetch: Sendable {
     /// Fetches and stores every product at `now`; `progress` hears each product's line.
     ///
     /// When the server cannot be reached at all (no network: a name that does not resolve, a
-    /// connection refused, a server that stalls past every attempt's timeout), the products after
-    /// it are not tried: each says so at once instead of waiting through its own retries (a
-    /// server sending a byte a second held `weather fetch` 329 s over seven products).
+    /// connection refused, after the retries), the products after it are not tried: each says so
+    /// at once instead of waiting through its own retries. After a product timed out through
+    /// every retry (a server sending a byte a second held `weather fetch` 329 s over seven
+    /// products), the others get one attempt each.
     public func run(at now: Double, progress: @Sendable (Outcome) -> Void = { _ in }) async -> [Outcome] {
         var out: [Outcome] = []
         var unreachable: String?
+        var client = self.client
         for product in products {
             var outcome = Outcome(product: product, fetched: 0)
             if let unreachable {
@@ -78,8 +80,15 @@ public struct WeatherFetch: Sendable {
             } catch {
                 let kept = (try? store.count()) ?? 0
                 outcome.error = "\(error) — kept the \(kept) stored reports"
-                // Refused or unresolved (not a timeout, which one slow endpoint may cause alone).
-                if error.kind == .network { unreachable = "the Data API could not be reached (\(error.reason))" }
+                // Refused or unresolved: the others are not tried. Timed out through every retry
+                // (one slow endpoint may do it alone, or a stalled server): the others get one
+                // attempt each, no retries.
+                if error.kind == .network, error.reason.contains("timed out"), !client.http.retryDelays.isEmpty {
+                    client.http.retryDelays = []
+                    outcome.error! += "; the products after it get one attempt each"
+                } else if error.kind == .network, !error.reason.contains("timed out") {
+                    unreachable = "the Data API could not be reached (\(error.reason))"
+                }
             }
             progress(outcome)
             out.append(outcome)
