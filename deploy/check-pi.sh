@@ -34,6 +34,12 @@ say "The first time it takes about an hour on 2 cores (the SDK ~5 min, downloadi
 say "packages; the aarch64 build ~25 min; the x86-64 build ~20 min; the checks ~1.5 min); about 1.5 min"
 say "once everything is built."
 [ "$(id -u)" = 0 ] || fail "run as root (deploy/pi-sdk.sh needs debootstrap and chroot)"
+# What the check needs from Debian, installed when missing (as root): qemu for the aarch64
+# programs, binfmt-support for the handler debootstrap's second stage needs in the arm64 root.
+if [ "$(id -u)" = 0 ] && { ! command -v qemu-aarch64-static >/dev/null 2>&1 || ! command -v update-binfmts >/dev/null 2>&1; }; then
+  say "installing qemu-user-static and binfmt-support (apt-get)"
+  apt-get install -y qemu-user-static binfmt-support >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1; apt-get install -y qemu-user-static binfmt-support >/dev/null 2>&1; } || true
+fi
 for t in qemu-aarch64-static curl readelf ss swift; do
   command -v "$t" >/dev/null 2>&1 || fail "$t is missing (apt-get install qemu-user-static curl binutils iproute2; Swift 6.2+ from swift.org)"
 done

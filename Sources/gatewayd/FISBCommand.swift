@@ -54,6 +54,8 @@ struct FISBCommand: ParsableCommand {
 
     func validate() throws {
         if !bench && !sample && files.isEmpty { throw ValidationError("give at least one capture file (or --bench, --sample)") }
+        // An empty folder name is no folder (it wrote the pictures into "/").
+        if let radarFolder, radarFolder.allSatisfy({ $0 == " " }) { throw ValidationError("--radar needs a folder name (it is created if missing)") }
     }
 
     func run() throws {

@@ -29,10 +29,10 @@ struct NotamsFetch: AsyncParsableCommand {
     @Option(help: "ICAO location, repeatable (e.g. KSLE).")
     var location: [String] = []
 
-    @Option(help: "Centre as LAT,LON or an airport (KSLE, 7S5: from the airport table, no network), with --radius.")
+    @Option(parsing: .unconditional, help: "Centre as LAT,LON or an airport (KSLE, 7S5: from the airport table, no network), with --radius.")
     var near: String?
 
-    @Option(help: "Radius around --near, NM (at most 100 for the FAA API).")
+    @Option(parsing: .unconditional, help: "Radius around --near, NM (at most 100 for the FAA API).")
     var radius: Double = 25
 
     @Option(help: "Credentials file (client_id=… and client_secret=… lines, chmod 600).")

@@ -32,16 +32,18 @@ struct WeatherFetchCommand: AsyncParsableCommand {
         commandName: "fetch", abstract: "Fetch METAR, TAF, PIREP, SIGMET/AIRMET, G-AIRMET, CWA and winds aloft for an area or a route, and keep them.",
         usage: "gatewayd weather fetch (--near ICAO|LAT,LON [--radius NM] | --route ICAO ICAO …) [--database PATH]")
 
-    @Option(help: "Centre: an airport (KSLE, from the airport table, no network) or LAT,LON.")
+    @Option(parsing: .unconditional, help: "Centre: an airport (KSLE, from the airport table, no network) or LAT,LON.")
     var near: String?
 
-    @Option(help: "Radius around --near, NM (5–300).")
+    // `.unconditional`: a value may begin with "-" (`--radius -1` is then refused for its range,
+    // not called a missing value; `--near -33.9,151.2` is a place).
+    @Option(parsing: .unconditional, help: "Radius around --near, NM (5–300).")
     var radius: Double = 50
 
     @Option(parsing: .upToNextOption, help: "A route: airports in order (KSLE KPDX KSEA); the area is a box around them with --margin.")
     var route: [String] = []
 
-    @Option(help: "Margin around the route, NM (5–200).")
+    @Option(parsing: .unconditional, help: "Margin around the route, NM (5–200).")
     var margin: Double = 25
 
     @Option(help: "Base URL replacing the Data API's (a mirror, a proxy, a test server).")

@@ -1,6 +1,7 @@
 import Foundation
 import GDL90
 import Testing
+import Synchronization
 @testable import GatewaySupport
 @testable import GatewayDomain
 @testable import GatewayCaptures
@@ -714,5 +715,85 @@ final class BinaryHTTPServer: Sendable {
         #expect(eventually(20) { (try? station.store.eventCount(gateway: "N1")) == 35 }, "\((try? station.store.eventCount(gateway: "N1")) ?? -1) of 35")
         let kept = try station.store.events(after: 0).map { JSONReader.object(Array($0.json.utf8))?["eventId"] as? String }
         #expect(kept == (1...35).map { "1-\($0)" })
+    }
+}
+
+/// Issue 52's medium and low items that are rules of their own.
+@Suite(.timeLimit(.minutes(3))) struct KeepAlertingRound4RulesTests {
+    /// A run of connections dropped right after they are made is said once, with the likely
+    /// cause; a steady connection's loss is said; "connected" only outside a run.
+    @Test func flappingConnectionsAreSaidOnce() {
+        var f = ConnectionFlaps()
+        let first = f.connected(at: 0), steady = f.lost(at: 100)
+        #expect(first)
+        #expect(steady == .lost, "a steady connection lost")
+        var said: [String] = []
+        var t = 200.0
+        for _ in 0..<15 {
+            if f.connected(at: t) { said.append("connected") }
+            switch f.lost(at: t + 0.5) {
+            case .lost: said.append("lost")
+            case .flapping(let n): said.append("flapping \(n)")
+            case .quiet: break
+            }
+            t += 2
+        }
+        #expect(said == ["connected", "lost", "flapping 3"], "\(said)")
+        // A connection that lasts ends the run.
+        let quietly = f.connected(at: t), lasted = f.lost(at: t + 60), again = f.connected(at: t + 61)
+        #expect(!quietly)
+        #expect(lasted == .lost)
+        #expect(again)
+        let line = ConnectionFlaps.flappingLine(broker: "mqtt://b:1883", id: "N1", count: 3)
+        #expect(line.contains("another client using the id N1"))
+    }
+
+    /// An SBS peer that accepts and closes at once: a few lines, not two a second.
+    @Test func anSBSPeerThatClosesAtOnceIsSaidOnce() async throws {
+        let server = TestLineServer((0..<40).map { _ in (text: "", close: true) })
+        defer { server.stop() }
+        let said = Locked<[String]>([])
+        let client = SBSClient(host: "127.0.0.1", port: server.port, clock: { 1_800_000_000 }, onReports: { _, _ in }, onStatus: { status, tell in
+            if tell { said.withLock { $0.append(status.connected ? "connected" : status.reason ?? "") } }
+        })
+        client.start()
+        defer { client.stop() }
+        try await Task.sleep(for: .seconds(8))
+        let lines = said.value
+        let connections = server.accepted.withLock { $0 }
+        #expect(connections >= 3, "it reconnects")
+        #expect(connections <= 6, "with a growing backoff: \(connections) connections in 8 s")
+        #expect(lines.count <= 3 && lines.last?.contains("closes each connection right after it is made") == true, "\(lines)")
+    }
+
+    /// Values no station reports are not read as given: 999 kt, A9999, M99; a visibility group
+    /// that is no visibility leaves the flight category unknown, not VFR.
+    @Test func metarValuesOutOfRangeAreNotRead() throws {
+        let m = try #require(DecodedMETAR.decode("METAR KSLE 161353Z 270999KT 999999999SM FEW040 M99/M99 A9999"))
+        #expect(m.conditions.wind == nil)
+        #expect(m.temperatureC == nil && m.altimeterInHg == nil)
+        #expect(m.flightCategory == nil)
+        let good = try #require(DecodedMETAR.decode("METAR KSLE 161353Z 27045G60KT 10SM FEW040 M45/M50 A2992"))
+        #expect(good.conditions.wind?.speedKt == 45 && good.conditions.wind?.gustKt == 60)
+        #expect(good.temperatureC == -45 && good.altimeterInHg == 29.92 && good.flightCategory == "VFR")
+        #expect(try #require(DecodedMETAR.decode("METAR EGLL 161350Z 27010KT 9999 FEW040 12/05 Q0999")).altimeterHPa == 999)
+    }
+
+    /// A gridded block's bounds stop at the poles; one outside the grid bounds no composite.
+    @Test func griddedBoundsStayOnTheEarth() {
+        let last = GriddedBlock.bounds(blockNumber: GriddedBlock.blockLimit - 2, southern: true, scale: 2)
+        #expect(last.south >= -90 && last.north <= 90)
+        let outside = GriddedBlock.bounds(blockNumber: GriddedBlock.blockLimit + 100_000, southern: false, scale: 0)
+        #expect(outside.north <= 90)
+    }
+
+    /// `fisb --radar ""` is refused (it wrote into "/"); `--radius -1` names its range.
+    @Test func emptyAndNegativeArgumentsAreNamed() throws {
+        let radar = try runGatewayd(["fisb", "--radar", "", fixtures.appendingPathComponent("fisb-sample.978").path])
+        #expect(radar.status != 0 && radar.errors.contains("--radar needs a folder name"), "\(radar.errors)")
+        let radius = try runGatewayd(["weather", "fetch", "--near", "KSLE", "--radius", "-1"])
+        #expect(radius.status != 0 && radius.errors.contains("--radius must be 5 to 300 NM"), "\(radius.errors)")
+        let margin = try runGatewayd(["weather", "fetch", "--route", "KSLE", "KPDX", "--margin", "-5"])
+        #expect(margin.status != 0 && margin.errors.contains("--margin must be 5 to 200 NM"), "\(margin.errors)")
     }
 }

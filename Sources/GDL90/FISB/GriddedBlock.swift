@@ -101,6 +101,13 @@ public struct GriddedBlock: Hashable, Sendable {
         return (productID == 71 || productID == 91 ? 18_000 : 2000) + level * 2000
     }
 
+    /// Block numbers in a hemisphere: 1,350 rings of 4′ (90°) of 450 blocks; a block numbered
+    /// from here on lies outside the grid (its bounds would reach past the pole).
+    public static let blockLimit = 1_350 * blocksPerRing
+
+    /// Whether the block lies on the grid (`blockLimit`).
+    public var isInGrid: Bool { blockNumber < Self.blockLimit }
+
     /// Geographic bounds of the block: north and south latitude, west and east longitude.
     public var bounds: (north: Double, south: Double, west: Double, east: Double) {
         Self.bounds(blockNumber: blockNumber, southern: southern, scale: scale)
@@ -121,7 +128,9 @@ public struct GriddedBlock: Hashable, Sendable {
         let width = (bn >= wideBlockThreshold ? 2 * blockWidth : blockWidth) * factor
         let height = blockHeight * factor
         let north = southern ? -rawLat : rawLat + blockHeight
-        return (north, north - height, west, west + width)
+        // A low-resolution block in the last rings reaches past the pole: its bounds stop there.
+        // East of 180° is kept as such (continuous across the antimeridian, as a world file wants).
+        return (min(90, max(-90, north)), min(90, max(-90, north - height)), west, west + width)
     }
 
     /// Bounds of bin `index` (0–127; row-major from the north-west corner, 32 bins a row).

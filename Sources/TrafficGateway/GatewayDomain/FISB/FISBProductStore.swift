@@ -443,6 +443,9 @@ public struct FISBProductStore: Sendable {
         let before = g.blocks.count + g.empty.count
         if block.bins != nil {
             g.blocks[block.blockNumber << 2 | block.scale] = block
+            // A block outside the grid is kept (and counted by the radar) but bounds nothing:
+            // `fisb` said "north 155.4°" for one.
+            guard block.isInGrid else { return g.blocks.count + g.empty.count - before }
             let b = block.bounds
             g.north = Swift.max(g.north, b.north)
             g.south = Swift.min(g.south, b.south)

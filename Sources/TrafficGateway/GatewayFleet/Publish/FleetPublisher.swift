@@ -55,6 +55,7 @@ public final class FleetPublisher: Sendable {
         var flightsAcked: [(uid: String, points: Int)] = []
         var connectedAt = 0.0
         var lostAt = 0.0
+        var flaps = ConnectionFlaps()
         var problem: String? = nil
         var problemSaid = false
         var queuedAlerts = 0
@@ -234,27 +235,37 @@ public final class FleetPublisher: Sendable {
         let broker = settings.broker
         switch event {
         case .connected:
-            let (alerts, flights, said) = state.withLockWaking { s -> (Int, Int, Bool) in
+            let (alerts, flights, said, tell) = state.withLockWaking { s -> (Int, Int, Bool, Bool) in
                 s.connected = true
                 s.connectedAt = DedicatedThread.monotonicSeconds
                 s.statusDue = true
                 s.nudged = true
-                defer { s.problemSaid = false; s.problem = nil }
-                return (s.queuedAlerts, s.queuedFlights, s.problemSaid)
+                let tell = s.flaps.connected(at: s.connectedAt)
+                defer { if tell { s.problemSaid = false; s.problem = nil } }
+                return (s.queuedAlerts, s.queuedFlights, s.problemSaid, tell)
             }
-            log("fleet: connected to \(broker) as \(id)\(said || alerts + flights > 0 ? " (\(alerts) alert event(s) and \(flights) flight(s) to send)" : "")")
+            if tell { log("fleet: connected to \(broker) as \(id)\(said || alerts + flights > 0 ? " (\(alerts) alert event(s) and \(flights) flight(s) to send)" : "")") }
         case .refused(_, let reason):
             let hint = reason.contains("authori") || reason.contains("password") || reason.contains("identifier")
                 ? " (check [fleet] username and password_file)" : ""
             setProblem("refused the connection: \(reason)\(hint)", say: "fleet: \(broker) refused the connection: \(reason)\(hint); retrying")
         case .lost(let code, let reason):
-            let was = state.withLockWaking { s -> Bool in
+            let (was, saying) = state.withLockWaking { s -> (Bool, ConnectionFlaps.Saying) in
                 defer { s.connected = false; s.lostAt = DedicatedThread.monotonicSeconds }
                 // A failed attempt's reason is what the "unreachable" line says.
-                if !s.connected, code != 0 { s.problem = reason }
-                return s.connected
+                // A refusal's words ("not authorised") stay: the loss that follows it says only "refused".
+                if !s.connected, code != 0, !(s.problem?.hasPrefix("refused the connection") ?? false) { s.problem = reason }
+                return (s.connected, s.connected ? s.flaps.lost(at: DedicatedThread.monotonicSeconds) : .quiet)
             }
-            if was, code != 0 { setProblem("connection lost (\(reason))", say: nil) }
+            if was, code != 0 {
+                switch saying {
+                case .lost: setProblem("connection lost (\(reason))", say: "fleet: lost \(broker) (\(reason)); reconnecting")
+                case .flapping(let n):
+                    setProblem("connection lost (\(reason))", say: nil)
+                    log(ConnectionFlaps.flappingLine(broker: "\(broker)", id: id, count: n))
+                case .quiet: setProblem("connection lost (\(reason))", say: nil)
+                }
+            }
         case .acknowledged(let mid):
             state.withLockWaking { s in
                 guard let item = s.inflight.removeValue(forKey: mid) else { return }

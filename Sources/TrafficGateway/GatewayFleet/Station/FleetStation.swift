@@ -43,6 +43,7 @@ public final class FleetStation: Sendable {
         /// that is not the topic's), and the kinds already said in the log.
         var refused = 0
         var refusalsSaid: Set<String> = []
+        var flaps = ConnectionFlaps()
     }
 
     public let settings: FleetSettings
@@ -160,20 +161,33 @@ public final class FleetStation: Sendable {
     private func handle(_ event: MQTTEvent) {
         switch event {
         case .connected:
-            state.withLock { s in s.connected = true; s.problem = nil; s.problemSaid = false }
+            let tell = state.withLock { s -> Bool in
+                s.connected = true
+                let tell = s.flaps.connected(at: DedicatedThread.monotonicSeconds)
+                if tell { s.problem = nil; s.problemSaid = false }
+                return tell
+            }
             client.value?.subscribe(FleetTopic.everything, qos: 1)
-            log("fleet: station connected to \(settings.broker), subscribed to \(FleetTopic.everything)")
+            if tell { log("fleet: station connected to \(settings.broker), subscribed to \(FleetTopic.everything)") }
         case .refused(_, let reason):
             let hint = reason.contains("authori") ? " (check [fleet] username and password_file)" : ""
             state.withLock { $0.problem = "refused: \(reason)" }
             say("fleet: \(settings.broker) refused the connection: \(reason)\(hint); retrying")
         case .lost(let code, let reason):
-            let was = state.withLock { s -> Bool in
-                defer { s.connected = false; if code != 0 { s.problem = reason } }
-                return s.connected
+            let (was, saying) = state.withLock { s -> (Bool, ConnectionFlaps.Saying) in
+                // A refusal's words ("not authorised") stay: the loss that follows it says only "refused".
+                defer { s.connected = false; if code != 0, !(s.problem?.hasPrefix("refused:") ?? false) { s.problem = reason } }
+                return (s.connected, s.connected ? s.flaps.lost(at: DedicatedThread.monotonicSeconds) : .quiet)
             }
-            // Once an outage (failed attempts report too, every few seconds: quiet).
-            if was, code != 0 { log("fleet: station lost \(settings.broker) (\(reason)); reconnecting") }
+            // Once an outage (failed attempts report too, every few seconds: quiet), and a run of
+            // connections dropped right after they were made once.
+            if was, code != 0 {
+                switch saying {
+                case .lost: log("fleet: station lost \(settings.broker) (\(reason)); reconnecting")
+                case .flapping(let n): log(ConnectionFlaps.flappingLine(broker: "\(settings.broker)", id: clientIDValue, count: n))
+                case .quiet: break
+                }
+            }
         case .message(let topic, let payload, _):
             receive(topic: topic, payload: payload)
         case .acknowledged, .subscribed: break

@@ -40,7 +40,7 @@ public final class SBSClient: Sendable, CustomStringConvertible {
     private let clock: @Sendable () -> Double
     private let group: any EventLoopGroup
     /// The next retry's delay, and the status.
-    private let state = Locked<(retry: Int64, status: Status)>((1, Status()))
+    private let state = Locked<(retry: Int64, status: Status, flaps: ConnectionFlaps)>((1, Status(), ConnectionFlaps()))
     /// The connection kept up (from `start`).
     private let connection = Locked<ReconnectingConnection?>(nil)
 
@@ -104,18 +104,37 @@ public final class SBSClient: Sendable, CustomStringConvertible {
     }
 
     fileprivate func connected() {
-        state.withLock { $0.retry = 1 }
+        // A peer that closes each connection at once (a run of flaps): the backoff keeps
+        // growing and "connected" is not said again until a connection lasts.
+        let tell = state.withLock { s -> Bool in
+            let tell = s.flaps.connected(at: DedicatedThread.monotonicSeconds)
+            if tell { s.retry = 1 }
+            return tell
+        }
         update { s in
             s.connected = true
             s.reason = nil
-            return true
+            return tell
         }
     }
 
     fileprivate func ended(_ reason: String) {
+        let saying = state.withLock { s -> ConnectionFlaps.Saying? in
+            s.status.connected ? s.flaps.lost(at: DedicatedThread.monotonicSeconds) : nil
+        }
+        var reason = reason
+        if case .flapping(let n) = saying {
+            reason = "\(description) closes each connection right after it is made (\(n) times in a row): is another program on port \(port)?"
+        }
         update { s in
-            // Said once: when a connection is lost, or the first attempt fails; retries are quiet.
-            let tell = s.connected || s.reason == nil
+            // Said once: when a steady connection is lost, when a run of flaps begins, or the
+            // first attempt fails; retries are quiet.
+            let tell: Bool
+            switch saying {
+            case .lost?, .flapping?: tell = true
+            case .quiet?: tell = false
+            case nil: tell = s.reason == nil
+            }
             s.connected = false
             s.reason = reason
             return tell

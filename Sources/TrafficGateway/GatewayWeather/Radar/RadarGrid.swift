@@ -14,7 +14,7 @@ public enum RadarGrid {
     /// The first block north of 60° (twice as wide).
     public static let wideBlockThreshold = GriddedBlock.wideBlockThreshold
     /// Block numbers in a hemisphere: anything from here on lies outside the grid.
-    public static let blockLimit = rings * blocksPerRing
+    public static let blockLimit = GriddedBlock.blockLimit
     /// Width of a bin at high resolution (1.5′), degrees.
     public static let binWidth = GriddedBlock.blockWidth / Double(GriddedBlock.binsPerRow)
     /// Height of a bin at high resolution (1′), degrees.

@@ -155,17 +155,21 @@ public struct DecodedMETAR: Sendable, Equatable {
         let parts = w.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, (2...3).contains(parts[0].count), let t = WeatherGroups.temperature(parts[0]),
               !parts[0].hasPrefix("-"), !parts[0].hasPrefix("+") else { return nil }
+        // Temperatures a station can measure (M99 is no temperature).
+        guard WeatherGroups.temperatures.contains(t) else { return nil }
         if parts[1].isEmpty || parts[1] == "//" { return (t, nil) }
         guard (2...3).contains(parts[1].count), !parts[1].hasPrefix("-"), !parts[1].hasPrefix("+"),
-              let d = WeatherGroups.temperature(parts[1]) else { return nil }
+              let d = WeatherGroups.temperature(parts[1]), WeatherGroups.temperatures.contains(d) else { return nil }
         return (t, d)
     }
 
     /// "A3012" → (30.12 inHg, nil); "Q1013" → (29.91 inHg, 1013 hPa).
     static func altimeter(_ w: String) -> (Double, Int?)? {
         guard w.count == 5, let value = WeatherGroups.number(w.dropFirst()) else { return nil }
-        if w.hasPrefix("A") { return (Double(value) / 100, nil) }
-        if w.hasPrefix("Q") { return (WeatherGroups.rounded2(Double(value) * 0.0295299830714), value) }
+        // Pressures the sea-level air has had (870–1084 hPa, 25.69–32.01 inHg), with a margin:
+        // A9999 is no altimeter setting.
+        if w.hasPrefix("A"), (2500...3300).contains(value) { return (Double(value) / 100, nil) }
+        if w.hasPrefix("Q"), (850...1100).contains(value) { return (WeatherGroups.rounded2(Double(value) * 0.0295299830714), value) }
         return nil
     }
 

@@ -91,6 +91,9 @@ public struct WeatherConditions: Sendable, Equatable {
     public var sky: [WeatherSkyLayer] = []
     /// A clear-sky word: "CLR", "SKC", "NSC", "NCD" or "CAVOK"; nil otherwise.
     public var clearSky: String?
+    /// A visibility group was there but is no visibility ("999999999SM"): the flight category
+    /// is then unknown, never VFR for want of a visibility.
+    public var visibilityUnreadable = false
 
     /// Empty conditions.
     public init() {}
@@ -109,7 +112,8 @@ public struct WeatherConditions: Sendable, Equatable {
     /// The FAA flight category of these conditions alone ("VFR", "MVFR", "IFR", "LIFR"); nil when
     /// neither visibility nor sky is given. See `WeatherGroups.flightCategory`.
     public var flightCategory: String? {
-        WeatherGroups.flightCategory(ceilingFt: ceilingFt, hasSky: hasSky, visibilitySM: visibilitySM,
+        if visibilityUnreadable && visibilitySM == nil { return nil }
+        return WeatherGroups.flightCategory(ceilingFt: ceilingFt, hasSky: hasSky, visibilitySM: visibilitySM,
                                      visibilityLessThan: visibilityLessThan)
     }
 
@@ -145,6 +149,11 @@ public struct WeatherConditions: Sendable, Equatable {
         }
         if let metres = WeatherGroups.metres(w) {
             if visibilitySM == nil { setMetres(metres) }
+            return 1
+        }
+        if w.hasSuffix("SM"), w.count > 2, w.dropLast(2).allSatisfy({ $0.isNumber || $0 == "/" || $0 == "P" || $0 == "M" }) {
+            // Statute miles that are not a visibility (more than three digits: "999999999SM").
+            visibilityUnreadable = true
             return 1
         }
         switch w {
@@ -269,6 +278,11 @@ public enum WeatherGroups {
     }
 
     /// A temperature "M05" (−5), "05", "-05", "+05".
+    /// The strongest wind or gust read, knots.
+    static let strongestWindKt = 250
+    /// The temperatures read, °C (the coldest and hottest ever measured are −89 and +57).
+    static let temperatures = -90...60
+
     static func temperature(_ s: Substring) -> Int? {
         if s.hasPrefix("M") || s.hasPrefix("-") { return number(s.dropFirst()).map { -$0 } }
         if s.hasPrefix("+") { return number(s.dropFirst()) }
@@ -292,10 +306,13 @@ public enum WeatherGroups {
         }
         guard (2...3).contains(body.count), let rawSpeed = number(body) else { return nil }
         let speed = Int((Double(rawSpeed) * factor).rounded())
+        // Winds a station can report (the strongest measured surface gust is 220 kt): "99999KT" is no wind.
+        guard speed <= WeatherGroups.strongestWindKt else { return nil }
         var gust: Int?
         if let gustText {
             guard (2...3).contains(gustText.count), let g = number(gustText) else { return nil }
             gust = Int((Double(g) * factor).rounded())
+            guard gust! <= WeatherGroups.strongestWindKt else { return nil }
         }
         if direction == "VRB" { return WeatherWind(isVariable: true, speedKt: speed, gustKt: gust) }
         guard direction.count == 3, let degrees = number(direction), degrees <= 360 else { return nil }
