@@ -108,7 +108,7 @@ public final class SBSClient: Sendable, CustomStringConvertible {
         // growing and "connected" is not said again until a connection lasts.
         let tell = state.withLock { s -> Bool in
             let tell = s.flaps.connected(at: DedicatedThread.monotonicSeconds)
-            if tell { s.retry = 1 }
+            if s.flaps.flaps == 0 { s.retry = 1 }
             return tell
         }
         update { s in

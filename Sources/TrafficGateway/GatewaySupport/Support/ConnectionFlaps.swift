@@ -3,8 +3,11 @@
 /// publisher and station said "connected" 13–15 times in 30 s and never why); an SBS peer that
 /// accepts and closes at once (18 reconnects in 18 s, two lines each). A connection that lasts less
 /// than `shortest` seconds is a flap; "connected" is said only outside a run of flaps, "lost"
-/// once when a steady connection ends, and a run of `said` flaps is said once, with the likely
+/// when a connection ends outside a run, and a run of `said` flaps is said once, with the likely
 /// causes. A connection that lasts ends the run.
+///
+/// A peer that accepts and closes at once is said in four lines ("connected", "lost",
+/// "connected", then the run), however long it goes on.
 package struct ConnectionFlaps: Sendable {
     /// A connection shorter than this is a flap, seconds.
     package static let shortest = 10.0
@@ -20,7 +23,8 @@ package struct ConnectionFlaps: Sendable {
     /// A connection came up at `now` (monotonic seconds): whether to say so.
     package mutating func connected(at now: Double) -> Bool {
         connectedAt = now
-        return flaps == 0
+        // After one short connection ("lost" was said) a reconnection is said; inside a run, not.
+        return flaps < 2
     }
 
     /// What a lost connection at `now` calls for.
