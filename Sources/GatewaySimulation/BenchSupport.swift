@@ -17,7 +17,7 @@ import GatewaySupport
 func pause(_ seconds: Double) {
     var left = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
     var rest = timespec()
-    while nanosleep(&left, &rest) != 0 && errno == EINTR { left = rest }
+    while nanosleep(&left, &rest) != 0 && errno == EINTR { left = rest }  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
 }
 
 /// A thread of its own for a benchmark's sender, reader or prober (they block in system calls).

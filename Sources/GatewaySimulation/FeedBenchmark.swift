@@ -87,7 +87,7 @@ extension Benchmarks {
                 readers.append(t)
             }
             var waited = 0
-            while hub.counters.sseClients < 20 && waited < 200 { usleep(10_000); waited += 1 }
+            while hub.counters.sseClients < 20 && waited < 200 { usleep(10_000); waited += 1 }  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         }
         let gateway = LiveGateway(hub: hub, sinks: [AlertHandlerSink { _ in }] + (forwarder.map { [$0] } ?? []), forwarding: forwarder != nil,
                                   latencyProbe: probe)
@@ -103,9 +103,9 @@ extension Benchmarks {
                 sender.send(datagrams[sent % datagrams.count])
                 sent += 1
             }
-            usleep(500)
+            usleep(500)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         }
-        usleep(300_000)
+        usleep(300_000)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         let counters = hub.counters
         stop.set(true)
         gateway.stop()

@@ -112,7 +112,7 @@ public enum FleetBenchmark {
         defer { try? FileManager.default.removeItem(at: dir) }
         let subscriber = try Subscriber(url: url)
         defer { subscriber.client.close() }
-        _ = (0..<100).first { _ in usleep(20_000); return subscriber.client.subscribe(FleetTopic.everything, qos: 1) == 0 }
+        _ = (0..<100).first { _ in usleep(20_000); return subscriber.client.subscribe(FleetTopic.everything, qos: 1) == 0 }  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         var publishers: [(FleetPublisher, AlertLog)] = []
         for i in 0..<gateways {
             let db = try GatewayDatabase(path: dir.appendingPathComponent("gw\(i).sqlite").path)
@@ -121,7 +121,7 @@ public enum FleetBenchmark {
             try p.start()
             publishers.append((p, AlertLog(database: db)))
         }
-        _ = (0..<200).first { _ in usleep(25_000); return publishers.allSatisfy { $0.0.status.connected } }
+        _ = (0..<200).first { _ in usleep(25_000); return publishers.allSatisfy { $0.0.status.connected } }  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         let rssBefore = Benchmarks.residentMB() ?? 0
         let cpuBefore = cpuSeconds(), brokerBefore = broker.pid.map(process)
         let bytesBefore = subscriber.arrivals.value.bytes
@@ -133,7 +133,7 @@ public enum FleetBenchmark {
         for second in 0..<seconds {
             let due = start + UInt64(second) * 1_000_000_000
             let now = DispatchTime.now().uptimeNanoseconds
-            if due > now { usleep(UInt32((due - now) / 1000)) }
+            if due > now { usleep(UInt32((due - now) / 1000)) }  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
             for (i, (p, log)) in publishers.enumerated() {
                 // The picture, encoded as FleetSink's queue does, once a second.
                 let t0 = DispatchTime.now().uptimeNanoseconds
@@ -154,7 +154,7 @@ public enum FleetBenchmark {
             }
             if second % 10 == 9 { progress("\(gateways) gateway(s): \(second + 1) of \(seconds) s") }
         }
-        usleep(2_000_000)
+        usleep(2_000_000)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         run.cpuSeconds = cpuSeconds() - cpuBefore
         if let pid = broker.pid, let before = brokerBefore {
             let after = process(pid)
@@ -191,9 +191,9 @@ public enum FleetBenchmark {
         defer { try? FileManager.default.removeItem(at: dir) }
         let subscriber = try Subscriber(url: url)
         defer { subscriber.client.close() }
-        usleep(300_000)
+        usleep(300_000)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         subscriber.client.subscribe("skygate/+/alerts", qos: 1)
-        usleep(300_000)
+        usleep(300_000)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         var databases: [GatewayDatabase] = []
         for i in 0..<gateways {
             let db = try GatewayDatabase(path: dir.appendingPathComponent("gw\(i).sqlite").path)
@@ -216,7 +216,7 @@ public enum FleetBenchmark {
         }
         let total = gateways * events
         let deadline = start + 300_000_000_000
-        while subscriber.arrivals.value.alerts.count < total, DispatchTime.now().uptimeNanoseconds < deadline { usleep(20_000) }
+        while subscriber.arrivals.value.alerts.count < total, DispatchTime.now().uptimeNanoseconds < deadline { usleep(20_000) }  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let heard = subscriber.arrivals.value.alerts.count
         for p in publishers { p.stop() }

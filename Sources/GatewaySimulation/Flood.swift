@@ -82,7 +82,7 @@ extension Benchmarks {
         try gateway.start(bind: "127.0.0.1", port: 0)
         let sender = try UDPSender(host: "127.0.0.1", port: gateway.port)
         let total = Int(Double(rate) * seconds)
-        let done = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         let sentScenario = Locked(0), sentFlood = Locked(0)
         BenchThread {
             let start = DispatchTime.now().uptimeNanoseconds
@@ -98,7 +98,7 @@ extension Benchmarks {
                     }
                     i += 1
                 }
-                usleep(200)
+                usleep(200)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
             }
             sentScenario.set(scenarios)
             sentFlood.set(floods)
@@ -109,7 +109,7 @@ extension Benchmarks {
         }
         var last = -1
         while true {
-            usleep(200_000)
+            usleep(200_000)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
             let now = gateway.status().counters.datagrams
             if now == last { break }
             last = now

@@ -54,9 +54,9 @@ extension HostileBenchmark {
             defer { d.stop() }
             let sender = try UDPSender(host: "127.0.0.1", port: d.udp)
             let flight = DemoFlight().datagrams()
-            for i in 0..<50 { sender.send(flight[i % flight.count].bytes); usleep(20_000) }
+            for i in 0..<50 { sender.send(flight[i % flight.count].bytes); usleep(20_000) }  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
             let before = d.cpuSeconds
-            for i in 0..<600 { sender.send(flight[(50 + i) % flight.count].bytes); usleep(20_000) }
+            for i in 0..<600 { sender.send(flight[(50 + i) % flight.count].bytes); usleep(20_000) }  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
             pause(0.5)
             cpu.append((d.cpuSeconds - before) / 600 * 1000)
             if database == "full.sqlite" {
@@ -81,7 +81,7 @@ extension HostileBenchmark {
                     // Answered at all (200, or 503 once the flight has stopped): what a health check needs.
                     if httpGet(d.http, "/healthz", from: "127.0.0.2", timeout: 5)?.hasPrefix("HTTP/1.1 ") != true { failed += 1 }
                     worst = max(worst, Date().timeIntervalSince(started))
-                    usleep(100_000)
+                    usleep(100_000)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
                 }
                 stopLoop.set(true)
                 check(failed == 0 && worst < 1, "/healthz while 8 clients loop /api/notams over 20,000 NOTAMs: 50 polls, \(failed) failed, slowest \(format(worst * 1000)) ms (target < 1 s)")
@@ -118,7 +118,7 @@ extension HostileBenchmark {
                     // Paced to the duration the issue measured (about 250 uplinks a second, 200 for gridded).
                     let due = Double(i + 1) / Double(uplinks.count) * (name.hasPrefix("60") ? 60 : 70)
                     let ahead = due - Date().timeIntervalSince(began)
-                    if ahead > 0 { usleep(UInt32(ahead * 1_000_000)) }
+                    if ahead > 0 { usleep(UInt32(ahead * 1_000_000)) }  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
                     if i % 2_000 == 1_999 {
                         let t0 = Date()
                         _ = httpGet(d.http, "/healthz", from: "127.0.0.2", timeout: 5)
@@ -145,7 +145,7 @@ extension HostileBenchmark {
             process = try ChildProcess("/bin/sh", ["-c", "ulimit -S -n 1024 && exec \"$0\" \"$@\"", executable, "run", "--bind", "127.0.0.1", "--udp-port", "\(udp)",
                                  "--http-bind", "127.0.0.1", "--http-port", "\(http)", "--nmea-port", "0", "--status-interval", "0", "--log-level", "error"]
                 + (database.map { ["--database", $0] } ?? ["--no-database"]), extraEnvironment: ["MALLOC_ARENA_MAX": "2"])
-            for _ in 0..<100 where httpGet(http, "/healthz", from: "127.0.0.2", timeout: 1) == nil { usleep(100_000) }
+            for _ in 0..<100 where httpGet(http, "/healthz", from: "127.0.0.2", timeout: 1) == nil { usleep(100_000) }  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         }
 
         /// User and system CPU seconds so far.

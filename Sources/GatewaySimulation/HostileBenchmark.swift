@@ -50,7 +50,7 @@ public enum HostileBenchmark {
             while running.withLock({ $0 }) {
                 sender.send(flight[i % flight.count].bytes)
                 i += 1
-                usleep(20_000)
+                usleep(20_000)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
             }
         }
         let prober = BenchThread {
@@ -63,7 +63,7 @@ public enum HostileBenchmark {
                     if !ok { h.failures += 1 }
                     h.worst = max(h.worst, took)
                 }
-                usleep(100_000)
+                usleep(100_000)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
             }
         }
         feeder.start()
@@ -134,7 +134,7 @@ public enum HostileBenchmark {
         pause(2)
         let sent = Date()
         kill(pid, SIGTERM)
-        while process.isRunning && Date().timeIntervalSince(sent) < 10 { usleep(5_000) }
+        while process.isRunning && Date().timeIntervalSince(sent) < 10 { usleep(5_000) }  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         let stopTook = Date().timeIntervalSince(sent)
         flooding.withLock { $0 = false }
         let alive = process.isRunning

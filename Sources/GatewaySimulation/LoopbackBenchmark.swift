@@ -66,7 +66,7 @@ extension Benchmarks {
         }
         let sender = try UDPSender(host: "127.0.0.1", port: port)
         let total = Int(Double(rate) * seconds)
-        let done = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         let sentBox = ReceiveCounter()
         let thread = BenchThread {
             // Pace in 1 ms slices: send what is due, then sleep to the next slice.
@@ -79,7 +79,7 @@ extension Benchmarks {
                     if sender.send(datagrams[sent % datagrams.count]) { sentBox.add() }
                     sent += 1
                 }
-                usleep(500)
+                usleep(500)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
             }
             done.signal()
         }
@@ -88,7 +88,7 @@ extension Benchmarks {
         // Let the receiver drain what is queued in the socket buffer.
         var last = -1
         while true {
-            usleep(100_000)
+            usleep(100_000)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
             let now = countOnly ? counter.value : (gateway?.status().counters.datagrams ?? 0)
             if now == last { break }
             last = now

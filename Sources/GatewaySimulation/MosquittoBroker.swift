@@ -11,7 +11,7 @@ import Glibc
 /// Debian's `mosquitto`, started on a free loopback port with a password file and persistence
 /// in a folder of its own: the real broker the fleet's tests and benchmark run against (never a
 /// mock). `stop` and `restart` keep the port, the users and the persisted sessions.
-public final class MosquittoBroker: @unchecked Sendable {  // its process is touched by one thread (a test's, the benchmark's)
+public final class MosquittoBroker: @unchecked Sendable {  // concurrency: its process is touched by one thread (a test's, the benchmark's)
     public let port: Int
     public let folder: URL
     private var process: ChildProcess?
@@ -76,7 +76,7 @@ public final class MosquittoBroker: @unchecked Sendable {  // its process is tou
         while Date() < deadline {
             if !p.isRunning { break }
             if Self.accepts(port) { return }
-            usleep(50_000)
+            usleep(50_000)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         }
         p.terminate()
         p.waitUntilExit()
@@ -97,7 +97,7 @@ public final class MosquittoBroker: @unchecked Sendable {  // its process is tou
         guard let executable = Self.executable else { return }
         var lastError: (any Error)?
         for _ in 0..<20 {
-            do { try launch(executable); return } catch { lastError = error; usleep(250_000) }
+            do { try launch(executable); return } catch { lastError = error; usleep(250_000) }  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         }
         throw lastError!
     }

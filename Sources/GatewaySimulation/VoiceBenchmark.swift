@@ -105,10 +105,10 @@ extension Benchmarks {
                 let (out, now) = box.withLock { r in (r.process(d), r.pipeline.now) }
                 sink.carryOut(out, at: now ?? d.timestamp ?? 0)
             }
-            usleep(2_000)
+            usleep(2_000)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         }
         core.sync {}
-        usleep(300_000)
+        usleep(300_000)  // concurrency: the benchmark and test harness (GatewaySimulation) paces its own load and waits for its peers; never on the daemon's path
         sink.stop()
         return measured.value
     }

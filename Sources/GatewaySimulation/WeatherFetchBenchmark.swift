@@ -41,7 +41,7 @@ public enum WeatherFetchBenchmark {
     }
 
     /// A loopback HTTP/1.1 server answering `answers` by the last path component; its port.
-    final class Server: @unchecked Sendable {
+    final class Server: Sendable {
         let fd: Int32, port: UInt16
         private let answers: [String: [UInt8]]
         init(_ answers: [String: [UInt8]]) throws {

@@ -17,8 +17,25 @@ enum Terminal {
         isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
     }
 
+    /// What start-up sets once and every thread reads, behind the one lock type (it was three
+    /// `nonisolated(unsafe)` globals).
+    private struct Settings {
+        var level = LogLevel.info
+        var onStdoutClosed: @Sendable (Int32) -> Void = { code in
+            if code != EPIPE {
+                Terminal.error("error: writing the output failed: \(Terminal.describe(errno: code)); what was printed is incomplete")
+            }
+            Glibc.exit(code == EPIPE ? 0 : 1)
+        }
+        var stdoutClosed = false
+    }
+    private static let settings = Locked(Settings())
+
     /// Log level for `info` and `warning` lines: error, warning or info. Set once at start-up.
-    nonisolated(unsafe) static var level = LogLevel.info
+    static var level: LogLevel {
+        get { settings.withLock { $0.level } }
+        set { settings.withLock { $0.level = newValue } }
+    }
 
     /// An informational line on stderr (hidden at --log-level warning or error).
     static func info(_ line: String) {
@@ -29,7 +46,7 @@ enum Terminal {
     static func pause(_ seconds: Double) {
         var left = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
         var rest = timespec()
-        while nanosleep(&left, &rest) != 0 && errno == EINTR { left = rest }
+        while nanosleep(&left, &rest) != 0 && errno == EINTR { left = rest }  // concurrency: a command's own pacing (replay --speed, send) on its main thread, never the daemon's
     }
 
     /// A warning on stderr (hidden at --log-level error).
@@ -41,13 +58,15 @@ enum Terminal {
     /// (`| head`, EPIPE) the command ends quietly, as command-line tools do; any other failure (a
     /// full disk, ENOSPC) is an error saying so, exit status 1, since the output is incomplete.
     /// `run` replaces it so the daemon keeps working. Set once at start-up.
-    nonisolated(unsafe) static var onStdoutClosed: (Int32) -> Void = { code in
-        if code != EPIPE {
-            error("error: writing the output failed: \(describe(errno: code)); what was printed is incomplete")
-        }
-        Glibc.exit(code == EPIPE ? 0 : 1)
+    static var onStdoutClosed: @Sendable (Int32) -> Void {
+        get { settings.withLock { $0.onStdoutClosed } }
+        set { settings.withLock { $0.onStdoutClosed = newValue } }
     }
-    nonisolated(unsafe) private static var stdoutClosed = false
+    /// Set once stdout could not be written: it is not written again.
+    private static var stdoutClosed: Bool {
+        get { settings.withLock { $0.stdoutClosed } }
+        set { settings.withLock { $0.stdoutClosed = newValue } }
+    }
 
     /// Writes a line to stderr (a closed stderr is ignored).
     static func error(_ line: String) {

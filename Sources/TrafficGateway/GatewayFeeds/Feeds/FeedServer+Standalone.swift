@@ -8,7 +8,7 @@ extension FeedServer {
     /// small cooperative pool while they wait for a reply, which would otherwise starve it.
     public func start(host: String, port: Int) throws(GatewayError) {
         try bind(host: host, port: port)
-        standalone.set(Task(executorPreference: HarnessExecutor.shared) { try? await self.run() })
+        standalone.set(Task(executorPreference: HarnessExecutor.shared) { try? await self.run() })  // concurrency: the stand-alone harness (tests, benchmarks, fuzzer): the server on an executor of its own, off the pool its callers block
         // Woken when Hummingbird says it accepts connections.
         guard running.wait(until: { $0 }, timeout: 10) else { throw GatewayError.socket(what: "HTTP \(host):\(port)", reason: "the server did not start within 10 s") }
     }
@@ -22,13 +22,13 @@ extension FeedServer {
 
 /// A task executor on one serial dispatch queue, for a server run outside the gateway's group
 /// by callers that block cooperative threads (see `FeedServer.start`).
-final class HarnessExecutor: TaskExecutor {
+final class HarnessExecutor: TaskExecutor {  // concurrency: the stand-alone harness's executor (see the type)
     static let shared = HarnessExecutor()
     private let queue = DispatchQueue(label: "gatewayd.http-harness")
 
     func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
+        let executor = asUnownedTaskExecutor()  // concurrency: the stand-alone harness's executor (see the type)
         queue.async { unowned.runSynchronously(on: executor) }
     }
 }

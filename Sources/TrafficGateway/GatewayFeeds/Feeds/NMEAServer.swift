@@ -73,7 +73,7 @@ public final class NMEAServer: Sendable {
         }
         self.port = UInt16(channel.localAddress?.port ?? Int(port))
         let nanoseconds = Int64(interval * 1e9)
-        timer = channel.eventLoop.scheduleRepeatedTask(initialDelay: .nanoseconds(nanoseconds), delay: .nanoseconds(nanoseconds)) { _ in
+        timer = channel.eventLoop.scheduleRepeatedTask(initialDelay: .nanoseconds(nanoseconds), delay: .nanoseconds(nanoseconds)) { _ in  // concurrency: the FLARM NMEA feed's sentences each interval on the client's event loop; closed with the channel
             Self.broadcast(NMEA.sentences(hub.snapshot).joined(), to: clients, hub: hub)
         }
     }

@@ -67,7 +67,7 @@ public struct HTTPClient: Sendable {
     /// Delays before each retry; their count is the number of retries.
     public var retryDelays: [Double] = [1, 2, 4]
     /// How to wait between attempts (tests pass a no-op that records).
-    public var sleep: @Sendable (Double) async -> Void = { try? await Task.sleep(for: .seconds(min(max(0, $0), 4000))) }
+    public var sleep: @Sendable (Double) async -> Void = { try? await Task.sleep(for: .seconds(min(max(0, $0), 4000))) }  // concurrency: the HTTP client's backoff between attempts, awaited (a shutdown cancels it)
     /// User-Agent header.
     public var userAgent = "skygate-gatewayd/0.1 (+https://github.com/skygate/skygate)"
     /// The largest reply body read, bytes, after decompression (gzip and deflate are accepted):
@@ -168,7 +168,7 @@ public struct HTTPClient: Sendable {
             let delay = retryAfter ?? retryDelays[attempt]
             attempt += 1
             onRetry(attempt, reason)
-            await sleep(delay)
+            await sleep(delay)  // concurrency: the HTTP client's backoff between attempts, awaited (a shutdown cancels it)
             if Task.isCancelled { throw FetchError(.network, url: url, reason: "cancelled (the gateway is stopping)") }
         }
     }

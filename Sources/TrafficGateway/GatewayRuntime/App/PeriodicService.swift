@@ -34,10 +34,10 @@ public struct PeriodicService: Service, CustomStringConvertible {
         let clock = self.clock, delay = self.delay, interval = self.interval, job = self.job
         // The sleep throws CancellationError when the shutdown cancels it: that is the normal end.
         try? await cancelWhenGracefulShutdown {
-            try await clock.sleep(for: delay)
+            try await clock.sleep(for: delay)  // concurrency: the one timer: a PeriodicService sleeps on the injected clock
             while !Task.isCancelled {
                 await job()
-                try await clock.sleep(for: interval)
+                try await clock.sleep(for: interval)  // concurrency: the one timer: a PeriodicService sleeps on the injected clock
             }
         }
     }

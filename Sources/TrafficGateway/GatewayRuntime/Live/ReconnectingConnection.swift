@@ -85,6 +85,6 @@ final class ReconnectingConnection: Sendable {
 
     private func retry(on loop: any EventLoop) {
         guard !isStopped else { return }
-        loop.scheduleTask(in: .seconds(retryDelay())) { self.connect(on: loop) }
+        loop.scheduleTask(in: .seconds(retryDelay())) { self.connect(on: loop) }  // concurrency: the reconnect backoff (gpsd, SBS) on the connection's own event loop; stop() ends it
     }
 }

@@ -169,7 +169,7 @@ public final class VoiceSink: GatewaySink, Sendable {
             }
         }
         s.wake = item
-        queue.asyncAfter(deadline: .now() + max(0.001, next - nowEvent), execute: item)
+        queue.asyncAfter(deadline: .now() + max(0.001, next - nowEvent), execute: item)  // concurrency: the voice's next callout at its time, on the voice's own queue
     }
 }
 
