@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "GDL90", targets: ["GDL90"]),
+        // The gateway's modules (Sources/TrafficGateway/<Module>, one level): `package` access
+        // throughout, for this package's own targets. The public faces are GDL90 (the codec) and
+        // GatewaySimulation's `BenchmarkWorkloads` (what the Benchmarks/ package measures).
         .library(name: "TrafficGateway", targets: ["GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
         .library(name: "GatewaySimulation", targets: ["GatewaySimulation"]),
         .executable(name: "gatewayd", targets: ["gatewayd"]),

@@ -36,7 +36,7 @@ let package = Package(
             name: "Pipeline",
             dependencies: [
                 "TrafficStream",
-                .product(name: "TrafficGateway", package: "skygate"),
+                .product(name: "GatewaySimulation", package: "skygate"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Pipeline",
@@ -47,7 +47,7 @@ let package = Package(
             dependencies: [
                 "TrafficStream",
                 .product(name: "GDL90", package: "skygate"),
-                .product(name: "TrafficGateway", package: "skygate"),
+                .product(name: "GatewaySimulation", package: "skygate"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Formatter",
@@ -56,7 +56,6 @@ let package = Package(
         .executableTarget(
             name: "FISB",
             dependencies: [
-                .product(name: "TrafficGateway", package: "skygate"),
                 .product(name: "GatewaySimulation", package: "skygate"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],

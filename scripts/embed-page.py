@@ -57,7 +57,7 @@ def generate(page, swift_type, folder, files, check_line):
         if "\r" in text:
             sys.exit(f"embed-page: {os.path.relpath(os.path.join(page, name), ROOT)} has carriage returns: save it with LF line ends")
         out.append(f"    /// {summary}, from `Page/{name}`.")
-        out.append(f"    public static let {swift} = {literal(text)}")
+        out.append(f"    package static let {swift} = {literal(text)}")
         out.append("")
     out[-1] = "}"
     return "\n".join(out) + "\n"

@@ -9,7 +9,7 @@ import GatewayRuntime
 
 /// The fuzz targets: each takes arbitrary bytes and must neither crash, hang nor leak, whatever
 /// they are. Chosen by `FUZZ_TARGET` (libFuzzer builds) or the first argument (replay builds).
-public enum FuzzTarget: String, CaseIterable, Sendable {
+package enum FuzzTarget: String, CaseIterable, Sendable {
     /// Deframer (any chunking) and every message decoder, then re-encode what decoded.
     case gdl90
     /// FIS-B uplink payloads: header, frames, APDUs, TWGO, text, gridded; then the product store.
@@ -35,7 +35,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case events
 
     /// Runs the target on `data`.
-    public func run(_ data: [UInt8]) {
+    package func run(_ data: [UInt8]) {
         switch self {
         case .gdl90:
             var deframer = Deframer()
@@ -145,6 +145,6 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     }
 
     /// The target named by `FUZZ_TARGET`, default gdl90.
-    public static let selected: FuzzTarget = ProcessInfo.processInfo.environment["FUZZ_TARGET"].flatMap(FuzzTarget.init) ?? .gdl90
+    package static let selected: FuzzTarget = ProcessInfo.processInfo.environment["FUZZ_TARGET"].flatMap(FuzzTarget.init) ?? .gdl90
 }
 

@@ -18,7 +18,7 @@ extension Benchmarks {
     /// Airspace alert evaluation per ownship update with `areas` active areas (circles and
     /// polygons spread over the CONUS, a few dozen near the route), beside a baseline that tests
     /// every area without the index; and the parse rate of NOTAM texts beside a whitespace split.
-    public static func airspace(areas count: Int = 5_000, updates: Int = 2_000) -> [Result] {
+    package static func airspace(areas count: Int = 5_000, updates: Int = 2_000) -> [Result] {
         var areas: [AirspaceArea] = []
         var seed: UInt64 = 42
         func random() -> Double {

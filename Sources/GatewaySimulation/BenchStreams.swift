@@ -8,7 +8,7 @@ import GatewaySupport
 
 /// The command benchmark's streams (issue 24), each deterministic: the same arguments give the
 /// same bytes, so a figure can be reproduced with `gatewayd bench --only commands`.
-public enum BenchStreams {
+package enum BenchStreams {
     /// A raw GDL 90 stream shaped like a Stratux's on the UDP port, in the proportions of a real
     /// recording a second: heartbeat, Stratux heartbeat and status, ownship, geometric altitude,
     /// five ForeFlight AHRS messages, a ForeFlight ID every 5 s, one traffic report for each of
@@ -71,7 +71,7 @@ public enum BenchStreams {
     /// A NEXRAD-heavy FIS-B capture (dump978 text): `uplinks` uplinks of `blocksPerUplink`
     /// gridded blocks each, regional and CONUS NEXRAD (products 63 and 64) at 4 and 2 levels of
     /// detail as real composites mix them, every block with its run-length bins.
-    public static func nexradHeavy(uplinks: Int, blocksPerUplink: Int = 5) -> String {
+    package static func nexradHeavy(uplinks: Int, blocksPerUplink: Int = 5) -> String {
         var bins = [UInt8](repeating: 0, count: GriddedBlock.binCount)
         for i in 0..<bins.count { bins[i] = UInt8(i % 11 == 0 ? 4 : i % 5 == 0 ? 3 : i % 3 == 0 ? 1 : 0) }
         var payloads: [[UInt8]] = []
@@ -96,7 +96,7 @@ public enum BenchStreams {
     /// proportions: METARs of 60 stations every 5 min (about every third uplink), TAFs of 30 every
     /// 10 min, PIREPs, winds aloft, NOTAM-D texts and current report lists, each station's text
     /// the same until it is issued anew. A real recording repeated (`copies`) sends it all again.
-    public static func realShapedFISB(seconds: Int = 1_200) -> String {
+    package static func realShapedFISB(seconds: Int = 1_200) -> String {
         var bins = [UInt8](repeating: 0, count: GriddedBlock.binCount)
         for i in 0..<bins.count { bins[i] = UInt8(i % 11 == 0 ? 4 : i % 5 == 0 ? 3 : i % 3 == 0 ? 1 : 0) }
         let stations = (0..<60).map { i -> String in

@@ -15,21 +15,21 @@ import GatewayDomain
 
 /// Release-mode measurements for `gatewayd bench`, each beside a baseline measured in the same
 /// run so that the ratio, not the machine, is the figure that matters.
-public enum Benchmarks {
+package enum Benchmarks {
     /// One measurement.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// What was measured.
-        public var name: String
+        package var name: String
         /// The figure.
-        public var value: Double
+        package var value: Double
         /// Its unit.
-        public var unit: String
+        package var unit: String
         /// The baseline figure, if any.
-        public var baseline: Double?
+        package var baseline: Double?
         /// Free text.
-        public var note: String = ""
+        package var note: String = ""
         /// "value unit (baseline …, ×ratio)".
-        public var line: String {
+        package var line: String {
             var s = "\(name): \(JSONWriter.format(value, decimals: 2)) \(unit)"
             if let baseline, baseline > 0 {
                 s += "  (baseline \(JSONWriter.format(baseline, decimals: 2)) \(unit), ×\(JSONWriter.format(value / baseline, decimals: 2)))"
@@ -40,7 +40,7 @@ public enum Benchmarks {
     }
 
     /// A synthetic stream of about `megabytes` MB: the demo flight's datagrams repeated.
-    public static func syntheticStream(megabytes: Int) -> [UInt8] {
+    package static func syntheticStream(megabytes: Int) -> [UInt8] {
         let one = DemoFlight().datagrams().flatMap(\.bytes)
         var out: [UInt8] = []
         out.reserveCapacity(megabytes << 20 + one.count)
@@ -49,7 +49,7 @@ public enum Benchmarks {
     }
 
     /// Deframe + CRC + decode throughput (MB/s and messages/s) against a naive implementation.
-    public static func codec(megabytes: Int = 64, rounds: Int = 3) -> [Result] {
+    package static func codec(megabytes: Int = 64, rounds: Int = 3) -> [Result] {
         let stream = syntheticStream(megabytes: megabytes)
         /// Best time over `rounds` of deframing the stream in 1 KiB chunks, handing each frame to `onFrame`.
         func bestTime(_ onFrame: (Frame) -> Void) -> Double {
@@ -102,7 +102,7 @@ public enum Benchmarks {
 
     /// Ingest rate of whole datagrams through the pipeline (core included) and the latency from a
     /// datagram to its alerts with `targets` simultaneous targets, p50/p99.
-    public static func pipeline(targets: Int = 500, seconds: Int = 60) -> [Result] {
+    package static func pipeline(targets: Int = 500, seconds: Int = 60) -> [Result] {
         let flight = TargetField(count: targets)
         let datagrams = (0..<seconds).flatMap { flight.datagrams(second: $0) }
         var pipeline = GatewayPipeline()
@@ -143,7 +143,7 @@ public enum Benchmarks {
     }
 
     /// Resident set size of this process, MB (from /proc/self/status).
-    public static func residentMB() -> Double? {
+    package static func residentMB() -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             let digits = line.split(separator: " ").compactMap { Double($0) }

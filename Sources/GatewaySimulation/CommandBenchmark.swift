@@ -18,20 +18,20 @@ import GatewayCaptures
 /// a second, and this machine's busy spells last longer) and peak resident memory. Each
 /// figure stands beside the same command run by a baseline executable in the same run (an earlier
 /// build, `--baseline`), and beside the codec alone (deframe + CRC + decode, in this process).
-public enum CommandBenchmark {
+package enum CommandBenchmark {
     /// One child run: seconds of wall time and peak resident memory, MB.
-    public struct Run: Sendable {
+    package struct Run: Sendable {
         /// Wall time, seconds.
-        public var seconds: Double
+        package var seconds: Double
         /// Peak resident set size, MB (`ru_maxrss`).
-        public var peakMB: Double
+        package var peakMB: Double
         /// Exit status.
-        public var status: Int32
+        package var status: Int32
     }
 
     /// A raw GDL 90 stream of about `megabytes` MB: `targets` targets and ownship, once a second,
     /// heartbeat first (as Stratux sends them), in ~1 kB datagrams; written to `path`.
-    public static func writeTrafficStream(path: String, megabytes: Int, targets: Int) throws {
+    package static func writeTrafficStream(path: String, megabytes: Int, targets: Int) throws {
         let field = TargetField(count: targets)
         let out = try OpenFile.writing(path)
         var written = 0
@@ -46,7 +46,7 @@ public enum CommandBenchmark {
     }
 
     /// Writes `path` as `copies` copies of `source` back to back (a long capture of the same shape).
-    public static func writeRepeated(source: String, path: String, copies: Int) throws {
+    package static func writeRepeated(source: String, path: String, copies: Int) throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
         let out = try OpenFile.writing(path)
         for _ in 0..<copies { try out.write(bytes) }
@@ -54,7 +54,7 @@ public enum CommandBenchmark {
 
     /// Runs `executable arguments…` with stdout and stderr to /dev/null. Spawned and reaped here
     /// (not with `Process`, whose own reaper would take the child's resource usage).
-    public static func run(_ executable: String, _ arguments: [String]) throws -> Run {
+    package static func run(_ executable: String, _ arguments: [String]) throws -> Run {
         // The child's own peak (VmHWM) is reported by the child at exit: `ru_maxrss` would count
         // this process's memory too, which the child shares until it executes (vfork).
         let peakFile = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-peak-\(getpid())").path
@@ -71,7 +71,7 @@ public enum CommandBenchmark {
     /// The best of `rounds` runs of each executable (least wall time; the largest peak memory
     /// seen), their runs taken in turn so that a busy spell of the machine falls on both. A run
     /// that fails ends the measurement with its status.
-    public static func best(_ executables: [String], _ arguments: [String], rounds: Int = 7) throws -> [Run] {
+    package static func best(_ executables: [String], _ arguments: [String], rounds: Int = 7) throws -> [Run] {
         var best = executables.map { _ in Run(seconds: .infinity, peakMB: 0, status: 0) }
         for _ in 0..<rounds {
             for (i, executable) in executables.enumerated() {
@@ -89,7 +89,7 @@ public enum CommandBenchmark {
     /// of that size for peak memory. Files go to a temporary folder removed afterwards; with
     /// `keepStreams` the three generated streams (`stratux.gdl90`, `dense.gdl90`, `nexrad.978`)
     /// are written to that folder instead and kept, so the commands can be profiled on them.
-    public static func run(executable: String, baseline: String?, megabytes: Int = 20, targets: Int = 500,
+    package static func run(executable: String, baseline: String?, megabytes: Int = 20, targets: Int = 500,
                            fisb: [String], fisbCopies: Int = 2_000, gigabytes: Int = 0, keepStream: String? = nil,
                            keepStreams: String? = nil, pythonDecoder: String = "scripts/bench/gdl90_json.py",
                            progress: (String) -> Void) throws -> [Benchmarks.Result] {
@@ -240,17 +240,17 @@ extension CommandBenchmark {
     }
 
     /// The name `fisbDecode` looks for on PATH.
-    public static let fisbDecodeCommand = "fisb-decode"
+    package static let fisbDecodeCommand = "fisb-decode"
 
     /// How to install fisb-decode for the comparison (said when it is not on PATH).
-    public static let fisbDecodeInstall = "fisb-decode is not on PATH, so no comparison: it is not a registry package; check out the public repository "
+    package static let fisbDecodeInstall = "fisb-decode is not on PATH, so no comparison: it is not a registry package; check out the public repository "
         + "rand-projects/fisb-decode (Python 3, standard library only for levels 0-3), set CALCULATE_RSR = False in fisb/level0/level0Config.py "
         + "(else it needs pymongo and a MongoDB), PRINT_TO_STDOUT = True and WRITE_TO_FILE = False in fisb/level3/level3Config.py, and put "
         + "scripts/bench/fisb-decode on PATH with FISB_DECODE_DIR set to the checkout (it runs levels 0 | 1 | 2 | 3 on a dump978 capture, "
         + "as the repository's bin/decode-nopp does)"
 
     /// The executable `fisb-decode` on PATH, if any.
-    public static func fisbDecode(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+    package static func fisbDecode(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
         guard let path else { return nil }
         for folder in path.split(separator: ":") where !folder.isEmpty {
             let candidate = "\(folder)/\(fisbDecodeCommand)"
@@ -279,12 +279,12 @@ extension CommandBenchmark {
 
 /// A process's own peak resident memory, written at exit to the file named by
 /// `GATEWAYD_PEAK_FILE` when it is set (the command benchmark sets it for the commands it times).
-public enum PeakMemory {
+package enum PeakMemory {
     /// The environment variable.
-    public static let variable = "GATEWAYD_PEAK_FILE"
+    package static let variable = "GATEWAYD_PEAK_FILE"
 
     /// Registers the report at exit when the variable is set; call once at start-up.
-    public static func reportAtExitIfRequested() {
+    package static func reportAtExitIfRequested() {
         guard getenv(variable) != nil else { return }
         atexit {
             guard let path = getenv(PeakMemory.variable), let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),

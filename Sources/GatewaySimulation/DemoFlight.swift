@@ -20,28 +20,28 @@ import GatewaySupport
 /// - Stratux's own alert bit set on every target within 2 NM: ignored.
 /// - Damage: a bit flipped at t = 50 (CRC error), garbage at t = 75, a frame cut short at
 ///   t = 95 (its remainder lost), and a frame split across the datagrams of t = 120 and 121.
-public struct DemoFlight: Sendable {
+package struct DemoFlight: Sendable {
     /// Epoch seconds of the first datagram: 2026-05-16T14:00:00Z.
-    public static let start = Timestamp.midnight(year: 2026, month: 5, day: 16) + 14 * 3600
+    package static let start = Timestamp.midnight(year: 2026, month: 5, day: 16) + 14 * 3600
     /// Duration in seconds.
-    public static let duration = 300
+    package static let duration = 300
     /// Ownship address.
-    public static let ownshipAddress: UInt32 = 0xA1B2C3
+    package static let ownshipAddress: UInt32 = 0xA1B2C3
     /// The origin of the scenario's local plane: Salem, Oregon (KSLE).
-    public static let origin = Position(latitude: 44.9095, longitude: -123.0030)
+    package static let origin = Position(latitude: 44.9095, longitude: -123.0030)
 
     /// One second's datagram: epoch time and UDP payload.
-    public struct Datagram: Sendable, Equatable {
+    package struct Datagram: Sendable, Equatable {
         /// Receive time, epoch seconds.
-        public var time: Double
+        package var time: Double
         /// UDP payload: several GDL 90 frames.
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
     }
 
     let plane = LocalPlane(origin: DemoFlight.origin)
 
     /// Creates the scenario.
-    public init() {}
+    package init() {}
 
     /// Ownship's north offset (NM), altitude (ft), speed (kt) and airborne state at second `t`.
     func ownship(_ t: Double) -> (north: Double, altitude: Double, speed: Double, airborne: Bool, vs: Double) {
@@ -95,13 +95,13 @@ public struct DemoFlight: Sendable {
     }
 
     /// Every datagram of the flight, one a second, in order.
-    public func datagrams() -> [Datagram] {
+    package func datagrams() -> [Datagram] {
         (0..<DemoFlight.duration).map { datagram(second: $0) }
     }
 
     /// The same flight as one raw GDL 90 byte stream (what a serial receiver would log), with the
     /// last frame cut short so the stream ends mid-frame.
-    public func rawStream() -> [UInt8] {
+    package func rawStream() -> [UInt8] {
         var bytes = datagrams().flatMap(\.bytes)
         bytes += Array(Message.heartbeat(Heartbeat(gpsPositionValid: true, utcOK: true, secondsSinceMidnight: 14 * 3600 + 300)).frame().prefix(5))
         return bytes

@@ -15,10 +15,10 @@ import GatewayDomain
 /// FIS-B decode throughput: synthetic uplinks (half empty, the rest 413 text, TFR graphics with a
 /// report list, segmented TFR text, NOTAM-D) decoded into products by the store, beside a baseline
 /// measured in the same run over the same bytes (copy + CRC-16 of every payload).
-public enum FISBBenchmark {
+package enum FISBBenchmark {
     /// `count` synthetic uplink payloads: the sample uplinks, cycled, with fresh product file IDs
     /// and report numbers so reassembly and the store do real work.
-    public static func uplinks(count: Int) -> [[UInt8]] {
+    package static func uplinks(count: Int) -> [[UInt8]] {
         let empty = FISBUplink(header: FISBSamples.station, frames: []).encode()
         var base: [[UInt8]] = []
         for (i, payload) in FISBSamples.uplinks().enumerated() {
@@ -35,7 +35,7 @@ public enum FISBBenchmark {
 
     /// Uplinks per second: full decode into products, decode only (frames, APDUs, records), empty
     /// uplinks through the store, and the copy+CRC baseline; each the best of `rounds`.
-    public static func run(uplinks count: Int = 200_000, rounds: Int = 3) -> [Benchmarks.Result] {
+    package static func run(uplinks count: Int = 200_000, rounds: Int = 3) -> [Benchmarks.Result] {
         let payloads = uplinks(count: count)
         func best(_ body: () -> Int) -> (seconds: Double, sink: Int) {
             var bestTime = Double.infinity

@@ -18,7 +18,7 @@ extension Benchmarks {
     /// clients (baseline), then with 20 `/alerts` SSE clients and 5 GDL 90 forwarding targets,
     /// one of each stalled (never reads). Reports the receive-to-delivered latency of each
     /// datagram inside the gateway, p50 and p99, and what the hub did with the stalled client.
-    public static func feeds(targets: Int = 500, rate: Int = 5_000, seconds: Double = 2) -> [Result] {
+    package static func feeds(targets: Int = 500, rate: Int = 5_000, seconds: Double = 2) -> [Result] {
         let field = TargetField(count: targets)
         let datagrams = (0..<60).flatMap { field.datagrams(second: $0) }.map(\.bytes)
         guard let bare = try? feedRun(datagrams: datagrams, rate: rate, seconds: seconds, clients: false),

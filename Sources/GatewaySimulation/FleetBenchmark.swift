@@ -20,7 +20,7 @@ import GatewayFleet
 /// its arrival at the subscriber; the picture's from its encoding to its arrival. Then the
 /// drain: every gateway with a 10-minute outage's events queued (one a second), connected at
 /// once. The baseline is one gateway, in the same run.
-public enum FleetBenchmark {
+package enum FleetBenchmark {
     /// What a subscriber heard, stamped on arrival.
     final class Subscriber: Sendable {
         let arrivals = Locked<(alerts: [String: UInt64], pictures: [String: [UInt64]], bytes: Int, messages: Int)>(([:], [:], 0, 0))
@@ -224,7 +224,7 @@ public enum FleetBenchmark {
     }
 
     /// The benchmark: one gateway (the baseline), then `gateways`, then the drain.
-    public static func run(gateways: Int = 50, targets: Int = 500, seconds: Int = 60, outageEvents: Int = 600,
+    package static func run(gateways: Int = 50, targets: Int = 500, seconds: Int = 60, outageEvents: Int = 600,
                            progress: (String) -> Void) throws -> [Benchmarks.Result] {
         guard let broker = try MosquittoBroker.start(extra: ["max_inflight_messages 0", "max_queued_messages 1000000"]) else {
             throw GatewayError.setting(name: "bench", message: "fleet: mosquitto is not installed (scripts/setup.sh installs it)")

@@ -79,26 +79,26 @@ struct FlightPath: Sendable {
 
 /// A traffic scenario made for the logbook (issue 23): ownship flies whole flights, with the
 /// takeoffs, landings, airports and closest approaches the logbook must find.
-public struct FlightScenario: Sendable {
+package struct FlightScenario: Sendable {
     /// A flight the logbook must find.
-    public struct ExpectedFlight: Sendable {
+    package struct ExpectedFlight: Sendable {
         /// Takeoff (epoch seconds), nil when the recording starts in the air.
-        public var takeoff: Double?
+        package var takeoff: Double?
         /// Landing, nil when it ends in the air.
-        public var landing: Double?
+        package var landing: Double?
         /// Departure and arrival airports (as `Airport.spoken`).
-        public var departure: String?, arrival: String?
+        package var departure: String?, arrival: String?
         /// Closest approaches: subject, range NM, vertical ft, time.
-        public var encounters: [(subject: String, rangeNM: Double, verticalFt: Int, time: Double)]
+        package var encounters: [(subject: String, rangeNM: Double, verticalFt: Int, time: Double)]
     }
 
     /// The capture's scenario.
-    public var scenario: TrafficScenario
+    package var scenario: TrafficScenario
     /// The flights in it.
-    public var expected: [ExpectedFlight]
+    package var expected: [ExpectedFlight]
 
     /// The logbook scenarios, written by `gatewayd simulate` to fixtures/scenarios/.
-    public static let all: [FlightScenario] = [twoFlights, touchAndGo, inAir, goAround]
+    package static let all: [FlightScenario] = [twoFlights, touchAndGo, inAir, goAround]
 
     static func at(minute: Int) -> Double { TrafficScenario.at(minute: minute) }
 

@@ -17,33 +17,33 @@ import GatewayRuntime
 /// frames, one frame with a bad CRC and one too short (so every datagram received must count
 /// exactly 8 messages and 2 rejections), with a conflict scenario mixed in (heartbeat,
 /// ownship and a head-on intruder every 100th datagram) whose warning must still be raised.
-public struct FloodReport: Sendable {
+package struct FloodReport: Sendable {
     /// Datagrams the sender handed to the kernel.
-    public var sent = 0
+    package var sent = 0
     /// Datagrams the gateway received.
-    public var received = 0
+    package var received = 0
     /// Sent but lost in the kernel (socket buffer full).
-    public var dropped: Int { sent - received }
+    package var dropped: Int { sent - received }
     /// Messages decoded.
-    public var decoded = 0
+    package var decoded = 0
     /// Frames rejected.
-    public var rejected = 0
+    package var rejected = 0
     /// Messages and rejections the received datagrams must account for.
-    public var expectedDecoded = 0
+    package var expectedDecoded = 0
     /// See `expectedDecoded`.
-    public var expectedRejected = 0
+    package var expectedRejected = 0
     /// Whether the scenario's warning on ab4549 was raised.
-    public var scenarioAlerted = false
+    package var scenarioAlerted = false
     /// Largest resident set seen, MB.
-    public var peakRSSMB = 0.0
+    package var peakRSSMB = 0.0
     /// Resident set before the flood, MB.
-    public var startRSSMB = 0.0
+    package var startRSSMB = 0.0
 
     /// Whether received = decoded + rejected holds frame for frame.
-    public var countersAddUp: Bool { decoded == expectedDecoded && rejected == expectedRejected && received <= sent }
+    package var countersAddUp: Bool { decoded == expectedDecoded && rejected == expectedRejected && received <= sent }
 
     /// One line per figure.
-    public var lines: [String] {
+    package var lines: [String] {
         [
             "flood: sent \(sent) datagrams, received \(received), dropped by the kernel \(dropped)",
             "flood: decoded \(decoded) messages (expected \(expectedDecoded)), rejected \(rejected) frames (expected \(expectedRejected)): \(countersAddUp ? "counters add up" : "COUNTERS DO NOT ADD UP")",
@@ -54,7 +54,7 @@ public struct FloodReport: Sendable {
 
 extension Benchmarks {
     /// Runs the flood described on `FloodReport`.
-    public static func flood(rate: Int = 50_000, seconds: Double = 30) throws -> FloodReport {
+    package static func flood(rate: Int = 50_000, seconds: Double = 30) throws -> FloodReport {
         let plane = LocalPlane(origin: Position(latitude: 45, longitude: -122))
         var report = FloodReport()
         report.startRSSMB = residentMB() ?? 0

@@ -18,7 +18,7 @@ import GatewayCaptures
 /// decoded. The figure is the file's bytes per second (best of `rounds`); the ratio is against raw
 /// GDL 90. Text formats carry fewer messages a megabyte (a hex line is over twice its frame), so
 /// messages a second are given too.
-public enum FormatBenchmark {
+package enum FormatBenchmark {
     /// The formats measured, each a file's contents: raw GDL 90 first (the baseline).
     static func files(megabytes: Int) -> [(name: String, bytes: [UInt8])] {
         let flight = DemoFlight()
@@ -63,7 +63,7 @@ public enum FormatBenchmark {
     }
 
     /// Each format's read rate against raw GDL 90's.
-    public static func run(megabytes: Int = 32, rounds: Int = 5, progress: (String) -> Void = { _ in }) throws -> [Benchmarks.Result] {
+    package static func run(megabytes: Int = 32, rounds: Int = 5, progress: (String) -> Void = { _ in }) throws -> [Benchmarks.Result] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-formats-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

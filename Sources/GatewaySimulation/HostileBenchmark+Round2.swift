@@ -18,7 +18,7 @@ import GatewayRuntime
 /// uplinks of DLAC tab runs, 60 s of hostile gridded blocks) against the unit's 128 MB cap.
 extension HostileBenchmark {
     /// Runs round two against `executable`; `progress` hears each step.
-    public static func runRound2(executable: String, progress: (String) -> Void = { _ in }) throws -> Report {
+    package static func runRound2(executable: String, progress: (String) -> Void = { _ in }) throws -> Report {
         var report = Report()
         func check(_ ok: Bool, _ line: String) {
             report.lines.append((ok ? "ok    " : "MISS  ") + line)

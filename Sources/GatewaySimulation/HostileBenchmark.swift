@@ -18,17 +18,17 @@ import GatewayRuntime
 /// traffic reports from invented addresses, while the bundled flight keeps arriving and another
 /// address polls `/healthz`; then SIGTERM under a saturating flood. Loopback only; bounded in count
 /// and time; the daemon is its own child process.
-public enum HostileBenchmark {
+package enum HostileBenchmark {
     /// The outcome: lines for BENCHMARKS.md and whether every target was met.
-    public struct Report: Sendable {
+    package struct Report: Sendable {
         /// One line a figure.
-        public var lines: [String] = []
+        package var lines: [String] = []
         /// True when every target was met.
-        public var passed = true
+        package var passed = true
     }
 
     /// Runs the scenario against `executable` (a `gatewayd` binary).
-    public static func run(executable: String) throws -> Report {
+    package static func run(executable: String) throws -> Report {
         var report = Report()
         let http = freePort(Int32(SOCK_STREAM.rawValue)), nmea = freePort(Int32(SOCK_STREAM.rawValue)), udp = freePort(Int32(SOCK_DGRAM.rawValue))
         // As the systemd unit runs it: two malloc arenas (glibc otherwise keeps one a thread, each

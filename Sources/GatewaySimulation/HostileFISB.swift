@@ -3,11 +3,11 @@ import GDL90
 /// FIS-B uplinks a hostile neighbour on the Wi-Fi sends to UDP 4000 (issue 27, items 2 and 3):
 /// text that expands, and gridded blocks that never make a real picture. Deterministic from a
 /// seed, so the tests and `bench --only hostile` see the same bytes every run.
-public enum HostileFISB {
+package enum HostileFISB {
     /// A 413 uplink holding one METAR for a station of its own (`K` and four letters from
     /// `station`) whose text is a run of DLAC tab codes: 440 bytes on the wire, about 16 kB of
     /// text once decoded, and a new store key each.
-    public static func dlacTabRun(station: Int) -> [UInt8] {
+    package static func dlacTabRun(station: Int) -> [UInt8] {
         var codes: [Int] = []
         for scalar in "METAR K".unicodeScalars { codes.append(DLAC.code(of: scalar)) }
         var n = station
@@ -27,7 +27,7 @@ public enum HostileFISB {
     /// 2^20, empty-block bitmaps flagging runs of blocks, product times that change so
     /// composites are finished and begun, gridded product ids with every altitude level, and
     /// segmented APDUs whose other segments never come.
-    public static func griddedFlood(count: Int, seed: UInt64 = 0x5EED) -> [[UInt8]] {
+    package static func griddedFlood(count: Int, seed: UInt64 = 0x5EED) -> [[UInt8]] {
         var rng = seed
         func next(_ bound: Int) -> Int {
             rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17

@@ -19,7 +19,7 @@ extension Benchmarks {
     /// same run's plain replay of the same files (the baseline), each with its peak resident
     /// memory (VmHWM, reset before each); the import of a fifth of the hours shows the peak does
     /// not grow with the recording's length. Then each export of a 3 h flight (10,800 points).
-    public static func logbook(hours: Int = 10, progress: (String) -> Void = { _ in }) throws(GatewayError) -> [Result] {
+    package static func logbook(hours: Int = 10, progress: (String) -> Void = { _ in }) throws(GatewayError) -> [Result] {
         let dir = "/tmp/gatewayd-bench-logbook-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: dir) }
         do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
@@ -103,7 +103,7 @@ extension Benchmarks {
     /// all along) built by the logbook's detector alone: the time per sample should not grow with
     /// the flight (the 16 h flight's time is about 4 times the 4 h one's: linear). Its draft was
     /// copied out and back at every sample, so each append copied the whole track.
-    public static func flightLength(progress: (String) -> Void = { _ in }) -> [Result] {
+    package static func flightLength(progress: (String) -> Void = { _ in }) -> [Result] {
         func build(hours: Int) -> Double {
             var detector = FlightDetector(source: "bench")
             let start = 1_778_940_000.0, count = hours * 3_600

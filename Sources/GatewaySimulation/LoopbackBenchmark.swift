@@ -17,7 +17,7 @@ extension Benchmarks {
     /// (Stratux-sized ~1 kB datagrams) at rising rates into a `LiveGateway` (listener, pipeline,
     /// core: the `run` path) and counts what the gateway received. The figure is the highest rate
     /// with no datagram lost; the baseline is the same for a listener that only counts datagrams.
-    public static func loopback(targets: Int = 500, secondsPerRate: Double = 1.5,
+    package static func loopback(targets: Int = 500, secondsPerRate: Double = 1.5,
                                 rates: [Int] = [10_000, 20_000, 30_000, 40_000, 60_000, 80_000]) -> [Result] {
         let field = TargetField(count: targets)
         let datagrams = (0..<60).flatMap { field.datagrams(second: $0) }.map(\.bytes)

@@ -11,19 +11,19 @@ import Glibc
 /// Debian's `mosquitto`, started on a free loopback port with a password file and persistence
 /// in a folder of its own: the real broker the fleet's tests and benchmark run against (never a
 /// mock). `stop` and `restart` keep the port, the users and the persisted sessions.
-public final class MosquittoBroker: @unchecked Sendable {  // concurrency: its process is touched by one thread (a test's, the benchmark's)
-    public let port: Int
-    public let folder: URL
+package final class MosquittoBroker: @unchecked Sendable {  // concurrency: its process is touched by one thread (a test's, the benchmark's)
+    package let port: Int
+    package let folder: URL
     private var process: ChildProcess?
 
     /// The broker binary, when installed.
-    public static var executable: String? {
+    package static var executable: String? {
         ["/usr/sbin/mosquitto", "/usr/bin/mosquitto", "/usr/local/sbin/mosquitto"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// Starts a broker with `users` (name → password; none: anonymous allowed) and `extra`
     /// configuration lines; nil when mosquitto is not installed.
-    public static func start(users: [String: String] = [:], extra: [String] = []) throws -> MosquittoBroker? {
+    package static func start(users: [String: String] = [:], extra: [String] = []) throws -> MosquittoBroker? {
         guard let executable else { return nil }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-mosquitto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -64,10 +64,10 @@ public final class MosquittoBroker: @unchecked Sendable {  // concurrency: its p
     }
 
     /// `mqtt://127.0.0.1:PORT`.
-    public var url: String { "mqtt://127.0.0.1:\(port)" }
+    package var url: String { "mqtt://127.0.0.1:\(port)" }
 
     /// The broker's process id (its CPU and memory, for the benchmark).
-    public var pid: Int32? { process?.processIdentifier }
+    package var pid: Int32? { process?.processIdentifier }
 
     private func launch(_ executable: String) throws {
         let p = try ChildProcess(executable, ["-c", folder.appendingPathComponent("mosquitto.conf").path])
@@ -85,7 +85,7 @@ public final class MosquittoBroker: @unchecked Sendable {  // concurrency: its p
     }
 
     /// Stops the broker (SIGTERM; it saves its sessions).
-    public func stop() {
+    package func stop() {
         guard let p = process else { return }
         if p.isRunning { p.terminate() }
         p.waitUntilExit()
@@ -93,7 +93,7 @@ public final class MosquittoBroker: @unchecked Sendable {  // concurrency: its p
     }
 
     /// Starts it again on the same port with the same users and sessions.
-    public func restart() throws {
+    package func restart() throws {
         guard let executable = Self.executable else { return }
         var lastError: (any Error)?
         for _ in 0..<20 {
@@ -108,7 +108,7 @@ public final class MosquittoBroker: @unchecked Sendable {  // concurrency: its p
     }
 
     /// The broker's log so far.
-    public var log: String {
+    package var log: String {
         guard let f = OpenFile.reading(folder.appendingPathComponent("broker.log").path) else { return "" }
         defer { f.close() }
         var bytes: [UInt8] = []

@@ -19,9 +19,9 @@ import GatewayRecords
 /// multi-part geometry, MOAs as open boundary pieces, circles in every wording, corridors,
 /// GPS tests, parachute areas, ICAO NOTAMs with Q-lines), every wording the parsers must read.
 /// Deterministic: the same count gives the same bytes.
-public enum NotamCorpus {
+package enum NotamCorpus {
     /// Writes `count` features as `{"items": [...]}` to `path`, one feature at a time.
-    public static func write(count: Int, to path: String) throws(GatewayError) {
+    package static func write(count: Int, to path: String) throws(GatewayError) {
         let out = try OpenFile.writing(path)
         try out.write(Array("{\"pageSize\":\(count),\"pageNum\":1,\"totalCount\":\(count),\"totalPages\":1,\"items\":[\n".utf8))
         var seed: UInt64 = 7
@@ -138,7 +138,7 @@ public enum NotamCorpus {
     }
 
     /// Coverage of a parsed set: the share with an area, with limits, with a kind.
-    public static func coverage(_ notams: [Notam]) -> (area: Double, limits: Double, kind: Double) {
+    package static func coverage(_ notams: [Notam]) -> (area: Double, limits: Double, kind: Double) {
         let n = Double(max(1, notams.count))
         return (Double(notams.filter { $0.geometry != nil }.count) / n, Double(notams.filter { $0.limits != nil }.count) / n,
                 Double(notams.filter { $0.kind != nil }.count) / n)
@@ -147,7 +147,7 @@ public enum NotamCorpus {
 
 extension Benchmarks {
     /// Peak resident memory (VmHWM), MB.
-    public static func peakResidentMB() -> Double? {
+    package static func peakResidentMB() -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
             if let kb = line.split(separator: " ").compactMap({ Double($0) }).first { return kb / 1024 }
@@ -157,7 +157,7 @@ extension Benchmarks {
 
     /// Resets the peak to the current resident size (Linux `clear_refs` 5); false when refused.
     @discardableResult
-    public static func resetPeakResident() -> Bool {
+    package static func resetPeakResident() -> Bool {
         guard let h = try? OpenFile.writing("/proc/self/clear_refs") else { return false }
         return (try? h.write(Array("5".utf8))) != nil
     }
@@ -167,7 +167,7 @@ extension Benchmarks {
     /// file parsed as one JSON tree (what import did before); each stored into a fresh database
     /// in one refresh. Rates in NOTAMs/s, peaks as resident MB (VmHWM, reset between the two).
     /// `corpus`: where to write the set (kept); nil: a temporary file, removed.
-    public static func notamImport(count: Int = 10_000, corpus: String? = nil) throws(GatewayError) -> [Result] {
+    package static func notamImport(count: Int = 10_000, corpus: String? = nil) throws(GatewayError) -> [Result] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("notam-bench-\(UUID())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -6,12 +6,12 @@ import GatewayRecords
 /// of long runs of each character class the patterns read (white space, digits, letters,
 /// punctuation) and of the shapes that were quadratic ("1FT" then spaces), at 1, 4, 16 and 64 kB.
 /// Linear matching shows as time(64 kB) / time(16 kB) ≈ 4 (quadratic: 16).
-public enum PatternBenchmark {
+package enum PatternBenchmark {
     /// The sizes measured, in bytes.
-    public static let sizes = [1 << 10, 4 << 10, 16 << 10, 64 << 10]
+    package static let sizes = [1 << 10, 4 << 10, 16 << 10, 64 << 10]
 
     /// The texts of `bytes` bytes: each a run of one class, or a shape's head then a run.
-    public static func texts(bytes n: Int) -> [(name: String, text: [UInt8])] {
+    package static func texts(bytes n: Int) -> [(name: String, text: [UInt8])] {
         func run(_ unit: String) -> [UInt8] {
             let u = Array(unit.utf8)
             return (0..<n).map { u[$0 % u.count] }
@@ -33,35 +33,35 @@ public enum PatternBenchmark {
     }
 
     /// One row: a pattern on one kind of text, the best time at each size.
-    public struct Row: Sendable {
+    package struct Row: Sendable {
         /// The pattern's name.
-        public var pattern: String
+        package var pattern: String
         /// The text's kind.
-        public var text: String
+        package var text: String
         /// Seconds at each of `sizes`.
-        public var seconds: [Double]
+        package var seconds: [Double]
         /// Engine steps a byte at the largest size.
-        public var stepsPerByte: Double
+        package var stepsPerByte: Double
         /// Whether a search ran over its budget.
-        public var overBudget: Bool
+        package var overBudget: Bool
 
         /// time(64 kB) / time(16 kB).
-        public var ratio: Double { seconds[seconds.count - 1] / max(1e-9, seconds[seconds.count - 2]) }
+        package var ratio: Double { seconds[seconds.count - 1] / max(1e-9, seconds[seconds.count - 2]) }
 
         /// The row as printed.
-        public var line: String {
+        package var line: String {
             let times = zip(sizes, seconds).map { "\($0 >> 10)k \(Self.milliseconds($1)) ms" }.joined(separator: ", ")
             return "patterns: \(pattern) on \(text): \(times); 64k/16k ×\(JSONWriter.format(ratio, decimals: 2)); \(JSONWriter.format(stepsPerByte, decimals: 1)) steps/byte"
                 + (overBudget ? "; OVER BUDGET" : "")
         }
 
         /// Seconds as milliseconds, with enough decimals for a few microseconds.
-        public static func milliseconds(_ s: Double) -> String { JSONWriter.format(s * 1000, decimals: s < 0.001 ? 4 : 2) }
+        package static func milliseconds(_ s: Double) -> String { JSONWriter.format(s * 1000, decimals: s < 0.001 ? 4 : 2) }
     }
 
     /// Every pattern on every text at every size; the best of several runs each (at least
     /// `minimumSeconds` of runs, at most `rounds`).
-    public static func run(minimumSeconds: Double = 0.02, rounds: Int = 50) -> [Row] {
+    package static func run(minimumSeconds: Double = 0.02, rounds: Int = 50) -> [Row] {
         let bySize = sizes.map { texts(bytes: $0) }
         var rows: [Row] = []
         for name in NotamPatternProbe.names {
@@ -91,7 +91,7 @@ public enum PatternBenchmark {
 
     /// The engine before issue 40 (no memo) on the issue's shape, `range` on "1FT" then spaces,
     /// at `sizes` (keep them small: quadratic): seconds each.
-    public static func before(sizes: [Int] = [1 << 10, 2 << 10, 4 << 10, 8 << 10]) -> [(bytes: Int, seconds: Double)] {
+    package static func before(sizes: [Int] = [1 << 10, 2 << 10, 4 << 10, 8 << 10]) -> [(bytes: Int, seconds: Double)] {
         sizes.map { n in
             let text = texts(bytes: n).first { $0.name == "1FT spaces" }!.text
             let start = DispatchTime.now().uptimeNanoseconds

@@ -16,10 +16,10 @@ import GatewayWeather
 ///   2400 × 1500 pixels; CONUS NEXRAD at medium scale, 1,125 blocks, 480 × 300; icing at one
 ///   level), the picture alone and with its PNG, beside filling the same number of bytes.
 /// - Memory: the assembler's bytes at its block limit (40,000 blocks).
-public enum RadarBenchmark {
+package enum RadarBenchmark {
     /// A whole-CONUS composite of `productID` (25–50° N, 125–65° W): each bin from a smooth field
     /// with storms, a fifth of the blocks announced empty.
-    public static func conusBlocks(productID: Int, scale: Int, level: Int? = nil) -> [GriddedBlock] {
+    package static func conusBlocks(productID: Int, scale: Int, level: Int? = nil) -> [GriddedBlock] {
         let step = scale == 1 ? 5 : 1
         var out: [GriddedBlock] = []
         let firstRing = 375 + (scale == 1 ? 4 : 0)
@@ -50,7 +50,7 @@ public enum RadarBenchmark {
     }
 
     /// The results, best of `rounds` each.
-    public static func run(rounds: Int = 5) -> [Benchmarks.Result] {
+    package static func run(rounds: Int = 5) -> [Benchmarks.Result] {
         var results: [Benchmarks.Result] = []
         let time = FISBSamples.startTime
         // Assembly: the regional CONUS composite at two times, interleaved as two stations send it.

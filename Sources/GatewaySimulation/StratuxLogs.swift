@@ -22,7 +22,7 @@ extension DemoFlight {
     static let stratuxStart = "START,Sat May 16 14:00:00 +0000 UTC 2026,Sat May 16 14:00:00 +0000 UTC 2026\n"
 
     /// The three logs' texts: (UAT, 1090ES, GPS).
-    public func stratuxLogs() -> (uat: String, es: String, gps: String) {
+    package func stratuxLogs() -> (uat: String, es: String, gps: String) {
         var uat = Self.stratuxStart, es = Self.stratuxStart, gps = Self.stratuxStart
         let uplinks = FISBSamples.uplinks()
         for s in 0..<DemoFlight.duration {
@@ -78,7 +78,7 @@ extension DemoFlight {
 
     /// N51TB (heard on 1090 MHz) as plain SBS BaseStation text, as `nc HOST 30003` records
     /// it from dump1090 or readsb (each line timed by its "generated" fields, UTC).
-    public func sbsText() -> String {
+    package func sbsText() -> String {
         stratuxLogs().es.split(separator: "\n").dropFirst().filter { $0.contains(",C0FFEE,") }.map { line in
             String(line.drop { $0 != "," }.dropFirst()) + "\r\n"
         }.joined()
@@ -86,7 +86,7 @@ extension DemoFlight {
 
     /// The FIS-B sample uplinks as dump978 prints them without `-t` (its example files): no
     /// times at all, each line `+HEX;rs=N;`. Dated from its products (2026-05-16).
-    public static func undatedDump978() -> String {
+    package static func undatedDump978() -> String {
         FISBSamples.uplinks().enumerated().map { i, payload in "+\(FISBSamples.hex(payload));rs=\(12 + i % 5);\n" }.joined()
     }
 

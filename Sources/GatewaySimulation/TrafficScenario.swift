@@ -6,25 +6,25 @@ import GatewayDomain
 /// (issue 13): written as a pcap (and, for receivers without ownship reports, a gpspipe log) by
 /// `gatewayd simulate`, replayed by the golden tests. Every byte comes from the project's own
 /// encoder and the scripts in `TrafficScenario.all`; no real recording is committed.
-public struct TrafficScenario: Sendable {
+package struct TrafficScenario: Sendable {
     /// Where an aircraft is at one instant, on the scenario's local plane.
-    public struct Kinematics: Sendable, Equatable {
+    package struct Kinematics: Sendable, Equatable {
         /// East of the origin, NM.
-        public var east: Double
+        package var east: Double
         /// North of the origin, NM.
-        public var north: Double
+        package var north: Double
         /// Pressure altitude, feet.
-        public var altitude: Double
+        package var altitude: Double
         /// Ground speed, knots.
-        public var speed: Double
+        package var speed: Double
         /// Track, degrees true.
-        public var track: Double
+        package var track: Double
         /// Vertical speed, feet per minute.
-        public var verticalSpeed: Double = 0
+        package var verticalSpeed: Double = 0
     }
 
     /// One aircraft or vehicle the receiver reports as traffic.
-    public struct Actor: Sendable {
+    package struct Actor: Sendable {
         /// 24-bit address.
         var address: UInt32
         /// Address type (ADS-B ICAO, TIS-B track file…).
@@ -46,7 +46,7 @@ public struct TrafficScenario: Sendable {
     }
 
     /// What kind of box sends the stream.
-    public enum Receiver: Sendable {
+    package enum Receiver: Sendable {
         /// Stratux style: heartbeat, Stratux heartbeat, ownship (airborne bit always set),
         /// geometric altitude and traffic, one datagram a second.
         case stratux
@@ -59,17 +59,17 @@ public struct TrafficScenario: Sendable {
     }
 
     /// File name stem (`fixtures/scenarios/NAME.pcap`).
-    public var name: String
+    package var name: String
     /// One line: what real data showed that this reproduces.
-    public var summary: String
+    package var summary: String
     /// Epoch seconds of the first datagram.
-    public var start: Double
+    package var start: Double
     /// Duration, seconds.
-    public var duration: Int
+    package var duration: Int
     /// The box.
-    public var receiver: Receiver = .stratux
+    package var receiver: Receiver = .stratux
     /// Ownship's address (Stratux ownship reports; the echo's address for Dynon).
-    public var ownshipAddress: UInt32 = 0xA1B2C3
+    package var ownshipAddress: UInt32 = 0xA1B2C3
     /// Whether ownship's report is sent at second s (recorders and boxes drop some).
     var ownshipReported: @Sendable (Int) -> Bool = { _ in true }
     /// Ownship at second t.
@@ -77,16 +77,16 @@ public struct TrafficScenario: Sendable {
     /// Traffic.
     var actors: [Actor]
     /// Addresses (TargetKey descriptions) that must never alert: echoes, twins' copies, frozen copies.
-    public var mustNotAlert: Set<String> = []
+    package var mustNotAlert: Set<String> = []
     /// Groups of addresses that are one aircraft: at most one of each group may alert.
-    public var sameAircraft: [Set<String>] = []
+    package var sameAircraft: [Set<String>] = []
 
     /// The local plane's origin: Salem, Oregon (KSLE).
-    public static let origin = Position(latitude: 44.9095, longitude: -123.0030)
+    package static let origin = Position(latitude: 44.9095, longitude: -123.0030)
     private var plane: LocalPlane { LocalPlane(origin: Self.origin) }
 
     /// Every datagram, in time order.
-    public func datagrams() -> [(time: Double, bytes: [UInt8])] {
+    package func datagrams() -> [(time: Double, bytes: [UInt8])] {
         var out: [(time: Double, bytes: [UInt8])] = []
         for s in 0..<duration {
             let t = Double(s)
@@ -145,7 +145,7 @@ public struct TrafficScenario: Sendable {
     }
 
     /// The gpspipe log (`gpspipe -w` JSON lines, TPV reports at 1 Hz) of ownship, for `.dynon`; empty otherwise.
-    public func gpsLog() -> [UInt8] {
+    package func gpsLog() -> [UInt8] {
         guard receiver == .dynon else { return [] }
         var text = ""
         for s in 0..<duration {
@@ -163,7 +163,7 @@ public struct TrafficScenario: Sendable {
 
     /// Genuine conflicts: traffic (not in `mustNotAlert`) that comes within 0.5 NM and 300 ft of
     /// airborne ownship (≥ 40 kt) at some second, with that second. Each must be alerted.
-    public func genuineConflicts() -> [(address: String, firstSecond: Int)] {
+    package func genuineConflicts() -> [(address: String, firstSecond: Int)] {
         var out: [(String, Int)] = []
         for a in actors {
             let key = TargetKey(address: a.address, type: a.type).description
@@ -184,7 +184,7 @@ public struct TrafficScenario: Sendable {
 extension TrafficScenario {
     /// The scenarios, one for each phenomenon of issue 13 (1–6) and issue 28 (7–8) and issue 44 (9), each starting
     /// on its own minute of 2026-05-16 after 16:00Z.
-    public static let all: [TrafficScenario] = [parked, gaps, churn, twins, echo, frozen, turning, flicker, sparseTurn]
+    package static let all: [TrafficScenario] = [parked, gaps, churn, twins, echo, frozen, turning, flicker, sparseTurn]
 
     static func at(minute: Int) -> Double { Timestamp.midnight(year: 2026, month: 5, day: 16) + 16 * 3600 + Double(minute * 60) }
 
@@ -193,7 +193,7 @@ extension TrafficScenario {
 
     /// 1. Parked on an apron, 0–5 kt, airborne bit set (as Stratux always does); a target on the
     /// ground at 0 kt 0.13 NM away, another taxiing by, and a low pass overhead.
-    public static let parked = TrafficScenario(
+    package static let parked = TrafficScenario(
         name: "parked",
         summary: "ownship parked (0-5 kt, Stratux airborne bit set), a parked target 0.13 NM away on the ground, a taxiing one, a low pass at 1000 ft",
         start: at(minute: 0), duration: 120,
@@ -213,7 +213,7 @@ extension TrafficScenario {
 
     /// 2. Ownship reports 1–13 s apart (a thinned recording, a stalled GPS) with a formation
     /// partner 0.1–0.3 NM abeam for the whole flight.
-    public static let gaps = TrafficScenario(
+    package static let gaps = TrafficScenario(
         name: "gaps",
         summary: "ownship reports 1-13 s apart, a formation partner 0.1-0.3 NM abeam at the same altitude",
         start: at(minute: 10), duration: 180,
@@ -238,7 +238,7 @@ extension TrafficScenario {
     /// 3. Traffic in its own datagram half a second after ownship's: a fast head-on whose caution
     /// and warning fall close together, and a crosser whose predicted miss hovers around the
     /// caution boundary as its track wanders.
-    public static let churn = TrafficScenario(
+    package static let churn = TrafficScenario(
         name: "churn",
         summary: "traffic half a second after ownship: a fast head-on (caution then warning), a crosser whose miss hovers at the caution boundary",
         start: at(minute: 20), duration: 150, receiver: .stratuxSplit,
@@ -256,7 +256,7 @@ extension TrafficScenario {
         ])
 
     /// 4. A TIS-B track-file copy of an ADS-B target 0.02–0.07 NM from it, then frozen and re-sent for 22 s.
-    public static let twins = TrafficScenario(
+    package static let twins = TrafficScenario(
         name: "twins",
         summary: "an ADS-B target on a collision course and its TIS-B track-file twin 0.02-0.07 NM off, frozen for 22 s after the pass",
         start: at(minute: 30), duration: 150,
@@ -276,7 +276,7 @@ extension TrafficScenario {
 
     /// 5. A Dynon-style stream (traffic and uplinks only) that echoes ownship as ADS-B traffic,
     /// with ownship from gpsd, and one genuine crossing conflict.
-    public static let echo = TrafficScenario(
+    package static let echo = TrafficScenario(
         name: "echo",
         summary: "Dynon-style stream (0x14 and 0x07 only, no heartbeat, no ownship report), ownship from gpsd and echoed as traffic, one real crossing",
         start: at(minute: 40), duration: 150, receiver: .dynon, ownshipAddress: 0xA5E7C0,
@@ -295,7 +295,7 @@ extension TrafficScenario {
 
     /// 6. A TIS-B copy whose position freezes (re-sent, speed still 120 kt) on ownship's path,
     /// 0.5–1 NM behind the real aircraft it copied, while the real one flies on.
-    public static let frozen = TrafficScenario(
+    package static let frozen = TrafficScenario(
         name: "frozen",
         summary: "a TIS-B copy frozen on ownship's path while reporting 120 kt; the real aircraft crossed well ahead",
         start: at(minute: 50), duration: 150,
@@ -334,7 +334,7 @@ extension TrafficScenario {
     /// TIS-B track file of N96AN (another address) reports it as the ground station's tracker
     /// sees it, 5 s late and dead-reckoned along the old track: 0.05 NM and 50 ft off, its
     /// track trailing by 40° in the turn.
-    public static let turning = TrafficScenario(
+    package static let turning = TrafficScenario(
         name: "turning",
         summary: "a chase in a 45-degree bank: N96AN 6 s ahead, its TIS-B copy 5 s late with its track 40 degrees behind in the turn",
         start: at(minute: 5), duration: 150,
@@ -365,7 +365,7 @@ extension TrafficScenario {
     /// 8. Traffic in its own datagram half a second after ownship's, converging to a warning;
     /// then the receiver re-sends its last position for 10 s (a lost target, frozen) and the
     /// real reports resume in the very second the alert clears on the frozen position.
-    public static let flicker = TrafficScenario(
+    package static let flicker = TrafficScenario(
         name: "flicker",
         summary: "a converging target (warning) frozen for 10 s, its real reports resuming in the second the alert clears",
         start: at(minute: 15), duration: 120, receiver: .stratuxSplit,
@@ -411,7 +411,7 @@ extension TrafficScenario {
     /// track it had 6 s before (34° behind in the turn) and 6 kt slower. Ownship trails 4 s behind.
     /// A turn rate cannot be learned from reports 3–5 s apart: the copy must be matched against the
     /// tracks the leader flew, at whatever spacing they came.
-    public static let sparseTurn = TrafficScenario(
+    package static let sparseTurn = TrafficScenario(
         name: "sparse-turn",
         summary: "a formation leader reported every 3-5 s turning at 5.7 degrees/s; its TIS-B copy 0.05 NM off with its track 6 s behind",
         start: at(minute: 20), duration: 130,

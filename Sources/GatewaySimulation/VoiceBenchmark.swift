@@ -25,7 +25,7 @@ extension Benchmarks {
     /// times as event times, so the voice is idle (in event time) when each alert comes and the
     /// figure is the path's own cost, not a queue. Only callouts started by the datagram's own
     /// alert count (a warning's repeat or a queued callout waits on purpose).
-    public static func voice(fixtures: String = "fixtures", rounds: Int = 8) throws -> [Result] {
+    package static func voice(fixtures: String = "fixtures", rounds: Int = 8) throws -> [Result] {
         func threadCPU() -> Double {
             var ts = timespec()
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)

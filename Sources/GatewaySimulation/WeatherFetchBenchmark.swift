@@ -17,7 +17,7 @@ import GatewayWeather
 /// 300 stations, of which those older than 2 h expire as they are stored; 300 TAFs, 150 PIREPs,
 /// 38 AIRMETs), the whole fetch (HTTP, JSON, SQLite in a file, one transaction a product) beside
 /// fetching the same bytes only.
-public enum WeatherFetchBenchmark {
+package enum WeatherFetchBenchmark {
     /// The answers by path.
     static func answers(now: Double) -> [String: [UInt8]] {
         var metars: [String] = [], tafs: [String] = [], pireps: [String] = [], sigmets: [String] = []
@@ -75,7 +75,7 @@ public enum WeatherFetchBenchmark {
     }
 
     /// Best of `rounds`: the whole fetch into a fresh database file, beside the bare GETs.
-    public static func run(rounds: Int = 5, progress: @Sendable (String) -> Void = { _ in }) async throws -> [Benchmarks.Result] {
+    package static func run(rounds: Int = 5, progress: @Sendable (String) -> Void = { _ in }) async throws -> [Benchmarks.Result] {
         let now = Date().timeIntervalSince1970
         let served = answers(now: now)
         let server = try Server(served)

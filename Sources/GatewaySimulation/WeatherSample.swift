@@ -18,15 +18,15 @@ import Glibc
 ///
 /// What each bin holds comes from one function of position and time (`reflectivity`), so a
 /// test can build the expected picture without the encoders.
-public enum WeatherSample {
+package enum WeatherSample {
     /// The first uplink's time: 2026-05-16T13:57:00Z.
-    public static let startTime = FISBSamples.startTime - 180
+    package static let startTime = FISBSamples.startTime - 180
     /// Regional observation times: 13:56 to 14:04, every 2 minutes.
-    public static let regionalTimes: [Double] = (0..<5).map { FISBSamples.startTime - 240 + Double($0) * 120 }
+    package static let regionalTimes: [Double] = (0..<5).map { FISBSamples.startTime - 240 + Double($0) * 120 }
     /// The regional area: 43.6–46.2° N, 124.8–121.6° W (whole blocks).
-    public static let regionalRings = 654..<693
+    package static let regionalRings = 654..<693
     /// Columns of the regional area (48′ each from 0°: 294 is 124.8° W).
-    public static let regionalColumns = 294..<298
+    package static let regionalColumns = 294..<298
     /// The stations: west of 123.2° W (columns 294, 295) and east of it.
     static let stations = [
         UATUplinkHeader(latitude: 45.3, longitude: -123.9, positionValid: true, utcCoupled: true, applicationDataValid: true, slotID: 3, tisbSiteID: 1),
@@ -35,7 +35,7 @@ public enum WeatherSample {
 
     /// Reflectivity in dBZ at a point and time: a squall line along a north-north-east axis
     /// moving east at 30 kt, its cells strongest near its middle; light rain ahead of it.
-    public static func reflectivity(latitude: Double, longitude: Double, time: Double) -> Double {
+    package static func reflectivity(latitude: Double, longitude: Double, time: Double) -> Double {
         let minutes = (time - FISBSamples.startTime) / 60
         // The line's axis passes (44.9 N, 123.35 W) at 14:00, moving east 0.011° a minute.
         let x = (longitude + 123.35 - 0.011 * minutes) * 0.71, y = latitude - 44.9
@@ -47,7 +47,7 @@ public enum WeatherSample {
     }
 
     /// The regional NEXRAD intensity (0–7) of a dBZ value.
-    public static func intensity(dBZ: Double) -> UInt8 {
+    package static func intensity(dBZ: Double) -> UInt8 {
         switch dBZ {
         case ..<5: 0
         case ..<20: 1
@@ -61,7 +61,7 @@ public enum WeatherSample {
     }
 
     /// The bins of a block of `productID` at `scale`, each the value at its centre (`value`).
-    public static func bins(blockNumber: Int, scale: Int = 0, value: (_ latitude: Double, _ longitude: Double) -> UInt8) -> [UInt8] {
+    package static func bins(blockNumber: Int, scale: Int = 0, value: (_ latitude: Double, _ longitude: Double) -> UInt8) -> [UInt8] {
         let block = GriddedBlock(productID: 63, blockNumber: blockNumber, scale: scale, bins: [])
         return (0..<GriddedBlock.binCount).map { i in
             let b = block.binBounds(i)
@@ -71,7 +71,7 @@ public enum WeatherSample {
 
     /// The blocks of one regional composite at `time`, a station's half (`station` 0 west, 1 east):
     /// blocks with echo as run-length blocks, the others in empty-block bitmaps.
-    public static func regionalBlocks(time: Double, station: Int) -> [GriddedBlock] {
+    package static func regionalBlocks(time: Double, station: Int) -> [GriddedBlock] {
         let columns = station == 0 ? regionalColumns.lowerBound ..< regionalColumns.lowerBound + 2 : regionalColumns.lowerBound + 2 ..< regionalColumns.upperBound
         var out: [GriddedBlock] = []
         var empty: [Int] = []
@@ -114,7 +114,7 @@ public enum WeatherSample {
     }
 
     /// The CONUS NEXRAD blocks at `time` (0 no data outside the radars' reach, 1 below 20 dBZ).
-    public static func conusBlocks(time: Double) -> [GriddedBlock] {
+    package static func conusBlocks(time: Double) -> [GriddedBlock] {
         mediumBlocks(productID: 64) { lat, lon in
             let dbz = reflectivity(latitude: lat, longitude: lon, time: time)
             return lon < -127 ? 0 : max(1, intensity(dBZ: dbz))
@@ -147,7 +147,7 @@ public enum WeatherSample {
     }
 
     /// The whole sample: (reception time, uplink payload), in time order, from 13:57 to about 14:06.
-    public static func timedUplinks() -> [(time: Double, payload: [UInt8])] {
+    package static func timedUplinks() -> [(time: Double, payload: [UInt8])] {
         var out: [(Double, [UInt8])] = []
         // Regional: a composite's two halves are sent from a minute after its time, over 2 minutes,
         // the stations alternating; the next composite begins while this one is still on the air.
@@ -230,7 +230,7 @@ public enum WeatherSample {
     }
 
     /// The sample as dump978 text lines (`+HEX;rs=…;t=…;`), what `fixtures/fisb-weather.978` holds.
-    public static func dump978() -> String {
+    package static func dump978() -> String {
         var text = ""
         for (i, u) in timedUplinks().enumerated() {
             text += "+" + FISBSamples.hex(u.payload) + ";rs=\(12 + i % 9);t=" + JSONWriter.format(u.time, decimals: 3) + ";\n"

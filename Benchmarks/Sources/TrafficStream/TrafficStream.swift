@@ -19,7 +19,7 @@ public struct TrafficStream: Sendable {
             .appendingPathComponent("skygate-benchmarks-\(getpid())-\(megabytes)-\(targets).gdl90").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
-            try CommandBenchmark.writeTrafficStream(path: path, megabytes: megabytes, targets: targets)
+            try BenchmarkWorkloads.writeTrafficStream(path: path, megabytes: megabytes, targets: targets)
             bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
             fatalError("cannot write the synthetic stream to \(path): \(error)")

@@ -7,22 +7,22 @@ import GDL90
 /// the day it was last copied, not recorded. Products carry dates: APDU headers the month and
 /// day of issue (time options 2 and 3), METAR, TAF and PIREP texts the day of the month, NOTAM
 /// texts full `YYMMDDHHMM` groups. Collected from uplinks with the heartbeat time they came at.
-public struct ProductDateEvidence: Sendable {
+package struct ProductDateEvidence: Sendable {
     /// Votes for the reception day as month × 100 + day, from APDU headers.
-    public private(set) var monthDays: [Int: Int] = [:]
+    package private(set) var monthDays: [Int: Int] = [:]
     /// Votes for the reception day of the month, from weather report times.
-    public private(set) var daysOfMonth: [Int: Int] = [:]
+    package private(set) var daysOfMonth: [Int: Int] = [:]
     /// Times of NOTAM `YYMMDDHHMM` groups (at most `maximumNotamDates`): they give the year and
     /// month the others lack.
-    public private(set) var notamDates: [Double] = []
+    package private(set) var notamDates: [Double] = []
     /// Uplinks read.
-    public private(set) var uplinks = 0
+    package private(set) var uplinks = 0
     /// Segmented products (most TFR texts) are read once whole.
     private var reassembler = APDUReassembler(capacity: 16)
     static let maximumNotamDates = 512
 
     /// Creates an empty collection.
-    public init() {}
+    package init() {}
 
     /// Evidence already gathered (tests of the rules that weigh it).
     init(monthDays: [Int: Int], daysOfMonth: [Int: Int] = [:], notamDates: [Double] = []) {
@@ -32,12 +32,12 @@ public struct ProductDateEvidence: Sendable {
     }
 
     /// True once enough was seen to decide (the probe of a file stops there).
-    public var isSufficient: Bool {
+    package var isSufficient: Bool {
         monthDays.values.reduce(0, +) >= 20 && !notamDates.isEmpty
     }
 
     /// Adds what one uplink payload says, received `secondsOfDay` after 0000Z (the last heartbeat).
-    public mutating func add(payload: [UInt8], secondsOfDay: Double) {
+    package mutating func add(payload: [UInt8], secondsOfDay: Double) {
         guard !FISBUplink.isEmpty(payload), let uplink = try? FISBUplink(payload: payload) else { return }
         uplinks += 1
         for frame in uplink.frames {
@@ -103,7 +103,7 @@ public struct ProductDateEvidence: Sendable {
     /// the day of the month most weather reports give), in the year and month nearest the NOTAM
     /// texts' dates, else the latest not after `fallback` (the file's time: a file is written
     /// after it is recorded). Nil when no product carries a day.
-    public func midnight(fallback: Double) -> (midnight: Double, source: String)? {
+    package func midnight(fallback: Double) -> (midnight: Double, source: String)? {
         // NOTAM groups after the file was written (a day's slack for its clock) are ends of
         // validity far ahead (2099 for "permanent"), not the time of reception.
         let dates = notamDates.filter { $0 <= fallback + 86_400 }.sorted()
@@ -142,7 +142,7 @@ extension CaptureDate {
     /// Reads the start of a raw GDL 90 stream (at most `limit` of its heartbeat-led datagrams,
     /// and only its first day): the first heartbeat's time of day and what the FIS-B products
     /// say of the date.
-    public static func probe(_ stream: inout CaptureStream, limit: Int = 20_000) -> (firstHeartbeat: Double?, evidence: ProductDateEvidence) {
+    package static func probe(_ stream: inout CaptureStream, limit: Int = 20_000) -> (firstHeartbeat: Double?, evidence: ProductDateEvidence) {
         var first: Double?
         var secondsOfDay: Double?
         var evidence = ProductDateEvidence()
@@ -174,7 +174,7 @@ extension CaptureDate {
     /// The date of the raw stream at `path`: `given` (`YYYY-MM-DD`) when set, else what its start
     /// says (`probe`: the products' dates, the first heartbeat), else the file's day. Nil only
     /// when `given` is malformed; an error when the file cannot be opened.
-    public static func ofRawStream(at path: String, given: String? = nil) throws(CaptureError) -> CaptureDate? {
+    package static func ofRawStream(at path: String, given: String? = nil) throws(CaptureError) -> CaptureDate? {
         if given != nil { return resolve(given: given, path: path, firstHeartbeatSeconds: nil) }
         var stream = try CaptureStream(path: path, port: 4000)
         let (first, products) = probe(&stream)
@@ -190,7 +190,7 @@ extension CaptureDate {
     /// time of day a minute after the latest issue time of its products' headers (they were
     /// received after they were issued), else the file's modification time (a recording ends
     /// when it is last written), else noon. Every line gets that one time: the file says no more.
-    public static func ofUndatedDump978(at path: String, given: String?) throws(CaptureError) -> (time: Double, note: String)? {
+    package static func ofUndatedDump978(at path: String, given: String?) throws(CaptureError) -> (time: Double, note: String)? {
         var stream = try CaptureStream(path: path, port: 4000, readsChannels: false, dating: false)
         guard stream.format == .dump978, let first = stream.next() else { return nil }
         guard first.timestamp == nil else { return nil }

@@ -11,16 +11,16 @@ import Glibc
 /// The UTC date of a raw GDL 90 stream, whose heartbeats carry only the time of day: the date the
 /// user gave, else the date its FIS-B products point to (`ProductDateEvidence`), else the day the
 /// file was last written (a recording ends when it is last written), never 1970. `assumed` says the date was not given, so the output can say so.
-public struct CaptureDate: Sendable, Equatable {
+package struct CaptureDate: Sendable, Equatable {
     /// Epoch seconds of 0000Z of the stream's first day.
-    public var midnight: Double
+    package var midnight: Double
     /// Where the date came from, for the note printed when it was assumed ("file modification time").
-    public var source: String
+    package var source: String
     /// True when the user did not give the date.
-    public var assumed: Bool
+    package var assumed: Bool
 
     /// Creates a date.
-    public init(midnight: Double, source: String, assumed: Bool) {
+    package init(midnight: Double, source: String, assumed: Bool) {
         self.midnight = midnight
         self.source = source
         self.assumed = assumed
@@ -30,7 +30,7 @@ public struct CaptureDate: Sendable, Equatable {
     /// file's modification time, stepped back a day when the stream's first heartbeat
     /// (`firstHeartbeatSeconds`, seconds since 0000Z) is later in the day than the file was
     /// last written (the recording began before midnight). Nil only when `given` is malformed.
-    public static func resolve(given: String?, path: String, firstHeartbeatSeconds: Double?,
+    package static func resolve(given: String?, path: String, firstHeartbeatSeconds: Double?,
                                products: ProductDateEvidence = ProductDateEvidence()) -> CaptureDate? {
         if let given {
             guard given.count == 10, let midnight = Timestamp.parse(given) else { return nil }
@@ -60,16 +60,16 @@ public struct CaptureDate: Sendable, Equatable {
     }
 
     /// "2026-05-16".
-    public var day: String { String(Timestamp.iso8601(midnight).prefix(10)) }
+    package var day: String { String(Timestamp.iso8601(midnight).prefix(10)) }
 }
 
 /// gpsd fixes as the JSON lines `gpspipe -w` prints (TPV reports with a `time`): a flight
 /// recording's gpsd interface (`RecordingChannel.gpsd`), the `.gps.jsonl` beside the capture of
 /// one in the three-file form, or a file given with `gatewayd replay --gps FILE`.
-public enum GPSLog {
+package enum GPSLog {
     /// Reads the TPV fixes of the gpspipe log at `path`; lines that are not TPV reports with a
     /// 2D/3D fix and a time are skipped and counted.
-    public static func read(path: String) throws(GatewayError) -> (fixes: [TimedGPSFix], skipped: Int, invalid: [Int]) {
+    package static func read(path: String) throws(GatewayError) -> (fixes: [TimedGPSFix], skipped: Int, invalid: [Int]) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GatewayError.file(path: path, reason: "cannot read the gpsd log (missing or unreadable)")
         }
@@ -79,7 +79,7 @@ public enum GPSLog {
     /// Parses gpspipe JSON lines.
     /// `invalid`: the numbers of the lines that are not JSON objects at all (a damaged or wrong
     /// file), which a reader should name; reports of other classes (SKY, VERSION) are only skipped.
-    public static func parse(_ bytes: [UInt8]) -> (fixes: [TimedGPSFix], skipped: Int, invalid: [Int]) {
+    package static func parse(_ bytes: [UInt8]) -> (fixes: [TimedGPSFix], skipped: Int, invalid: [Int]) {
         var fixes: [TimedGPSFix] = []
         var skipped = 0
         var invalid: [Int] = []

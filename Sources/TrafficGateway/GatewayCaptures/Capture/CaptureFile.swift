@@ -1,16 +1,16 @@
 import GDL90
 
 /// One UDP payload (or raw chunk) from a capture.
-public struct CapturedDatagram: Sendable, Equatable {
+package struct CapturedDatagram: Sendable, Equatable {
     /// Capture time, epoch seconds; nil when the source has none (raw streams).
-    public var timestamp: Double?
+    package var timestamp: Double?
     /// The UDP payload, or a chunk of a raw stream.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// Byte offset of the record in the file (for messages).
-    public var fileOffset: Int
+    package var fileOffset: Int
 
     /// Creates a datagram.
-    public init(timestamp: Double?, bytes: [UInt8], fileOffset: Int) {
+    package init(timestamp: Double?, bytes: [UInt8], fileOffset: Int) {
         self.timestamp = timestamp
         self.bytes = bytes
         self.fileOffset = fileOffset
@@ -18,7 +18,7 @@ public struct CapturedDatagram: Sendable, Equatable {
 }
 
 /// The formats a capture can be in, detected from content (never from the file name).
-public enum CaptureFormat: String, Sendable {
+package enum CaptureFormat: String, Sendable {
     /// Classic libpcap (either byte order, micro- or nanosecond).
     case pcap
     /// pcapng.
@@ -39,7 +39,7 @@ public enum CaptureFormat: String, Sendable {
     case stratuxSession
 
     /// What a person calls it, for messages.
-    public var name: String {
+    package var name: String {
         switch self {
         case .pcap: "pcap"
         case .pcapng: "pcapng"
@@ -65,50 +65,50 @@ public enum CaptureFormat: String, Sendable {
 }
 
 /// Why a capture could not be read, or where reading stopped.
-public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file.
-    public var path: String
+    package var path: String
     /// Byte offset of the problem, if it has one.
-    public var offset: Int?
+    package var offset: Int?
     /// What is wrong.
-    public var reason: String
+    package var reason: String
     /// Reading went on after the damage (a pcapng file's next whole block was found): what came
     /// after it was read too.
-    public var readOn = false
+    package var readOn = false
 
     /// Creates an error.
-    public init(path: String, offset: Int?, reason: String) {
+    package init(path: String, offset: Int?, reason: String) {
         self.path = path
         self.offset = offset
         self.reason = reason
     }
 
     /// "file: at byte N: reason".
-    public var description: String {
+    package var description: String {
         "\(path): \(offset.map { "at byte \($0): " } ?? "")\(reason)"
     }
 }
 
 /// A capture's contents: what could be read, and the damage that stopped reading, if any.
-public struct CaptureContents: Sendable {
+package struct CaptureContents: Sendable {
     /// Detected format.
-    public var format: CaptureFormat
+    package var format: CaptureFormat
     /// Datagrams in file order.
-    public var datagrams: [CapturedDatagram]
+    package var datagrams: [CapturedDatagram]
     /// Set when the file is damaged or truncated: the datagrams before it are still returned.
-    public var error: CaptureError?
+    package var error: CaptureError?
     /// Records skipped because they were not UDP to the chosen port.
-    public var skipped: Int
+    package var skipped: Int
     /// The flight recorder's own interfaces (pcapng): those described, and their bytes when read
     /// for them (`CaptureFile.recordingChannels`).
-    public var channels = RecordingChannels()
+    package var channels = RecordingChannels()
 }
 
 /// Reads captures of every supported format.
-public enum CaptureFile {
+package enum CaptureFile {
     /// Reads the whole file at `path`, keeping UDP payloads sent to `port` (pcap/pcapng): a
     /// `CaptureStream` collected (commands stream instead, in constant memory).
-    public static func read(path: String, port: UInt16 = 4000) throws(CaptureError) -> CaptureContents {
+    package static func read(path: String, port: UInt16 = 4000) throws(CaptureError) -> CaptureContents {
         var stream = try CaptureStream(path: path, port: port)
         var out = CaptureContents(format: stream.format, datagrams: [], error: nil, skipped: 0)
         while let d = stream.next() { out.datagrams.append(d) }
@@ -121,7 +121,7 @@ public enum CaptureFile {
     /// session's events: `RecordingChannel`), read through to the end in constant memory besides
     /// them; nothing for a capture of another format or without them. Damage stops reading there
     /// and keeps what was before it (reading the datagrams reports it).
-    public static func recordingChannels(path: String) throws(CaptureError) -> RecordingChannels {
+    package static func recordingChannels(path: String) throws(CaptureError) -> RecordingChannels {
         var stream = try CaptureStream(path: path, port: 4000, readsChannels: true)
         guard stream.format == .pcapng else { return RecordingChannels() }
         while stream.next() != nil {}
@@ -129,7 +129,7 @@ public enum CaptureFile {
     }
 
     /// Parses capture bytes already in memory; never traps on any input.
-    public static func parse(_ bytes: [UInt8], name: String = "capture", port: UInt16 = 4000) -> CaptureContents {
+    package static func parse(_ bytes: [UInt8], name: String = "capture", port: UInt16 = 4000) -> CaptureContents {
         let format = detect(bytes)
         switch format {
         case .pcap: return PcapReader.read(bytes, name: name, port: port)
@@ -154,7 +154,7 @@ public enum CaptureFile {
     }
 
     /// The format of `bytes`, by magic number or content.
-    public static func detect(_ bytes: [UInt8]) -> CaptureFormat {
+    package static func detect(_ bytes: [UInt8]) -> CaptureFormat {
         if bytes.count >= 4 {
             let magic = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
             switch magic {

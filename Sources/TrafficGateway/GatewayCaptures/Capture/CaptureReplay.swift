@@ -2,14 +2,14 @@ import GatewayDomain
 import GDL90
 
 /// A gpsd fix with the time it was received (a line of `gpspipe -w` output, replayed beside a capture).
-public struct TimedGPSFix: Sendable, Equatable {
+package struct TimedGPSFix: Sendable, Equatable {
     /// Epoch seconds.
-    public var time: Double
+    package var time: Double
     /// The fix.
-    public var fix: GPSFix
+    package var fix: GPSFix
 
     /// Creates a timed fix.
-    public init(time: Double, fix: GPSFix) {
+    package init(time: Double, fix: GPSFix) {
         self.time = time
         self.fix = fix
     }
@@ -19,26 +19,26 @@ public struct TimedGPSFix: Sendable, Equatable {
 /// it) through a `GatewayPipeline`, under the same tick rule as a live gateway, ending with the
 /// 70 s of silence after which every timer has run out. `gatewayd replay`, the golden tests and the
 /// benchmarks all replay through it; pacing (`--speed`) is the caller's, from `eventTime(of:)`.
-public struct CaptureReplay: Sendable {
+package struct CaptureReplay: Sendable {
     /// Seconds of silence ticked after the last event, so hysteresis and drop timers run out as
     /// they would on a live gateway (targets drop after 60 s).
-    public static let trailingSilence = 70.0
+    package static let trailingSilence = 70.0
 
     /// The pipeline.
-    public private(set) var pipeline: GatewayPipeline
+    package private(set) var pipeline: GatewayPipeline
     private var recorded: RecordedInputs
     private var rawClock = RawStreamClock()
 
     /// Creates a replay into `pipeline`, interleaving `gpsFixes` and the recorded `events`
     /// (airspace sets, acknowledgements) by their times.
-    public init(pipeline: GatewayPipeline, gpsFixes: [TimedGPSFix] = [], events: [RecordedEvent] = []) {
+    package init(pipeline: GatewayPipeline, gpsFixes: [TimedGPSFix] = [], events: [RecordedEvent] = []) {
         self.pipeline = pipeline
         recorded = RecordedInputs(fixes: gpsFixes, events: events)
     }
 
     /// The event time `datagram` will be handled at, for pacing: its timestamp, or for a raw
     /// stream's segment the heartbeat it begins with (nil when it has none).
-    public mutating func eventTime(of datagram: CapturedDatagram) -> Double? {
+    package mutating func eventTime(of datagram: CapturedDatagram) -> Double? {
         if let t = datagram.timestamp { return t }
         guard case .heartbeat(let midnight) = pipeline.timeSource else { return nil }
         return rawClock.time(of: datagram.bytes, midnight: midnight)
@@ -49,7 +49,7 @@ public struct CaptureReplay: Sendable {
     /// `decoded`: the datagram's items from a `FrameDecoder` that has seen the capture so far
     /// (`PrefetchingCapture` decoding ahead); then every datagram comes so, and `finish` gets
     /// the decoder's last items. `observe` sees every decoded message and rejection.
-    public mutating func process(_ datagram: CapturedDatagram, decoded: FrameDecoder.Decoded? = nil,
+    package mutating func process(_ datagram: CapturedDatagram, decoded: FrameDecoder.Decoded? = nil,
                                  observe: ((consuming PipelineItem, Double) -> Void)? = nil) -> GatewayOutputs {
         let early = (datagram.timestamp ?? pipeline.now).flatMap { recorded(through: $0) }
         let outputs = if let decoded {
@@ -63,14 +63,14 @@ public struct CaptureReplay: Sendable {
     }
 
     /// Feeds an input from elsewhere (airspace set at the capture's start, a test's acknowledgement).
-    public mutating func process(_ input: GatewayInput, at time: Double) -> GatewayOutputs {
+    package mutating func process(_ input: GatewayInput, at time: Double) -> GatewayOutputs {
         pipeline.process(input, at: time)
     }
 
     /// Ends the capture: a frame left open is reported, the remaining fixes and events are fed,
     /// then `ending` (`.silence(trailingSilence)` for a flight, `.products` for its FIS-B).
     /// `decoded`: the `FrameDecoder`'s `finish()`, when the datagrams came decoded.
-    public mutating func finish(_ ending: GatewayPipeline.Ending = .silence(trailingSilence), decoded: [PipelineItem]? = nil,
+    package mutating func finish(_ ending: GatewayPipeline.Ending = .silence(trailingSilence), decoded: [PipelineItem]? = nil,
                                 observe: (consuming PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
         guard case .silence = ending else { return pipeline.finish(ending, decoded: decoded, observe: observe) }
         var out = pipeline.finish(.openFrameOnly, decoded: decoded, observe: observe)
@@ -80,7 +80,7 @@ public struct CaptureReplay: Sendable {
     }
 
     /// Replays `datagrams` whole (no pacing) and returns every output.
-    public mutating func replay(_ datagrams: [CapturedDatagram]) -> GatewayOutputs {
+    package mutating func replay(_ datagrams: [CapturedDatagram]) -> GatewayOutputs {
         var out = GatewayOutputs()
         for d in datagrams { out.merge(process(d)) }
         out.merge(finish())
@@ -101,7 +101,7 @@ public struct CaptureReplay: Sendable {
 
 extension RecordedEvent {
     /// The input it was, as the pipeline takes it again.
-    public var input: GatewayInput {
+    package var input: GatewayInput {
         switch change {
         case .airspace(let areas): .airspace(areas)
         case .acknowledge(let id): .acknowledge(id)
@@ -112,12 +112,12 @@ extension RecordedEvent {
 /// Cuts a raw GDL 90 byte stream into one segment a heartbeat (each begins with the flag that
 /// opens a heartbeat frame, `7E 00`), so a raw stream can be paced by its heartbeat clock like a
 /// capture with timestamps. Segments are at most `maximumLength` bytes (streams without heartbeats).
-public enum RawStreamSegmenter {
+package enum RawStreamSegmenter {
     /// The longest segment, bytes.
-    public static let maximumLength = 65_536
+    package static let maximumLength = 65_536
 
     /// The ranges of the segments of `bytes`, in order, covering every byte.
-    public static func segments(_ bytes: [UInt8]) -> [Range<Int>] {
+    package static func segments(_ bytes: [UInt8]) -> [Range<Int>] {
         var out: [Range<Int>] = []
         var start = 0
         var i = 1
@@ -133,7 +133,7 @@ public enum RawStreamSegmenter {
     }
 
     /// The seconds since 0000Z of the heartbeat frame `bytes` begins with, if it begins with one.
-    public static func leadingHeartbeatSeconds(_ bytes: [UInt8]) -> Double? {
+    package static func leadingHeartbeatSeconds(_ bytes: [UInt8]) -> Double? {
         guard bytes.count >= 2, bytes[0] == 0x7E, bytes[1] == 0x00 else { return nil }
         var deframer = Deframer()
         var seconds: Double?
@@ -151,15 +151,15 @@ public enum RawStreamSegmenter {
 
 /// The times of a raw GDL 90 stream's heartbeat-led segments: the leading heartbeat's time of
 /// day on `midnight`'s day, a day later each time it wraps past midnight.
-public struct RawStreamClock: Sendable {
+package struct RawStreamClock: Sendable {
     private var day = 0.0
     private var last: Double?
 
     /// A clock at the stream's first day.
-    public init() {}
+    package init() {}
 
     /// The time of the segment `bytes`, nil when it does not begin with a heartbeat.
-    public mutating func time(of bytes: [UInt8], midnight: Double) -> Double? {
+    package mutating func time(of bytes: [UInt8], midnight: Double) -> Double? {
         guard let seconds = RawStreamSegmenter.leadingHeartbeatSeconds(bytes) else { return nil }
         if let last, seconds + 43_200 < last { day += 86_400 }
         last = seconds

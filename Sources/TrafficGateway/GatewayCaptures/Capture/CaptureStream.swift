@@ -7,15 +7,15 @@ import CZlib
 /// on one datagram after another, so that resident memory does not depend on the capture's size
 /// (a few hours of flight-recorder pcapng replay on a 512 MB Pi). Every format streams: pcap,
 /// pcapng, dump978 text and raw GDL 90 (cut at heartbeats). `CaptureFile.read` is this, collected.
-public struct CaptureStream {
+package struct CaptureStream {
     /// The file.
-    public let path: String
+    package let path: String
     /// Detected format (from the first window).
-    public private(set) var format: CaptureFormat
+    package private(set) var format: CaptureFormat
     /// Set when the file is damaged or truncated (after the datagrams before the damage).
-    public private(set) var error: CaptureError?
+    package private(set) var error: CaptureError?
     /// Records skipped (not UDP to the port, not a GDL 90 carrier).
-    public private(set) var skipped = 0
+    package private(set) var skipped = 0
     /// The flight recorder's interfaces described so far, and with `readsChannels` their bytes.
     private(set) var channels = RecordingChannels()
 
@@ -38,7 +38,7 @@ public struct CaptureStream {
     private var scanner: Scanner
 
     /// Bytes read at a time.
-    public static let windowSize = 1 << 20
+    package static let windowSize = 1 << 20
 
     /// The least a read asks for, however little is left of the file (a file may grow while read).
     static let smallestRead = 1 << 16
@@ -57,7 +57,7 @@ public struct CaptureStream {
     private var heads: [CapturedDatagram?] = []
     /// When the file's lines carry no time (dump978's plain output): the note saying what time
     /// they were given and why ("dated 2026-05-16 14:10Z from the FIS-B products' dates").
-    public private(set) var undatedNote: String?
+    package private(set) var undatedNote: String?
 
     /// The file's descriptor, closed when the last copy of the stream goes.
     private final class OpenFile {
@@ -99,7 +99,7 @@ public struct CaptureStream {
 
     /// Opens `path`, keeping UDP payloads sent to `port` (pcap/pcapng); fails with the reason
     /// (no such file, a folder, unreadable, empty).
-    public init(path: String, port: UInt16 = 4000) throws(CaptureError) {
+    package init(path: String, port: UInt16 = 4000) throws(CaptureError) {
         try self.init(path: path, port: port, readsChannels: false)
     }
 
@@ -173,7 +173,7 @@ public struct CaptureStream {
     /// Dates the lines without times of a dump978 file on the day `given` (`YYYY-MM-DD`) instead
     /// of the one its products or its file time point to; before the first `next()`. Nothing for
     /// other formats or a file whose lines have times.
-    public mutating func dateUndatedLines(given: String) throws(CaptureError) {
+    package mutating func dateUndatedLines(given: String) throws(CaptureError) {
         guard case .dump978(var reader) = scanner, undatedNote != nil,
               let (time, note) = try CaptureDate.ofUndatedDump978(at: path, given: given) else { return }
         reader.undatedTime = time
@@ -257,7 +257,7 @@ public struct CaptureStream {
     }
 
     /// The next datagram, or nil at the end of the file or where it is damaged (see `error`).
-    public mutating func next() -> CapturedDatagram? {
+    package mutating func next() -> CapturedDatagram? {
         if format == .stratuxSession { return nextMerged() }
         while nextPending == pending.count {
             guard !finished else { return nil }

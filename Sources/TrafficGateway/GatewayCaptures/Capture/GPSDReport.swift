@@ -2,9 +2,9 @@ import GatewaySupport
 import GatewayDomain
 /// gpsd's JSON reports as the gateway reads them (a live gpsd, a gpspipe log, a recording's gpsd
 /// interface): a pure parser, bytes in, a fix out.
-public enum GPSDReport {
+package enum GPSDReport {
     /// The fix in one gpsd JSON line, if it is a TPV report with mode 2 or 3.
-    public static func fix(fromJSONLine line: [UInt8]) -> GPSFix? {
+    package static func fix(fromJSONLine line: [UInt8]) -> GPSFix? {
         guard let object = JSONReader.object(line),
               object["class"] as? String == "TPV",
               let mode = JSONReader.int(object["mode"]), mode >= 2,

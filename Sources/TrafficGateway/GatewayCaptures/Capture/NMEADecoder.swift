@@ -9,9 +9,9 @@ import GDL90
 /// the vertical rate is the change of GGA altitude over time. NACp is estimated from HDOP (5 m a
 /// unit); talkers GP, GN, GL, GA and BD are read alike. A sentence whose checksum is wrong is a
 /// problem; other sentence types are skipped.
-public struct NMEADecoder: Sendable {
+package struct NMEADecoder: Sendable {
     /// What one sentence gave.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// Ownship at this time: a heartbeat, an ownship report and, when GGA gave one, the geometric altitude.
         case ownship([Message])
         /// Nothing to send (GGA, an invalid fix, another sentence).
@@ -27,10 +27,10 @@ public struct NMEADecoder: Sendable {
     private var fixQuality = 0
 
     /// A decoder that has seen nothing.
-    public init() {}
+    package init() {}
 
     /// Reads one sentence (`$GPRMC,…*hh`, no newline) received at `time`.
-    public mutating func feed(_ line: UnsafeBufferPointer<UInt8>, at time: Double) -> Outcome {
+    package mutating func feed(_ line: UnsafeBufferPointer<UInt8>, at time: Double) -> Outcome {
         var end = line.count
         while end > 0, line[end - 1] == 0x0D || line[end - 1] == 0x20 { end -= 1 }
         guard end > 6, line[0] == 0x24 else { return .problem("not an NMEA sentence (no $)") }

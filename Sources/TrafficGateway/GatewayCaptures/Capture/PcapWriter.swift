@@ -1,7 +1,7 @@
 /// Writes UDP datagrams as captures (for fixtures, tests and `gatewayd simulate`).
-public enum PcapWriter {
+package enum PcapWriter {
     /// How each datagram is wrapped.
-    public enum Link: Sendable {
+    package enum Link: Sendable {
         /// Ethernet II + IPv4 + UDP.
         case ethernet
         /// Ethernet II + 802.1Q VLAN tag + IPv4 + UDP.
@@ -27,7 +27,7 @@ public enum PcapWriter {
 
     /// Classic pcap: `datagrams` as (epoch time, UDP payload) sent from 192.168.10.1:4000 (Stratux)
     /// to 192.168.10.2:`port`.
-    public static func pcap(_ datagrams: [(time: Double, bytes: [UInt8])], link: Link = .ethernet, port: UInt16 = 4000,
+    package static func pcap(_ datagrams: [(time: Double, bytes: [UInt8])], link: Link = .ethernet, port: UInt16 = 4000,
                             nanoseconds: Bool = false, bigEndian: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         let w = Writer(bigEndian: bigEndian)
@@ -52,7 +52,7 @@ public enum PcapWriter {
     }
 
     /// pcapng with one interface (`link`, timestamps in microseconds or nanoseconds via if_tsresol).
-    public static func pcapng(_ datagrams: [(time: Double, bytes: [UInt8])], link: Link = .ethernet, port: UInt16 = 4000,
+    package static func pcapng(_ datagrams: [(time: Double, bytes: [UInt8])], link: Link = .ethernet, port: UInt16 = 4000,
                               nanoseconds: Bool = false, bigEndian: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         let w = Writer(bigEndian: bigEndian)

@@ -12,19 +12,19 @@ import Dispatch
 ///
 /// Bounded: at most `depth` batches of about `batchBytes` wait. One consumer (the caller's thread).
 /// Not `Sendable`: `next()` is its one consumer's; the reading thread holds only the hand-off and the locks.
-public final class PrefetchingCapture {
+package final class PrefetchingCapture {
     /// A datagram read ahead, with its items when the capture decodes.
-    public struct Datagram: Sendable {
+    package struct Datagram: Sendable {
         /// The datagram, as the stream gives it.
-        public var datagram: CapturedDatagram
+        package var datagram: CapturedDatagram
         /// Its frames deframed and decoded, in order (with a `FrameDecoder` only).
-        public var decoded: FrameDecoder.Decoded?
+        package var decoded: FrameDecoder.Decoded?
     }
 
     /// The file.
-    public let path: String
+    package let path: String
     /// Its format.
-    public let format: CaptureFormat
+    package let format: CaptureFormat
     private let handOff: HandOff<Datagram>
     private let ended = Locked<(error: CaptureError?, decoder: FrameDecoder?)>((nil, nil))
     private let stop = Locked(false)
@@ -33,7 +33,7 @@ public final class PrefetchingCapture {
     private var exhausted = false
 
     /// Starts reading `stream` ahead on a thread of its own; with `decoder`, decoding it there too.
-    public init(_ stream: consuming CaptureStream, decoding decoder: FrameDecoder? = nil, batchBytes: Int = 256 << 10, depth: Int = 4) {
+    package init(_ stream: consuming CaptureStream, decoding decoder: FrameDecoder? = nil, batchBytes: Int = 256 << 10, depth: Int = 4) {
         path = stream.path
         format = stream.format
         let handOff = HandOff<Datagram>(depth: depth)
@@ -62,14 +62,14 @@ public final class PrefetchingCapture {
     }
 
     /// Set when the file is damaged or truncated, once `next()` has returned nil.
-    public var error: CaptureError? { ended.value.error }
+    package var error: CaptureError? { ended.value.error }
 
     /// The decoder as the last datagram left it, once `next()` has returned nil: for the next
     /// file of the same recording, or its `finish()` for the pipeline's.
-    public var decoder: FrameDecoder? { ended.value.decoder }
+    package var decoder: FrameDecoder? { ended.value.decoder }
 
     /// The next datagram, or nil at the end of the file or where it is damaged (see `error`).
-    public func next() -> Datagram? {
+    package func next() -> Datagram? {
         while index == batch.count {
             guard !exhausted else { return nil }
             // Handed back as its only reference: the reader empties it (and frees what it held).

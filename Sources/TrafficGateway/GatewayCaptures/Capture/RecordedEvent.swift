@@ -11,9 +11,9 @@ import Foundation
 /// acknowledged, each with the time the core took it. Replayed with the datagrams (from the
 /// recording's events interface, `RecordingChannel.events`, or `replay --events FILE`), they make
 /// the replay of a recording the session it was, airspace included.
-public struct RecordedEvent: Sendable, Equatable, Codable {
+package struct RecordedEvent: Sendable, Equatable, Codable {
     /// What happened.
-    public enum Change: Sendable, Equatable, Codable {
+    package enum Change: Sendable, Equatable, Codable {
         /// The airspace areas watched from then on.
         case airspace([AirspaceArea])
         /// An airspace alert acknowledged (alert id or area id).
@@ -21,12 +21,12 @@ public struct RecordedEvent: Sendable, Equatable, Codable {
     }
 
     /// Epoch seconds, as the core took it (microseconds, as recordings keep times).
-    public var time: Double
+    package var time: Double
     /// What happened.
-    public var change: Change
+    package var change: Change
 
     /// An event.
-    public init(time: Double, change: Change) {
+    package init(time: Double, change: Change) {
         self.time = time
         self.change = change
     }
@@ -34,16 +34,16 @@ public struct RecordedEvent: Sendable, Equatable, Codable {
 
 /// The JSON Lines of a recording's `RecordedEvent`s: one a packet of its events interface, or the
 /// `gdl90-….events.jsonl` beside the capture of a recording in the three-file form.
-public enum RecordedEventLog {
+package enum RecordedEventLog {
     /// One line (no newline) for `event`.
-    public static func line(_ event: RecordedEvent) -> String {
+    package static func line(_ event: RecordedEvent) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return (try? encoder.encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     /// The events of the file at `path`, in time order; a line that is not one is an error naming it.
-    public static func read(path: String) throws(GatewayError) -> [RecordedEvent] {
+    package static func read(path: String) throws(GatewayError) -> [RecordedEvent] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GatewayError.file(path: path, reason: "cannot read the recorded events (missing or unreadable)")
         }
@@ -52,7 +52,7 @@ public enum RecordedEventLog {
 
     /// The events of `data` (a file's contents, named `path` in errors), in time order; a line
     /// that is not one, or an area outside the Earth's ranges, is an error naming the line.
-    public static func parse(_ data: Data, path: String) throws(GatewayError) -> [RecordedEvent] {
+    package static func parse(_ data: Data, path: String) throws(GatewayError) -> [RecordedEvent] {
         var events: [RecordedEvent] = []
         let decoder = JSONDecoder()
         for (n, line) in data.split(separator: 0x0A).enumerated() where !line.isEmpty {

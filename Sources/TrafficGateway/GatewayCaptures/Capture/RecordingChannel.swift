@@ -5,17 +5,17 @@
 /// than `maximumPacket` continues in the next packets, only the last ending with a newline). An
 /// interface is one of these by its link type and its name both, so a capture from another tool
 /// using a user link type is never taken for one.
-public enum RecordingChannel: Int, Sendable, CaseIterable, Comparable {
+package enum RecordingChannel: Int, Sendable, CaseIterable, Comparable {
     /// gpsd fixes: gpspipe TPV JSON lines (LINKTYPE_USER0).
     case gpsd = 1
     /// The session's events: `RecordedEventLog` lines, airspace sets and acknowledgements (LINKTYPE_USER1).
     case events = 2
 
     /// Its interface id in a recording (interface 0 is the GDL 90 datagrams).
-    public var interfaceID: UInt32 { UInt32(rawValue) }
+    package var interfaceID: UInt32 { UInt32(rawValue) }
 
     /// Its pcapng link type: LINKTYPE_USER0 (147) or LINKTYPE_USER1 (148).
-    public var linkType: UInt32 {
+    package var linkType: UInt32 {
         switch self {
         case .gpsd: 147
         case .events: 148
@@ -23,7 +23,7 @@ public enum RecordingChannel: Int, Sendable, CaseIterable, Comparable {
     }
 
     /// Its `if_name`, as Wireshark lists it.
-    public var name: String {
+    package var name: String {
         switch self {
         case .gpsd: "gpsd"
         case .events: "gatewayd-events"
@@ -31,7 +31,7 @@ public enum RecordingChannel: Int, Sendable, CaseIterable, Comparable {
     }
 
     /// Its `if_description`.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .gpsd: "gpsd fixes received, one gpspipe TPV JSON line a packet (gatewayd flight recorder)"
         case .events: "airspace sets and acknowledgements, one JSON line a packet (gatewayd flight recorder)"
@@ -47,23 +47,23 @@ public enum RecordingChannel: Int, Sendable, CaseIterable, Comparable {
     }
 
     /// Orders by interface id.
-    public static func < (a: RecordingChannel, b: RecordingChannel) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: RecordingChannel, b: RecordingChannel) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// What a capture holds on the recorder's own interfaces (`RecordingChannel`), collected by
 /// `CaptureFile.recordingChannels(path:)`.
-public struct RecordingChannels: Sendable, Equatable {
+package struct RecordingChannels: Sendable, Equatable {
     /// The channels the file describes (an interface for each), whether or not it holds packets on them.
-    public var described: Set<RecordingChannel> = []
+    package var described: Set<RecordingChannel> = []
     /// Each channel's packet payloads concatenated, in file order (the side file's bytes).
-    public var bytes: [RecordingChannel: [UInt8]] = [:]
+    package var bytes: [RecordingChannel: [UInt8]] = [:]
 
     /// Nothing.
-    public init() {}
+    package init() {}
 
     /// The channel's bytes up to the end of its last whole line: a recording cut short (power
     /// lost mid-write) may end inside a line, which is not an event or a fix yet.
-    public func lines(_ channel: RecordingChannel) -> [UInt8] {
+    package func lines(_ channel: RecordingChannel) -> [UInt8] {
         guard let all = bytes[channel], let end = all.lastIndex(of: 0x0A) else { return [] }
         return Array(all[...end])
     }

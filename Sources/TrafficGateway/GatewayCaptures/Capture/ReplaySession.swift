@@ -16,19 +16,19 @@ import Foundation
 /// fixes and the session's events in its pcapng (`RecordingChannel`); one recorded before issue
 /// 21 kept them beside it (`.gps.jsonl`, `.events.jsonl`), found for an hour given by its stem, its
 /// `.pcapng` or its folder. `gpsFixes()` and `events()` read both forms.
-public struct ReplaySession: Sendable, Equatable {
+package struct ReplaySession: Sendable, Equatable {
     /// Capture files, in the order they are fed.
-    public var captures: [String]
+    package var captures: [String]
     /// gpsd logs recorded beside them (`gdl90-….gps.jsonl`).
-    public var gpsLogs: [String]
+    package var gpsLogs: [String]
     /// Session events recorded beside them (`gdl90-….events.jsonl`: airspace sets, acknowledgements).
-    public var eventLogs: [String]
+    package var eventLogs: [String]
     /// Hours of a folder left out, each with why ("PATH: the file is empty"): an empty, unreadable
     /// or dangling hour file does not cost the rest of the folder.
-    public var skipped: [String] = []
+    package var skipped: [String] = []
 
     /// Creates a session.
-    public init(captures: [String], gpsLogs: [String] = [], eventLogs: [String] = []) {
+    package init(captures: [String], gpsLogs: [String] = [], eventLogs: [String] = []) {
         self.captures = captures
         self.gpsLogs = gpsLogs
         self.eventLogs = eventLogs
@@ -39,7 +39,7 @@ public struct ReplaySession: Sendable, Equatable {
 
     /// The session `argument` names; an error naming it and saying what to give instead when it is
     /// none (a side file given as the capture, a stem or folder without recordings).
-    public static func resolve(_ argument: String) throws(GatewayError) -> ReplaySession {
+    package static func resolve(_ argument: String) throws(GatewayError) -> ReplaySession {
         let manager = FileManager.default
         var info = stat()
         let exists = stat(argument, &info) == 0
@@ -183,7 +183,7 @@ public struct ReplaySession: Sendable, Equatable {
     /// looping link), each named in `skipped` with why, when it has several: one bad hour does
     /// not cost the rest of a folder. An error when none is left; a session of one capture is
     /// returned as it is (opening it says what is wrong with it).
-    public func readable() throws(GatewayError) -> ReplaySession {
+    package func readable() throws(GatewayError) -> ReplaySession {
         guard captures.count > 1 else { return self }
         var session = self
         session.captures = []
@@ -198,7 +198,7 @@ public struct ReplaySession: Sendable, Equatable {
 
     /// The first of `captures` that lies in `folder` (both made canonical: links, `..`, a trailing
     /// slash), nil when none does: `run --replay DIR --record DIR` would record into what it plays.
-    public static func first(of captures: [String], inFolder folder: String) -> String? {
+    package static func first(of captures: [String], inFolder folder: String) -> String? {
         func canonical(_ path: String) -> String? {
             guard let resolved = realpath(path, nil) else { return nil }
             defer { free(resolved) }
@@ -230,14 +230,14 @@ public struct ReplaySession: Sendable, Equatable {
     /// The gpsd fixes recorded in the session, in time order: those of its captures' gpsd
     /// interfaces (a one-file recording) and of the gpspipe logs beside them (the three-file
     /// form). Lines that are not TPV fixes with a time are skipped, as `GPSLog` skips them.
-    public func gpsFixes() throws(GatewayError) -> [TimedGPSFix] {
+    package func gpsFixes() throws(GatewayError) -> [TimedGPSFix] {
         try recorded().fixes
     }
 
     /// The airspace sets and acknowledgements recorded in the session, in time order (those of
     /// equal times in the order recorded): its captures' events interfaces and the events logs
     /// beside them. A line that is not one is an error naming the file.
-    public func events() throws(GatewayError) -> [RecordedEvent] {
+    package func events() throws(GatewayError) -> [RecordedEvent] {
         try recorded().events
     }
 
@@ -246,7 +246,7 @@ public struct ReplaySession: Sendable, Equatable {
     /// log beside a capture, or an events interface in one, even without an event in it). A replay
     /// of a recorded session watches the airspace it was given, and no other. A capture that
     /// cannot be opened adds nothing here (reading its datagrams says what is wrong with it).
-    public func recorded() throws(GatewayError) -> (fixes: [TimedGPSFix], events: [RecordedEvent], keepsEvents: Bool) {
+    package func recorded() throws(GatewayError) -> (fixes: [TimedGPSFix], events: [RecordedEvent], keepsEvents: Bool) {
         var fixes: [TimedGPSFix] = [], events: [RecordedEvent] = []
         var keepsEvents = !eventLogs.isEmpty
         for path in gpsLogs { fixes += try GPSLog.read(path: path).fixes }

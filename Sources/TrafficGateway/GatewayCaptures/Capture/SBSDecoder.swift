@@ -18,9 +18,9 @@ import GDL90
 /// 7700, 7600 or 7500 becomes the emergency code (general, no communications, unlawful interference).
 /// Memory is bounded: at most `maximumTargets` aircraft, those not heard for `forgetAfter`
 /// seconds are forgotten first.
-public struct SBSDecoder: Sendable {
+package struct SBSDecoder: Sendable {
     /// What one line gave.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// A position: the aircraft's traffic report now.
         case report(TrafficReport)
         /// A line that adds to an aircraft's state, or a BaseStation line of another kind
@@ -43,9 +43,9 @@ public struct SBSDecoder: Sendable {
     }
 
     /// Aircraft kept at most.
-    public static let maximumTargets = 4_096
+    package static let maximumTargets = 4_096
     /// Seconds after which an aircraft not heard is forgotten when room is needed.
-    public static let forgetAfter = 60.0
+    package static let forgetAfter = 60.0
 
     /// By address (bit 24 set for a non-ICAO address).
     private var aircraft: [UInt32: Aircraft] = [:]
@@ -53,16 +53,16 @@ public struct SBSDecoder: Sendable {
     private var fields: [Range<Int>] = []
 
     /// Aircraft held now.
-    public var count: Int { aircraft.count }
+    package var count: Int { aircraft.count }
 
     /// A decoder holding no aircraft.
-    public init() {
+    package init() {
         fields.reserveCapacity(24)
     }
 
     /// Reads one line (no newline), received at `time` (for plain SBS text, the time the line
     /// itself says it was generated: `timeGenerated`).
-    public mutating func feed(_ line: UnsafeBufferPointer<UInt8>, at time: Double) -> Outcome {
+    package mutating func feed(_ line: UnsafeBufferPointer<UInt8>, at time: Double) -> Outcome {
         split(line)
         guard fields.count >= 2 else { return .problem("not a BaseStation line (no comma)") }
         let kind = line[fields[0]]
@@ -148,7 +148,7 @@ public struct SBSDecoder: Sendable {
 
     /// The time a line says it was generated (fields 6 and 7, `2026/05/16` and `14:02:03.123`),
     /// read as UTC; nil when it has none (or a date before 2001).
-    public mutating func timeGenerated(_ line: UnsafeBufferPointer<UInt8>) -> Double? {
+    package mutating func timeGenerated(_ line: UnsafeBufferPointer<UInt8>) -> Double? {
         split(line)
         guard fields.count > 7 else { return nil }
         // Read where they lie: plain SBS text is a line a position, by the thousand.

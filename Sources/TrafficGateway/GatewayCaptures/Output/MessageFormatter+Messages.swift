@@ -358,7 +358,7 @@ extension MessageFormatter {
     }
 
     /// Appends the JSON line of a rejected frame (the text of `json(_:time:)`).
-    public static func appendJSON(_ error: FrameError, time: Double?, to out: inout OutputBuffer, clock: inout ISO8601Writer) {
+    package static func appendJSON(_ error: FrameError, time: Double?, to out: inout OutputBuffer, clock: inout ISO8601Writer) {
         if let time { clock.prepare(time) }
         let clock = clock
         out.write(upTo: 320) { c in
@@ -377,7 +377,7 @@ extension MessageFormatter {
     }
 
     /// Appends the readable line of a rejected frame: its time and `error  <description>`.
-    public static func appendText(_ error: FrameError, time: Double, to out: inout OutputBuffer, clock: inout ISO8601Writer) {
+    package static func appendText(_ error: FrameError, time: Double, to out: inout OutputBuffer, clock: inout ISO8601Writer) {
         clock.prepare(time)
         let clock = clock
         out.write(upTo: 320) { c in

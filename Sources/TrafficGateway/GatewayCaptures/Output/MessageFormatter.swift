@@ -3,15 +3,15 @@ import GDL90
 
 /// Renders decoded messages for `gatewayd decode`: JSON Lines (the documented contract) or one
 /// readable line each.
-public enum MessageFormatter {
+package enum MessageFormatter {
     /// Six lowercase hex digits.
-    public static func hex6(_ v: UInt32) -> String {
+    package static func hex6(_ v: UInt32) -> String {
         let h = String(v, radix: 16)
         return String(repeating: "0", count: max(0, 6 - h.count)) + h
     }
 
     /// The JSON object for `message` at `time` (nil: unknown time).
-    public static func json(_ message: Message, time: Double?, offset: Int? = nil) -> String {
+    package static func json(_ message: Message, time: Double?, offset: Int? = nil) -> String {
         var out = OutputBuffer(capacity: 512)
         var clock = ISO8601Writer()
         appendJSON(message, time: time, offset: offset, to: &out, clock: &clock)
@@ -29,7 +29,7 @@ public enum MessageFormatter {
     /// secondary altitude besides; one whose qualifier is not an aircraft's stays a `basicReport`
     /// or `longReport`.
     @inline(__always)
-    public static func appendJSON(_ message: consuming Message, time: Double?, offset: Int? = nil,
+    package static func appendJSON(_ message: consuming Message, time: Double?, offset: Int? = nil,
                                   to out: inout OutputBuffer, clock: inout ISO8601Writer, from: StaticString? = nil) {
         if let time { clock.prepare(time) }
         // Consumed: a borrowed message would be copied whole to be taken apart.
@@ -164,7 +164,7 @@ public enum MessageFormatter {
     }
 
     /// The JSON error line for a rejected frame.
-    public static func json(_ error: FrameError, time: Double?) -> String {
+    package static func json(_ error: FrameError, time: Double?) -> String {
         var w = JSONWriter()
         w.add("type", "error")
         w.add("time", time.map(Timestamp.iso8601))
@@ -176,7 +176,7 @@ public enum MessageFormatter {
     }
 
     /// The JSON error line for a frame whose message could not be decoded.
-    public static func json(_ error: MessageError, offset: Int, time: Double?) -> String {
+    package static func json(_ error: MessageError, offset: Int, time: Double?) -> String {
         var w = JSONWriter()
         w.add("type", "error")
         w.add("time", time.map(Timestamp.iso8601))
@@ -188,7 +188,7 @@ public enum MessageFormatter {
     }
 
     /// A readable line for `message`.
-    public static func text(_ message: Message, time: Double?) -> String {
+    package static func text(_ message: Message, time: Double?) -> String {
         var out = OutputBuffer(capacity: 160)
         var clock = ISO8601Writer()
         appendText(message, time: time, to: &out, clock: &clock)
@@ -197,7 +197,7 @@ public enum MessageFormatter {
 
     /// Appends the readable line for `message` (the text of `text`, no newline) to `out`, with no
     /// `String` built on the way.
-    public static func appendText(_ message: consuming Message, time: Double?, to out: inout OutputBuffer, clock: inout ISO8601Writer) {
+    package static func appendText(_ message: consuming Message, time: Double?, to out: inout OutputBuffer, clock: inout ISO8601Writer) {
         if let time { clock.append(time, to: &out) } else { out.append(byte: 0x2D) }
         out.append("  " as StaticString)
         switch consume message {

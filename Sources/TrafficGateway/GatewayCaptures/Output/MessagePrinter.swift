@@ -6,11 +6,11 @@ import GatewayDomain
 /// Handed to the pipeline's `observe` as a closure literal that calls `append` on a local
 /// `var` printer: a non-escaping closure, so the buffer and the clock are reached directly (a
 /// stored closure would box them and check every access at run time).
-public struct MessagePrinter: Sendable {
+package struct MessagePrinter: Sendable {
     /// The lines written and not yet taken.
-    public var out: OutputBuffer
+    package var out: OutputBuffer
     /// JSON Lines (true) or readable lines.
-    public let json: Bool
+    package let json: Bool
     private var clock = ISO8601Writer()
     /// Where the capture's traffic and ownship reports came from when not GDL 90 (JSON's `"from"`).
     private let from: StaticString?
@@ -18,7 +18,7 @@ public struct MessagePrinter: Sendable {
     /// A printer with an empty buffer of `capacity` bytes, for a capture of `format` (whose
     /// reports are marked with where they came from: `"sbs"` for SBS text and a Stratux 1090ES
     /// log, `"nmea"` for a Stratux GPS log).
-    public init(json: Bool, capacity: Int = 1 << 19, format: CaptureFormat = .pcap) {
+    package init(json: Bool, capacity: Int = 1 << 19, format: CaptureFormat = .pcap) {
         self.json = json
         out = OutputBuffer(capacity: capacity)
         from = switch format {
@@ -31,7 +31,7 @@ public struct MessagePrinter: Sendable {
     /// Appends the line for `item`, seen at `time`. The item is consumed: its parts are taken
     /// out as they are (a borrowed one is copied whole to be taken apart).
     @inline(__always)
-    public mutating func append(_ item: consuming PipelineItem, at t: Double) {
+    package mutating func append(_ item: consuming PipelineItem, at t: Double) {
         let time: Double? = t
         switch consume item {
         case .message(let m, let offset):

@@ -24,9 +24,9 @@ import Glibc
 /// is read again by that pipeline, in sequence. Parts are cut where the stream is likely at rest
 /// (between two flags), so a part of a real capture is read again only after a midnight, or where
 /// damage falls at its start (a heartbeat lost, a frame cut across the parts).
-public enum ParallelDecode {
+package enum ParallelDecode {
     /// Threads used by default: the cores online, at most four.
-    public static var defaultThreads: Int {
+    package static var defaultThreads: Int {
         let online = sysconf(Int32(_SC_NPROCESSORS_ONLN))
         return min(max(online, 1), 4)
     }
@@ -34,14 +34,14 @@ public enum ParallelDecode {
     /// Bytes of capture a part holds, about. 64 kB: the parts' lines (four to six times that)
     /// stay in a core's cache until written; larger parts were slower, smaller ones too (the
     /// Stratux-shaped 21 MB stream: 1 MB parts 55 ms, 256 kB 50, 64 kB 47.5, 16 kB 50).
-    public static let partBytes = 1 << 16
+    package static let partBytes = 1 << 16
 
     /// Decodes every datagram of `capture` through `pipeline` (a counting core; its time source
     /// the capture's) and prints a line for each message and rejected frame, as `MessagePrinter`
     /// does, handing `write` the lines in order a part at a time (`write` runs on one thread at a
     /// time and must empty the buffer). Returns the pipeline as a sequential run leaves it
     /// (its counts), and the number of parts read again in sequence.
-    public static func run(_ capture: inout CaptureStream, pipeline: GatewayPipeline, json: Bool,
+    package static func run(_ capture: inout CaptureStream, pipeline: GatewayPipeline, json: Bool,
                            threads: Int = defaultThreads, partBytes: Int = partBytes,
                            write: @escaping @Sendable (inout OutputBuffer) -> Void) -> (pipeline: GatewayPipeline, partsReadAgain: Int) {
         // A core that only counts: one that raises alerts or keeps products needs the whole stream in order.

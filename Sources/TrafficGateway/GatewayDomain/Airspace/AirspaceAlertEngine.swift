@@ -2,19 +2,19 @@ import GatewaySupport
 import GDL90
 
 /// Airspace alert thresholds (reference defaults, configurable).
-public struct AirspaceAlertThresholds: Sendable, Equatable {
+package struct AirspaceAlertThresholds: Sendable, Equatable {
     /// Look-ahead along track and ground speed for "about to enter", seconds.
-    public var lookAheadSec: Double = 120
+    package var lookAheadSec: Double = 120
     /// Lateral buffer for "near", NM.
-    public var lateralBufferNM: Double = 3
+    package var lateralBufferNM: Double = 3
     /// Vertical buffer above the ceiling and below the floor, feet.
-    public var verticalBufferFt: Double = 500
+    package var verticalBufferFt: Double = 500
     /// A lower level is taken only after this many seconds of calling for it (no flapping).
-    public var stepDownDelay: Double = 5
+    package var stepDownDelay: Double = 5
     /// How long an acknowledged area stays quiet, seconds.
-    public var acknowledgeFor: Double = 900
+    package var acknowledgeFor: Double = 900
     /// Creates the reference defaults.
-    public init() {}
+    package init() {}
 }
 
 /// Airspace alerts: for every active area near ownship, *inside*, *predicted to enter* within
@@ -23,7 +23,7 @@ public struct AirspaceAlertThresholds: Sendable, Equatable {
 /// a MOA cautions, a parachute area advises; `[alerts] level_<kind>` changes them). Every part
 /// of a multi-part area counts; cut-outs count in their altitude band. Raised, updated and cleared with a step-down delay, one
 /// stable id per area. A pure state machine: time comes in with each call.
-public struct AirspaceAlertEngine: Sendable {
+package struct AirspaceAlertEngine: Sendable {
     struct Track: Sendable {
         var id: String
         var level: AlertLevel
@@ -32,24 +32,24 @@ public struct AirspaceAlertEngine: Sendable {
     }
 
     /// Thresholds in force.
-    public var thresholds: AirspaceAlertThresholds
+    package var thresholds: AirspaceAlertThresholds
     private var index = AirspaceIndex([])
     private var tracks: [String: Track] = [:]
     private var acknowledged: [String: Double] = [:]
 
     /// Creates an engine with no areas.
-    public init(thresholds: AirspaceAlertThresholds = AirspaceAlertThresholds()) {
+    package init(thresholds: AirspaceAlertThresholds = AirspaceAlertThresholds()) {
         self.thresholds = thresholds
     }
 
     /// The areas watched.
-    public var areas: [AirspaceArea] { index.areas }
+    package var areas: [AirspaceArea] { index.areas }
 
     /// The active areas a map of the flight draws: those within `radiusNM` of `position`,
     /// nearest (by their bounds' centre) first, at most `limit`; without a position, the first
     /// `limit` active ones. Its cost follows the areas near ownship, not the store (20,000
     /// NOTAMs made every feed snapshot copy them all).
-    public func displayAreas(near position: Position?, at time: Double, radiusNM: Double = 250, limit: Int = 500) -> [AirspaceArea] {
+    package func displayAreas(near position: Position?, at time: Double, radiusNM: Double = 250, limit: Int = 500) -> [AirspaceArea] {
         guard let position else {
             var out: [AirspaceArea] = []
             for area in index.areas where area.isActive(at: time) {
@@ -68,23 +68,23 @@ public struct AirspaceAlertEngine: Sendable {
     }
 
     /// Alerts active now.
-    public var activeCount: Int { tracks.count }
+    package var activeCount: Int { tracks.count }
 
     /// Replaces the watched areas (NOTAM refresh, FIS-B update). Alerts on areas that vanished
     /// are cleared at the next evaluation.
-    public mutating func setAreas(_ areas: [AirspaceArea]) {
+    package mutating func setAreas(_ areas: [AirspaceArea]) {
         index = AirspaceIndex(areas)
     }
 
     /// Acknowledges the alert on `areaID` (or the alert with that id): no warning for that area
     /// until `time + acknowledgeFor`.
-    public mutating func acknowledge(_ idOrArea: String, at time: Double) {
+    package mutating func acknowledge(_ idOrArea: String, at time: Double) {
         let area = tracks.first { $0.value.id == idOrArea }?.key ?? idOrArea
         acknowledged[area] = time + thresholds.acknowledgeFor
     }
 
     /// Evaluates every area near ownship at `time`; nil `fix` clears everything.
-    public mutating func evaluate(fix: OwnshipFix?, at time: Double) -> [AlertEvent] {
+    package mutating func evaluate(fix: OwnshipFix?, at time: Double) -> [AlertEvent] {
         var out: [AlertEvent] = []
         var wanted: [String: (AlertLevel, AirspaceAlertNumbers, AirspaceArea)] = [:]
         if let fix {

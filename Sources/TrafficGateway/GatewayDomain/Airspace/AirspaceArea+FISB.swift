@@ -4,7 +4,7 @@ extension AirspaceArea {
     /// The areas of a FIS-B NOTAM report with TFR graphics (products 8, 18, 19): one per
     /// polygon or circle, id `FDC Y/NNNN` (with `#n` for the second and later shapes), each
     /// with its own limits and times (the report's when a shape has none).
-    public static func fromFISB(_ r: FISBReport) -> [AirspaceArea] {
+    package static func fromFISB(_ r: FISBReport) -> [AirspaceArea] {
         guard r.kind == .notam, r.subtype == "TFR" || [18, 19].contains(r.productID), let number = r.number else { return [] }
         let base = "FDC \(number)"
         var out: [AirspaceArea] = []

@@ -7,12 +7,12 @@ import GDL90
 extension AirspaceArea {
     /// The largest circle accepted, NM (the largest real areas, oceanic warning areas, are a
     /// few hundred NM across).
-    public static let maximumRadiusNM = 1_000.0
+    package static let maximumRadiusNM = 1_000.0
     /// Limits accepted, feet (below the Dead Sea shore to far above any airspace).
-    public static let limitRangeFt = -2_000...200_000
+    package static let limitRangeFt = -2_000...200_000
 
     /// Why the area cannot be watched (nil: it can).
-    public var problem: String? {
+    package var problem: String? {
         switch shape {
         case .circle(let center, let radius):
             if let p = Self.problem(center) { return "centre \(p)" }
@@ -39,7 +39,7 @@ extension AirspaceArea {
     }
 
     /// Why `p` is not a coordinate on the Earth (nil: it is).
-    public static func problem(_ p: Position) -> String? {
+    package static func problem(_ p: Position) -> String? {
         guard p.latitude.isFinite, p.longitude.isFinite, (-90...90).contains(p.latitude), (-180...180).contains(p.longitude) else {
             return "\(p.latitude), \(p.longitude) is not a latitude and longitude"
         }
@@ -53,7 +53,7 @@ extension AirspaceArea {
     }
 
     /// `areas` split into those that can be watched and a line for each refused one.
-    public static func checked(_ areas: [AirspaceArea]) -> (areas: [AirspaceArea], refused: [String]) {
+    package static func checked(_ areas: [AirspaceArea]) -> (areas: [AirspaceArea], refused: [String]) {
         var kept: [AirspaceArea] = [], refused: [String] = []
         kept.reserveCapacity(areas.count)
         for area in areas {

@@ -3,9 +3,9 @@ import GDL90
 
 /// One area the airspace alerts watch: a TFR, restricted or prohibited area from a NOTAM, or a
 /// FIS-B SUA, with its vertical limits and its activity window. Circles stay exact circles.
-public struct AirspaceArea: Sendable, Equatable, Codable {
+package struct AirspaceArea: Sendable, Equatable, Codable {
     /// Horizontal shape.
-    public enum Shape: Sendable, Equatable, Codable {
+    package enum Shape: Sendable, Equatable, Codable {
         /// A circle of `radiusNM` around `center`.
         case circle(center: Position, radiusNM: Double)
         /// A closed polygon (first point not repeated at the end).
@@ -16,7 +16,7 @@ public struct AirspaceArea: Sendable, Equatable, Codable {
     }
 
     /// How bad entering it is, from the NOTAM's content.
-    public enum Severity: Int, Sendable, Comparable, CustomStringConvertible, Codable {
+    package enum Severity: Int, Sendable, Comparable, CustomStringConvertible, Codable {
         /// Informational.
         case info = 0
         /// TFRs, partial closures.
@@ -26,51 +26,51 @@ public struct AirspaceArea: Sendable, Equatable, Codable {
         /// Prohibited airspace, closed FIR, no ATS.
         case critical = 3
         /// Lower case name.
-        public var description: String { ["info", "caution", "warning", "critical"][rawValue] }
+        package var description: String { ["info", "caution", "warning", "critical"][rawValue] }
         /// By name.
-        public init?(name: String) {
+        package init?(name: String) {
             guard let i = ["info", "caution", "warning", "critical"].firstIndex(of: name.lowercased()) else { return nil }
             self.init(rawValue: i)
         }
         /// Orders by rank.
-        public static func < (a: Severity, b: Severity) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Severity, b: Severity) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// Stable identity: the NOTAM number (e.g. `FDC 6/4321`) or the SUA name.
-    public var id: String
+    package var id: String
     /// Short readable name ("TFR 6/4321 Salem OR", "R-2508").
-    public var name: String
+    package var name: String
     /// Shape.
-    public var shape: Shape
+    package var shape: Shape
     /// Floor, feet (nil: surface).
-    public var floorFt: Int?
+    package var floorFt: Int?
     /// Whether the floor is above ground level (else MSL).
-    public var floorIsAGL: Bool
+    package var floorIsAGL: Bool
     /// Ceiling, feet (nil: unlimited).
-    public var ceilingFt: Int?
+    package var ceilingFt: Int?
     /// Whether the ceiling is above ground level (else MSL).
-    public var ceilingIsAGL: Bool
+    package var ceilingIsAGL: Bool
     /// Start of activity, epoch seconds (nil: already active).
-    public var start: Double?
+    package var start: Double?
     /// End of activity, epoch seconds (nil: permanent or until further notice).
-    public var end: Double?
+    package var end: Double?
     /// Severity.
-    public var severity: Severity
+    package var severity: Severity
     /// Kind (nil: not known, e.g. a GeoJSON file without `kind`).
-    public var kind: AirspaceKind?
+    package var kind: AirspaceKind?
     /// The alert levels it raises (inside, predicted entry, near).
-    public var levels: AirspaceAlertLevels
+    package var levels: AirspaceAlertLevels
     /// Parts cut out of the area within an altitude band (a restricted area's SUBTR polygons):
     /// ownship inside a cut-out and inside its band is not inside the area.
-    public var cutouts: [AirspaceCutout] = []
+    package var cutouts: [AirspaceCutout] = []
     /// Ground elevation under the area, feet MSL, when known (the field elevation of the
     /// airport nearest its centre, from the airport table, set where the areas are loaded):
     /// AGL limits are compared as this much higher. Nil: an AGL floor counts as the surface and
     /// an AGL ceiling as MSL (conservative without terrain).
-    public var groundElevationFt: Int? = nil
+    package var groundElevationFt: Int? = nil
 
     /// Creates an area; `levels` default to those of its kind, else of its severity.
-    public init(id: String, name: String, shape: Shape, floorFt: Int? = nil, floorIsAGL: Bool = false,
+    package init(id: String, name: String, shape: Shape, floorFt: Int? = nil, floorIsAGL: Bool = false,
                 ceilingFt: Int? = nil, ceilingIsAGL: Bool = false, start: Double? = nil, end: Double? = nil,
                 severity: Severity = .caution, kind: AirspaceKind? = nil, levels: AirspaceAlertLevels? = nil,
                 cutouts: [AirspaceCutout] = []) {
@@ -90,7 +90,7 @@ public struct AirspaceArea: Sendable, Equatable, Codable {
     }
 
     /// Whether the area is active at `time`.
-    public func isActive(at time: Double) -> Bool {
+    package func isActive(at time: Double) -> Bool {
         if let start, time < start { return false }
         if let end, time >= end { return false }
         return true
@@ -98,7 +98,7 @@ public struct AirspaceArea: Sendable, Equatable, Codable {
 
     /// The shape seen at `altitudeFt`: cut-outs whose band holds the altitude become holes
     /// (none without an altitude: the whole area counts, conservatively).
-    public func shape(atAltitudeFt altitudeFt: Double?) -> Shape {
+    package func shape(atAltitudeFt altitudeFt: Double?) -> Shape {
         guard let alt = altitudeFt else { return shape }
         let holes = cutouts.filter { $0.contains(altitudeFt: alt) }.map(\.ring)
         guard !holes.isEmpty else { return shape }
@@ -114,7 +114,7 @@ public struct AirspaceArea: Sendable, Equatable, Codable {
     }
 
     /// The vertices of the outline (a circle as a 64-gon; a region its largest part), for maps.
-    public func outline(segments: Int = 64) -> [Position] {
+    package func outline(segments: Int = 64) -> [Position] {
         switch shape {
         case .polygon(let points): return points
         case .region(let parts): return parts.max { $0.outer.count < $1.outer.count }?.outer ?? []
@@ -129,14 +129,14 @@ public struct AirspaceArea: Sendable, Equatable, Codable {
 
 /// One polygon of a region: its outer ring and the holes cut out of it (rings of positions,
 /// the first point not repeated at the end).
-public struct AirspacePart: Sendable, Equatable, Codable {
+package struct AirspacePart: Sendable, Equatable, Codable {
     /// The outer ring.
-    public var outer: [Position]
+    package var outer: [Position]
     /// Holes inside the outer ring.
-    public var holes: [[Position]]
+    package var holes: [[Position]]
 
     /// A part with optional holes.
-    public init(outer: [Position], holes: [[Position]] = []) {
+    package init(outer: [Position], holes: [[Position]] = []) {
         self.outer = outer
         self.holes = holes
     }
@@ -144,23 +144,23 @@ public struct AirspacePart: Sendable, Equatable, Codable {
 
 /// A polygon cut out of an area within an altitude band (nil floor: surface; nil ceiling:
 /// unlimited), as a restricted area's `SUBTR` parts are.
-public struct AirspaceCutout: Sendable, Equatable, Codable {
+package struct AirspaceCutout: Sendable, Equatable, Codable {
     /// The ring cut out.
-    public var ring: [Position]
+    package var ring: [Position]
     /// Band floor, feet MSL.
-    public var floorFt: Int?
+    package var floorFt: Int?
     /// Band ceiling, feet MSL.
-    public var ceilingFt: Int?
+    package var ceilingFt: Int?
 
     /// A cut-out.
-    public init(ring: [Position], floorFt: Int? = nil, ceilingFt: Int? = nil) {
+    package init(ring: [Position], floorFt: Int? = nil, ceilingFt: Int? = nil) {
         self.ring = ring
         self.floorFt = floorFt
         self.ceilingFt = ceilingFt
     }
 
     /// Whether `altitudeFt` lies in the band.
-    public func contains(altitudeFt: Double) -> Bool {
+    package func contains(altitudeFt: Double) -> Bool {
         (floorFt.map { altitudeFt >= Double($0) } ?? true) && (ceilingFt.map { altitudeFt <= Double($0) } ?? true)
     }
 }

@@ -14,9 +14,9 @@ import GDL90
 /// `ceilingRef` (MSL, AGL, UNL), `start`/`end` (ISO-8601 UTC), `severity` (info, caution,
 /// warning, critical), `kind` (tfr, restricted, moa…: the kind's alert levels instead of the
 /// severity's).
-public enum AirspaceFile {
+package enum AirspaceFile {
     /// Reads `path`; errors name the file and the feature.
-    public static func read(path: String) throws(GatewayError) -> [AirspaceArea] {
+    package static func read(path: String) throws(GatewayError) -> [AirspaceArea] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GatewayError.unreadable(what: "airspace file", path: path)
         }
@@ -24,7 +24,7 @@ public enum AirspaceFile {
     }
 
     /// Parses GeoJSON `data` (`name` is used in errors).
-    public static func parse(_ data: Data, name: String) throws(GatewayError) -> [AirspaceArea] {
+    package static func parse(_ data: Data, name: String) throws(GatewayError) -> [AirspaceArea] {
         guard let object = JSONReader.object(data) else {
             throw GatewayError.content(place: name, reason: "not JSON (expected a GeoJSON FeatureCollection)")
         }

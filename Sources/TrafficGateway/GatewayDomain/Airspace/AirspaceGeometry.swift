@@ -5,15 +5,15 @@ import GDL90
 /// distance to the boundary (negative inside) and the time to cross into it along a straight
 /// track. Circles are solved exactly (ray against circle); polygons and regions (several
 /// parts with holes) by point-in-polygon and ray-against-edge tests on every ring.
-public struct AirspaceGeometry: Sendable, Equatable {
+package struct AirspaceGeometry: Sendable, Equatable {
     /// Distance to the boundary, NM; negative when inside.
-    public var signedDistanceNM: Double
+    package var signedDistanceNM: Double
     /// Seconds until the track enters the area (0 inside), nil when it does not within range.
-    public var timeToEntrySec: Double?
+    package var timeToEntrySec: Double?
 
     /// Computes the geometry of `shape` for ownship at the plane's origin moving at `velocity`
     /// (knots, east/north), looking `lookAheadSec` ahead.
-    public init(shape: AirspaceArea.Shape, plane: LocalPlane, velocity: PlaneVelocity, lookAheadSec: Double) {
+    package init(shape: AirspaceArea.Shape, plane: LocalPlane, velocity: PlaneVelocity, lookAheadSec: Double) {
         let speed = (velocity.east * velocity.east + velocity.north * velocity.north).squareRoot()
         let reach = speed * lookAheadSec / 3600  // NM travelled within the look-ahead
         switch shape {
@@ -125,14 +125,14 @@ public struct AirspaceGeometry: Sendable, Equatable {
 
 /// An in-memory spatial index of the active areas: a grid of 0.5° cells, each listing the areas
 /// whose bounding box touches it, so one ownship update tests only the areas near it.
-public struct AirspaceIndex: Sendable {
+package struct AirspaceIndex: Sendable {
     /// The areas indexed.
-    public let areas: [AirspaceArea]
+    package let areas: [AirspaceArea]
     private var cells: [Int64: [Int]] = [:]
     private static let cellDegrees = 0.5
 
     /// Indexes `areas`.
-    public init(_ areas: [AirspaceArea]) {
+    package init(_ areas: [AirspaceArea]) {
         self.areas = areas
         for (i, a) in areas.enumerated() {
             let box = Self.bounds(a)
@@ -143,7 +143,7 @@ public struct AirspaceIndex: Sendable {
     }
 
     /// Areas whose bounding box lies within `radiusNM` of `p` (a superset of those truly within).
-    public func candidates(near p: Position, radiusNM: Double) -> [Int] {
+    package func candidates(near p: Position, radiusNM: Double) -> [Int] {
         let dLat = radiusNM / 60
         let dLon = radiusNM / (60 * max(0.05, cosDeg(p.latitude)))
         var seen = Set<Int>()

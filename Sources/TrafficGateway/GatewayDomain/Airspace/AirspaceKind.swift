@@ -1,7 +1,7 @@
 import GatewaySupport
 /// What kind of airspace an area is, for the alert level it raises: the kinds a pilot must avoid
 /// or know about, as NOTAMs and SUA describe them.
-public enum AirspaceKind: String, Sendable, CaseIterable, Codable, Comparable {
+package enum AirspaceKind: String, Sendable, CaseIterable, Codable, Comparable {
     /// Temporary flight restriction (14 CFR 91.137, .138, .141, .143, .145; 99.7 security).
     case tfr
     /// Prohibited area (P-xx).
@@ -28,17 +28,17 @@ public enum AirspaceKind: String, Sendable, CaseIterable, Codable, Comparable {
     case other
 
     /// Ranks kinds in declaration order (stable output).
-    public static func < (a: AirspaceKind, b: AirspaceKind) -> Bool {
+    package static func < (a: AirspaceKind, b: AirspaceKind) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 
     /// The `[alerts]` configuration key that sets this kind's levels (`level_restricted`).
-    public var configKey: String { "level_\(rawValue)" }
+    package var configKey: String { "level_\(rawValue)" }
 
     /// The reference levels: restricted, prohibited and TFRs warn inside and caution on
     /// predicted entry; MOAs, warning, alert and danger areas caution; activity areas (parachute,
     /// aerobatic, UAS) and GPS interference advise.
-    public var defaultLevels: AirspaceAlertLevels {
+    package var defaultLevels: AirspaceAlertLevels {
         switch self {
         case .tfr, .prohibited, .restricted, .other: AirspaceAlertLevels(inside: .warning, entry: .caution, near: .advisory)
         case .moa, .warning, .alert, .danger: AirspaceAlertLevels(inside: .caution, entry: .caution, near: .advisory)
@@ -49,16 +49,16 @@ public enum AirspaceKind: String, Sendable, CaseIterable, Codable, Comparable {
 
 /// The alert level an area raises when ownship is inside it, predicted to enter it within the
 /// look-ahead, or within the lateral/vertical buffers of it (nil: no alert for that case).
-public struct AirspaceAlertLevels: Sendable, Equatable, Codable {
+package struct AirspaceAlertLevels: Sendable, Equatable, Codable {
     /// Inside the area (laterally and vertically).
-    public var inside: AlertLevel?
+    package var inside: AlertLevel?
     /// Predicted to enter within the look-ahead.
-    public var entry: AlertLevel?
+    package var entry: AlertLevel?
     /// Within the buffers.
-    public var near: AlertLevel?
+    package var near: AlertLevel?
 
     /// Levels for the three cases.
-    public init(inside: AlertLevel?, entry: AlertLevel?, near: AlertLevel?) {
+    package init(inside: AlertLevel?, entry: AlertLevel?, near: AlertLevel?) {
         self.inside = inside
         self.entry = entry
         self.near = near
@@ -67,7 +67,7 @@ public struct AirspaceAlertLevels: Sendable, Equatable, Codable {
     /// The levels an area of a given content severity raised before kinds existed (areas from
     /// GeoJSON files and FIS-B): warning inside, caution on entry, advisory near; a
     /// warning-severity area raises near to caution, a critical one entry to warning too.
-    public init(severity: AirspaceArea.Severity) {
+    package init(severity: AirspaceArea.Severity) {
         switch severity {
         case .info, .caution: self.init(inside: .warning, entry: .caution, near: .advisory)
         case .warning: self.init(inside: .warning, entry: .caution, near: .caution)
@@ -77,7 +77,7 @@ public struct AirspaceAlertLevels: Sendable, Equatable, Codable {
 
     /// Parses the configuration form: `"warning"` (inside; entry one step lower, near two), or
     /// `"warning,caution,advisory"` / `"caution,caution,none"` (inside, entry, near).
-    public init?(config text: String) {
+    package init?(config text: String) {
         let names = text.lowercased().split(separator: ",").map { $0.trimmingWhitespace() }
         func level(_ s: String) -> AlertLevel?? {
             if s == "none" || s == "off" { return .some(nil) }
@@ -98,12 +98,12 @@ public struct AirspaceAlertLevels: Sendable, Equatable, Codable {
     }
 
     /// The configuration form (`warning,caution,advisory`).
-    public var configText: String {
+    package var configText: String {
         [inside, entry, near].map { $0?.description ?? "none" }.joined(separator: ",")
     }
 
     /// The NOTAM severity matching the inside level (warning, caution, info).
-    public var severity: AirspaceArea.Severity {
+    package var severity: AirspaceArea.Severity {
         switch inside {
         case .warning: .warning
         case .caution: .caution
@@ -113,17 +113,17 @@ public struct AirspaceAlertLevels: Sendable, Equatable, Codable {
 }
 
 /// The alert levels of every kind: the reference defaults, changed by `[alerts] level_<kind>`.
-public struct AirspaceLevelTable: Sendable, Equatable {
+package struct AirspaceLevelTable: Sendable, Equatable {
     /// Levels by kind (every kind present).
-    public var levels: [AirspaceKind: AirspaceAlertLevels]
+    package var levels: [AirspaceKind: AirspaceAlertLevels]
 
     /// The reference defaults.
-    public init() {
+    package init() {
         levels = Dictionary(uniqueKeysWithValues: AirspaceKind.allCases.map { ($0, $0.defaultLevels) })
     }
 
     /// The levels for `kind`.
-    public subscript(kind: AirspaceKind) -> AirspaceAlertLevels {
+    package subscript(kind: AirspaceKind) -> AirspaceAlertLevels {
         get { levels[kind] ?? kind.defaultLevels }
         set { levels[kind] = newValue }
     }

@@ -5,16 +5,16 @@ import GDL90
 /// and 6.5 ms a datagram): Douglas–Peucker on a local plane, with a tolerance far below what
 /// matters for alerting, widened until the ring fits `maximumVertices`. Rings of up to
 /// `keptVertices` are kept exactly as given (every real area), so nothing real changes.
-public enum RingSimplifier {
+package enum RingSimplifier {
     /// Rings this long or shorter are never touched.
-    public static let keptVertices = 1_000
+    package static let keptVertices = 1_000
     /// The most vertices a simplified ring keeps.
-    public static let maximumVertices = 2_000
+    package static let maximumVertices = 2_000
     /// The first tolerance tried, NM (about 2 m).
-    public static let toleranceNM = 0.001
+    package static let toleranceNM = 0.001
 
     /// `ring` (first point not repeated), simplified when it is longer than `keptVertices`.
-    public static func simplify(_ ring: [Position]) -> [Position] {
+    package static func simplify(_ ring: [Position]) -> [Position] {
         guard ring.count > keptVertices else { return ring }
         let plane = LocalPlane(origin: ring[0])
         let points = ring.map(plane.project)

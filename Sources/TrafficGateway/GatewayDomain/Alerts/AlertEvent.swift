@@ -1,5 +1,5 @@
 /// How serious an alert is.
-public enum AlertLevel: Int, Comparable, Sendable, CaseIterable, CustomStringConvertible, Codable {
+package enum AlertLevel: Int, Comparable, Sendable, CaseIterable, CustomStringConvertible, Codable {
     /// Traffic or airspace nearby: be aware.
     case advisory = 1
     /// A conflict is developing: look now.
@@ -8,7 +8,7 @@ public enum AlertLevel: Int, Comparable, Sendable, CaseIterable, CustomStringCon
     case warning = 3
 
     /// The name used in output (`advisory`, `caution`, `warning`).
-    public var description: String {
+    package var description: String {
         switch self {
         case .advisory: "advisory"
         case .caution: "caution"
@@ -17,35 +17,35 @@ public enum AlertLevel: Int, Comparable, Sendable, CaseIterable, CustomStringCon
     }
 
     /// Parses a level name.
-    public init?(name: String) {
+    package init?(name: String) {
         guard let level = AlertLevel.allCases.first(where: { $0.description == name }) else { return nil }
         self = level
     }
 
     /// Orders by severity.
-    public static func < (a: AlertLevel, b: AlertLevel) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: AlertLevel, b: AlertLevel) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// The numbers behind a traffic alert.
-public struct TrafficAlertNumbers: Sendable, Equatable {
+package struct TrafficAlertNumbers: Sendable, Equatable {
     /// Present range, NM.
-    public var rangeNM: Double
+    package var rangeNM: Double
     /// Bearing from ownship, degrees true.
-    public var bearingDeg: Double
+    package var bearingDeg: Double
     /// Target altitude minus ownship altitude now, feet (nil when either is unknown).
-    public var relativeAltitudeFt: Int?
+    package var relativeAltitudeFt: Int?
     /// Seconds to the closest point of approach (nil when not closing).
-    public var timeToCPASec: Double?
+    package var timeToCPASec: Double?
     /// Predicted horizontal miss distance at CPA, NM.
-    public var cpaMissNM: Double?
+    package var cpaMissNM: Double?
     /// Predicted vertical separation at CPA, feet.
-    public var cpaVerticalFt: Int?
+    package var cpaVerticalFt: Int?
     /// Target callsign.
-    public var callsign: String?
+    package var callsign: String?
     /// Clock position relative to ownship's track (1–12), nil when ownship is not moving.
-    public var clock: Int?
+    package var clock: Int?
     /// Set when ownship's fix was this many seconds old and dead-reckoned (a gap in its reports).
-    public var ownshipDeadReckonedSec: Double? = nil
+    package var ownshipDeadReckonedSec: Double? = nil
 
     /// The numbers of a traffic alert (the engines' memberwise initializer, open to the package:
     /// the voice's sample callouts make some).
@@ -64,25 +64,25 @@ public struct TrafficAlertNumbers: Sendable, Equatable {
 }
 
 /// The numbers behind an airspace alert.
-public struct AirspaceAlertNumbers: Sendable, Equatable {
+package struct AirspaceAlertNumbers: Sendable, Equatable {
     /// Horizontal distance to the area's edge (0 inside), NM.
-    public var distanceNM: Double
+    package var distanceNM: Double
     /// Seconds until predicted entry, nil when not predicted to enter.
-    public var timeToEntrySec: Double?
+    package var timeToEntrySec: Double?
     /// Floor, feet (nil: surface).
-    public var floorFt: Int?
+    package var floorFt: Int?
     /// Ceiling, feet (nil: unlimited).
-    public var ceilingFt: Int?
+    package var ceilingFt: Int?
     /// Name or designator of the area.
-    public var name: String?
+    package var name: String?
     /// What kind of airspace it is (nil: not known, e.g. an area from a GeoJSON file without one).
-    public var kind: AirspaceKind? = nil
+    package var kind: AirspaceKind? = nil
 }
 
 /// One change of one alert: raised, updated or cleared. The unit of every alert output.
-public struct AlertEvent: Sendable, Equatable {
+package struct AlertEvent: Sendable, Equatable {
     /// What happened to the alert.
-    public enum Change: String, Sendable {
+    package enum Change: String, Sendable {
         /// A new alert.
         case raised
         /// Level or numbers changed.
@@ -92,7 +92,7 @@ public struct AlertEvent: Sendable, Equatable {
     }
 
     /// What the alert is about.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// Another aircraft.
         case traffic
         /// A TFR, restricted or prohibited area, or other airspace.
@@ -100,26 +100,26 @@ public struct AlertEvent: Sendable, Equatable {
     }
 
     /// What happened.
-    public var change: Change
+    package var change: Change
     /// Traffic or airspace.
-    public var kind: Kind
+    package var kind: Kind
     /// Stable id: the same for raise, updates and clear of one alert.
-    public var id: String
+    package var id: String
     /// ICAO address (6 hex digits) or NOTAM number.
-    public var subject: String
+    package var subject: String
     /// Level (for `cleared`, the level it had).
-    public var level: AlertLevel
+    package var level: AlertLevel
     /// Event time, seconds since the epoch.
-    public var time: Double
+    package var time: Double
     /// One readable sentence.
-    public var message: String
+    package var message: String
     /// Traffic numbers.
-    public var traffic: TrafficAlertNumbers?
+    package var traffic: TrafficAlertNumbers?
     /// Airspace numbers.
-    public var airspace: AirspaceAlertNumbers?
+    package var airspace: AirspaceAlertNumbers?
 
     /// Creates an event.
-    public init(change: Change, kind: Kind, id: String, subject: String, level: AlertLevel, time: Double, message: String,
+    package init(change: Change, kind: Kind, id: String, subject: String, level: AlertLevel, time: Double, message: String,
                 traffic: TrafficAlertNumbers? = nil, airspace: AirspaceAlertNumbers? = nil) {
         self.change = change
         self.kind = kind

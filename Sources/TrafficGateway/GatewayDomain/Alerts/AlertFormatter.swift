@@ -1,8 +1,8 @@
 import GatewaySupport
 /// Renders alert changes for people (one coloured line each) and for programs (JSON Lines).
-public struct AlertFormatter: Sendable {
+package struct AlertFormatter: Sendable {
     /// Output style.
-    public enum Style: Sendable {
+    package enum Style: Sendable {
         /// One readable line per change; ANSI colour when `colour` is true.
         case human(colour: Bool)
         /// One JSON object per line (the alert output contract).
@@ -10,13 +10,13 @@ public struct AlertFormatter: Sendable {
     }
 
     /// The style in use.
-    public var style: Style
+    package var style: Style
 
     /// Creates a formatter.
-    public init(style: Style) { self.style = style }
+    package init(style: Style) { self.style = style }
 
     /// The line for `event` (no trailing newline).
-    public func format(_ event: AlertEvent) -> String {
+    package func format(_ event: AlertEvent) -> String {
         switch style {
         case .json: return AlertFormatter.json(event)
         case .human(let colour): return AlertFormatter.human(event, colour: colour)
@@ -24,7 +24,7 @@ public struct AlertFormatter: Sendable {
     }
 
     /// The line for an alert already encoded (no formatting: the encoding is shared).
-    public func format(_ alert: EncodedAlert) -> String {
+    package func format(_ alert: EncodedAlert) -> String {
         switch style {
         case .json: return alert.json
         case .human(let colour): return colour ? alert.colouredText : alert.text
@@ -34,10 +34,10 @@ public struct AlertFormatter: Sendable {
     /// The JSON Lines form: `{"event":…,"kind":…,"id":…,"subject":…,"level":…,"time":…,"message":…, numbers}`,
     /// and, from a running gateway, the event's stable `"eventId"` last (`AlertEventIDs`): the
     /// engine's own output (`replay`, the goldens) has none.
-    public static func json(_ e: AlertEvent) -> String { json(e, eventId: nil) }
+    package static func json(_ e: AlertEvent) -> String { json(e, eventId: nil) }
 
     /// `json(e)` with `"eventId"` as the last key when `eventId` is given.
-    public static func json(_ e: AlertEvent, eventId: String?) -> String {
+    package static func json(_ e: AlertEvent, eventId: String?) -> String {
         var w = JSONWriter()
         w.add("event", e.change.rawValue)
         w.add("kind", e.kind.rawValue)
@@ -70,12 +70,12 @@ public struct AlertFormatter: Sendable {
     }
 
     /// `14:03:20  WARNING   raised   Traffic N825V (ab4549) 12 o'clock, 1.2 NM, …`
-    public static func human(_ e: AlertEvent, colour: Bool) -> String {
+    package static func human(_ e: AlertEvent, colour: Bool) -> String {
         humanLine(time: e.time, level: e.level.description, change: e.change.rawValue, message: e.message, colour: colour)
     }
 
     /// The human line from an alert's fields (as `tail` reads them from the JSON contract).
-    public static func humanLine(time: Double, level: String, change: String, message: String, colour: Bool) -> String {
+    package static func humanLine(time: Double, level: String, change: String, message: String, colour: Bool) -> String {
         let upper = level.uppercased()
         let paddedLevel = upper + String(repeating: " ", count: max(0, 9 - upper.count))
         let paddedChange = change + String(repeating: " ", count: max(0, 8 - change.count))
@@ -86,7 +86,7 @@ public struct AlertFormatter: Sendable {
 
     /// `line` in the ANSI colour of an alert change: cleared green, warning bold red, caution
     /// yellow, advisory cyan.
-    public static func coloured(_ line: String, change: String, level: String) -> String {
+    package static func coloured(_ line: String, change: String, level: String) -> String {
         let code: String
         switch (change, level) {
         case ("cleared", _): code = "32"  // green
@@ -100,7 +100,7 @@ public struct AlertFormatter: Sendable {
     /// The colour of a readable alert line as the SSE stream's `?format=text` sends it
     /// (`HH:MM:SS  LEVEL    change   message`), read from its level and change words; nil when it
     /// is not one.
-    public static func colouredLine(text line: String) -> String? {
+    package static func colouredLine(text line: String) -> String? {
         let words = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true)
         guard words.count >= 3, ["ADVISORY", "CAUTION", "WARNING"].contains(words[1]),
               ["raised", "updated", "cleared"].contains(words[2]) else { return nil }

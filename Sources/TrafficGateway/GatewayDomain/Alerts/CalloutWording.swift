@@ -13,16 +13,16 @@ import GatewaySupport
 /// - system: "Traffic not available." / "Traffic available.".
 ///
 /// Every phrase spoken is a key of `vocabulary`, rendered to PCM once at start.
-public enum CalloutWording {
+package enum CalloutWording {
     /// Same altitude within this many feet.
-    public static let sameAltitudeFt = 200
+    package static let sameAltitudeFt = 200
     /// "closing" when the closest approach is less than this many seconds away (warnings).
-    public static let closingSec = 30.0
+    package static let closingSec = 30.0
     /// The id of the system callouts.
-    public static let systemAlert = "system-traffic"
+    package static let systemAlert = "system-traffic"
 
     /// The callout for `event`'s alert as it stands (nil for an alert with no numbers).
-    public static func callout(for event: AlertEvent) -> Callout? {
+    package static func callout(for event: AlertEvent) -> Callout? {
         switch event.kind {
         case .traffic: event.traffic.map { traffic($0, level: event.level, alert: event.id) }
         case .airspace: event.airspace.map { airspace($0, level: event.level, subject: event.subject, alert: event.id) }
@@ -30,7 +30,7 @@ public enum CalloutWording {
     }
 
     /// A traffic callout.
-    public static func traffic(_ n: TrafficAlertNumbers, level: AlertLevel, alert: String) -> Callout {
+    package static func traffic(_ n: TrafficAlertNumbers, level: AlertLevel, alert: String) -> Callout {
         var s = Sentence()
         s.add(level == .warning ? "Traffic, traffic!" : "Traffic!")
         s.add(n.clock.map { "\(capitalised(numbers[$0 - 1])) o'clock," } ?? "No bearing,")
@@ -47,7 +47,7 @@ public enum CalloutWording {
     }
 
     /// An airspace callout: inside, ahead (predicted entry) or near.
-    public static func airspace(_ n: AirspaceAlertNumbers, level: AlertLevel, subject: String, alert: String) -> Callout {
+    package static func airspace(_ n: AirspaceAlertNumbers, level: AlertLevel, subject: String, alert: String) -> Callout {
         var s = Sentence()
         let kind = kindName(n.kind, name: n.name ?? subject)
         let designator = speakableDesignator(n.name) ?? speakableDesignator(subject)
@@ -73,13 +73,13 @@ public enum CalloutWording {
     }
 
     /// "Traffic not available." (lost) or "Traffic available." (back).
-    public static func system(trafficAvailable: Bool) -> Callout {
+    package static func system(trafficAvailable: Bool) -> Callout {
         let text = trafficAvailable ? "Traffic available." : "Traffic not available."
         return Callout(text: text, phrases: [text], alert: systemAlert, kind: .system, level: trafficAvailable ? .advisory : .caution)
     }
 
     /// How urgent an airspace alert's situation is: 2 inside, 1 ahead (predicted entry), 0 near.
-    public static func stage(_ n: AirspaceAlertNumbers) -> Int {
+    package static func stage(_ n: AirspaceAlertNumbers) -> Int {
         if n.distanceNM <= 0 { return 2 }
         if let t = n.timeToEntrySec, t > 0 { return 1 }
         return 0
@@ -154,7 +154,7 @@ public enum CalloutWording {
 
     /// Every phrase a callout may be made of, with the text espeak-ng is given for it (letters
     /// and abbreviations written as they are said).
-    public static var vocabulary: [(key: String, speech: String)] {
+    package static var vocabulary: [(key: String, speech: String)] {
         var out: [(String, String)] = [("Traffic!", "Traffic!"), ("Traffic, traffic!", "Traffic, traffic!")]
         for n in numbers { out.append(("\(capitalised(n)) o'clock,", "\(n) o'clock,")) }
         out.append(("No bearing,", "No bearing,"))
@@ -183,7 +183,7 @@ public enum CalloutWording {
     }
 
     /// A pause phrase: silence, no speech.
-    public static let pauses: [String: Double] = [".": 0.15]
+    package static let pauses: [String: Double] = [".": 0.15]
 
     static let letterNames = ["ay", "bee", "see", "dee", "ee", "eff", "jee", "aitch", "eye", "jay", "kay", "ell", "em",
                               "en", "oh", "pee", "queue", "are", "ess", "tee", "you", "vee", "double you", "ex", "why", "zee"]

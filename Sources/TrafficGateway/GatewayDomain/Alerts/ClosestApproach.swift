@@ -1,16 +1,16 @@
 import GatewaySupport
 /// Closest point of approach of two aircraft moving in straight lines on a local flat plane.
-public struct ClosestApproach: Sendable, Equatable {
+package struct ClosestApproach: Sendable, Equatable {
     /// Seconds from now to the closest point (0 when already diverging).
-    public var timeSec: Double
+    package var timeSec: Double
     /// Horizontal distance at the closest point, NM.
-    public var missNM: Double
+    package var missNM: Double
     /// True when the range is decreasing now.
-    public var closing: Bool
+    package var closing: Bool
 
     /// Computes the CPA of a target at `relative` (NM, from ownship) moving at `relativeVelocity`
     /// (knots, target minus ownship): t = −(p·v)/|v|², clamped at 0.
-    public init(relative p: PlanePoint, relativeVelocity v: PlaneVelocity) {
+    package init(relative p: PlanePoint, relativeVelocity v: PlaneVelocity) {
         let vx = v.east / 3600, vy = v.north / 3600  // NM per second
         let v2 = vx * vx + vy * vy
         let dot = p.east * vx + p.north * vy

@@ -2,19 +2,19 @@
 /// Lines contract (the SSE stream, `/alerts/active`, the cockpit API, the alert log, `run --json`)
 /// and the readable line (the terminal, `tail`, the SSE stream's `?format=text`). Encoding is
 /// the costly part of an alert; consumers share these bytes instead of formatting it again.
-public struct EncodedAlert: Sendable, Equatable {
+package struct EncodedAlert: Sendable, Equatable {
     /// The change.
-    public let event: AlertEvent
+    package let event: AlertEvent
     /// The event's stable id (`"<boot>-<seq>"`, `AlertEventIDs`), when a running gateway stamped
     /// it: the SSE stream's `id:`, the fleet's deduplication key.
-    public let eventId: String?
+    package let eventId: String?
     /// `AlertFormatter.json(event, eventId:)`.
-    public let json: String
+    package let json: String
     /// `AlertFormatter.human(event, colour: false)`.
-    public let text: String
+    package let text: String
 
     /// Encodes `event` (both forms, once), with its stable id when given.
-    public init(_ event: AlertEvent, eventId: String? = nil) {
+    package init(_ event: AlertEvent, eventId: String? = nil) {
         self.event = event
         self.eventId = eventId
         json = AlertFormatter.json(event, eventId: eventId)
@@ -22,7 +22,7 @@ public struct EncodedAlert: Sendable, Equatable {
     }
 
     /// An alert read back from where it was kept (the alert log): its JSON as it was sent.
-    public init(event: AlertEvent, json: String, eventId: String?) {
+    package init(event: AlertEvent, json: String, eventId: String?) {
         self.event = event
         self.eventId = eventId
         self.json = json
@@ -31,5 +31,5 @@ public struct EncodedAlert: Sendable, Equatable {
 
     /// The readable line with ANSI colour by level (cleared green, warning bold red, caution
     /// yellow, advisory cyan), as `AlertFormatter.human(event, colour: true)` gives it.
-    public var colouredText: String { AlertFormatter.coloured(text, change: event.change.rawValue, level: event.level.description) }
+    package var colouredText: String { AlertFormatter.coloured(text, change: event.change.rawValue, level: event.level.description) }
 }

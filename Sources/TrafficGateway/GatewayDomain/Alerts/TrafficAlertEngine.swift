@@ -2,42 +2,42 @@ import GatewaySupport
 import GDL90
 
 /// Reference thresholds for traffic alert levels (documented defaults, all configurable).
-public struct TrafficAlertThresholds: Sendable, Equatable {
+package struct TrafficAlertThresholds: Sendable, Equatable {
     /// Warning: time to CPA at most this many seconds…
-    public var warningTimeSec: Double = 20
+    package var warningTimeSec: Double = 20
     /// …with predicted miss at most this many NM…
-    public var warningMissNM: Double = 0.3
+    package var warningMissNM: Double = 0.3
     /// …and vertical separation at CPA at most this many feet.
-    public var warningVerticalFt: Double = 500
+    package var warningVerticalFt: Double = 500
     /// Caution: time to CPA at most this many seconds…
-    public var cautionTimeSec: Double = 40
+    package var cautionTimeSec: Double = 40
     /// …miss at most this many NM…
-    public var cautionMissNM: Double = 0.5
+    package var cautionMissNM: Double = 0.5
     /// …and vertical separation at CPA at most this many feet.
-    public var cautionVerticalFt: Double = 800
+    package var cautionVerticalFt: Double = 800
     /// Advisory: traffic now within this many NM…
-    public var advisoryRangeNM: Double = 2
+    package var advisoryRangeNM: Double = 2
     /// …and within this many feet vertically.
-    public var advisoryVerticalFt: Double = 1000
+    package var advisoryVerticalFt: Double = 1000
     /// Hysteresis: an alert stays up at least this long (seconds).
-    public var minimumDuration: Double = 8
+    package var minimumDuration: Double = 8
     /// Hysteresis: a lower level must hold this long before the alert steps down (seconds).
-    public var stepDownDelay: Double = 4
+    package var stepDownDelay: Double = 4
     /// Hysteresis: distances are stretched by this factor, times by `exitExtraTimeSec` and heights by
     /// `exitExtraVerticalFt` before an alert may step down, so it does not flap at a threshold.
-    public var exitDistanceFactor: Double = 1.15
+    package var exitDistanceFactor: Double = 1.15
     /// See `exitDistanceFactor`.
-    public var exitExtraTimeSec: Double = 5
+    package var exitExtraTimeSec: Double = 5
     /// See `exitDistanceFactor`.
-    public var exitExtraVerticalFt: Double = 150
+    package var exitExtraVerticalFt: Double = 150
     /// An unchanged-level alert is re-sent as `updated` when its numbers moved this much, at most
     /// every `updateInterval` seconds.
-    public var updateInterval: Double = 10
+    package var updateInterval: Double = 10
     /// A target cleared less than this long ago that calls for an alert again is the same
     /// encounter: the alert keeps its id and is `updated`, not raised anew (seconds).
-    public var rejoinWindow: Double = 30
+    package var rejoinWindow: Double = 30
     /// Creates the defaults.
-    public init() {}
+    package init() {}
 
     func widened() -> TrafficAlertThresholds {
         var t = self
@@ -54,29 +54,29 @@ public struct TrafficAlertThresholds: Sendable, Equatable {
 }
 
 /// The geometry of one target against ownship at one instant.
-public struct TrafficGeometry: Sendable, Equatable {
+package struct TrafficGeometry: Sendable, Equatable {
     /// Present range, NM.
-    public var rangeNM: Double
+    package var rangeNM: Double
     /// Target position relative to ownship on the local plane, NM.
-    public var relative: PlanePoint
+    package var relative: PlanePoint
     /// Bearing from ownship, degrees true (computed when asked: most targets never need it).
-    public var bearingDeg: Double { relative.bearingDeg }
+    package var bearingDeg: Double { relative.bearingDeg }
     /// Target minus ownship altitude now, feet.
-    public var relativeAltitudeFt: Double?
+    package var relativeAltitudeFt: Double?
     /// Closest approach.
-    public var cpa: ClosestApproach
+    package var cpa: ClosestApproach
     /// Vertical separation at CPA (rates projected), feet.
-    public var cpaVerticalFt: Double?
+    package var cpaVerticalFt: Double?
 
     /// Computes the geometry of `target` seen from `ownship`.
-    public init(plane: LocalPlane, ownship: OwnshipFix, targetPosition: Position, target: borrowing Target) {
+    package init(plane: LocalPlane, ownship: OwnshipFix, targetPosition: Position, target: borrowing Target) {
         self.init(plane: plane, ownship: ownship, targetPosition: targetPosition, velocity: target.velocity,
                   pressureAltitudeFt: target.pressureAltitudeFt, verticalSpeedFpm: target.verticalSpeedFpm)
     }
 
     /// The geometry given the target's fields it reads: its velocity (zero without speed and
     /// track), pressure altitude and vertical speed.
-    public init(plane: LocalPlane, ownship: OwnshipFix, targetPosition: Position, velocity tv: PlaneVelocity,
+    package init(plane: LocalPlane, ownship: OwnshipFix, targetPosition: Position, velocity tv: PlaneVelocity,
                 pressureAltitudeFt: Int?, verticalSpeedFpm: Int?) {
         let p = plane.project(targetPosition)
         rangeNM = p.length
@@ -95,7 +95,7 @@ public struct TrafficGeometry: Sendable, Equatable {
 
     /// The level these numbers call for under `t` (nil: no alert). Without altitude on either
     /// side, only an advisory is possible.
-    public func level(_ t: TrafficAlertThresholds) -> AlertLevel? {
+    package func level(_ t: TrafficAlertThresholds) -> AlertLevel? {
         guard let dz = relativeAltitudeFt, let dzCPA = cpaVerticalFt else {
             return rangeNM <= t.advisoryRangeNM ? .advisory : nil
         }
@@ -111,7 +111,7 @@ public struct TrafficGeometry: Sendable, Equatable {
 /// Traffic alerting: closest point of approach from both velocity vectors, levels by time to
 /// CPA, miss distance and vertical separation, raised/updated/cleared with hysteresis.
 /// A pure state machine: `evaluate` is given the time; it never reads a clock.
-public struct TrafficAlertEngine: Sendable {
+package struct TrafficAlertEngine: Sendable {
     struct Track: Sendable {
         var id: String
         var level: AlertLevel
@@ -129,22 +129,22 @@ public struct TrafficAlertEngine: Sendable {
     }
 
     /// Thresholds in force.
-    public var thresholds: TrafficAlertThresholds
+    package var thresholds: TrafficAlertThresholds
     private let exit: TrafficAlertThresholds
     private var tracks: [TargetKey: Track] = [:]
     private var cleared: [TargetKey: Cleared] = [:]
 
     /// Creates an engine.
-    public init(thresholds: TrafficAlertThresholds = TrafficAlertThresholds()) {
+    package init(thresholds: TrafficAlertThresholds = TrafficAlertThresholds()) {
         self.thresholds = thresholds
         self.exit = thresholds.widened()
     }
 
     /// Alerts active now, by target.
-    public var activeCount: Int { tracks.count }
+    package var activeCount: Int { tracks.count }
 
     /// The level of the alert on `key`, if any (used to set the GDL 90 alert bit on re-broadcast).
-    public func level(of key: TargetKey) -> AlertLevel? { tracks[key]?.level }
+    package func level(of key: TargetKey) -> AlertLevel? { tracks[key]?.level }
 
     /// Evaluates one target at `time`; `geometry` nil means it cannot alert (no ownship fix,
     /// untrusted, frozen or twin position, ground filtering), which clears an active alert once
@@ -155,14 +155,14 @@ public struct TrafficAlertEngine: Sendable {
     /// One encounter keeps one id from raise to final clear, a return within `rejoinWindow`
     /// included; an alert changes at most once per whole second of event time (the first
     /// evaluation in a second decides, later ones in that second wait for the next).
-    public mutating func evaluate(_ key: TargetKey, target: Target?, geometry: TrafficGeometry?, cap: AlertLevel = .warning,
+    package mutating func evaluate(_ key: TargetKey, target: Target?, geometry: TrafficGeometry?, cap: AlertLevel = .warning,
                                   heldForSec: Double? = nil, at time: Double, ownshipTrack: Double?, force: Bool = false) -> AlertEvent? {
         evaluate(key, callsign: target?.callsign, geometry: geometry, cap: cap, heldForSec: heldForSec, at: time, ownshipTrack: ownshipTrack, force: force)
     }
 
     /// `evaluate(_:target:…)` given only what it reads of the target, its callsign (the core reads
     /// the target in place in the picture and hands this on, with no copy of the target).
-    public mutating func evaluate(_ key: TargetKey, callsign: String?, geometry: TrafficGeometry?, cap: AlertLevel = .warning,
+    package mutating func evaluate(_ key: TargetKey, callsign: String?, geometry: TrafficGeometry?, cap: AlertLevel = .warning,
                                   heldForSec: Double? = nil, at time: Double, ownshipTrack: Double?, force: Bool = false) -> AlertEvent? {
         var out: [AlertEvent] = []
         evaluate(key, callsign: callsign, geometry: geometry, cap: cap, heldForSec: heldForSec, at: time, ownshipTrack: ownshipTrack, force: force, into: &out)
@@ -172,7 +172,7 @@ public struct TrafficAlertEngine: Sendable {
     /// `evaluate(_:callsign:…)` appending the event, if any, to `out`: the core's form (no
     /// optional event of 270 bytes handed back for every target that calls for none).
     @inline(__always)
-    public mutating func evaluate(_ key: TargetKey, callsign: String?, geometry: TrafficGeometry?, cap: AlertLevel = .warning,
+    package mutating func evaluate(_ key: TargetKey, callsign: String?, geometry: TrafficGeometry?, cap: AlertLevel = .warning,
                                   heldForSec: Double? = nil, at time: Double, ownshipTrack: Double?, force: Bool = false,
                                   into out: inout [AlertEvent]) {
         // The common case, most targets most of the time: no alert and none called for.
@@ -260,13 +260,13 @@ public struct TrafficAlertEngine: Sendable {
     }
 
     /// Clears every alert now (ownship position lost), in key order.
-    public mutating func clearAll(at time: Double) -> [AlertEvent] {
+    package mutating func clearAll(at time: Double) -> [AlertEvent] {
         let keys = tracks.keys.sorted()
         return keys.compactMap { evaluate($0, callsign: nil, geometry: nil, at: time, ownshipTrack: nil, force: true) }
     }
 
     /// Keys with an active alert, sorted.
-    public var activeKeys: [TargetKey] { tracks.keys.sorted() }
+    package var activeKeys: [TargetKey] { tracks.keys.sorted() }
 
     private mutating func send(_ track: inout Track, key: TargetKey, time: Double, numbers: TrafficAlertNumbers, change: AlertEvent.Change) -> AlertEvent {
         track.lastSent = numbers
@@ -289,7 +289,7 @@ public struct TrafficAlertEngine: Sendable {
     }
 
     /// Clock position (1–12) of `bearing` relative to `track`.
-    public static func clock(bearing: Double, track: Double) -> Int {
+    package static func clock(bearing: Double, track: Double) -> Int {
         var rel = (bearing - track).truncatingRemainder(dividingBy: 360)
         if rel < 0 { rel += 360 }
         let c = Int((rel / 30).rounded()) % 12

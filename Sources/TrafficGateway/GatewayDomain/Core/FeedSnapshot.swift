@@ -2,34 +2,34 @@ import GDL90
 
 /// An immutable picture of the gateway at one moment, published by the core's queue and read by
 /// the feeds (HTTP, NMEA) without ever touching the core: a slow reader cannot stall decoding.
-public struct FeedSnapshot: Sendable {
+package struct FeedSnapshot: Sendable {
     /// When the snapshot was taken, epoch seconds.
-    public var time: Double
+    package var time: Double
     /// Live targets, sorted by key.
-    public var targets: [Target]
+    package var targets: [Target]
     /// Alert level of each target with an active traffic alert.
-    public var alertLevels: [TargetKey: AlertLevel]
+    package var alertLevels: [TargetKey: AlertLevel]
     /// Ownship, when it has a usable fix.
-    public var ownship: OwnshipFix?
+    package var ownship: OwnshipFix?
     /// Counters so far.
-    public var counters: GatewayCounters
+    package var counters: GatewayCounters
     /// What is wrong with the receiver (nil: healthy).
-    public var problem: String?
+    package var problem: String?
     /// Whether the GDL90 heartbeat reports a GPS position.
-    public var gpsValid: Bool
+    package var gpsValid: Bool
     /// Stale-after limit, seconds (targets older than this are shown stale).
-    public var staleAfter: Double
+    package var staleAfter: Double
     /// Airspace areas active now (empty until NOTAMs are loaded).
-    public var airspace: [AirspaceArea]
+    package var airspace: [AirspaceArea]
     /// Time of the last GDL 90 heartbeat.
-    public var lastHeartbeat: Double? = nil
+    package var lastHeartbeat: Double? = nil
     /// Device name from a ForeFlight ID message, if any.
-    public var deviceName: String? = nil
+    package var deviceName: String? = nil
     /// True once a Stratux heartbeat or status message was seen.
-    public var isStratux = false
+    package var isStratux = false
 
     /// Creates a snapshot.
-    public init(time: Double, targets: [Target], alertLevels: [TargetKey: AlertLevel], ownship: OwnshipFix?,
+    package init(time: Double, targets: [Target], alertLevels: [TargetKey: AlertLevel], ownship: OwnshipFix?,
                 counters: GatewayCounters, problem: String?, gpsValid: Bool, staleAfter: Double,
                 airspace: [AirspaceArea] = []) {
         self.time = time
@@ -44,7 +44,7 @@ public struct FeedSnapshot: Sendable {
     }
 
     /// An empty snapshot (nothing received yet).
-    public static func empty(at time: Double) -> FeedSnapshot {
+    package static func empty(at time: Double) -> FeedSnapshot {
         FeedSnapshot(time: time, targets: [], alertLevels: [:], ownship: nil, counters: GatewayCounters(),
                      problem: "no GDL90 received yet", gpsValid: false, staleAfter: 20)
     }
@@ -52,7 +52,7 @@ public struct FeedSnapshot: Sendable {
 
 extension GatewayCore {
     /// The feeds' view of the core at `time`.
-    public func snapshot(at time: Double) -> FeedSnapshot {
+    package func snapshot(at time: Double) -> FeedSnapshot {
         let targets = picture.targets.values.sorted { $0.key < $1.key }
         var levels: [TargetKey: AlertLevel] = [:]
         for key in trafficAlerts.activeKeys { if let l = trafficAlerts.level(of: key) { levels[key] = l } }

@@ -6,21 +6,21 @@ import GDL90
 /// one on each tick of the tick rule when `Configuration.collectsFlightSamples` is set (the
 /// pipeline gives them as `GatewayOutputs.flightSamples`), so a live session and the replay of
 /// its recording give the logbook the same samples.
-public struct FlightSample: Sendable, Equatable {
+package struct FlightSample: Sendable, Equatable {
     /// One target near ownship at the sample's time.
-    public struct Nearby: Sendable, Equatable {
+    package struct Nearby: Sendable, Equatable {
         /// The target (`TargetKey` description, e.g. `ab4549`).
-        public var subject: String
+        package var subject: String
         /// Callsign, when reported.
-        public var callsign: String?
+        package var callsign: String?
         /// Position.
-        public var position: Position
+        package var position: Position
         /// Pressure altitude, feet (nil: unknown).
-        public var altitudeFt: Int?
+        package var altitudeFt: Int?
         /// Horizontal range from ownship, NM.
-        public var rangeNM: Double
+        package var rangeNM: Double
         /// Creates one.
-        public init(subject: String, callsign: String?, position: Position, altitudeFt: Int?, rangeNM: Double) {
+        package init(subject: String, callsign: String?, position: Position, altitudeFt: Int?, rangeNM: Double) {
             self.subject = subject
             self.callsign = callsign
             self.position = position
@@ -30,33 +30,33 @@ public struct FlightSample: Sendable, Equatable {
     }
 
     /// When ownship was there (the time of the report the position comes from), epoch seconds.
-    public var time: Double
+    package var time: Double
     /// Position (nil: no fix, or one only dead-reckoned across a gap).
-    public var position: Position?
+    package var position: Position?
     /// Pressure altitude, feet.
-    public var pressureAltitudeFt: Double?
+    package var pressureAltitudeFt: Double?
     /// Geometric (GNSS) altitude, feet.
-    public var geometricAltitudeFt: Double?
+    package var geometricAltitudeFt: Double?
     /// Ground speed, knots.
-    public var groundSpeedKt: Double
+    package var groundSpeedKt: Double
     /// Track, degrees true (nil when not moving).
-    public var trackDeg: Double?
+    package var trackDeg: Double?
     /// Vertical speed, feet per minute.
-    public var verticalSpeedFpm: Double
+    package var verticalSpeedFpm: Double
     /// Phase now.
-    public var phase: FlightState.Phase
+    package var phase: FlightState.Phase
     /// When the condition behind the last phase change began (takeoff roll, landing roll).
-    public var phaseChangeBegan: Double?
+    package var phaseChangeBegan: Double?
     /// True when the phase was decided by the first fix (started in flight).
-    public var phaseFromFirstFix: Bool
+    package var phaseFromFirstFix: Bool
     /// Traffic within `FlightSample.nearbyRangeNM`, by subject.
-    public var nearby: [Nearby]
+    package var nearby: [Nearby]
 
     /// Traffic this close (NM) is given with each sample; the logbook keeps closest approaches within 2 NM.
-    public static let nearbyRangeNM = 3.0
+    package static let nearbyRangeNM = 3.0
 
     /// Creates a sample.
-    public init(time: Double, position: Position?, pressureAltitudeFt: Double?, geometricAltitudeFt: Double?, groundSpeedKt: Double,
+    package init(time: Double, position: Position?, pressureAltitudeFt: Double?, geometricAltitudeFt: Double?, groundSpeedKt: Double,
                 trackDeg: Double?, verticalSpeedFpm: Double, phase: FlightState.Phase, phaseChangeBegan: Double?,
                 phaseFromFirstFix: Bool, nearby: [Nearby] = []) {
         self.time = time

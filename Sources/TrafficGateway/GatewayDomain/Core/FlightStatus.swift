@@ -1,18 +1,18 @@
 /// Ownship's flight phase and when GDL 90 last arrived, as the core sees them after an input:
 /// what a sink that speaks needs besides the alert changes ("nothing on the ground", "Traffic not
 /// available" when GDL 90 stops in flight).
-public struct FlightStatus: Sendable, Equatable {
+package struct FlightStatus: Sendable, Equatable {
     /// Ownship's phase (unknown before its first fix).
-    public var phase: FlightState.Phase
+    package var phase: FlightState.Phase
     /// Event time of the last GDL 90 message decoded (nil: none yet).
-    public var lastMessage: Double?
+    package var lastMessage: Double?
 
     /// A status.
-    public init(phase: FlightState.Phase, lastMessage: Double?) {
+    package init(phase: FlightState.Phase, lastMessage: Double?) {
         self.phase = phase
         self.lastMessage = lastMessage
     }
 
     /// True when ownship is flying.
-    public var airborne: Bool { phase == .airborne }
+    package var airborne: Bool { phase == .airborne }
 }

@@ -6,57 +6,57 @@ import GDL90
 /// It owns ownship state, the traffic picture, receiver health and the alert engines. It never
 /// reads the wall clock — time comes in with each event — so replaying a capture gives the same
 /// alerts in the same order every run, and live and replay share every line of it.
-public struct GatewayCore: Sendable {
+package struct GatewayCore: Sendable {
     /// Tunables.
-    public struct Configuration: Sendable, Equatable {
+    package struct Configuration: Sendable, Equatable {
         /// Traffic picture limits (staleness, merging, ghost matching).
-        public var picture = TrafficPicture.Limits()
+        package var picture = TrafficPicture.Limits()
         /// Traffic alert thresholds.
-        public var traffic = TrafficAlertThresholds()
+        package var traffic = TrafficAlertThresholds()
         /// Airspace alert thresholds.
-        public var airspace = AirspaceAlertThresholds()
+        package var airspace = AirspaceAlertThresholds()
         /// Seconds between full sweeps (staleness, hysteresis timers).
-        public var sweepInterval: Double = 1
+        package var sweepInterval: Double = 1
         /// A fix older than this is not used (seconds).
-        public var maximumFixAge: Double = 3
+        package var maximumFixAge: Double = 3
         /// Only count what arrives (datagrams, messages by type, rejections): no picture, no
         /// alerts. For `gatewayd decode`, which prints every message and needs neither.
-        public var countsOnly = false
+        package var countsOnly = false
         /// Keep the FIS-B products each uplink made new or changed for `drainFISBProducts()` (the
         /// pipeline turns it on when its driver wants them as outputs).
-        public var collectsFISBProducts = false
+        package var collectsFISBProducts = false
         /// Keep a `FlightSample` of ownship on every tick for `drainFlightSamples()` (the logbook).
-        public var collectsFlightSamples = false
+        package var collectsFlightSamples = false
         /// Keep FIS-B products that arrive past their validity (counted, not dropped): a person
         /// decoding a file wants what is in it, whatever day the file's clock says (`gatewayd fisb`).
-        public var keepsStaleFISBProducts = false
+        package var keepsStaleFISBProducts = false
         /// Creates the defaults.
-        public init() {}
+        package init() {}
     }
 
     /// Configuration in force (set at creation; the pipeline may ask for FIS-B products).
-    public internal(set) var configuration: Configuration
+    package internal(set) var configuration: Configuration
     /// Ownship.
-    public private(set) var ownship = OwnshipState() { didSet { fixCache = nil } }
+    package private(set) var ownship = OwnshipState() { didSet { fixCache = nil } }
     /// The fix of `ownship` at one time, kept until ownship changes or time moves: a stream gives
     /// every report of a datagram one time, and each report would otherwise build the fix again.
     private var fixCache: (time: Double, fix: OwnshipFix?)?
     /// Traffic.
-    public private(set) var picture: TrafficPicture
+    package private(set) var picture: TrafficPicture
     /// Receiver health.
-    public private(set) var health = ReceiverHealth()
+    package private(set) var health = ReceiverHealth()
     /// Counts.
-    public private(set) var counters = GatewayCounters()
+    package private(set) var counters = GatewayCounters()
     /// Traffic alerting state.
-    public private(set) var trafficAlerts: TrafficAlertEngine
+    package private(set) var trafficAlerts: TrafficAlertEngine
     /// The airspace alert engine and the areas it watches.
-    public private(set) var airspaceAlerts: AirspaceAlertEngine
+    package private(set) var airspaceAlerts: AirspaceAlertEngine
     /// FIS-B products heard in uplinks (weather, NOTAMs, TFR graphics).
-    public private(set) var fisb = FISBProductStore()
+    package private(set) var fisb = FISBProductStore()
     /// Counts the changes to `fisb`'s products (one new, changed, cancelled or expired).
-    public private(set) var fisbRevision = 0
+    package private(set) var fisbRevision = 0
     /// Counts the changes to `fisb`'s NOTAMs (a NOTAM new, changed or cancelled; any expiry).
-    public private(set) var fisbNOTAMRevision = 0
+    package private(set) var fisbNOTAMRevision = 0
     private var fisbChanged: [FISBReport] = []
     private var flightSamples: [FlightSample] = []
     /// Areas given from outside (NOTAM store, airspace files).
@@ -66,13 +66,13 @@ public struct GatewayCore: Sendable {
     /// Notices of the core's own (areas refused), given with the picture's by `drainNotices`.
     private var notices: [String] = []
     /// Time of the latest event.
-    public private(set) var now: Double?
+    package private(set) var now: Double?
     private var lastSweep: Double?
     private var lastFullEvaluation: Double?
     private var plane: LocalPlane?
 
     /// Creates a core.
-    public init(configuration: Configuration = Configuration()) {
+    package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.picture = TrafficPicture(limits: configuration.picture)
         self.trafficAlerts = TrafficAlertEngine(thresholds: configuration.traffic)
@@ -90,7 +90,7 @@ public struct GatewayCore: Sendable {
     }
 
     /// The ownship fix in use now.
-    public var ownshipFix: OwnshipFix? { now.flatMap { ownship.fix(at: $0) } }
+    package var ownshipFix: OwnshipFix? { now.flatMap { ownship.fix(at: $0) } }
 
     /// Handles one event at `time` and returns the alert changes it caused, in a stable order.
     mutating func handle(_ event: GatewayEvent, at time: Double) -> [AlertEvent] {

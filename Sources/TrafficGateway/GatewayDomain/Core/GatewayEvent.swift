@@ -1,7 +1,7 @@
 import GDL90
 
 /// Everything that can happen to the gateway core. Each event comes with its time.
-public enum GatewayEvent: Sendable {
+package enum GatewayEvent: Sendable {
     /// A datagram (or raw chunk) of this many bytes arrived.
     case datagram(bytes: Int)
     /// A decoded GDL 90 message.

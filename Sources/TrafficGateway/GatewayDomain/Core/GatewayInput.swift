@@ -3,7 +3,7 @@ import GDL90
 /// One input a source hands the pipeline, stamped with its time by the source (see
 /// ../shared/DESIGN.md, "sources in, sinks out"): what the live gateway, the flight recorder
 /// and replay exchange. The pipeline turns each into `GatewayEvent`s for the core.
-public enum GatewayInput: Sendable, Equatable {
+package enum GatewayInput: Sendable, Equatable {
     /// A GDL 90 datagram (or a raw stream's chunk) as received.
     case datagram([UInt8])
     /// A position fix from gpsd.
@@ -20,7 +20,7 @@ public enum GatewayInput: Sendable, Equatable {
     /// Whether a recording keeps it: everything but the clock's ticks, which replay re-creates
     /// from the inputs' own times (the tick rule), and EFB announcements (a replay must not
     /// forward to an EFB long gone).
-    public var isRecorded: Bool {
+    package var isRecorded: Bool {
         switch self {
         case .tick, .announcement: false
         default: true
@@ -29,14 +29,14 @@ public enum GatewayInput: Sendable, Equatable {
 }
 
 /// An EFB's discovery announcement: who sent it and what it said (ForeFlight's JSON).
-public struct EFBAnnouncement: Sendable, Equatable {
+package struct EFBAnnouncement: Sendable, Equatable {
     /// The sender's IPv4 address.
-    public var host: String
+    package var host: String
     /// The datagram's bytes.
-    public var payload: [UInt8]
+    package var payload: [UInt8]
 
     /// An announcement from `host`.
-    public init(host: String, payload: [UInt8]) {
+    package init(host: String, payload: [UInt8]) {
         self.host = host
         self.payload = payload
     }

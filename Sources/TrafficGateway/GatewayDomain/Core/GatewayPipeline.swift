@@ -12,9 +12,9 @@ import GatewaySupport
 /// time the same way, but a tick is due only at whole seconds of event time, so the ticks a live
 /// session gives the core depend on the event times alone: the replay of its recording gives the
 /// core the very same sequence, and so the very same alerts.
-public struct GatewayPipeline: Sendable {
+package struct GatewayPipeline: Sendable {
     /// Where event times come from.
-    public enum TimeSource: Sendable, Equatable {
+    package enum TimeSource: Sendable, Equatable {
         /// Each ingest call carries its time.
         case given
         /// Times are taken from heartbeats: `midnight` (epoch seconds of 0000Z of the stream's
@@ -23,10 +23,10 @@ public struct GatewayPipeline: Sendable {
     }
 
     /// The core.
-    public private(set) var core: GatewayCore
+    package private(set) var core: GatewayCore
     private var deframer = Deframer()
     /// Where event times come from.
-    public let timeSource: TimeSource
+    package let timeSource: TimeSource
     private var heartbeatClock: Double?
     private var dayOffset = 0.0
     /// The last whole second of event time ticked (or seen).
@@ -34,22 +34,22 @@ public struct GatewayPipeline: Sendable {
 
     /// After a silence longer than this many seconds only its first seconds and its last are
     /// ticked: every timer in the core runs out within it (targets drop after 60 s).
-    public static let tickedSilence = 120.0
+    package static let tickedSilence = 120.0
 
     /// What `process` produces besides alerts (`GatewayOutputs`); nothing more by default.
-    public struct OutputOptions: Sendable {
+    package struct OutputOptions: Sendable {
         /// FIS-B products as they arrive or change, and the product set (and its NOTAMs) when it changed.
-        public var fisb = false
+        package var fisb = false
         /// GDL 90 re-broadcast of each datagram's messages, traffic alert bits set from our alerts.
-        public var rebroadcast: Rebroadcast?
+        package var rebroadcast: Rebroadcast?
         /// The feeds' snapshot at most this often (seconds) and on every tick; nil: none.
-        public var snapshotInterval: Double?
+        package var snapshotInterval: Double?
         /// Ownship once a second (`FlightSample`), for the logbook.
-        public var flightSamples = false
+        package var flightSamples = false
         /// Every gridded FIS-B block heard (`GatewayOutputs.gridBlocks`): the radar pictures.
-        public var grids = false
+        package var grids = false
         /// Nothing beyond alerts.
-        public init(fisb: Bool = false, rebroadcast: Rebroadcast? = nil, snapshotInterval: Double? = nil, flightSamples: Bool = false,
+        package init(fisb: Bool = false, rebroadcast: Rebroadcast? = nil, snapshotInterval: Double? = nil, flightSamples: Bool = false,
                     grids: Bool = false) {
             self.fisb = fisb
             self.grids = grids
@@ -60,7 +60,7 @@ public struct GatewayPipeline: Sendable {
     }
 
     /// What `process` produces besides alerts.
-    public let outputOptions: OutputOptions
+    package let outputOptions: OutputOptions
     private var lastSnapshot = -Double.infinity
     private var outputFISBRevision = 0
     private var outputNOTAMRevision = 0
@@ -68,7 +68,7 @@ public struct GatewayPipeline: Sendable {
     private var gpsRejectedSaidAt = -Double.infinity
 
     /// Creates a pipeline around `core`, producing `outputs` besides alerts from `process`.
-    public init(core: GatewayCore = GatewayCore(), timeSource: TimeSource = .given, outputs: OutputOptions = OutputOptions()) {
+    package init(core: GatewayCore = GatewayCore(), timeSource: TimeSource = .given, outputs: OutputOptions = OutputOptions()) {
         var core = core
         if outputs.fisb { core.configuration.collectsFISBProducts = true }
         if outputs.flightSamples { core.configuration.collectsFlightSamples = true }
@@ -81,21 +81,21 @@ public struct GatewayPipeline: Sendable {
     // MARK: The one face
 
     /// What a status line shows at `time` (a read of the pipeline's state, never a way in).
-    public struct Status: Sendable {
+    package struct Status: Sendable {
         /// Counters.
-        public var counters: GatewayCounters
+        package var counters: GatewayCounters
         /// Targets in the picture.
-        public var targets: Int
+        package var targets: Int
         /// Active traffic alerts.
-        public var activeAlerts: Int
+        package var activeAlerts: Int
         /// Where ownship's position comes from.
-        public var positionSource: PositionSource
+        package var positionSource: PositionSource
         /// The receiver's problem, nil when healthy.
-        public var problem: String?
+        package var problem: String?
     }
 
     /// The status at `time` (the live gateway's status line).
-    public func status(at time: Double) -> Status {
+    package func status(at time: Double) -> Status {
         Status(counters: core.counters, targets: core.picture.targets.count, activeAlerts: core.trafficAlerts.activeCount,
                positionSource: core.ownship.fix(at: time)?.source ?? .none, problem: core.health.problem(at: time))
     }
@@ -108,7 +108,7 @@ public struct GatewayPipeline: Sendable {
     /// `time` is the input's event time; nil takes the latest event's (and, for a datagram of a
     /// raw stream timed by heartbeats, the heartbeat clock's). `observe` sees every decoded message
     /// and rejection of a datagram with its time (`decode`, forwarding).
-    public mutating func process(_ input: GatewayInput, at time: Double? = nil,
+    package mutating func process(_ input: GatewayInput, at time: Double? = nil,
                                  observe: (consuming PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
         let time = Self.plausible(time)
         if case .datagram(let bytes) = input {
@@ -134,7 +134,7 @@ public struct GatewayPipeline: Sendable {
     }
 
     /// `process(.datagram(…))` for bytes held elsewhere (a socket's buffer, a mapped capture): no copy.
-    public mutating func process(datagram bytes: UnsafeRawBufferPointer, at time: Double?,
+    package mutating func process(datagram bytes: UnsafeRawBufferPointer, at time: Double?,
                                  observe: (consuming PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
         let time = Self.plausible(time)
         var out = GatewayOutputs()
@@ -157,7 +157,7 @@ public struct GatewayPipeline: Sendable {
     /// (`decoded`; `byteCount` the datagram's length): the same outputs. A pipeline fed this way is fed only
     /// this way, and is finished with the decoder's last items (`finish(_:decoded:observe:)`).
     /// `observe`, when given, sees a copy of each item.
-    public mutating func process(decoded: borrowing FrameDecoder.Decoded, byteCount: Int, at time: Double?,
+    package mutating func process(decoded: borrowing FrameDecoder.Decoded, byteCount: Int, at time: Double?,
                                  observe: ((consuming PipelineItem, Double) -> Void)? = nil) -> GatewayOutputs {
         let time = Self.plausible(time)
         var out = GatewayOutputs()
@@ -186,7 +186,7 @@ public struct GatewayPipeline: Sendable {
     }
 
     /// How a stream ends (`finish`).
-    public enum Ending: Sendable, Equatable {
+    package enum Ending: Sendable, Equatable {
         /// Read for its FIS-B products: the reports held back waiting for parts that never came
         /// are given (in `fisbProducts`), once each, and no time passes (products are not aged
         /// past the stream's end).
@@ -200,7 +200,7 @@ public struct GatewayPipeline: Sendable {
 
     /// Ends the stream: a frame left open is reported as truncated, then `ending` is applied.
     /// Fed by a `FrameDecoder`, `decoded` is its `finish()`: the frame it left open.
-    public mutating func finish(_ ending: Ending, decoded: [PipelineItem]? = nil,
+    package mutating func finish(_ ending: Ending, decoded: [PipelineItem]? = nil,
                                 observe: (consuming PipelineItem, Double) -> Void = { _, _ in }) -> GatewayOutputs {
         var alerts: [AlertEvent] = []
         let t = core.now ?? currentTime(given: nil)
@@ -309,7 +309,7 @@ public struct GatewayPipeline: Sendable {
     // MARK: Inside
 
     /// The time of the latest event.
-    public var now: Double? { core.now }
+    package var now: Double? { core.now }
 
     /// Feeds one datagram or chunk. `time` is used with `.given`; with `.heartbeat` it is ignored.
     private mutating func ingest(
@@ -454,7 +454,7 @@ public struct GatewayPipeline: Sendable {
 }
 
 /// What the pipeline saw, for observers (`decode`, forwarding, metrics).
-public enum PipelineItem: Sendable {
+package enum PipelineItem: Sendable {
     /// A decoded message and the stream offset of its frame.
     case message(Message, offset: Int)
     /// A frame with a good CRC whose message could not be decoded.
@@ -486,26 +486,26 @@ extension PipelineItem {
 /// it reads FIS-B, each uplink's payload read too (`FISBReadUplink`), which the core's product
 /// store then only applies. One decoder follows one stream from its start, as the pipeline's
 /// deframer would (a frame may continue into the next datagram, or the next file of a recording).
-public struct FrameDecoder: Sendable {
+package struct FrameDecoder: Sendable {
     /// A datagram decoded.
-    public struct Decoded: Sendable {
+    package struct Decoded: Sendable {
         /// Its items in order.
-        public var items: [PipelineItem] = []
+        package var items: [PipelineItem] = []
         /// The payload of each of its uplink messages read, in their order (when reading FIS-B;
         /// nil for one the store reads itself, see `FISBUplinkReader.readAhead`).
-        public var uplinks: [FISBReadUplink?] = []
+        package var uplinks: [FISBReadUplink?] = []
     }
 
     private var deframer = Deframer()
     private var reader: FISBUplinkReader?
 
     /// A decoder at the start of a stream; `readingFISB`: reading uplink payloads too.
-    public init(readingFISB: Bool = false) {
+    package init(readingFISB: Bool = false) {
         reader = readingFISB ? FISBUplinkReader() : nil
     }
 
     /// The items of the next datagram or chunk of the stream, in order.
-    public mutating func decode(_ bytes: [UInt8]) -> Decoded {
+    package mutating func decode(_ bytes: [UInt8]) -> Decoded {
         var out = Decoded()
         bytes.withUnsafeBytes { raw in
             deframer.feed(raw) { event in
@@ -518,7 +518,7 @@ public struct FrameDecoder: Sendable {
     }
 
     /// The end of the stream: a frame left open, reported as truncated. The decoder starts afresh.
-    public mutating func finish() -> [PipelineItem] {
+    package mutating func finish() -> [PipelineItem] {
         var items: [PipelineItem] = []
         deframer.finish { items.append(PipelineItem($0)) }
         return items
@@ -528,37 +528,37 @@ public struct FrameDecoder: Sendable {
 /// Everything the pipeline decided for one input, for its driver to carry out: alert changes to
 /// deliver, FIS-B products to keep, datagrams to re-broadcast, the feeds' picture, and when time
 /// must next pass. A driver that carries these out needs nothing else from the core.
-public struct GatewayOutputs: Sendable {
+package struct GatewayOutputs: Sendable {
     /// Alert changes, in order.
-    public var alerts: [AlertEvent] = []
+    package var alerts: [AlertEvent] = []
     /// FIS-B products new or changed by this input, in arrival order.
-    public var fisbProducts: [FISBReport] = []
+    package var fisbProducts: [FISBReport] = []
     /// Every FIS-B product held, when the set changed since it was last given (on ticks).
-    public var fisbStore: [FISBReport]?
+    package var fisbStore: [FISBReport]?
     /// The FIS-B NOTAMs held, when they changed since last given (on ticks): what the NOTAM
     /// store keeps for later flights.
-    public var fisbNOTAMs: [FISBReport]?
+    package var fisbNOTAMs: [FISBReport]?
     /// GDL 90 datagrams to re-broadcast, traffic alert bits set from our alerts.
-    public var rebroadcast: [[UInt8]] = []
+    package var rebroadcast: [[UInt8]] = []
     /// The feeds' picture, when one is due.
-    public var snapshot: FeedSnapshot?
+    package var snapshot: FeedSnapshot?
     /// The event time by which the core next needs time to pass (the next whole second).
-    public var nextTick: Double?
+    package var nextTick: Double?
     /// Ownship's flight phase and when GDL 90 last arrived (the voice: silent on the ground,
     /// "Traffic not available" when GDL 90 stops in flight).
-    public var flight: FlightStatus?
+    package var flight: FlightStatus?
     /// Ownship once a second since the last output (with `OutputOptions.flightSamples`): the logbook's input.
-    public var flightSamples: [FlightSample] = []
+    package var flightSamples: [FlightSample] = []
     /// The gridded FIS-B blocks heard (with `OutputOptions.grids`), in arrival order.
-    public var gridBlocks: [GridBlockReceipt] = []
+    package var gridBlocks: [GridBlockReceipt] = []
     /// Things worth one log line each (an echo of ownship learned or forgotten, gpsd values dropped).
-    public var notices: [String] = []
+    package var notices: [String] = []
     /// EFB announcements passed through (for the forwarder's list of EFBs).
-    public var announcements: [EFBAnnouncement] = []
+    package var announcements: [EFBAnnouncement] = []
 
     /// Adds `later`'s outputs after these (one input's outputs, then the next's): lists are
     /// joined, the latest picture, product set, tick and flight status kept.
-    public mutating func merge(_ later: GatewayOutputs) {
+    package mutating func merge(_ later: GatewayOutputs) {
         alerts += later.alerts
         fisbProducts += later.fisbProducts
         fisbStore = later.fisbStore ?? fisbStore
@@ -574,5 +574,5 @@ public struct GatewayOutputs: Sendable {
     }
 
     /// No output.
-    public init() {}
+    package init() {}
 }

@@ -10,15 +10,15 @@ import GDL90
 /// each traffic report set from *our* alerts (Stratux's own bit, which flags every target within
 /// 2 NM whatever its altitude, is cleared), packed into datagrams of at most `maximumDatagram`
 /// bytes. Pure: messages in, datagrams out.
-public struct Rebroadcast: Sendable {
+package struct Rebroadcast: Sendable {
     /// Largest datagram built (Stratux sends about 1 kB; some EFBs mis-handle more).
-    public var maximumDatagram = 1024
+    package var maximumDatagram = 1024
 
     /// Creates a re-broadcaster.
-    public init() {}
+    package init() {}
 
     /// The datagrams carrying `messages`; `level` gives the alert level of a target, if any.
-    public func datagrams(_ messages: [Message], level: (TargetKey) -> AlertLevel?) -> [[UInt8]] {
+    package func datagrams(_ messages: [Message], level: (TargetKey) -> AlertLevel?) -> [[UInt8]] {
         var out: [[UInt8]] = []
         var current: [UInt8] = []
         current.reserveCapacity(maximumDatagram)
@@ -35,7 +35,7 @@ public struct Rebroadcast: Sendable {
     }
 
     /// One message framed, the traffic-alert bit set from our alert level.
-    public static func frame(_ m: Message, level: (TargetKey) -> AlertLevel?) -> [UInt8] {
+    package static func frame(_ m: Message, level: (TargetKey) -> AlertLevel?) -> [UInt8] {
         if case .traffic(var r) = m {
             let key = TargetKey(address: r.address, type: r.addressType)
             r.alertStatus = level(key) == nil ? 0 : 1
@@ -48,37 +48,37 @@ public struct Rebroadcast: Sendable {
 /// EFBs that announce themselves the ForeFlight way: a JSON UDP broadcast to port 63093,
 /// `{"App":"ForeFlight","GDL90":{"port":4000}}`, every 5 s. An EFB silent for `forgetAfter`
 /// seconds is forgotten. Pure: announcements and times in, the current list out.
-public struct EFBRegistry: Sendable {
+package struct EFBRegistry: Sendable {
     /// An EFB to send GDL 90 to.
-    public struct EFB: Sendable, Hashable {
+    package struct EFB: Sendable, Hashable {
         /// IPv4 address it announced from.
-        public var host: String
+        package var host: String
         /// UDP port it asked for.
-        public var port: UInt16
+        package var port: UInt16
         /// App name ("ForeFlight", …).
-        public var app: String
+        package var app: String
     }
 
     /// Seconds of silence after which an EFB is forgotten (three missed announcements).
-    public var forgetAfter: Double = 16
+    package var forgetAfter: Double = 16
     /// Most EFBs forwarded to at once: a cockpit has a few tablets; a thousand announcements from
     /// one neighbour must not open a thousand sockets. Announcements past the cap are ignored (counted).
-    public var maximumEFBs = 16
+    package var maximumEFBs = 16
     /// Announcements ignored: past the cap, or naming the gateway's own GDL 90 port on one of its
     /// own addresses (which would forward the stream to itself, endlessly).
-    public private(set) var refused = 0
+    package private(set) var refused = 0
     /// The gateway's own GDL 90 listening port and addresses, never a forwarding target.
-    public var ownPort: UInt16 = 0
+    package var ownPort: UInt16 = 0
     /// See `ownPort`.
-    public var ownAddresses: Set<String> = ["127.0.0.1", "0.0.0.0"]
+    package var ownAddresses: Set<String> = ["127.0.0.1", "0.0.0.0"]
     private var seen: [EFB: Double] = [:]
 
     /// Creates an empty registry.
-    public init() {}
+    package init() {}
 
     /// Reads one announcement from `host`; returns the EFB when it is a valid one.
     @discardableResult
-    public mutating func announce(from host: String, payload: [UInt8], at time: Double) -> EFB? {
+    package mutating func announce(from host: String, payload: [UInt8], at time: Double) -> EFB? {
         guard let efb = Self.parse(payload, host: host) else { return nil }
         if efb.port == ownPort, ownAddresses.contains(efb.host) || efb.host.hasPrefix("127.") {
             refused += 1
@@ -96,7 +96,7 @@ public struct EFBRegistry: Sendable {
     }
 
     /// EFBs heard within `forgetAfter` of `time`, sorted by host; forgets the others.
-    public mutating func active(at time: Double) -> [EFB] {
+    package mutating func active(at time: Double) -> [EFB] {
         seen = seen.filter { time - $0.value <= forgetAfter }
         return seen.keys.sorted { ($0.host, $0.port) < ($1.host, $1.port) }
     }

@@ -5,7 +5,7 @@ import GDL90
 /// day/hour/minute, or only hour/minute) into absolute times, choosing the candidate nearest a
 /// reference time (the event time of the uplink). Stratux's time of reception is useless (0 or
 /// invalid), so products are aged by these times.
-public enum FISBClock {
+package enum FISBClock {
     /// The civil date (year, month, day) of `t`.
     package static func date(_ t: Double) -> (year: Int, month: Int, day: Int) {
         guard t.isFinite, abs(t) < 1e12 else { return (1970, 1, 1) }
@@ -16,7 +16,7 @@ public enum FISBClock {
 
     /// The time nearest `reference` with the given fields; nil when the fields are out of range.
     /// Hour 24 (forecast ends) is accepted as midnight of the next day.
-    public static func resolve(month: Int? = nil, day: Int? = nil, hour: Int, minute: Int, second: Int? = nil,
+    package static func resolve(month: Int? = nil, day: Int? = nil, hour: Int, minute: Int, second: Int? = nil,
                                near reference: Double) -> Double? {
         guard (0...24).contains(hour), (0...59).contains(minute) else { return nil }
         if let month { guard (1...12).contains(month) else { return nil } }
@@ -47,20 +47,20 @@ public enum FISBClock {
     }
 
     /// The time of an APDU header.
-    public static func resolve(_ t: APDU.Time, near reference: Double) -> Double? {
+    package static func resolve(_ t: APDU.Time, near reference: Double) -> Double? {
         resolve(month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second, near: reference)
     }
 
     /// The time of a graphic record's start or stop.
-    public static func resolve(_ t: TWGOGraphicRecord.Time, near reference: Double) -> Double? {
+    package static func resolve(_ t: TWGOGraphicRecord.Time, near reference: Double) -> Double? {
         resolve(month: t.month, day: t.day, hour: t.hour, minute: t.minute, near: reference)
     }
 
     /// A NOTAM time `YYMMDDHHMM` (20YY).
-    public static func notamTime<S: StringProtocol>(_ s: S) -> Double? { notamTime(ArraySlice(s.utf8)) }
+    package static func notamTime<S: StringProtocol>(_ s: S) -> Double? { notamTime(ArraySlice(s.utf8)) }
 
     /// A NOTAM time `YYMMDDHHMM` (20YY) given as ASCII bytes.
-    public static func notamTime(_ s: ArraySlice<UInt8>) -> Double? {
+    package static func notamTime(_ s: ArraySlice<UInt8>) -> Double? {
         guard s.count == 10 else { return nil }
         var d = [Int](repeating: 0, count: 10)
         for (i, c) in s.enumerated() {

@@ -6,9 +6,9 @@ import GatewaySupport
 /// SUA adds `name`, `status`, `floorFt`, `ceilingFt`, `start`, `end`; gridded products add
 /// `blocks` (count), `emptyBlocks` and `bounds` (`north`, `south`, `west`, `east`); report lists add
 /// `rangeNM`, `tfr` and `reports`; service status adds `aircraft`.
-public enum FISBFormatter {
+package enum FISBFormatter {
     /// The JSON object of one report.
-    public static func json(_ r: FISBReport) -> String {
+    package static func json(_ r: FISBReport) -> String {
         var w = JSONWriter()
         w.add("type", "fisb")
         w.add("product", r.productID)
@@ -34,7 +34,7 @@ public enum FISBFormatter {
     }
 
     /// The JSON object of one shape.
-    public static func json(_ s: FISBReport.Shape) -> String {
+    package static func json(_ s: FISBReport.Shape) -> String {
         var w = JSONWriter()
         w.add("shape", s.shape)
         w.addRaw("coordinates", JSONWriter.array(s.coordinates.map { c in
@@ -51,7 +51,7 @@ public enum FISBFormatter {
     }
 
     /// One readable line: time, kind, location/number, then the text on one line.
-    public static func text(_ r: FISBReport) -> String {
+    package static func text(_ r: FISBReport) -> String {
         var s = "\(r.time.map(Timestamp.iso8601) ?? Timestamp.iso8601(r.received))  \(r.kind.rawValue)"
         if let l = r.location { s += " \(l)" }
         if let n = r.number { s += " \(n)" }

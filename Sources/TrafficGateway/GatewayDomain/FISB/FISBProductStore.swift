@@ -15,18 +15,18 @@ import GDL90
 /// - A report is returned by `ingest` when it is complete (text present; graphics present too
 ///   when a current report list says the report has them) and differs from what was returned
 ///   for its key before.
-public struct FISBProductStore: Sendable {
+package struct FISBProductStore: Sendable {
     /// Reports by key.
-    public private(set) var reports: [String: FISBReport] = [:]
+    package private(set) var reports: [String: FISBReport] = [:]
     /// Counters.
-    public private(set) var counters = FISBCounters()
+    package private(set) var counters = FISBCounters()
     /// The most recent skipped-part errors (at most 32).
-    public private(set) var lastErrors: [FISBError] = []
+    package private(set) var lastErrors: [FISBError] = []
     /// Seconds a product without its own end time stays after its last reception.
-    public var refreshTimeout: Double
+    package var refreshTimeout: Double
     /// A product already past its validity when it arrives is counted (`counters.stale`) and,
     /// unless this is set, not shown. Decoding a file sets it: a file's clock may be days off.
-    public var keepsStaleOnArrival = false
+    package var keepsStaleOnArrival = false
 
     private var reassembler = APDUReassembler()
     private var lists: [String: CurrentReportList] = [:]
@@ -61,37 +61,37 @@ public struct FISBProductStore: Sendable {
 
     /// What the store holds at most, whatever is uplinked (a neighbour on the Wi-Fi can send
     /// FIS-B too): past them the reports received longest ago are dropped, and counted.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Reports held.
-        public var reports = 8_000
+        package var reports = 8_000
         /// Bytes of text and grid bins held (about what they take in memory).
-        public var bytes = 8 << 20
+        package var bytes = 8 << 20
         /// Characters of one report's text (a 440-byte uplink of DLAC tab codes expands to 16 kB).
-        public var textCharacters = 4_096
+        package var textCharacters = 4_096
         /// Gridded products being assembled at once (real streams: a few dozen product/level pairs).
-        public var composites = 64
+        package var composites = 64
         /// Blocks (with bins) and empty-block marks held by the composites being assembled.
-        public var compositeBlocks = 40_000
+        package var compositeBlocks = 40_000
         /// The defaults.
-        public init() {}
+        package init() {}
     }
 
     /// The limits in force.
-    public var limits = Limits()
+    package var limits = Limits()
     /// Bytes held (see `Limits.bytes`), kept as reports are put and removed.
-    public private(set) var bytesHeld = 0
+    package private(set) var bytesHeld = 0
     private var compositeBlocksHeld = 0
 
     /// Keep every gridded block heard for `drainGridBlocks()` (the radar pictures, assembled
     /// elsewhere).
-    public var collectsGridBlocks = false
+    package var collectsGridBlocks = false
     private var collectedBlocks: [GridBlockReceipt] = []
 
     /// Creates an empty store.
-    public init(refreshTimeout: Double = 3600) { self.refreshTimeout = refreshTimeout }
+    package init(refreshTimeout: Double = 3600) { self.refreshTimeout = refreshTimeout }
 
     /// The gridded blocks heard since the last call (with `collectsGridBlocks`), in arrival order.
-    public mutating func drainGridBlocks() -> [GridBlockReceipt] {
+    package mutating func drainGridBlocks() -> [GridBlockReceipt] {
         defer { collectedBlocks.removeAll(keepingCapacity: true) }
         return collectedBlocks
     }
@@ -147,13 +147,13 @@ public struct FISBProductStore: Sendable {
     /// Decodes and ingests one 432-byte uplink payload received at `time`. Empty uplinks return
     /// at once. Reads the payload as `FISBUplink(payload:)` does, but an APDU frame whose bytes
     /// were seen before is not decoded again.
-    public mutating func ingest(payload: [UInt8], at time: Double) -> [FISBReport] {
+    package mutating func ingest(payload: [UInt8], at time: Double) -> [FISBReport] {
         ingest(reader.read(payload), at: time)
     }
 
     /// Ingests an uplink payload read ahead (by a `FISBUplinkReader` that has read every uplink
     /// before it, on another thread): the same as `ingest(payload:at:)` of its payload.
-    public mutating func ingest(_ read: FISBReadUplink, at time: Double) -> [FISBReport] {
+    package mutating func ingest(_ read: FISBReadUplink, at time: Double) -> [FISBReport] {
         let header: UATUplinkHeader
         let frames: [FISBReadUplink.Frame]
         switch read.outcome {
@@ -189,7 +189,7 @@ public struct FISBProductStore: Sendable {
     }
 
     /// Ingests a decoded uplink received at `time`; returns reports that became complete or changed.
-    public mutating func ingest(_ uplink: FISBUplink, at time: Double) -> [FISBReport] {
+    package mutating func ingest(_ uplink: FISBUplink, at time: Double) -> [FISBReport] {
         counters.uplinks += 1
         if uplink.frames.isEmpty && uplink.errors.isEmpty { counters.emptyUplinks += 1 }
         for e in uplink.errors { note(e) }
@@ -670,7 +670,7 @@ public struct FISBProductStore: Sendable {
 
     /// Reports with text that are still waiting for graphics (a TFR whose areas never came):
     /// returned once, for the end of a capture, so nothing received is silently lost.
-    public mutating func flushHeld() -> [FISBReport] {
+    package mutating func flushHeld() -> [FISBReport] {
         var out: [FISBReport] = []
         for gridKey in grids.keys.sorted(by: { $0.name < $1.name }) {
             if let key = finishGrid(gridKey), let r = reports[key] {
@@ -689,7 +689,7 @@ public struct FISBProductStore: Sendable {
 
     /// Removes reports whose validity ended before `time`; returns their keys.
     @discardableResult
-    public mutating func expire(at time: Double) -> [String] {
+    package mutating func expire(at time: Double) -> [String] {
         // A file being decoded keeps what it carries (its clock may be days off); the limits
         // still bound memory.
         if keepsStaleOnArrival {
@@ -708,7 +708,7 @@ public struct FISBProductStore: Sendable {
 
     /// Reports valid at `time` within `radiusNM` of a position (reports without geometry count
     /// when their location is unknown to the store: they are listed last), nearest first.
-    public func current(near latitude: Double, longitude: Double, radiusNM: Double, at time: Double) -> [FISBReport] {
+    package func current(near latitude: Double, longitude: Double, radiusNM: Double, at time: Double) -> [FISBReport] {
         var near: [(Double, FISBReport)] = []
         for r in reports.values where r.expires >= time && (r.start ?? -.infinity) <= time {
             guard r.kind != .crl, r.kind != .serviceStatus, !r.text.isEmpty || !r.geometry.isEmpty else { continue }
@@ -722,7 +722,7 @@ public struct FISBProductStore: Sendable {
     /// The entries of the latest current report list for `productID` that the store does not hold
     /// completely (missing, or lacking the text or graphics the list says the report has). Empty
     /// when the picture of that product is complete; nil when no list has been received.
-    public func missingReports(productID: Int) -> [CurrentReportList.Entry]? {
+    package func missingReports(productID: Int) -> [CurrentReportList.Entry]? {
         guard let list = lists["\(productID)"] else { return nil }
         return list.entries.filter { e in
             guard let r = reports[Self.twgoKey(productID, year: e.yearOrMonth, number: e.reportNumber)] else { return true }
@@ -731,7 +731,7 @@ public struct FISBProductStore: Sendable {
     }
 
     /// Every stored report, sorted by key.
-    public var all: [FISBReport] { reports.values.sorted { $0.key < $1.key } }
+    package var all: [FISBReport] { reports.values.sorted { $0.key < $1.key } }
 
     // MARK: Helpers
 

@@ -3,9 +3,9 @@ import GDL90
 
 /// One FIS-B product as users see it: a METAR, a TAF, a NOTAM with its areas, an AIRMET…
 /// Times are seconds since the epoch (UTC), resolved from the times inside the frames.
-public struct FISBReport: Hashable, Sendable {
+package struct FISBReport: Hashable, Sendable {
     /// What the product is (the JSON `kind`).
-    public enum Kind: String, Hashable, Sendable, CaseIterable {
+    package enum Kind: String, Hashable, Sendable, CaseIterable {
         /// Routine weather observation.
         case metar = "METAR"
         /// Special observation.
@@ -48,7 +48,7 @@ public struct FISBReport: Hashable, Sendable {
         case serviceStatus = "SERVICE-STATUS"
 
         /// The kind of a product ID (413 records are classified by their text instead).
-        public static func of(productID: Int) -> Kind? {
+        package static func of(productID: Int) -> Kind? {
             switch productID {
             case 8, 18, 19: .notam
             case 11: .airmet
@@ -68,35 +68,35 @@ public struct FISBReport: Hashable, Sendable {
         }
 
         /// True for block-coded products (NEXRAD, lightning, icing, turbulence, cloud tops).
-        public var isGridded: Bool { [.nexrad, .lightning, .icing, .turbulence, .cloudTops].contains(self) }
+        package var isGridded: Bool { [.nexrad, .lightning, .icing, .turbulence, .cloudTops].contains(self) }
 
         /// True for the NOTAM family (JSON adds number, subtype, start, end, geometry).
-        public var isNOTAM: Bool { self == .notam || self == .notamTRA || self == .notamTMOA }
+        package var isNOTAM: Bool { self == .notam || self == .notamTRA || self == .notamTMOA }
     }
 
     /// One area or line of a product.
-    public struct Shape: Hashable, Sendable {
+    package struct Shape: Hashable, Sendable {
         /// "point", "polyline", "polygon" or "circle".
-        public var shape: String
+        package var shape: String
         /// Coordinates as (longitude, latitude): the vertices, or the circle's centre.
-        public var coordinates: [[Double]]
+        package var coordinates: [[Double]]
         /// Circle radius in NM.
-        public var radiusNM: Double?
+        package var radiusNM: Double?
         /// Floor in feet.
-        public var floorFt: Int?
+        package var floorFt: Int?
         /// Floor reference, "MSL" or "AGL".
-        public var floorRef: String?
+        package var floorRef: String?
         /// Ceiling in feet.
-        public var ceilingFt: Int?
+        package var ceilingFt: Int?
         /// Ceiling reference.
-        public var ceilingRef: String?
+        package var ceilingRef: String?
         /// Start of applicability.
-        public var start: Double?
+        package var start: Double?
         /// End of applicability.
-        public var stop: Double?
+        package var stop: Double?
 
         /// Creates a shape.
-        public init(shape: String, coordinates: [[Double]], radiusNM: Double? = nil, floorFt: Int? = nil, floorRef: String? = nil,
+        package init(shape: String, coordinates: [[Double]], radiusNM: Double? = nil, floorFt: Int? = nil, floorRef: String? = nil,
                     ceilingFt: Int? = nil, ceilingRef: String? = nil, start: Double? = nil, stop: Double? = nil) {
             self.shape = shape
             self.coordinates = coordinates
@@ -111,44 +111,44 @@ public struct FISBReport: Hashable, Sendable {
     }
 
     /// Store key: product, location and report identity.
-    public var key: String
+    package var key: String
     /// Product ID (413 for generic text; 14/15 for report lists and service status frames).
-    public var productID: Int
+    package var productID: Int
     /// What it is.
-    public var kind: Kind
+    package var kind: Kind
     /// Station or accountable location, where there is one.
-    public var location: String?
+    package var location: String?
     /// The text as sent (for NOTAMs, stitched from all segments).
-    public var text: String
+    package var text: String
     /// Product time from the APDU header.
-    public var time: Double?
+    package var time: Double?
     /// When it was last received (the event time).
-    public var received: Double
+    package var received: Double
     /// NOTAM number as in the text (`10/005`, `0/5116`).
-    public var number: String?
+    package var number: String?
     /// NOTAM subtype: D, FDC, TFR, D-SUA…; `AMD` for an amended TAF; the forecast (06, 12, 24) for winds.
-    public var subtype: String?
+    package var subtype: String?
     /// Start of validity.
-    public var start: Double?
+    package var start: Double?
     /// End of validity.
-    public var end: Double?
+    package var end: Double?
     /// Areas and lines.
-    public var geometry: [Shape]
+    package var geometry: [Shape]
     /// The blocks of a gridded product (bins and bounds each), sorted by block number.
-    public var grid: [GriddedBlock] = []
+    package var grid: [GriddedBlock] = []
     /// The report number of TWGO products.
-    public var reportNumber: Int?
+    package var reportNumber: Int?
     /// Extra JSON members (pre-encoded), for report lists and service status.
-    public var extra: [(String, String)] {
+    package var extra: [(String, String)] {
         get { extraPairs.map { ($0.key, $0.value) } }
         set { extraPairs = newValue.map { ExtraPair(key: $0.0, value: $0.1) } }
     }
     var extraPairs: [ExtraPair] = []
     /// When the store drops it.
-    public var expires: Double
+    package var expires: Double
     /// (longitude, latitude) of the ground station it was last heard from: where a product
     /// without geometry (a METAR, a TAF) is "near", for lack of an airport database.
-    public var station: [Double]?
+    package var station: [Double]?
 
     struct ExtraPair: Hashable, Sendable {
         var key: String
@@ -156,7 +156,7 @@ public struct FISBReport: Hashable, Sendable {
     }
 
     /// Creates a report.
-    public init(key: String, productID: Int, kind: Kind, location: String? = nil, text: String = "", time: Double? = nil,
+    package init(key: String, productID: Int, kind: Kind, location: String? = nil, text: String = "", time: Double? = nil,
                 received: Double, expires: Double) {
         self.key = key
         self.productID = productID
@@ -204,7 +204,7 @@ public struct FISBReport: Hashable, Sendable {
 
     /// Distance in NM from (latitude, longitude) to the nearest point of the product's geometry
     /// (circle edges count), else to its ground station; nil when it has neither.
-    public func distanceNM(latitude: Double, longitude: Double) -> Double? {
+    package func distanceNM(latitude: Double, longitude: Double) -> Double? {
         var best: Double?
         for s in geometry {
             for c in s.coordinates where c.count == 2 {

@@ -4,7 +4,7 @@ import GDL90
 /// and the products of its whole APDUs prepared (found again by their bytes, or decoded). What
 /// `FISBProductStore.ingest` starts from; reading needs no store, so it can run ahead on another
 /// thread (`FrameDecoder`, reading for `replay` and `fisb`).
-public struct FISBReadUplink: Sendable {
+package struct FISBReadUplink: Sendable {
     /// An information frame as read.
     enum Frame: Sendable {
         /// A frame the store must see itself: a segment of an APDU (reassembled in order), a
@@ -28,14 +28,14 @@ public struct FISBReadUplink: Sendable {
 
 /// Reads uplink payloads into `FISBReadUplink`s, keeping the products it prepares by their APDU
 /// bytes (`FISBProductCache`): real FIS-B rebroadcasts the same products over and over.
-public struct FISBUplinkReader: Sendable {
+package struct FISBUplinkReader: Sendable {
     /// Prepared products by APDU bytes.
     var cache = FISBProductCache()
     /// Keep prepared products by their APDU bytes and reuse them (see the store's).
     var reusesDecodedProducts = true
 
     /// A reader with an empty cache.
-    public init() {}
+    package init() {}
 
     /// Products whose decoding is worth keeping: generic text and TWGO (DLAC text, records,
     /// fields read from the text). Gridded blocks rarely repeat and decode cheaply.
@@ -54,7 +54,7 @@ public struct FISBUplinkReader: Sendable {
 
     /// Reads one 432-byte uplink payload as `FISBUplink(payload:)` does, but an APDU frame whose
     /// bytes were seen before is not decoded again, and whole APDUs come with their products.
-    public mutating func read(_ payload: [UInt8]) -> FISBReadUplink {
+    package mutating func read(_ payload: [UInt8]) -> FISBReadUplink {
         read(payload, ahead: false)!
     }
 
@@ -63,7 +63,7 @@ public struct FISBUplinkReader: Sendable {
     /// are held by the store long after (a NEXRAD composite's blocks); prepared here, their memory
     /// would be freed on the store's thread, and glibc makes the two threads queue for that
     /// (`fisb --json` of a NEXRAD-heavy capture: 3,124 `futex` calls, a third slower).
-    public mutating func readAhead(_ payload: [UInt8]) -> FISBReadUplink? {
+    package mutating func readAhead(_ payload: [UInt8]) -> FISBReadUplink? {
         read(payload, ahead: true)
     }
 

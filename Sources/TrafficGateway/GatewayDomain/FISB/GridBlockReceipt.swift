@@ -4,16 +4,16 @@ import GDL90
 /// observation time of NEXRAD and lightning, the valid time of the forecast grids; resolved to an
 /// absolute time near the reception) and when it arrived. What the radar pictures are assembled
 /// from, off the core's queue (`OutputOptions.grids`).
-public struct GridBlockReceipt: Sendable, Hashable {
+package struct GridBlockReceipt: Sendable, Hashable {
     /// The block.
-    public var block: GriddedBlock
+    package var block: GriddedBlock
     /// Its product's time (seconds since 1970), nil when the APDU carried none.
-    public var productTime: Double?
+    package var productTime: Double?
     /// When it was received (the event clock).
-    public var received: Double
+    package var received: Double
 
     /// A receipt.
-    public init(block: GriddedBlock, productTime: Double?, received: Double) {
+    package init(block: GriddedBlock, productTime: Double?, received: Double) {
         self.block = block
         self.productTime = productTime
         self.received = received

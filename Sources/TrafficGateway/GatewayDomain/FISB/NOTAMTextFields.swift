@@ -1,21 +1,21 @@
 /// The fields a FIS-B NOTAM text gives away in its first words and its validity group:
 /// `NOTAM-D KFWA.07/077 240200Z !FWA 07/077 … 2007240200-2007240400` or
 /// `NOTAM-TFR 0/6733 211945Z PART 1 OF 6 … !FDC 0/6733 ZID …`.
-public struct NOTAMTextFields: Hashable, Sendable {
+package struct NOTAMTextFields: Hashable, Sendable {
     /// Subtype after `NOTAM-`: D, FDC, TFR, TRA, TMOA; D-SUA for a NOTAM-D activating special use
     /// airspace; FIS-B-UNAVAILABLE for the provider's outage notices.
-    public var subtype: String?
+    package var subtype: String?
     /// Number as written (`07/077`, `0/6733`).
-    public var number: String?
+    package var number: String?
     /// Accountable location (`KFWA`, or the ARTCC after `!FDC n/nnnn`).
-    public var location: String?
+    package var location: String?
     /// Start of the first `YYMMDDHHMM-YYMMDDHHMM` group.
-    public var start: Double?
+    package var start: Double?
     /// End of that group (nil for PERM).
-    public var end: Double?
+    package var end: Double?
 
     /// Parses `text`.
-    public init(_ text: String) {
+    package init(_ text: String) {
         // Byte-level: these texts run to 1–2 kB and are parsed on every refresh.
         let bytes = Array(text.utf8)
         let words = bytes.split(whereSeparator: { $0 == 0x20 || $0 == 0x0A })

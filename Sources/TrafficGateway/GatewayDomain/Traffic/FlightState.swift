@@ -14,9 +14,9 @@
 /// The thresholds follow ATAS (RTCA DO-317B): ownship on the ground does not alert; 40/30 kt with
 /// hysteresis sits between a fast taxi and the slowest rotation speed of the light aircraft a
 /// Stratux flies in.
-public struct FlightState: Sendable, Equatable {
+package struct FlightState: Sendable, Equatable {
     /// Ownship's phase.
-    public enum Phase: String, Sendable {
+    package enum Phase: String, Sendable {
         /// No fix yet.
         case unknown
         /// On the ground: no caution or warning traffic alerts.
@@ -26,44 +26,44 @@ public struct FlightState: Sendable, Equatable {
     }
 
     /// Airborne at or above this ground speed (sustained), knots.
-    public var takeoffSpeedKt: Double = 40
+    package var takeoffSpeedKt: Double = 40
     /// …for this long, seconds.
-    public var takeoffHoldSec: Double = 3
+    package var takeoffHoldSec: Double = 3
     /// Or airborne with this vertical speed (either way) sustained as long, feet per minute…
-    public var sustainedVerticalFpm: Double = 500
+    package var sustainedVerticalFpm: Double = 500
     /// …while moving at least this fast, knots (a vertical speed at a standstill is GPS noise).
-    public var minimumClimbSpeedKt: Double = 20
+    package var minimumClimbSpeedKt: Double = 20
     /// On the ground below this ground speed (sustained), knots…
-    public var landingSpeedKt: Double = 30
+    package var landingSpeedKt: Double = 30
     /// …for this long, seconds…
-    public var landingHoldSec: Double = 20
+    package var landingHoldSec: Double = 20
     /// …with at most this vertical speed, feet per minute.
-    public var groundVerticalFpm: Double = 200
+    package var groundVerticalFpm: Double = 200
     /// A height above terrain (GDL 90 message 0x09) at or above this is airborne whatever the speed, feet.
-    public var airborneHeightFt: Double = 300
+    package var airborneHeightFt: Double = 300
 
     /// The phase now.
-    public private(set) var phase: Phase = .unknown
+    package private(set) var phase: Phase = .unknown
     /// When the phase last changed, epoch seconds.
-    public private(set) var since: Double?
+    package private(set) var since: Double?
     /// When the condition that made the last change began (the takeoff roll reaching
     /// `takeoffSpeedKt`, the landing roll slowing below `landingSpeedKt`): `since` less the hold.
     /// The logbook's takeoff and landing times.
-    public private(set) var changeBegan: Double?
+    package private(set) var changeBegan: Double?
     /// True when the phase was decided by the first fix (a recording or a gateway starting in
     /// flight), not by a takeoff or landing seen.
-    public private(set) var decidedByFirstFix = false
+    package private(set) var decidedByFirstFix = false
     private var takeoffSince: Double?
     private var landingSince: Double?
 
     /// Creates the tracker with the default thresholds.
-    public init() {}
+    package init() {}
 
     /// True when flying.
-    public var airborne: Bool { phase == .airborne }
+    package var airborne: Bool { phase == .airborne }
 
     /// Takes one ownship sample at `time`.
-    public mutating func update(groundSpeedKt: Double, verticalSpeedFpm: Double, heightAboveTerrainFt: Double?, at time: Double) {
+    package mutating func update(groundSpeedKt: Double, verticalSpeedFpm: Double, heightAboveTerrainFt: Double?, at time: Double) {
         let speed = groundSpeedKt.isFinite ? groundSpeedKt : 0
         let vs = verticalSpeedFpm.isFinite ? verticalSpeedFpm : 0
         let high = heightAboveTerrainFt.map { $0 >= airborneHeightFt } ?? false

@@ -2,7 +2,7 @@ import GatewaySupport
 import GDL90
 
 /// Where the ownship position in use comes from.
-public enum PositionSource: String, Sendable {
+package enum PositionSource: String, Sendable {
     /// GDL 90 Ownship Report (0x0A) from the receiver.
     case gdl90
     /// gpsd, used when GDL 90 ownship has no valid fix.
@@ -12,19 +12,19 @@ public enum PositionSource: String, Sendable {
 }
 
 /// A position fix from gpsd (its TPV report).
-public struct GPSFix: Hashable, Sendable {
+package struct GPSFix: Hashable, Sendable {
     /// Position.
-    public var position: Position
+    package var position: Position
     /// Altitude MSL in feet, if the fix is 3D.
-    public var altitudeFt: Double?
+    package var altitudeFt: Double?
     /// Ground speed in knots.
-    public var groundSpeedKt: Double?
+    package var groundSpeedKt: Double?
     /// Track in degrees true.
-    public var trackDeg: Double?
+    package var trackDeg: Double?
     /// Climb rate in feet per minute.
-    public var verticalSpeedFpm: Double?
+    package var verticalSpeedFpm: Double?
     /// Creates a fix.
-    public init(position: Position, altitudeFt: Double?, groundSpeedKt: Double?, trackDeg: Double?, verticalSpeedFpm: Double? = nil) {
+    package init(position: Position, altitudeFt: Double?, groundSpeedKt: Double?, trackDeg: Double?, verticalSpeedFpm: Double? = nil) {
         self.position = position
         self.altitudeFt = altitudeFt
         self.groundSpeedKt = groundSpeedKt
@@ -35,19 +35,19 @@ public struct GPSFix: Hashable, Sendable {
 
 extension GPSFix {
     /// Physical ranges a fix is held to where it enters (gpsd is outside our trust boundary).
-    public enum Limits {
+    package enum Limits {
         /// Altitude, feet MSL.
-        public static let altitudeFt: ClosedRange<Double> = -2_000...60_000
+        package static let altitudeFt: ClosedRange<Double> = -2_000...60_000
         /// Ground speed, knots.
-        public static let groundSpeedKt: ClosedRange<Double> = 0...1_000
+        package static let groundSpeedKt: ClosedRange<Double> = 0...1_000
         /// Vertical speed, feet per minute.
-        public static let verticalSpeedFpm: ClosedRange<Double> = -20_000...20_000
+        package static let verticalSpeedFpm: ClosedRange<Double> = -20_000...20_000
     }
 
     /// The fix with every value checked against physical ranges: nil when the position itself is
     /// not a position; out-of-range or non-finite altitude, speed, track or climb become unknown.
     /// `rejected` names what was dropped (for a counter and a log line).
-    public func validated() -> (fix: GPSFix?, rejected: [String]) {
+    package func validated() -> (fix: GPSFix?, rejected: [String]) {
         let p = position
         guard p.latitude.isFinite, p.longitude.isFinite, (-90...90).contains(p.latitude), (-180...180).contains(p.longitude) else {
             return (nil, ["position"])
@@ -64,36 +64,36 @@ extension GPSFix {
 
 /// Ownship as the alert engines see it at one instant: the fused result of GDL 90 ownship
 /// reports (preferred) and gpsd.
-public struct OwnshipFix: Sendable, Equatable {
+package struct OwnshipFix: Sendable, Equatable {
     /// Position.
-    public var position: Position
+    package var position: Position
     /// Altitude to compare with traffic (pressure altitude when known, else geometric), feet.
-    public var altitudeFt: Double?
+    package var altitudeFt: Double?
     /// True when `altitudeFt` is pressure altitude (comparable with traffic reports).
-    public var altitudeIsPressure: Bool
+    package var altitudeIsPressure: Bool
     /// Horizontal velocity.
-    public var velocity: PlaneVelocity
+    package var velocity: PlaneVelocity
     /// Ground speed in knots.
-    public var groundSpeedKt: Double
+    package var groundSpeedKt: Double
     /// Track in degrees true, nil when not moving.
-    public var trackDeg: Double?
+    package var trackDeg: Double?
     /// Vertical speed, feet per minute.
-    public var verticalSpeedFpm: Double
+    package var verticalSpeedFpm: Double
     /// False when on the ground (from what ownship does: see `FlightState`).
-    public var airborne: Bool
+    package var airborne: Bool
     /// Where the position comes from.
-    public var source: PositionSource
+    package var source: PositionSource
     /// Seconds since the report this fix comes from; over `OwnshipState.maximumFixAge` the fix is
     /// held: dead-reckoned along the last track and speed (`isHeld`).
-    public var ageSec: Double = 0
+    package var ageSec: Double = 0
     /// True when no report is recent: the position is dead-reckoned and alerts are held, not cleared.
-    public var isHeld: Bool = false
+    package var isHeld: Bool = false
     /// Height above terrain, feet, when the receiver sends it (GDL 90 0x09) and it is recent.
-    public var heightAboveTerrainFt: Double?
+    package var heightAboveTerrainFt: Double?
 
     /// Creates a fix (the core makes them from ownship reports and gpsd; benchmarks and fuzzing
     /// make their own).
-    public init(position: Position, altitudeFt: Double?, altitudeIsPressure: Bool, velocity: PlaneVelocity, groundSpeedKt: Double,
+    package init(position: Position, altitudeFt: Double?, altitudeIsPressure: Bool, velocity: PlaneVelocity, groundSpeedKt: Double,
                 trackDeg: Double?, verticalSpeedFpm: Double, airborne: Bool, source: PositionSource, ageSec: Double = 0,
                 isHeld: Bool = false, heightAboveTerrainFt: Double? = nil) {
         self.position = position
@@ -112,48 +112,48 @@ public struct OwnshipFix: Sendable, Equatable {
 }
 
 /// Everything the core knows about ownship.
-public struct OwnshipState: Sendable {
+package struct OwnshipState: Sendable {
     /// Ownship's own 24-bit address and type from the last Ownship Report, used to drop its ghost.
-    public internal(set) var address: UInt32?
+    package internal(set) var address: UInt32?
     /// Address type from the last Ownship Report.
-    public internal(set) var addressType: AddressType?
+    package internal(set) var addressType: AddressType?
     /// The last GDL 90 Ownship Report and its time.
-    public internal(set) var report: TrafficReport?
+    package internal(set) var report: TrafficReport?
     /// Time of `report`.
-    public internal(set) var reportTime: Double?
+    package internal(set) var reportTime: Double?
     /// Geometric altitude (0x0B) and its time.
-    public internal(set) var geoAltitudeFt: Int?
+    package internal(set) var geoAltitudeFt: Int?
     /// Time of `geoAltitudeFt`.
-    public internal(set) var geoAltitudeTime: Double?
+    package internal(set) var geoAltitudeTime: Double?
     /// Last gpsd fix and its time.
-    public internal(set) var gpsdFix: GPSFix?
+    package internal(set) var gpsdFix: GPSFix?
     /// Time of `gpsdFix`.
-    public internal(set) var gpsdTime: Double?
+    package internal(set) var gpsdTime: Double?
 
     /// Height above terrain (0x09) and its time.
-    public internal(set) var heightAboveTerrainFt: Int?
+    package internal(set) var heightAboveTerrainFt: Int?
     /// Time of `heightAboveTerrainFt`.
-    public internal(set) var heightAboveTerrainTime: Double?
+    package internal(set) var heightAboveTerrainTime: Double?
     /// Whether ownship is flying, from what it does (never from the box's airborne bit).
-    public internal(set) var flight = FlightState()
+    package internal(set) var flight = FlightState()
 
     /// A fix older than this many seconds is held: dead-reckoned, and alerts neither step down
     /// nor clear on it.
-    public var maximumFixAge: Double = 3
+    package var maximumFixAge: Double = 3
     /// A fix older than this many seconds is lost: no fix, alerts clear. Gaps of 2–13 s between
     /// ownship reports are common in real streams (a box dropping packets, a GPS stalling).
-    public var holdFixAge: Double = 15
+    package var holdFixAge: Double = 15
 
     /// True when ownship's address is anonymous (self-assigned or zero), so its ghost must be
     /// matched by position, altitude and velocity instead.
-    public var addressIsAnonymous: Bool {
+    package var addressIsAnonymous: Bool {
         guard let address, let addressType else { return true }
         return address == 0 || addressType == .adsbSelfAssigned
     }
 
     /// The fused fix at `time`: a recent GDL 90 ownship report, else a recent gpsd fix, else either
     /// held (dead-reckoned) up to `holdFixAge`; nil when no source has had a valid position for that long.
-    public func fix(at time: Double) -> OwnshipFix? {
+    package func fix(at time: Double) -> OwnshipFix? {
         // The common case first (a recent ownship report), building one fix only.
         if let reportTime, time - reportTime <= maximumFixAge, let gdl = gdl90Fix(at: time) { return gdl }
         if let gpsdTime, time - gpsdTime <= maximumFixAge, let gps = gpsdFix(at: time) { return gps }

@@ -4,9 +4,9 @@ import GDL90
 /// Identity of a traffic target. ADS-B and TIS-B/ADS-R reports of one ICAO address are one
 /// target (so a target heard both ways is merged); anonymous and track-file addresses live in
 /// their own namespaces because their numbers mean nothing across sources.
-public struct TargetKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+package struct TargetKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// Address namespaces.
-    public enum Namespace: UInt8, Sendable {
+    package enum Namespace: UInt8, Sendable {
         /// ICAO 24-bit address (ADS-B ICAO, TIS-B ICAO).
         case icao = 0
         /// ADS-B self-assigned (anonymous) address.
@@ -18,18 +18,18 @@ public struct TargetKey: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     /// The namespace.
-    public var namespace: Namespace
+    package var namespace: Namespace
     /// The 24-bit address.
-    public var address: UInt32
+    package var address: UInt32
 
     /// Creates a key.
-    public init(namespace: Namespace, address: UInt32) {
+    package init(namespace: Namespace, address: UInt32) {
         self.namespace = namespace
         self.address = address
     }
 
     /// The key of a report of this address type.
-    public init(address: UInt32, type: AddressType) {
+    package init(address: UInt32, type: AddressType) {
         switch type.rawValue {
         case 0, 2: namespace = .icao
         case 1: namespace = .anonymous
@@ -40,14 +40,14 @@ public struct TargetKey: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     /// Six lowercase hex digits, prefixed with `~` for non-ICAO namespaces (as readsb does).
-    public var description: String {
+    package var description: String {
         let h = String(address, radix: 16)
         let six = String(repeating: "0", count: max(0, 6 - h.count)) + h
         return namespace == .icao ? six : "~" + six
     }
 
     /// Hashes the key as one 64-bit word.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(word)
     }
 
@@ -56,7 +56,7 @@ public struct TargetKey: Hashable, Sendable, Comparable, CustomStringConvertible
     /// core looks a key up several times a traffic report, and SipHash was a sixth of replay.
     /// The seed still differs per process and table, so a flood of invented addresses cannot aim
     /// at one bucket without knowing it.
-    public func _rawHashValue(seed: Int) -> Int {
+    package func _rawHashValue(seed: Int) -> Int {
         var h = word ^ UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15
         h ^= h >> 33
         h &*= 0xFF51_AFD7_ED55_8CCD
@@ -69,60 +69,60 @@ public struct TargetKey: Hashable, Sendable, Comparable, CustomStringConvertible
     private var word: UInt64 { UInt64(namespace.rawValue) << 32 | UInt64(address) }
 
     /// Orders by namespace then address (for deterministic iteration).
-    public static func < (a: TargetKey, b: TargetKey) -> Bool {
+    package static func < (a: TargetKey, b: TargetKey) -> Bool {
         (a.namespace.rawValue, a.address) < (b.namespace.rawValue, b.address)
     }
 }
 
 /// One aircraft or vehicle in the traffic picture.
-public struct Target: Sendable, Equatable {
+package struct Target: Sendable, Equatable {
     /// Identity.
-    public var key: TargetKey
+    package var key: TargetKey
     /// Address type of the latest report used.
-    public var addressType: AddressType
+    package var addressType: AddressType
     /// Callsign, if any report carried one.
-    public var callsign: String?
+    package var callsign: String?
     /// Last reported position.
-    public var position: Position?
+    package var position: Position?
     /// Pressure altitude, feet.
-    public var pressureAltitudeFt: Int?
+    package var pressureAltitudeFt: Int?
     /// Ground speed, knots.
-    public var groundSpeedKt: Int? { didSet { velocityCache.refresh(speedKt: groundSpeedKt, trackDeg: trackDeg) } }
+    package var groundSpeedKt: Int? { didSet { velocityCache.refresh(speedKt: groundSpeedKt, trackDeg: trackDeg) } }
     /// Track, degrees true (nil when the report's track is invalid).
-    public var trackDeg: Double? { didSet { velocityCache.refresh(speedKt: groundSpeedKt, trackDeg: trackDeg) } }
+    package var trackDeg: Double? { didSet { velocityCache.refresh(speedKt: groundSpeedKt, trackDeg: trackDeg) } }
     /// The velocity of `groundSpeedKt` along `trackDeg` (zero without both), computed when they
     /// change rather than at every alert evaluation (a sine and a cosine each).
     @inline(__always)
-    public var velocity: PlaneVelocity {
+    package var velocity: PlaneVelocity {
         if let v = velocityCache.value(speedKt: groundSpeedKt, trackDeg: trackDeg) { return v }
         return VelocityCache.velocity(speedKt: groundSpeedKt, trackDeg: trackDeg)
     }
     var velocityCache = VelocityCache()
     /// Vertical speed, feet per minute.
-    public var verticalSpeedFpm: Int?
+    package var verticalSpeedFpm: Int?
     /// False when on the ground.
-    public var airborne: Bool
+    package var airborne: Bool
     /// Emitter category.
-    public var emitterCategory: UInt8
+    package var emitterCategory: UInt8
     /// True when the latest report was extrapolated by the receiver.
-    public var extrapolated: Bool
+    package var extrapolated: Bool
     /// Time of the latest report of any kind.
-    public var lastSeen: Double
+    package var lastSeen: Double
     /// Time of the latest report that was not extrapolated (a real reception).
-    public var lastReal: Double
+    package var lastReal: Double
     /// Time of the latest direct (ADS-B, not TIS-B) report, if any.
-    public var lastDirect: Double?
+    package var lastDirect: Double?
     /// Reports received.
-    public var reports: Int
+    package var reports: Int
     /// True when the target has been heard both directly and via TIS-B/ADS-R.
-    public var mergedSources: Bool
+    package var mergedSources: Bool
     /// When the current position was first reported (a re-sent, unchanged position keeps it).
-    public var positionTime: Double = 0
+    package var positionTime: Double = 0
     /// Reports since `positionTime` that re-sent the same position.
-    public var unchangedReports: Int = 0
+    package var unchangedReports: Int = 0
     /// Set when this target is another target's twin (the same aircraft relayed by TIS-B/ADS-R
     /// under another address): the picture keeps both, only the other one alerts.
-    public var twinOf: TargetKey? = nil
+    package var twinOf: TargetKey? = nil
     /// Since when a twin has stopped matching the target it copies (it is unlinked after a while).
     var twinMismatchSince: Double? = nil
     /// The tracks it reported in the last seconds, at whatever spacing they came: a relayed
@@ -135,7 +135,7 @@ public struct Target: Sendable, Equatable {
 
     /// The position to trust at `time`: none once extrapolated for longer than `trustLimit` seconds.
     @inline(__always)
-    public func trustedPosition(at time: Double, trustLimit: Double) -> Position? {
+    package func trustedPosition(at time: Double, trustLimit: Double) -> Position? {
         if extrapolated && time - lastReal > trustLimit { return nil }
         return position
     }
@@ -144,7 +144,7 @@ public struct Target: Sendable, Equatable {
     /// move (≥ `minimumSpeedKt`) for more than `afterSec` seconds: receivers re-send a lost
     /// target's last position, and such a target is stale (faded in feeds, never alerted).
     @inline(__always)
-    public func isFrozen(at time: Double, afterSec: Double = 5, minimumSpeedKt: Int = 40) -> Bool {
+    package func isFrozen(at time: Double, afterSec: Double = 5, minimumSpeedKt: Int = 40) -> Bool {
         Self.isFrozen(speedKt: groundSpeedKt, unchangedReports: unchangedReports, positionTime: positionTime, at: time,
                       afterSec: afterSec, minimumSpeedKt: minimumSpeedKt)
     }
@@ -160,7 +160,7 @@ public struct Target: Sendable, Equatable {
     /// The position at `time`: the reported one, moved along the reported track and speed when it
     /// is more than `afterSec` old (a report missed, or a position re-sent unchanged).
     @inline(__always)
-    public func projectedPosition(at time: Double, afterSec: Double = 1.5) -> Position? {
+    package func projectedPosition(at time: Double, afterSec: Double = 1.5) -> Position? {
         guard let position else { return nil }
         let age = time - positionTime
         guard age > afterSec, age < 60, let speed = groundSpeedKt, speed > 0, let track = trackDeg else { return position }
@@ -170,13 +170,13 @@ public struct Target: Sendable, Equatable {
 
 /// A transponder heard without position, which Stratux draws as a ring of eight fake targets
 /// around ownship (addresses 0–7, callsign "MODE S"), collapsed into one range-only target.
-public struct ModeSRing: Sendable, Equatable {
+package struct ModeSRing: Sendable, Equatable {
     /// Estimated range from ownship, NM (the ring's radius).
-    public var rangeNM: Double?
+    package var rangeNM: Double?
     /// Pressure altitude reported with the ring, feet.
-    public var pressureAltitudeFt: Int?
+    package var pressureAltitudeFt: Int?
     /// Time last seen.
-    public var lastSeen: Double
+    package var lastSeen: Double
 }
 
 /// The velocity last computed for a target's speed and track, kept with the inputs it was made

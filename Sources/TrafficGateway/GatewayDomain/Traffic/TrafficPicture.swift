@@ -3,64 +3,64 @@ import GDL90
 
 /// The traffic picture: targets by identity, merged across ADS-B and TIS-B/ADS-R, with ownship's
 /// ghost and Stratux's Mode S ring absorbed. A pure value: every change comes with its time.
-public struct TrafficPicture: Sendable {
+package struct TrafficPicture: Sendable {
     /// Tunable limits.
-    public struct Limits: Sendable, Equatable {
+    package struct Limits: Sendable, Equatable {
         /// A target not heard for this long is shown stale (seconds).
-        public var staleAfter: Double = 20
+        package var staleAfter: Double = 20
         /// A target not heard for this long is dropped (seconds).
-        public var dropAfter: Double = 60
+        package var dropAfter: Double = 60
         /// Extrapolated positions are not trusted after this long without a real report (seconds).
-        public var extrapolationTrust: Double = 10
+        package var extrapolationTrust: Double = 10
         /// While a direct ADS-B report is this recent, TIS-B/ADS-R copies only refresh "last seen" (seconds).
-        public var directPreference: Double = 5
+        package var directPreference: Double = 5
         /// Ghost match for anonymous ownship: horizontal distance, NM.
-        public var ghostDistanceNM: Double = 0.3
+        package var ghostDistanceNM: Double = 0.3
         /// Ghost match: altitude difference, feet.
-        public var ghostAltitudeFt: Int = 250
+        package var ghostAltitudeFt: Int = 250
         /// Ghost match: ground speed difference, knots.
-        public var ghostSpeedKt: Int = 20
+        package var ghostSpeedKt: Int = 20
         /// Ghost match: track difference, degrees.
-        public var ghostTrackDeg: Double = 20
+        package var ghostTrackDeg: Double = 20
         /// Twin match (one aircraft under two addresses): horizontal distance, NM…
-        public var twinDistanceNM: Double = 0.1
+        package var twinDistanceNM: Double = 0.1
         /// …altitude difference, feet…
-        public var twinAltitudeFt: Int = 300
+        package var twinAltitudeFt: Int = 300
         /// …ground speed difference, knots…
-        public var twinSpeedKt: Int = 25
+        package var twinSpeedKt: Int = 25
         /// …track difference, degrees.
-        public var twinTrackDeg: Double = 20
+        package var twinTrackDeg: Double = 20
         /// A twin that stops matching is unlinked after this long, seconds.
-        public var twinUnlinkAfter: Double = 10
+        package var twinUnlinkAfter: Double = 10
         /// A TIS-B track file lags the aircraft it copies by up to this long, seconds: while the
         /// aircraft turns, the copy's track may trail its own by its turn rate times this lag
         /// (a chase in a 45° bank showed 40°), and the twin test allows that much more.
-        public var twinLagSec: Double = 6
+        package var twinLagSec: Double = 6
         /// Echo of ownship (anonymous ownship, or ownship from gpsd): horizontal distance, NM.
-        public var echoDistanceNM: Double = 0.05
+        package var echoDistanceNM: Double = 0.05
         /// Echo: speed difference, knots.
-        public var echoSpeedKt: Double = 10
+        package var echoSpeedKt: Double = 10
         /// Echo: track difference, degrees.
-        public var echoTrackDeg: Double = 15
+        package var echoTrackDeg: Double = 15
         /// Echo: altitude difference when both are pressure altitudes, feet (else `echoGeometricAltitudeFt`).
-        public var echoAltitudeFt: Double = 300
+        package var echoAltitudeFt: Double = 300
         /// Echo: altitude difference when ownship's is geometric (gpsd) and the target's pressure, feet.
-        public var echoGeometricAltitudeFt: Double = 1000
+        package var echoGeometricAltitudeFt: Double = 1000
         /// Echo: a target riding with ownship this long (and for `echoReports` reports) is ownship's echo, seconds.
-        public var echoLearnAfter: Double = 5
+        package var echoLearnAfter: Double = 5
         /// Echo: reports needed to learn.
-        public var echoReports: Int = 3
+        package var echoReports: Int = 3
         /// A learned echo that stays this far from ownship (NM) for `twinUnlinkAfter` is forgotten.
-        public var echoForgetNM: Double = 0.5
+        package var echoForgetNM: Double = 0.5
         /// Most targets kept: a receiver hears a few hundred; a flood of invented addresses must not
         /// grow memory without bound. When full, the tenth heard longest ago is evicted (counted).
-        public var maximumTargets: Int = 2_000
+        package var maximumTargets: Int = 2_000
         /// Creates the defaults.
-        public init() {}
+        package init() {}
     }
 
     /// What one report did to the picture.
-    public enum Update: Equatable, Sendable {
+    package enum Update: Equatable, Sendable {
         /// A target was created or updated.
         case target(TargetKey)
         /// The report was ownship's own ghost (relayed back by TIS-B/ADS-R) and was dropped.
@@ -70,38 +70,38 @@ public struct TrafficPicture: Sendable {
     }
 
     /// Limits in force.
-    public var limits: Limits
+    package var limits: Limits
     /// Targets by key.
-    public private(set) var targets: [TargetKey: Target] = [:]
+    package private(set) var targets: [TargetKey: Target] = [:]
     /// The collapsed Mode S ring, if one is showing.
-    public private(set) var modeSRing: ModeSRing?
+    package private(set) var modeSRing: ModeSRing?
     /// Ownship ghost reports dropped.
-    public private(set) var ghostsDropped = 0
+    package private(set) var ghostsDropped = 0
     /// Targets evicted because the picture was full.
-    public private(set) var evicted = 0
+    package private(set) var evicted = 0
     /// The address learned as ownship's echo (a receiver sending ownship as traffic, with ownship
     /// from gpsd or anonymous), if any.
-    public private(set) var learnedEcho: TargetKey?
+    package private(set) var learnedEcho: TargetKey?
     private var echoCandidates: [TargetKey: (since: Double, reports: Int)] = [:]
     private var echoDivergedSince: Double?
     /// Keys of targets heard only through TIS-B/ADS-R or under non-ICAO addresses: the ones twins are looked for among.
     private var relayed: Set<TargetKey> = []
     /// Things worth one log line each (an echo learned or forgotten), drained by `drainNotices()`.
-    public private(set) var notices: [String] = []
+    package private(set) var notices: [String] = []
 
     /// Returns the pending notices and forgets them.
-    public mutating func drainNotices() -> [String] {
+    package mutating func drainNotices() -> [String] {
         defer { notices.removeAll() }
         return notices
     }
 
     /// Creates an empty picture.
-    public init(limits: Limits = Limits()) {
+    package init(limits: Limits = Limits()) {
         self.limits = limits
     }
 
     /// Applies one traffic report received at `time`.
-    public mutating func apply(_ report: TrafficReport, at time: Double, ownship: OwnshipState, ownshipFix: OwnshipFix?) -> Update {
+    package mutating func apply(_ report: TrafficReport, at time: Double, ownship: OwnshipState, ownshipFix: OwnshipFix?) -> Update {
         applyLocating(report, at: time, ownship: ownship, ownshipFix: ownshipFix).update
     }
 
@@ -178,7 +178,7 @@ public struct TrafficPicture: Sendable {
     }
 
     /// True while `key` is riding with ownship (a candidate echo, or the learned one): it must not alert.
-    public func isEchoCandidate(_ key: TargetKey) -> Bool { key == learnedEcho || (!echoCandidates.isEmpty && echoCandidates[key] != nil) }
+    package func isEchoCandidate(_ key: TargetKey) -> Bool { key == learnedEcho || (!echoCandidates.isEmpty && echoCandidates[key] != nil) }
 
     /// Ownship's echo without an ownship address: a target at ownship's position, altitude, track
     /// and speed. A candidate is never alerted; after `echoLearnAfter` seconds and `echoReports`
@@ -294,7 +294,7 @@ public struct TrafficPicture: Sendable {
     static func angle(_ a: Double, _ b: Double) -> Double { abs(signedAngle(a - b)) }
 
     /// Drops targets not heard for `dropAfter` seconds (and an old Mode S ring); returns the keys dropped.
-    public mutating func expire(at time: Double) -> [TargetKey] {
+    package mutating func expire(at time: Double) -> [TargetKey] {
         var dropped: [TargetKey] = []
         for (key, target) in targets where time - target.lastSeen > limits.dropAfter {
             dropped.append(key)
@@ -310,7 +310,7 @@ public struct TrafficPicture: Sendable {
     }
 
     /// True when `target` has not been heard for `staleAfter` seconds at `time`.
-    public func isStale(_ target: Target, at time: Double) -> Bool {
+    package func isStale(_ target: Target, at time: Double) -> Bool {
         time - target.lastSeen > limits.staleAfter
     }
 

@@ -7,9 +7,9 @@ import Hummingbird
 /// to), and fit the rate limit (attempts, good or bad, a sliding minute, per client address:
 /// guessing a token is as slow as acknowledging, and a neighbour's guesses never lock the
 /// pilot's tablet out).
-public final class AcknowledgementGate: Sendable {
+package final class AcknowledgementGate: Sendable {
     /// Why a request was refused, or that it passed.
-    public enum Verdict: Equatable, Sendable {
+    package enum Verdict: Equatable, Sendable {
         /// Passed.
         case allowed
         /// No token configured: acknowledgement over HTTP is off (403).
@@ -31,13 +31,13 @@ public final class AcknowledgementGate: Sendable {
     static let trackedClients = 1_024
 
     /// A gate for `token` (nil: everything refused) with at most `perMinute` attempts a minute.
-    public init(token: String?, perMinute: Int = 10) {
+    package init(token: String?, perMinute: Int = 10) {
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
         self.perMinute = max(1, perMinute)
     }
 
     /// Checks one request at `now` (seconds, any monotonic origin).
-    public func check(authorization: String?, origin: String?, host: String?, client: String, now: Double) -> Verdict {
+    package func check(authorization: String?, origin: String?, host: String?, client: String, now: Double) -> Verdict {
         guard let token else { return .off }
         let admitted = attempts.withLock { all -> Bool in
             var a = all.removeValue(forKey: client) ?? []

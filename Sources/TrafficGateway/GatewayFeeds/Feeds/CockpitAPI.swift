@@ -15,12 +15,12 @@ import Glibc
 /// NOTAM store hold. Pure functions of their inputs (the time comes in with them, from the
 /// gateway's snapshot, never from this machine's clock): the same inputs give the same bytes.
 /// README.md ("The cockpit page") documents each with an example.
-public enum CockpitAPI {
+package enum CockpitAPI {
     // MARK: /api/traffic
 
     /// `/api/traffic`'s `ownship` object (a fleet's `skygate/NAME/ownship` message), nil while
     /// there is no ownship.
-    public static func ownship(_ s: FeedSnapshot) -> String? {
+    package static func ownship(_ s: FeedSnapshot) -> String? {
         guard let own = s.ownship else { return nil }
         var o = JSONWriter()
         o.add("lat", own.position.latitude, decimals: 6)
@@ -40,7 +40,7 @@ public enum CockpitAPI {
     /// `/api/traffic`: ownship, every target (nearest first, with range, bearing and altitude
     /// relative to ownship when ownship has a fix) and the airspace areas active now with their
     /// outlines (as [lat, lon]) and limits.
-    public static func traffic(_ s: FeedSnapshot, storage: String? = nil) -> String {
+    package static func traffic(_ s: FeedSnapshot, storage: String? = nil) -> String {
         var w = header(s.time)
         // A storage fault at start (the page's banner says it: alerts go on, nothing is logged to the card).
         if let storage { w.add("storage", storage) }
@@ -106,7 +106,7 @@ public enum CockpitAPI {
     }
 
     /// Vertical limits in words: `SFC–4000 MSL`, `1500 MSL–FL180`, `500 AGL–UNL`.
-    public static func limits(floor: Int?, floorAGL: Bool, ceiling: Int?, ceilingAGL: Bool) -> String {
+    package static func limits(floor: Int?, floorAGL: Bool, ceiling: Int?, ceilingAGL: Bool) -> String {
         func level(_ ft: Int?, agl: Bool, none: String) -> String {
             guard let ft else { return none }
             if ft == 0 { return "SFC" }
@@ -121,12 +121,12 @@ public enum CockpitAPI {
     /// `/api/alerts`: the active alerts (each as the alert output contract's JSON, in the order
     /// they were raised), the last hour of changes (newest first) and whether the page may
     /// acknowledge (a token is configured).
-    public static func alerts(active: [AlertEvent], history: [AlertEvent], time: Double, acknowledge: Bool) -> String {
+    package static func alerts(active: [AlertEvent], history: [AlertEvent], time: Double, acknowledge: Bool) -> String {
         alerts(active: active.map { EncodedAlert($0) }, history: history.map { EncodedAlert($0) }, time: time, acknowledge: acknowledge)
     }
 
     /// `/api/alerts` from alerts already encoded (the hub's: no alert is formatted again).
-    public static func alerts(active: [EncodedAlert], history: [EncodedAlert], time: Double, acknowledge: Bool) -> String {
+    package static func alerts(active: [EncodedAlert], history: [EncodedAlert], time: Double, acknowledge: Bool) -> String {
         var w = header(time)
         w.add("acknowledge", acknowledge)
         let sorted = active.sorted { ($0.event.level.rawValue, $1.event.time) > ($1.event.level.rawValue, $0.event.time) }
@@ -139,15 +139,15 @@ public enum CockpitAPI {
     // MARK: /api/notams
 
     /// Where the NOTAM list is centred: a position and the name it goes by.
-    public struct Center: Sendable, Equatable {
+    package struct Center: Sendable, Equatable {
         /// Latitude, degrees.
-        public var latitude: Double
+        package var latitude: Double
         /// Longitude, degrees.
-        public var longitude: Double
+        package var longitude: Double
         /// "ownship", or the airport asked for.
-        public var name: String
+        package var name: String
         /// Creates a centre.
-        public init(latitude: Double, longitude: Double, name: String) {
+        package init(latitude: Double, longitude: Double, name: String) {
             self.latitude = latitude
             self.longitude = longitude
             self.name = name
@@ -155,7 +155,7 @@ public enum CockpitAPI {
     }
 
     /// The state of a NOTAM at `time`: `active`, `future`, `expired` or `cancelled`.
-    public static func state(_ n: Notam, at time: Double) -> String {
+    package static func state(_ n: Notam, at time: Double) -> String {
         if n.type == "C" { return "cancelled" }
         if let end = n.end, end < time, !n.permanent { return "expired" }
         if let start = n.start, start > time { return "future" }
@@ -176,7 +176,7 @@ public enum CockpitAPI {
     /// validity, source and its latest change (new, modified, cancelled, expired); the recent
     /// changes; whether the set is stale (no refresh for 24 h) and when each source refreshed.
     /// `airport` keeps NOTAMs of that location too, wherever they are.
-    public static func notams(_ all: [Notam], changes: [NotamChange], refreshes: [String: Double], stale: Bool,
+    package static func notams(_ all: [Notam], changes: [NotamChange], refreshes: [String: Double], stale: Bool,
                               center: Center?, airport: String?, radiusNM: Double, severity: String?, kind: String?,
                               time: Double) -> String {
         var latest: [String: NotamChange] = [:]
@@ -291,7 +291,7 @@ public enum CockpitAPI {
     /// station's flight category from its latest METAR or SPECI; then the area advisories
     /// (AIRMET, SIGMET, G-AIRMET, CWA, SUA).
     /// Stations (and advisories) `/api/weather` answers at most, nearest first.
-    public static let weatherLimit = 300
+    package static let weatherLimit = 300
 
     /// Of reports of one station and kind (or one text, for PIREPs and advisories) the newest
     /// by its own time, FIS-B's before a fetched one of the same time; in their first order.
@@ -310,7 +310,7 @@ public enum CockpitAPI {
     /// `/api/airports`: the airports of the airport table within `radiusNM` of `near`, nearest
     /// first (at most 60): ident, name, position, elevation, distance; an empty list without a
     /// table or a position.
-    public static func airports(_ table: AirportTable?, near: Position?, radiusNM: Double) -> String {
+    package static func airports(_ table: AirportTable?, near: Position?, radiusNM: Double) -> String {
         guard let table, let near else { return "{\"airports\":[]}" }
         let found = table.nearby(near, withinNM: radiusNM, limit: 60)
         return "{\"airports\":" + JSONWriter.array(found.map { a in
@@ -336,7 +336,7 @@ public enum CockpitAPI {
     /// `trackDeg` (ownship's, in flight): the stations ahead along it (within 35° of the track
     /// and 25 NM of its line, 200 NM out) come first with the nearest (within 25 NM), nearest
     /// first, each marked `alongTrack`; then the others by distance.
-    public static func weather(_ reports: [FISBReport], fetched: [FISBReport] = [], near: Position?, trackDeg: Double? = nil, time: Double,
+    package static func weather(_ reports: [FISBReport], fetched: [FISBReport] = [], near: Position?, trackDeg: Double? = nil, time: Double,
                                airports: AirportTable? = nil) -> String {
         var byStation: [String: [FISBReport]] = [:]
         var advisories: [FISBReport] = []
@@ -416,19 +416,19 @@ public enum CockpitAPI {
     // MARK: /api/status
 
     /// What the status panel shows about the database and the NOTAMs in it.
-    public struct DatabaseStatus: Sendable {
+    package struct DatabaseStatus: Sendable {
         /// The database file.
-        public var path: String
+        package var path: String
         /// NOTAMs stored (nil when it could not be read).
-        public var notams: Int?
+        package var notams: Int?
         /// Each source's last refresh.
-        public var refreshes: [String: Double]
+        package var refreshes: [String: Double]
         /// No refresh for 24 h.
-        public var stale: Bool
+        package var stale: Bool
         /// What went wrong reading it.
-        public var error: String?
+        package var error: String?
         /// Creates the status.
-        public init(path: String, notams: Int?, refreshes: [String: Double], stale: Bool, error: String? = nil) {
+        package init(path: String, notams: Int?, refreshes: [String: Double], stale: Bool, error: String? = nil) {
             self.path = path
             self.notams = notams
             self.refreshes = refreshes
@@ -439,7 +439,7 @@ public enum CockpitAPI {
 
     /// `/api/status`: receiver health (messages by type, rates, last heartbeat, GPS source),
     /// the feeds' clients and drops, the database and NOTAM refreshes, the version.
-    public static func status(_ s: FeedSnapshot, feeds: FeedCounters, messagesPerSec: Double, uplinksPerSec: Double,
+    package static func status(_ s: FeedSnapshot, feeds: FeedCounters, messagesPerSec: Double, uplinksPerSec: Double,
                               database: DatabaseStatus?, fileNotams: Int, version: String) -> String {
         var w = header(s.time)
         w.add("version", version)

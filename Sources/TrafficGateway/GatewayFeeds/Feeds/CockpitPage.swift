@@ -9,11 +9,11 @@
 ///
 /// Data: `/api/traffic` once a second while the traffic panel shows, the other panels at 2–60 s,
 /// alert changes live over the `/alerts` Server-Sent Events stream.
-public enum CockpitPage {
+package enum CockpitPage {
     /// Served with every asset: only this server may be reached, nothing inline, no framing.
-    public static let contentSecurityPolicy =
+    package static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     /// Bytes of the three assets together (the page weight).
-    public static var weight: Int { html.utf8.count + css.utf8.count + javascript.utf8.count }
+    package static var weight: Int { html.utf8.count + css.utf8.count + javascript.utf8.count }
 }

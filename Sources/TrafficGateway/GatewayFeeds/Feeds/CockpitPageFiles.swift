@@ -3,7 +3,7 @@
 
 extension CockpitPage {
     /// The document (`/`), from `Page/index.html`.
-    public static let html = #"""
+    package static let html = #"""
         <!doctype html>
         <html lang="en" data-theme="day">
         <head>
@@ -138,7 +138,7 @@ extension CockpitPage {
         """#
 
     /// The style sheet (`/cockpit.css`): day and night themes, touch targets of 48 px or more, from `Page/style.css`.
-    public static let css = #"""
+    package static let css = #"""
         :root{--bg:#f4f5f2;--fg:#0b0d10;--muted:#50565e;--card:#fff;--line:#c8ccd0;--accent:#0b4fa8;--scope:#fdfdfb;--ring:#8a929a;
           --warn:#c80000;--caut:#b86e00;--adv:#007a8a;--tgt:#102a60;--own:#0b0d10;--vfr:#17852b;--mvfr:#0b4fa8;--ifr:#c80000;--lifr:#a0008c;
           --tfr:#c80000;--area:#8a2be2;font-size:18px}
@@ -259,7 +259,7 @@ extension CockpitPage {
         """#
 
     /// The script (`/cockpit.js`), from `Page/app.js`.
-    public static let javascript = #"""
+    package static let javascript = #"""
         'use strict';
         (function () {
           const $ = (id) => document.getElementById(id);

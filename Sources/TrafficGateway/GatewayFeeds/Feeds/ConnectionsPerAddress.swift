@@ -3,31 +3,31 @@ import NIOCore
 
 /// Open HTTP connections counted by client address, so one neighbour on a shared Wi-Fi cannot
 /// take every connection the server has (`FeedServer.maximumConnections` in all).
-public final class ConnectionsPerAddress: Sendable {
+package final class ConnectionsPerAddress: Sendable {
     /// Most connections from one address.
-    public let limit: Int
+    package let limit: Int
     /// Open connections by address, and in all.
     private let counts = Locked<(byAddress: [String: Int], total: Int)>(([:], 0))
     private let refusedCount = Locked(0)
 
     /// Connections the server serves at once (`FeedServer.maximumConnections`).
-    public let capacity: Int
+    package let capacity: Int
     /// Slots near the cap kept for addresses that hold no connection.
-    public let reserved: Int
+    package let reserved: Int
 
     /// Creates a table allowing `limit` connections an address, `capacity` in all, the last
     /// `reserved` of them for addresses holding none.
-    public init(limit: Int, capacity: Int = .max, reserved: Int = 0) {
+    package init(limit: Int, capacity: Int = .max, reserved: Int = 0) {
         self.limit = limit
         self.capacity = capacity
         self.reserved = reserved
     }
 
     /// Connections refused so far.
-    public var refused: Int { refusedCount.withLock { $0 } }
+    package var refused: Int { refusedCount.withLock { $0 } }
 
     /// Connections open now from `address`, and in all.
-    public func open(_ address: String) -> (address: Int, total: Int) {
+    package func open(_ address: String) -> (address: Int, total: Int) {
         counts.withLock { ($0.byAddress[address, default: 0], $0.total) }
     }
 

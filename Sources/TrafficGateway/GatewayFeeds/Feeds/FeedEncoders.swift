@@ -4,7 +4,7 @@ import GDL90
 
 /// The documents the HTTP feeds serve, built from a `FeedSnapshot`. Pure functions: the same
 /// snapshot always gives the same bytes.
-public enum FeedEncoders {
+package enum FeedEncoders {
     /// `/data/aircraft.json` in the shape dump1090-fa and readsb write (field names as readsb's
     /// README-json documents them): `now`, `messages`, `aircraft[]` with `hex` (a `~` prefix for
     /// non-ICAO addresses, as readsb does), `type`, `flight` (8 characters, space padded),
@@ -14,7 +14,7 @@ public enum FeedEncoders {
     /// `/data/receiver.json` in readsb's shape, which tar1090 reads before `aircraft.json`
     /// (without it tar1090 reports "the decoder … isn't working"): version, refresh interval
     /// (ms), history files kept (none), and the receiver's position (ownship's, when known).
-    public static func receiverJSON(_ s: FeedSnapshot, version: String) -> String {
+    package static func receiverJSON(_ s: FeedSnapshot, version: String) -> String {
         var w = JSONWriter()
         w.add("version", version)
         w.add("refresh", 1000)
@@ -26,7 +26,7 @@ public enum FeedEncoders {
         return w.result
     }
 
-    public static func aircraftJSON(_ s: FeedSnapshot) -> String {
+    package static func aircraftJSON(_ s: FeedSnapshot) -> String {
         var items: [String] = []
         items.reserveCapacity(s.targets.count)
         for t in s.targets {
@@ -75,7 +75,7 @@ public enum FeedEncoders {
 
     /// The emitter category as ADS-B writes it: sets A–D of eight (GDL 90 numbers them 0–39 the
     /// same way: 1 light = A1, 9 glider = B1, 17 surface emergency vehicle = C1).
-    public static func category(_ c: UInt8) -> String {
+    package static func category(_ c: UInt8) -> String {
         let sets = ["A", "B", "C", "D"]
         guard c < 32 else { return "D0" }
         return sets[Int(c) / 8] + String(Int(c) % 8)
@@ -83,7 +83,7 @@ public enum FeedEncoders {
 
     /// `/traffic.geojson`: a FeatureCollection of Points ([lon, lat], RFC 7946 order), one per
     /// target with a position, plus ownship, with properties for styling and labels.
-    public static func trafficGeoJSON(_ s: FeedSnapshot) -> String {
+    package static func trafficGeoJSON(_ s: FeedSnapshot) -> String {
         var features: [String] = []
         if let own = s.ownship {
             var p = JSONWriter()
@@ -118,7 +118,7 @@ public enum FeedEncoders {
 
     /// `/airspace.geojson`: a FeatureCollection of Polygons (circles as 64-gons, rings closed and
     /// counter-clockwise as RFC 7946 asks) with name, limits, times and severity.
-    public static func airspaceGeoJSON(_ s: FeedSnapshot) -> String {
+    package static func airspaceGeoJSON(_ s: FeedSnapshot) -> String {
         var features: [String] = []
         for a in s.airspace {
             var ring = a.outline()
@@ -146,7 +146,7 @@ public enum FeedEncoders {
     }
 
     /// `/healthz` body: status and the reason when unhealthy.
-    public static func health(_ s: FeedSnapshot, storage: String? = nil, fleet: String? = nil) -> String {
+    package static func health(_ s: FeedSnapshot, storage: String? = nil, fleet: String? = nil) -> String {
         var w = JSONWriter()
         w.add("status", s.problem != nil ? "unhealthy" : storage != nil ? "degraded" : "ok")
         w.add("problem", s.problem)
@@ -163,7 +163,7 @@ public enum FeedEncoders {
     }
 
     /// `/metrics` in the Prometheus text exposition format (version 0.0.4).
-    public static func metrics(_ s: FeedSnapshot, feeds: FeedCounters) -> String {
+    package static func metrics(_ s: FeedSnapshot, feeds: FeedCounters) -> String {
         var out = ""
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: Int)]) {
             out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
@@ -215,21 +215,21 @@ public enum FeedEncoders {
 }
 
 /// Counts kept by the feeds themselves (not by the core).
-public struct FeedCounters: Sendable, Equatable {
+package struct FeedCounters: Sendable, Equatable {
     /// /alerts clients connected now.
-    public var sseClients = 0
+    package var sseClients = 0
     /// /alerts clients dropped for a full buffer.
-    public var sseDropped = 0
+    package var sseDropped = 0
     /// `/alerts` clients refused (over the subscriber cap).
-    public var sseRefused = 0
+    package var sseRefused = 0
     /// NMEA clients dropped for not reading.
-    public var nmeaDropped = 0
+    package var nmeaDropped = 0
     /// Datagrams forwarded.
-    public var forwarded = 0
+    package var forwarded = 0
     /// Datagrams the kernel refused.
-    public var forwardFailures = 0
+    package var forwardFailures = 0
     /// Creates zeroed counters.
-    public init() {}
+    package init() {}
 }
 
 extension String {

@@ -5,7 +5,7 @@ import GatewayDomain
 /// alerts, and one bounded buffer per `/alerts` subscriber. Publishing never waits for a reader:
 /// a subscriber whose buffer is full is dropped (and counted); it reconnects and starts again
 /// from the active alerts.
-public final class FeedHub: Sendable {
+package final class FeedHub: Sendable {
     private struct State {
         var snapshot: FeedSnapshot
         var active: [String: EncodedAlert] = [:]
@@ -20,22 +20,22 @@ public final class FeedHub: Sendable {
 
     private let state: Locked<State>
     /// Alert lines a subscriber may have waiting before it is dropped.
-    public let bufferLimit: Int
+    package let bufferLimit: Int
 
     /// Creates a hub holding an empty snapshot.
-    public init(bufferLimit: Int = 256, now: Double = 0) {
+    package init(bufferLimit: Int = 256, now: Double = 0) {
         self.bufferLimit = bufferLimit
         self.state = Locked(State(snapshot: .empty(at: now)))
     }
 
     /// The latest snapshot.
-    public var snapshot: FeedSnapshot { state.withLock { $0.snapshot } }
+    package var snapshot: FeedSnapshot { state.withLock { $0.snapshot } }
 
     /// Feed counters (SSE clients, drops, forwarding).
-    public var counters: FeedCounters { state.withLock { $0.counters } }
+    package var counters: FeedCounters { state.withLock { $0.counters } }
 
     /// Replaces the snapshot (and keeps the message counts of the last 10 s for the rates).
-    public func publish(_ snapshot: FeedSnapshot) {
+    package func publish(_ snapshot: FeedSnapshot) {
         let uplinks = snapshot.counters.messagesByType["uplink"] ?? 0
         state.withLock { s in
             s.snapshot = snapshot
@@ -46,7 +46,7 @@ public final class FeedHub: Sendable {
     }
 
     /// Messages and uplinks a second over the last 10 s or so (0 before two snapshots).
-    public var rates: (messagesPerSec: Double, uplinksPerSec: Double) {
+    package var rates: (messagesPerSec: Double, uplinksPerSec: Double) {
         state.withLock { s in
             guard let a = s.rateSamples.first, let b = s.rateSamples.last, b.time - a.time >= 0.5 else { return (0, 0) }
             let dt = b.time - a.time
@@ -55,26 +55,26 @@ public final class FeedHub: Sendable {
     }
 
     /// How long alert changes stay in `history`, seconds.
-    public static let historySeconds = 3600.0
+    package static let historySeconds = 3600.0
     /// Most alert changes kept in `history`.
-    public static let historyLimit = 2_000
+    package static let historyLimit = 2_000
 
     /// Alert changes of the last hour (at most `historyLimit`), oldest first.
-    public var history: [AlertEvent] { historyEncoded.map(\.event) }
+    package var history: [AlertEvent] { historyEncoded.map(\.event) }
 
     /// Alert changes of the last hour as encoded when they happened, oldest first.
-    public var historyEncoded: [EncodedAlert] { state.withLock { $0.history } }
+    package var historyEncoded: [EncodedAlert] { state.withLock { $0.history } }
 
     /// The FIS-B products held (METAR, TAF, NOTAMs…), as the core's product store has them.
-    public var weather: [FISBReport] { state.withLock { $0.weather } }
+    package var weather: [FISBReport] { state.withLock { $0.weather } }
 
     /// Replaces the FIS-B products the cockpit page reads (the live gateway does it every second).
-    public func publish(weather reports: [FISBReport]) {
+    package func publish(weather reports: [FISBReport]) {
         state.withLock { $0.weather = reports }
     }
 
     /// Updates the forwarding counters.
-    public func countForward(sent: Int, failed: Int) {
+    package func countForward(sent: Int, failed: Int) {
         state.withLock {
             $0.counters.forwarded += sent
             $0.counters.forwardFailures += failed
@@ -82,25 +82,25 @@ public final class FeedHub: Sendable {
     }
 
     /// Counts an NMEA client dropped for not reading.
-    public func countNMEADrop() { state.withLock { $0.counters.nmeaDropped += 1 } }
+    package func countNMEADrop() { state.withLock { $0.counters.nmeaDropped += 1 } }
 
     /// Alerts active now, in the order they were raised.
-    public var activeAlerts: [AlertEvent] { activeEncoded.map(\.event) }
+    package var activeAlerts: [AlertEvent] { activeEncoded.map(\.event) }
 
     /// Alerts active now, as encoded when they changed, in the order they were raised.
-    public var activeEncoded: [EncodedAlert] {
+    package var activeEncoded: [EncodedAlert] {
         state.withLock { s in s.order.compactMap { s.active[$0] } }
     }
 
     /// Encodes alert changes and publishes them (`publish(encoded:)`).
-    public func publish(_ alerts: [AlertEvent]) {
+    package func publish(_ alerts: [AlertEvent]) {
         publish(encoded: alerts.map { EncodedAlert($0) })
     }
 
     /// Sends alert changes to every subscriber (the JSON line, or the readable one to a
     /// subscriber that asked for text) and keeps the active set: the encodings made once, when the
     /// change happened, are what every reader gets.
-    public func publish(encoded alerts: [EncodedAlert]) {
+    package func publish(encoded alerts: [EncodedAlert]) {
         guard !alerts.isEmpty else { return }
         let dropped: [AsyncStream<Line>.Continuation] = state.withLock { s in
             s.history += alerts
@@ -137,33 +137,33 @@ public final class FeedHub: Sendable {
     /// What a subscriber's stream carries: an alert change, or a keep-alive (the SSE handler
     /// writes it as a comment, so a client that went away during a quiet period is found, the
     /// write failing, within seconds, not at the next alert).
-    public enum Line: Sendable, Equatable {
+    package enum Line: Sendable, Equatable {
         case alert(EncodedAlert)
         case keepAlive
     }
 
     /// Sends a keep-alive to every subscriber (the live gateway does it every 10 s).
-    public func keepAlive() {
+    package func keepAlive() {
         state.withLock { s in
             for continuation in s.subscribers.values { _ = continuation.yield(.keepAlive) }
         }
     }
 
     /// Most `/alerts` subscribers at once; `subscribe` returns nil past it (the server answers 503).
-    public static let maximumSubscribers = 256
+    package static let maximumSubscribers = 256
 
     /// A new subscriber's start: what to send first, then the stream of later changes.
-    public struct Subscription: Sendable {
+    package struct Subscription: Sendable {
         /// To send first: the changes after the one the client last saw (`resumed`), else the
         /// alerts active now.
-        public var backlog: [EncodedAlert]
+        package var backlog: [EncodedAlert]
         /// Whether `backlog` continues from the client's last event id.
-        public var resumed: Bool
+        package var resumed: Bool
         /// When not resumed: the newest event id so far, which the client should take as its
         /// last one (the active alerts are not in stream order, so they carry none).
-        public var mark: String?
+        package var mark: String?
         /// Every later change, in order.
-        public var stream: AsyncStream<Line>
+        package var stream: AsyncStream<Line>
     }
 
     /// Subscribes to alert changes, or nil when `maximumSubscribers` are connected. A client
@@ -172,7 +172,7 @@ public final class FeedHub: Sendable {
     /// from `earlier`, the changes after it the caller read from the alert log, followed by
     /// the history's later ones. Taken under the hub's one lock, so nothing published meanwhile
     /// is missed or sent twice.
-    public func subscribe(after lastEventID: String? = nil, earlier: [EncodedAlert]? = nil, ifRoom: Bool = true) -> Subscription? {
+    package func subscribe(after lastEventID: String? = nil, earlier: [EncodedAlert]? = nil, ifRoom: Bool = true) -> Subscription? {
         let (stream, continuation) = AsyncStream<Line>.makeStream(bufferingPolicy: .bufferingOldest(bufferLimit))
         let taken = state.withLock { s -> (Int, Subscription)? in
             if ifRoom, s.subscribers.count >= Self.maximumSubscribers {
@@ -213,12 +213,12 @@ public final class FeedHub: Sendable {
     }
 
     /// Whether `eventID` is in the hub's history (a client resuming from it needs nothing from the log).
-    public func remembers(eventID: String) -> Bool {
+    package func remembers(eventID: String) -> Bool {
         state.withLock { s in s.history.contains { $0.eventId == eventID } }
     }
 
     /// Ends every subscription (shutdown).
-    public func finishAll() {
+    package func finishAll() {
         let all = state.withLock { s -> [AsyncStream<Line>.Continuation] in
             let all = Array(s.subscribers.values)
             s.subscribers = [:]

@@ -6,7 +6,7 @@ extension FeedServer {
     /// benchmarks, the fuzzer; `gatewayd run` runs the server as a service of its group instead).
     /// The server's tasks run on a serial queue of their own: these callers block threads of the
     /// small cooperative pool while they wait for a reply, which would otherwise starve it.
-    public func start(host: String, port: Int) throws(GatewayError) {
+    package func start(host: String, port: Int) throws(GatewayError) {
         try bind(host: host, port: port)
         standalone.set(Task(executorPreference: HarnessExecutor.shared) { try? await self.run() })  // concurrency: the stand-alone harness (tests, benchmarks, fuzzer): the server on an executor of its own, off the pool its callers block
         // Woken when Hummingbird says it accepts connections.
@@ -14,7 +14,7 @@ extension FeedServer {
     }
 
     /// Stops serving (`start`) and ends every `/alerts` stream.
-    public func stop() {
+    package func stop() {
         hub.finishAll()
         standalone.value?.cancel()
     }

@@ -23,9 +23,9 @@ import Glibc
 /// `/alerts` (Server-Sent Events), `/alerts/active`, `/healthz`, `/metrics`. Read-only but for
 /// acknowledging an airspace alert, which needs its own token.
 /// Handlers read the `FeedHub`'s latest snapshot; they never touch the core.
-public final class FeedServer: Service, CustomStringConvertible {
+package final class FeedServer: Service, CustomStringConvertible {
     /// The hub the handlers read.
-    public let hub: FeedHub
+    package let hub: FeedHub
     private let application = Locked<(any Service)?>(nil)
     private let boundPort = Locked<Int>(0)
     let running = Locked(false)
@@ -33,19 +33,19 @@ public final class FeedServer: Service, CustomStringConvertible {
     let standalone = Locked<Task<Void, Never>?>(nil)
 
     /// The TCP port bound (useful with port 0).
-    public var port: Int { boundPort.withLock { $0 } }
+    package var port: Int { boundPort.withLock { $0 } }
 
     /// When set, every request must carry it (`Authorization: Bearer TOKEN`, or `?token=TOKEN` for
     /// clients that cannot set headers): a shared Wi-Fi then cannot read ownship's position.
-    public let token: String?
+    package let token: String?
 
     /// What the cockpit page reads besides the hub (NOTAMs, acknowledgement, version).
-    public let cockpit: CockpitSources
+    package let cockpit: CockpitSources
     /// Guards the page's one write (token, Origin, rate limit).
     let acknowledgementGate: AcknowledgementGate
 
     /// Creates a server over `hub` (and `cockpit` for the page); nothing listens until `start`.
-    public init(hub: FeedHub, token: String? = nil, cockpit: CockpitSources = CockpitSources()) {
+    package init(hub: FeedHub, token: String? = nil, cockpit: CockpitSources = CockpitSources()) {
         self.hub = hub
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
         self.cockpit = cockpit
@@ -53,10 +53,10 @@ public final class FeedServer: Service, CustomStringConvertible {
     }
 
     /// Most HTTP connections served at once.
-    public static let maximumConnections = 512
+    package static let maximumConnections = 512
     /// Connections by client address: at most 32 from one address, and the last 64 of the 512
     /// only for addresses that hold none.
-    public let perAddress = ConnectionsPerAddress(limit: 32, capacity: maximumConnections, reserved: 64)
+    package let perAddress = ConnectionsPerAddress(limit: 32, capacity: maximumConnections, reserved: 64)
 
     /// The router with every route.
     func router() -> Router<FeedRequestContext> {
@@ -138,7 +138,7 @@ public final class FeedServer: Service, CustomStringConvertible {
     /// Checks that `host:port` can be served (binding it once, which also picks the port when
     /// 0) and makes the server; nothing listens until `run`. A port in use or a bad address is
     /// an error here, before any "listening" line.
-    public func bind(host: String, port: Int) throws(GatewayError) {
+    package func bind(host: String, port: Int) throws(GatewayError) {
         guard (0...65_535).contains(port) else { throw GatewayError.setting(name: "--http-port", message: "--http-port \(port): give 1–65535, or 0 to disable") }
         let (fd, bound) = try IPv4Socket.bound(type: Int32(SOCK_STREAM.rawValue), address: host, port: UInt16(port), what: "HTTP",
                                                inUse: "choose another with --http-port, or --http-port 0 to disable", reuseAddress: true)
@@ -160,7 +160,7 @@ public final class FeedServer: Service, CustomStringConvertible {
 
     /// Serves (a service of the gateway's `ServiceGroup`) until graceful shutdown, which ends
     /// every `/alerts` stream so that the server's own graceful shutdown does not wait for them.
-    public func run() async throws {
+    package func run() async throws {
         guard let app = application.value else { return }
         let hub = self.hub
         try await withGracefulShutdownHandler {
@@ -171,10 +171,10 @@ public final class FeedServer: Service, CustomStringConvertible {
     }
 
     /// Whether the server is accepting connections.
-    public var isRunning: Bool { running.value }
+    package var isRunning: Bool { running.value }
 
     /// `HTTP feeds`.
-    public var description: String { "HTTP feeds" }
+    package var description: String { "HTTP feeds" }
 }
 
 /// Refuses (401) any request without the configured token, compared in constant time; the page
@@ -205,14 +205,14 @@ struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
 
 /// The request context of the feeds: Hummingbird's basic one plus the client's address (the
 /// acknowledgement limit is kept per address).
-public struct FeedRequestContext: RequestContext, RemoteAddressRequestContext {
+package struct FeedRequestContext: RequestContext, RemoteAddressRequestContext {
     /// Hummingbird's storage.
-    public var coreContext: CoreRequestContextStorage
+    package var coreContext: CoreRequestContextStorage
     /// The client's address.
-    public let remoteAddress: SocketAddress?
+    package let remoteAddress: SocketAddress?
 
     /// A context for a request arriving on `source`'s channel.
-    public init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
     }

@@ -2,7 +2,7 @@
 /// and visibility above 5 SM), MVFR (1,000–3,000 ft or 3–5 SM), IFR (500 to below 1,000 ft or 1
 /// to below 3 SM), LIFR (below 500 ft or below 1 SM). The ceiling is the lowest broken or
 /// overcast layer, or the vertical visibility.
-public enum FlightCategory: String, Sendable, CaseIterable {
+package enum FlightCategory: String, Sendable, CaseIterable {
     /// Visual flight rules.
     case vfr = "VFR"
     /// Marginal VFR.
@@ -13,7 +13,7 @@ public enum FlightCategory: String, Sendable, CaseIterable {
     case lifr = "LIFR"
 
     /// The category of a METAR's text; nil when it gives neither visibility nor sky condition.
-    public init?(metar text: String) {
+    package init?(metar text: String) {
         let (ceiling, visibility, sky) = Self.ceilingAndVisibility(text)
         guard ceiling != nil || visibility != nil || sky else { return nil }
         let c = ceiling ?? Int.max

@@ -11,18 +11,18 @@ import Glibc
 /// A minimal blocking HTTP/1.1 client over a TCP socket, for `gatewayd tail` (an SSE stream
 /// that may run for hours) and for reading the feeds in tests: plain http:// only, GET only,
 /// Content-Length and chunked bodies. Not a general client: NOTAM fetching uses libcurl.
-public struct HTTPConnection {
+package struct HTTPConnection {
     /// A parsed `http://host[:port]/path` URL.
-    public struct Target: Sendable, Equatable {
+    package struct Target: Sendable, Equatable {
         /// Host name or address.
-        public var host: String
+        package var host: String
         /// Port (80 when absent).
-        public var port: UInt16
+        package var port: UInt16
         /// Path with query ("/" when absent).
-        public var path: String
+        package var path: String
 
         /// Parses `url`, or nil when it is not http://.
-        public init?(_ url: String) {
+        package init?(_ url: String) {
             guard url.hasPrefix("http://") else { return nil }
             let rest = url.dropFirst(7)
             let slash = rest.firstIndex(of: "/") ?? rest.endIndex
@@ -35,11 +35,11 @@ public struct HTTPConnection {
     }
 
     /// What went wrong, in words.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// The sentence.
-        public var description: String
+        package var description: String
         /// Creates a failure.
-        public init(description: String) { self.description = description }
+        package init(description: String) { self.description = description }
     }
 
     private let fd: Int32
@@ -48,12 +48,12 @@ public struct HTTPConnection {
     private var chunkLeft = 0
     private var bodyLeft: Int? = nil
     /// Response status code.
-    public private(set) var status = 0
+    package private(set) var status = 0
     /// Response headers, names lower-cased.
-    public private(set) var headers: [String: String] = [:]
+    package private(set) var headers: [String: String] = [:]
 
     /// Connects, sends `GET path` (with `headers`) and reads the status line and headers.
-    public init(_ target: Target, timeout: Double = 10, sending extraHeaders: [(String, String)] = []) throws(Failure) {
+    package init(_ target: Target, timeout: Double = 10, sending extraHeaders: [(String, String)] = []) throws(Failure) {
         var hints = addrinfo()
         hints.ai_family = AF_INET
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -97,10 +97,10 @@ public struct HTTPConnection {
     }
 
     /// Closes the connection.
-    public func close() { Glibc.close(fd) }
+    package func close() { Glibc.close(fd) }
 
     /// Sets a receive timeout (seconds; 0: none) for later reads.
-    public func setReadTimeout(_ seconds: Double) {
+    package func setReadTimeout(_ seconds: Double) {
         var tv = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1e6))
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
@@ -132,7 +132,7 @@ public struct HTTPConnection {
     }
 
     /// The next piece of the body (de-chunked), nil at its end.
-    public mutating func readBody() throws(Failure) -> [UInt8]? {
+    package mutating func readBody() throws(Failure) -> [UInt8]? {
         if chunked {
             if chunkLeft == 0 {
                 guard let sizeLine = try readLine() else { return nil }
@@ -164,14 +164,14 @@ public struct HTTPConnection {
     }
 
     /// The whole body.
-    public mutating func readAll() throws(Failure) -> [UInt8] {
+    package mutating func readAll() throws(Failure) -> [UInt8] {
         var out: [UInt8] = []
         while let piece = try readBody() { out += piece }
         return out
     }
 
     /// GETs `url` and returns status, headers and body (for tests and one-shot reads).
-    public static func get(_ url: String, timeout: Double = 10) throws(Failure) -> (status: Int, headers: [String: String], body: String) {
+    package static func get(_ url: String, timeout: Double = 10) throws(Failure) -> (status: Int, headers: [String: String], body: String) {
         guard let target = Target(url) else { throw Failure(description: "\(url) is not an http:// URL") }
         var c = try HTTPConnection(target, timeout: timeout)
         defer { c.close() }
@@ -182,27 +182,27 @@ public struct HTTPConnection {
 }
 
 /// Splits a Server-Sent Events byte stream into events' data (lines joined by "\n").
-public struct SSEParser: Sendable {
+package struct SSEParser: Sendable {
     private var line: [UInt8] = []
     private var data: [String] = []
     private var idBuffer: String?
     /// The last event id the stream gave (its `id:` lines, taken when an event ends, even one
     /// without data): what a reconnecting client sends as `Last-Event-ID`.
-    public private(set) var lastEventID: String?
+    package private(set) var lastEventID: String?
 
     /// Creates a parser, resuming after `lastEventID` when given.
-    public init(lastEventID: String? = nil) {
+    package init(lastEventID: String? = nil) {
         self.lastEventID = lastEventID
         idBuffer = lastEventID
     }
 
     /// Feeds bytes; returns the data of every event completed by them.
-    public mutating func feed(_ bytes: [UInt8]) -> [String] {
+    package mutating func feed(_ bytes: [UInt8]) -> [String] {
         feedEvents(bytes).map(\.data)
     }
 
     /// Feeds bytes; returns every event completed by them with its id (the last one given).
-    public mutating func feedEvents(_ bytes: [UInt8]) -> [(id: String?, data: String)] {
+    package mutating func feedEvents(_ bytes: [UInt8]) -> [(id: String?, data: String)] {
         var events: [(id: String?, data: String)] = []
         for b in bytes {
             if b == 0x0A {

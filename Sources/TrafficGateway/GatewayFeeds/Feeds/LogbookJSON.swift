@@ -4,15 +4,15 @@ import GatewayRecords
 import GDL90
 
 /// The logbook as JSON (`flights list --json`, the page's `/api/flights`), written with `JSONWriter`.
-public enum LogbookJSON {
+package enum LogbookJSON {
     /// The flight list: an array of objects (`summary`).
-    public static func list(_ flights: [LogbookStore.Summary]) -> String {
+    package static func list(_ flights: [LogbookStore.Summary]) -> String {
         "[" + flights.map(summary).joined(separator: ",") + "]"
     }
 
     /// One flight of the list: its numbers, its stable `uid` and, in a ground station's logbook,
     /// the `gateway` that flew it (a fleet's `skygate/NAME/flights/UID` message, byte for byte).
-    public static func summary(_ s: LogbookStore.Summary) -> String {
+    package static func summary(_ s: LogbookStore.Summary) -> String {
         var w = JSONWriter()
         w.add("id", Int(s.id))
         w.add("uid", s.uid)
@@ -43,7 +43,7 @@ extension LogbookJSON {
     /// track as [epoch s, lat, lon, altitude ft, ground speed kt], alerts, closest approaches (with the target's
     /// minute of track), airspace visits, the outlines of `areas` near the track, and the export
     /// formats.
-    public static func flight(_ f: LoggedFlight, areas: [AirspaceArea] = []) -> String {
+    package static func flight(_ f: LoggedFlight, areas: [AirspaceArea] = []) -> String {
         var w = JSONWriter()
         w.add("id", f.id.map { Int($0) })
         w.add("uid", LogbookStore.uid(start: LogbookStore.start(of: f)))

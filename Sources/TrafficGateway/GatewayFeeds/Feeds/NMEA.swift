@@ -5,9 +5,9 @@ import GDL90
 /// FLARM NMEA sentences as XCSoar-family apps read them (FLARM's data port specification):
 /// `$PFLAU` (status and the most important target), `$PFLAA` (one per target), and
 /// `$GPRMC`/`$GPGGA` from ownship. Pure: a snapshot in, sentences out.
-public enum NMEA {
+package enum NMEA {
     /// `$body*CS\r\n`, CS the XOR of the body's bytes in two upper-case hex digits.
-    public static func sentence(_ body: String) -> String {
+    package static func sentence(_ body: String) -> String {
         var x: UInt8 = 0
         for b in body.utf8 { x ^= b }
         let hex = Array("0123456789ABCDEF")
@@ -15,7 +15,7 @@ public enum NMEA {
     }
 
     /// Whether `line` (with or without CR LF) has a valid checksum.
-    public static func isValid(_ line: String) -> Bool {
+    package static func isValid(_ line: String) -> Bool {
         let trimmed = line.hasSuffix("\r\n") ? String(line.dropLast(2)) : line
         guard trimmed.first == "$", let star = trimmed.lastIndex(of: "*") else { return false }
         let body = trimmed[trimmed.index(after: trimmed.startIndex)..<star]
@@ -24,7 +24,7 @@ public enum NMEA {
 
     /// All sentences for one second: RMC and GGA (when ownship has a fix), one PFLAA per target
     /// within `rangeNM` that has a position, and PFLAU for the most important one.
-    public static func sentences(_ s: FeedSnapshot, rangeNM: Double = 20) -> [String] {
+    package static func sentences(_ s: FeedSnapshot, rangeNM: Double = 20) -> [String] {
         var out: [String] = []
         guard let own = s.ownship else {
             out.append(sentence("PFLAU,0,1,0,1,0,,0,,,"))

@@ -10,13 +10,13 @@ import NIOPosix
 /// our 64 kB high-water mark are full) misses that second; one that misses 5 in a row is dropped
 /// and counted. Clients are capped (`maximumClients`, `maximumPerAddress`): one past a cap is
 /// accepted and closed at once.
-public final class NMEAServer: Sendable {
+package final class NMEAServer: Sendable {
     /// Most clients at once (an XCSoar or two per cockpit).
-    public static let maximumClients = 32
+    package static let maximumClients = 32
     /// Most clients from one address.
-    public static let maximumPerAddress = 4
+    package static let maximumPerAddress = 4
     /// The port bound.
-    public let port: UInt16
+    package let port: UInt16
     private let channel: any Channel
     private let clients: Clients
     private let timer: RepeatedTask
@@ -48,7 +48,7 @@ public final class NMEAServer: Sendable {
     }
 
     /// Binds `address:port` and starts serving the hub's snapshots every `interval` seconds.
-    public init(address: String = "0.0.0.0", port: UInt16, hub: FeedHub, interval: Double = 1,
+    package init(address: String = "0.0.0.0", port: UInt16, hub: FeedHub, interval: Double = 1,
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(GatewayError) {
         let clients = Clients()
         self.clients = clients
@@ -79,10 +79,10 @@ public final class NMEAServer: Sendable {
     }
 
     /// Clients connected now.
-    public var clientCount: Int { clients.state.withLock { $0.clients.count } }
+    package var clientCount: Int { clients.state.withLock { $0.clients.count } }
 
     /// Connections refused for a cap.
-    public var refused: Int { clients.state.withLock { $0.refused } }
+    package var refused: Int { clients.state.withLock { $0.refused } }
 
     /// One second's sentences to every client that can take them now.
     private static func broadcast(_ text: String, to clients: Clients, hub: FeedHub) {
@@ -105,7 +105,7 @@ public final class NMEAServer: Sendable {
     }
 
     /// Stops serving and closes every client.
-    public func stop() {
+    package func stop() {
         timer.cancel()
         try? channel.close().wait()
         let all = clients.state.withLock { s -> [any Channel] in

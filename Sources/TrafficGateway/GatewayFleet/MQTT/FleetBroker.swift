@@ -5,17 +5,17 @@ import Glibc
 
 /// A broker's address, `mqtt://HOST[:PORT]` (default 1883) or `mqtts://HOST[:PORT]` (TLS,
 /// default 8883, the broker's certificate checked against the name or address given).
-public struct FleetBroker: Sendable, Equatable, CustomStringConvertible {
+package struct FleetBroker: Sendable, Equatable, CustomStringConvertible {
     /// TLS or not.
-    public var tls: Bool
+    package var tls: Bool
     /// Host name or address, as given.
-    public var host: String
+    package var host: String
     /// TCP port.
-    public var port: Int
+    package var port: Int
 
     /// The broker of `url`, or nil when it is not one: a scheme other than mqtt or mqtts, user
     /// information (credentials belong in the password file), a path, query or bad port.
-    public init?(url: String) {
+    package init?(url: String) {
         let scheme: Bool
         var rest: Substring
         if url.hasPrefix("mqtt://") { scheme = false; rest = url.dropFirst(7) } else if url.hasPrefix("mqtts://") { scheme = true; rest = url.dropFirst(8) } else { return nil }
@@ -42,23 +42,23 @@ public struct FleetBroker: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `mqtt://host:port` (never any credential).
-    public var description: String {
+    package var description: String {
         "\(tls ? "mqtts" : "mqtt")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 }
 
 /// The `[fleet]` settings a gateway and a ground station share.
-public struct FleetSettings: Sendable, Equatable {
-    public var broker: FleetBroker
+package struct FleetSettings: Sendable, Equatable {
+    package var broker: FleetBroker
     /// The gateway's name in the fleet (`skygate/NAME/…`); nil for a ground station.
-    public var id: String?
-    public var username: String?
+    package var id: String?
+    package var username: String?
     /// The password file (root-only; its trailing newline is not part of the password).
-    public var passwordFile: String?
+    package var passwordFile: String?
     /// The CA file for `mqtts://`.
-    public var caFile: String?
+    package var caFile: String?
 
-    public init(broker: FleetBroker, id: String? = nil, username: String? = nil, passwordFile: String? = nil, caFile: String? = nil) {
+    package init(broker: FleetBroker, id: String? = nil, username: String? = nil, passwordFile: String? = nil, caFile: String? = nil) {
         self.broker = broker
         self.id = id
         self.username = username
@@ -69,7 +69,7 @@ public struct FleetSettings: Sendable, Equatable {
     /// Whether `id` can name a gateway: 1–64 bytes of UTF-8 without `/`, `+`, `#` (MQTT's topic
     /// separator and wildcards), control or format characters (a right-to-left override) or
     /// spaces, not `.` or `..`, not starting with `$` (brokers' own topics).
-    public static func isValidID(_ id: String) -> Bool {
+    package static func isValidID(_ id: String) -> Bool {
         let bytes = id.utf8.count
         guard (1...64).contains(bytes), !id.hasPrefix("$"), id != ".", id != ".." else { return false }
         // Control characters, and format characters (the right-to-left override, zero-width
@@ -82,7 +82,7 @@ public struct FleetSettings: Sendable, Equatable {
     /// The password in the file at `path`: its content without one trailing newline (`\n` or
     /// `\r\n`). `${CREDENTIALS_DIRECTORY}` in the path is systemd's credentials folder. The
     /// error never quotes the file.
-    public static func readPassword(path: String, environment: [String: String]) throws(GatewayError) -> String {
+    package static func readPassword(path: String, environment: [String: String]) throws(GatewayError) -> String {
         var path = path
         if path.contains("${CREDENTIALS_DIRECTORY}") {
             guard let dir = environment["CREDENTIALS_DIRECTORY"], !dir.isEmpty else {

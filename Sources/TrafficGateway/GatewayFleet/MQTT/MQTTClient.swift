@@ -2,7 +2,7 @@ import CMosquitto
 import GatewaySupport
 
 /// What an MQTT client reports, on libmosquitto's network thread.
-public enum MQTTEvent: Sendable, Equatable {
+package enum MQTTEvent: Sendable, Equatable {
     /// The broker accepted the connection.
     case connected
     /// The broker refused it: its CONNACK code and words ("not authorised").
@@ -25,27 +25,27 @@ public enum MQTTEvent: Sendable, Equatable {
 /// password would then never be retried once corrected on the broker), and keeps an MQTT 5
 /// session across a broker restart only with properties its asynchronous connect cannot send.
 /// Publishing is thread-safe; `close` stops the thread and no event is reported after it.
-public final class MQTTClient: Sendable {
+package final class MQTTClient: Sendable {
     /// How to connect.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The client id (the broker keeps a session under it).
-        public var clientID: String
+        package var clientID: String
         /// False: the broker keeps the subscriptions and queues QoS 1 messages while away.
-        public var cleanSession = true
-        public var username: String?
-        public var password: String?
+        package var cleanSession = true
+        package var username: String?
+        package var password: String?
         /// TLS: the CA file the broker's certificate is checked against (nil: the system's).
-        public var tls = false
-        public var caFile: String?
+        package var tls = false
+        package var caFile: String?
         /// The last will: topic, payload, retained (QoS 1).
-        public var will: (topic: String, payload: String, retain: Bool)?
+        package var will: (topic: String, payload: String, retain: Bool)?
         /// Seconds between keep-alive pings (the broker drops a client silent for 1.5 times it).
-        public var keepAlive: Int32 = 30
+        package var keepAlive: Int32 = 30
         /// The reconnect delay grows from `reconnectMin` to `reconnectMax` seconds.
-        public var reconnectMin: UInt32 = 1
-        public var reconnectMax: UInt32 = 120
+        package var reconnectMin: UInt32 = 1
+        package var reconnectMax: UInt32 = 120
 
-        public init(clientID: String) { self.clientID = clientID }
+        package init(clientID: String) { self.clientID = clientID }
     }
 
     private final class Sink: Sendable {
@@ -60,7 +60,7 @@ public final class MQTTClient: Sendable {
     private let sink: Unmanaged<Sink>
 
     /// Loads libmosquitto (once), or says why it cannot be.
-    public static func load() throws(GatewayError) {
+    package static func load() throws(GatewayError) {
         guard skygate_mqtt_load() != 0 else {
             let why = skygate_mqtt_load_error().map { String(cString: $0) } ?? "unknown reason"
             throw GatewayError.setting(name: "fleet", message: "fleet: libmosquitto.so.1 cannot be loaded (\(why)): apt install libmosquitto1")
@@ -68,14 +68,14 @@ public final class MQTTClient: Sendable {
     }
 
     /// The library's version, "2.0.11".
-    public static var libraryVersion: String {
+    package static var libraryVersion: String {
         var major: Int32 = 0, minor: Int32 = 0, revision: Int32 = 0
         skygate_mqtt_version(&major, &minor, &revision)
         return "\(major).\(minor).\(revision)"
     }
 
     /// A client configured by `options` (not connected: `connect`).
-    public init(_ options: Options, events: @escaping @Sendable (MQTTEvent) -> Void) throws(GatewayError) {
+    package init(_ options: Options, events: @escaping @Sendable (MQTTEvent) -> Void) throws(GatewayError) {
         try Self.load()
         let sink = Unmanaged.passRetained(Sink(events))
         let callback: skygate_mqtt_event = { user, kind, code, mid, topic, payload, length, retain in
@@ -124,14 +124,14 @@ public final class MQTTClient: Sendable {
     /// caller: call it off the start path). 0, or the first attempt's error code (the thread
     /// goes on retrying anyway, but for invalid arguments).
     @discardableResult
-    public func connect(host: String, port: Int, keepAlive: Int32 = 30) -> Int32 {
+    package func connect(host: String, port: Int, keepAlive: Int32 = 30) -> Int32 {
         handle.withLock { $0.map { skygate_mqtt_connect($0, host, Int32(port), keepAlive) } ?? 3 }
     }
 
     /// Queues `payload` for `topic`: the message id, or nil when it was not queued (QoS 0 while
     /// disconnected: dropped). A QoS 1 message queued while disconnected is sent on reconnect.
     @discardableResult
-    public func publish(_ topic: String, _ payload: some Collection<UInt8>, qos: Int32, retain: Bool = false) -> Int32? {
+    package func publish(_ topic: String, _ payload: some Collection<UInt8>, qos: Int32, retain: Bool = false) -> Int32? {
         handle.withLock { client -> Int32? in
             guard let client else { return nil }
             var mid: Int32 = 0
@@ -144,13 +144,13 @@ public final class MQTTClient: Sendable {
 
     /// `publish` of a string's UTF-8.
     @discardableResult
-    public func publish(_ topic: String, text: String, qos: Int32, retain: Bool = false) -> Int32? {
+    package func publish(_ topic: String, text: String, qos: Int32, retain: Bool = false) -> Int32? {
         publish(topic, Array(text.utf8), qos: qos, retain: retain)
     }
 
     /// Subscribes to `pattern` (a filter such as `skygate/+/#`).
     @discardableResult
-    public func subscribe(_ pattern: String, qos: Int32) -> Int32 {
+    package func subscribe(_ pattern: String, qos: Int32) -> Int32 {
         handle.withLock { client in
             var mid: Int32 = 0
             return client.map { skygate_mqtt_subscribe($0, pattern, qos, &mid) } ?? 3
@@ -160,7 +160,7 @@ public final class MQTTClient: Sendable {
     /// Disconnects cleanly (the broker publishes no will): waits, at most a second, for the
     /// DISCONNECT to go out, then stops the thread (at once: a thread between reconnect attempts
     /// would otherwise sleep out its delay, up to two minutes) and frees the client. Idempotent.
-    public func close() {
+    package func close() {
         guard let client = handle.withLock({ c -> OpaquePointer? in defer { c = nil }; return c }) else { return }
         let connected = sink.takeUnretainedValue().connected
         let wasConnected = connected.value
@@ -173,7 +173,7 @@ public final class MQTTClient: Sendable {
 
     /// Stops the thread without a DISCONNECT, as if the process died: the broker publishes the
     /// will (tests).
-    public func abandon() {
+    package func abandon() {
         guard let client = handle.withLock({ c -> OpaquePointer? in defer { c = nil }; return c }) else { return }
         skygate_mqtt_stop(client, 1)
         skygate_mqtt_destroy(client)

@@ -17,18 +17,18 @@ import GatewayFeeds
 ///
 /// One thread of its own (the pump) reads the record and publishes; libmosquitto's thread
 /// reports connections and acknowledgements. Neither ever runs on the core's queue.
-public final class FleetPublisher: Sendable {
+package final class FleetPublisher: Sendable {
     /// What a person sees of it: the status line, `/healthz`.
-    public struct Status: Sendable, Equatable {
-        public var connected: Bool
+    package struct Status: Sendable, Equatable {
+        package var connected: Bool
         /// Alert events not yet acknowledged (read at the last look).
-        public var queuedAlerts: Int
+        package var queuedAlerts: Int
         /// Flights not yet acknowledged.
-        public var queuedFlights: Int
+        package var queuedFlights: Int
         /// Why it is not connected, when it is not.
-        public var problem: String?
+        package var problem: String?
         /// Events and flights acknowledged since start.
-        public var acknowledged: Int
+        package var acknowledged: Int
     }
 
     private enum Item: Sendable {
@@ -65,11 +65,11 @@ public final class FleetPublisher: Sendable {
     }
 
     /// Unacknowledged alert events at once.
-    public static let window = 64
+    package static let window = 64
     /// A connection that has not come up this long after an attempt or a loss is said (once).
-    public static let unreachableAfter = 10.0
+    package static let unreachableAfter = 10.0
 
-    public let settings: FleetSettings
+    package let settings: FleetSettings
     private let id: String
     private let outbox: FleetOutbox
     private let logbook: LogbookStore
@@ -83,7 +83,7 @@ public final class FleetPublisher: Sendable {
     /// A publisher for the gateway `settings.id` on `database` (its alert log and logbook), the
     /// password read already; `clock` is the gateway's (a replay's), `log` hears one line a
     /// change of state (connected, refused, unreachable), never a password.
-    public init(settings: FleetSettings, password: String?, database: GatewayDatabase, version: String,
+    package init(settings: FleetSettings, password: String?, database: GatewayDatabase, version: String,
                 clock: @escaping @Sendable () -> Double, log: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         self.id = settings.id ?? "gateway"
@@ -100,7 +100,7 @@ public final class FleetPublisher: Sendable {
 
     /// Loads libmosquitto and starts the pump, which connects (off the caller's thread: the name
     /// lookup blocks). Throws when the library cannot be loaded or the client set up.
-    public func start() throws(GatewayError) {
+    package func start() throws(GatewayError) {
         let mqtt = try makeClient()
         client.set(mqtt)
         do {
@@ -146,7 +146,7 @@ public final class FleetPublisher: Sendable {
     /// protocol error): a connection down this long since the last attempt is started afresh
     /// with a new client, the delay doubling up to `restartMax`. What the old one had in flight
     /// is published again from the cursor (at least once).
-    public static let restartFirst = 15.0, restartMax = 240.0
+    package static let restartFirst = 15.0, restartMax = 240.0
 
     private func restartClient(attempt: inout Double, delay: inout Double) {
         let now = DedicatedThread.monotonicSeconds
@@ -168,12 +168,12 @@ public final class FleetPublisher: Sendable {
     }
 
     /// Why a broker may not answer at all.
-    public static func noAnswer(_ broker: FleetBroker) -> String {
+    package static func noAnswer(_ broker: FleetBroker) -> String {
         "no answer: the broker is down or a firewall drops port \(broker.port)" + (broker.tls ? ", or its certificate does not name \(broker.host)" : "")
     }
 
     /// The status now.
-    public var status: Status {
+    package var status: Status {
         state.withLock { s in
             Status(connected: s.connected, queuedAlerts: s.queuedAlerts, queuedFlights: s.queuedFlights,
                    problem: s.connected ? nil : s.problem ?? (s.lostAt > 0 ? Self.noAnswer(settings.broker) : "connecting"),
@@ -182,23 +182,23 @@ public final class FleetPublisher: Sendable {
     }
 
     /// New alert events are in the alert log (or soon will be): publish them.
-    public func nudge() { state.withLockWaking { $0.nudged = true } }
+    package func nudge() { state.withLockWaking { $0.nudged = true } }
 
     /// The live picture (QoS 0, dropped while disconnected): `traffic` whole (when given) and
     /// ownship's part.
-    public func picture(traffic: String?, ownship: String?) {
+    package func picture(traffic: String?, ownship: String?) {
         guard state.withLock({ $0.connected }), let mqtt = client.value else { return }
         if let traffic { mqtt.publish(FleetTopic.traffic.name(gateway: id), text: traffic, qos: 0) }
         if let ownship { mqtt.publish(FleetTopic.ownship.name(gateway: id), text: ownship, qos: 0) }
     }
 
     /// Refreshes the retained status (every minute of the gateway's clock).
-    public func refreshStatus() { state.withLockWaking { $0.statusDue = true } }
+    package func refreshStatus() { state.withLockWaking { $0.statusDue = true } }
 
     /// Waits (at most `timeout` seconds) until every flight kept is acknowledged: the flight
     /// closed at shutdown reaches the broker before the process ends, when the broker is there.
     /// Writes the cursor.
-    public func finish(timeout: Double) {
+    package func finish(timeout: Double) {
         state.withLockWaking { $0.nudged = true }
         let deadline = DedicatedThread.monotonicSeconds + timeout
         // The pump publishes; wait for its look at the logbook, then for the acknowledgements.
@@ -210,7 +210,7 @@ public final class FleetPublisher: Sendable {
 
     /// Publishes the retained offline status (waiting a moment for its acknowledgement),
     /// disconnects and stops the pump. Whatever was not acknowledged stays for the next start.
-    public func stop() {
+    package func stop() {
         let connected = state.withLockWaking { s -> Bool in
             s.stopping = true
             s.statusAcked = false

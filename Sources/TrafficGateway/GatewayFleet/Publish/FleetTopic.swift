@@ -1,6 +1,6 @@
 /// The fleet's MQTT topics, `skygate/NAME/…`, built from the gateway's id only (an id is checked
 /// by `FleetSettings.isValidID`: no separator or wildcard can reach a topic).
-public enum FleetTopic: Sendable, Equatable {
+package enum FleetTopic: Sendable, Equatable {
     /// Retained `{"id","version","online","time"}`; the last will sets it offline.
     case status
     /// The `/api/traffic` `ownship` object, once a second (QoS 0).
@@ -15,7 +15,7 @@ public enum FleetTopic: Sendable, Equatable {
     case flightDetail(uid: String)
 
     /// What a message of this topic is, in words ("ownship", "a flight's detail").
-    public var what: String {
+    package var what: String {
         switch self {
         case .status: "status"
         case .ownship: "ownship"
@@ -27,12 +27,12 @@ public enum FleetTopic: Sendable, Equatable {
     }
 
     /// The topics' root.
-    public static let root = "skygate"
+    package static let root = "skygate"
     /// What a ground station subscribes to.
-    public static let everything = "skygate/+/#"
+    package static let everything = "skygate/+/#"
 
     /// `skygate/NAME/…`.
-    public func name(gateway: String) -> String {
+    package func name(gateway: String) -> String {
         let base = "\(Self.root)/\(gateway)/"
         switch self {
         case .status: return base + "status"
@@ -45,7 +45,7 @@ public enum FleetTopic: Sendable, Equatable {
     }
 
     /// The gateway and the topic of a name, nil for one that is not the fleet's.
-    public static func parse(_ topic: String) -> (gateway: String, topic: FleetTopic)? {
+    package static func parse(_ topic: String) -> (gateway: String, topic: FleetTopic)? {
         let parts = topic.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count >= 3, parts[0] == Self.root, !parts[1].isEmpty else { return nil }
         let gateway = String(parts[1])

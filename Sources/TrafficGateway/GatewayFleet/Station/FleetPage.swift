@@ -2,4 +2,4 @@
 /// with tracks and alert state, each gateway's last contact, the club logbook and the live alert
 /// strip. Its files, under `GatewayFleet/Page`, are embedded by `scripts/embed-page.py` into
 /// `FleetPageFiles.swift`.
-public enum FleetPage {}
+package enum FleetPage {}

@@ -3,7 +3,7 @@
 
 extension FleetPage {
     /// The document (`/`), from `Page/index.html`.
-    public static let html = #"""
+    package static let html = #"""
         <!doctype html>
         <html lang="en" data-theme="day">
         <head>
@@ -62,7 +62,7 @@ extension FleetPage {
         """#
 
     /// The style sheet (`/fleet.css`): day and night themes, from `Page/style.css`.
-    public static let css = #"""
+    package static let css = #"""
         :root{--bg:#f4f5f2;--fg:#0b0d10;--muted:#50565e;--card:#fff;--line:#c8ccd0;--accent:#0b4fa8;--map:#fdfdfb;--grid:#e2e5e8;
           --warn:#c80000;--caut:#b86e00;--adv:#007a8a;--plane:#102a60;--off:#8a929a;--ok:#17852b;font-size:16px}
         html[data-theme=night]{--bg:#000;--fg:#e8c9a0;--muted:#a08a70;--card:#0d0a08;--line:#3a2c20;--accent:#ffb060;--map:#050302;--grid:#1e160f;
@@ -132,7 +132,7 @@ extension FleetPage {
         """#
 
     /// The script (`/fleet.js`), from `Page/app.js`.
-    public static let javascript = #"""
+    package static let javascript = #"""
         'use strict';
         // The fleet page: the club's aircraft on one map, the gateways, the club logbook and the live
         // alerts, from `gatewayd fleet`. Every string from the station goes into the page through

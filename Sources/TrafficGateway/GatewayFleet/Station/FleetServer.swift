@@ -15,18 +15,18 @@ import Glibc
 /// 8090): the fleet page, `/api/fleet`, `/api/fleet/flights`, `/api/fleet/flights/GATEWAY/UID`,
 /// the fleet's alert events as Server-Sent Events (`/alerts`, `id:` the station's row, resumed
 /// after `Last-Event-ID`), and `/healthz`.
-public final class FleetServer: Service, Sendable {
+package final class FleetServer: Service, Sendable {
     private let station: FleetStation
     private let application = Locked<(any Service)?>(nil)
     private let boundPort = Locked(0)
 
-    public init(station: FleetStation) { self.station = station }
+    package init(station: FleetStation) { self.station = station }
 
     /// The port bound (after `bind`).
-    public var port: Int { boundPort.value }
+    package var port: Int { boundPort.value }
 
     /// Binds `host:port` (0: any free port) and makes the server; nothing is served until `run`.
-    public func bind(host: String, port: Int) throws(GatewayError) {
+    package func bind(host: String, port: Int) throws(GatewayError) {
         guard (0...65_535).contains(port) else { throw GatewayError.setting(name: "--http-port", message: "--http-port \(port): give 0–65535") }
         let (fd, bound) = try IPv4Socket.bound(type: Int32(SOCK_STREAM.rawValue), address: host, port: UInt16(port), what: "HTTP",
                                                inUse: "choose another with --http-port", reuseAddress: true)
@@ -39,7 +39,7 @@ public final class FleetServer: Service, Sendable {
         application.set(app)
     }
 
-    public func run() async throws {
+    package func run() async throws {
         guard let app = application.value else { return }
         let station = self.station
         try await withGracefulShutdownHandler {

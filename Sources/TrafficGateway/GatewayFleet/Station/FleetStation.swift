@@ -8,7 +8,7 @@ import GDL90
 /// so the broker queues QoS 1 messages while the station is away), keeps every gateway's alert
 /// events once and finished flights in its own database (`FleetStationStore`), and holds each
 /// gateway's live picture in memory for `/api/fleet` and the page.
-public final class FleetStation: Sendable {
+package final class FleetStation: Sendable {
     /// One gateway as the station knows it.
     struct Gateway {
         var id: String
@@ -46,22 +46,22 @@ public final class FleetStation: Sendable {
         var flaps = ConnectionFlaps()
     }
 
-    public let settings: FleetSettings
-    public let store: FleetStationStore
+    package let settings: FleetSettings
+    package let store: FleetStationStore
     private let state = Locked(State())
     private let client = Locked<MQTTClient?>(nil)
     private let password: String?
     private let clock: @Sendable () -> Double
     private let log: @Sendable (String) -> Void
     /// Positions kept for each gateway's track on the page, seconds.
-    public static let trackSeconds = 600.0
+    package static let trackSeconds = 600.0
     /// Active alerts kept per gateway (a gateway that never clears cannot slow the station).
-    public static let mostActiveAlerts = 200
+    package static let mostActiveAlerts = 200
 
     /// The largest payload taken for each kind of message, bytes: a status or an ownship is a few
     /// hundred bytes, a traffic picture of 500 targets 144 kB, a flight's detail (600 track
     /// points, its encounters) under 200 kB. A larger one is refused, counted and said once.
-    public static func largestPayload(_ kind: FleetTopic) -> Int {
+    package static func largestPayload(_ kind: FleetTopic) -> Int {
         switch kind {
         case .status, .ownship: 4_096
         case .alerts: 16_384
@@ -71,7 +71,7 @@ public final class FleetStation: Sendable {
         }
     }
 
-    public init(settings: FleetSettings, password: String?, database: GatewayDatabase, clientID: String,
+    package init(settings: FleetSettings, password: String?, database: GatewayDatabase, clientID: String,
                 clock: @escaping @Sendable () -> Double, log: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         self.password = password
@@ -101,7 +101,7 @@ public final class FleetStation: Sendable {
     /// A connection down for `FleetPublisher.restartFirst` s is started afresh with a new client
     /// (libmosquitto's thread ends for good after some failures), the delay doubling up to
     /// `FleetPublisher.restartMax`; the persistent session keeps what the broker queued.
-    public func start() throws(GatewayError) {
+    package func start() throws(GatewayError) {
         let mqtt = try makeClient()
         client.set(mqtt)
         let broker = settings.broker
@@ -138,7 +138,7 @@ public final class FleetStation: Sendable {
     }
 
     /// Disconnects.
-    public func stop() {
+    package func stop() {
         state.withLockWaking { $0.stopped = true }
         let mqtt = client.withLock { c -> MQTTClient? in defer { c = nil }; return c }
         mqtt?.close()
@@ -150,7 +150,7 @@ public final class FleetStation: Sendable {
     }
 
     /// Connected to the broker, and why not.
-    public var connection: (connected: Bool, problem: String?) { state.withLock { ($0.connected, $0.connected ? nil : $0.problem ?? "connecting") } }
+    package var connection: (connected: Bool, problem: String?) { state.withLock { ($0.connected, $0.connected ? nil : $0.problem ?? "connecting") } }
 
     private func say(_ line: String) {
         if state.withLock({ s -> Bool in defer { s.problemSaid = true }; return !s.problemSaid }) { log(line) }
@@ -303,7 +303,7 @@ public final class FleetStation: Sendable {
     }
 
     /// Messages refused so far (`/healthz`).
-    public var refusedMessages: Int { state.withLock { $0.refused } }
+    package var refusedMessages: Int { state.withLock { $0.refused } }
 
     /// Changes what the station knows of `gateway` (made when first heard), its last contact `now`.
     private func update(_ gateway: String, at now: Double, _ body: (inout Gateway) -> Void) {
@@ -327,7 +327,7 @@ public final class FleetStation: Sendable {
     // MARK: - What the HTTP server reads
 
     /// `/api/fleet`.
-    public func fleetJSON() -> String {
+    package func fleetJSON() -> String {
         let now = clock()
         let gateways = state.withLock { s in s.gateways.values.sorted { $0.id < $1.id } }
         var out = JSONWriter()
@@ -360,7 +360,7 @@ public final class FleetStation: Sendable {
 
     /// A page of the kept alert events after station row `after` (and before row `before`,
     /// when given), each with `"gateway"` first; read off the cooperative pool.
-    public func events(after: Int64, before: Int64? = nil) async throws -> [(rowid: Int64, json: String)] {
+    package func events(after: Int64, before: Int64? = nil) async throws -> [(rowid: Int64, json: String)] {
         let store = self.store
         let rows = try await Offload.run(on: .global()) { () -> Result<[(rowid: Int64, gateway: String, json: String)], any Error> in
             Result { try store.events(after: after) }
@@ -370,7 +370,7 @@ public final class FleetStation: Sendable {
 
     /// A subscription to the fleet's alert events (the station's `/alerts`): those after station
     /// row `after` (`Last-Event-ID`) from the database, then the live ones, each with its row.
-    public func subscribe(after: Int64?) -> (backlog: [(rowid: Int64, json: String)], stream: AsyncStream<(rowid: Int64, json: String)>) {
+    package func subscribe(after: Int64?) -> (backlog: [(rowid: Int64, json: String)], stream: AsyncStream<(rowid: Int64, json: String)>) {
         let (stream, continuation) = AsyncStream<(rowid: Int64, json: String)>.makeStream(bufferingPolicy: .bufferingOldest(512))
         let id = state.withLock { s -> Int in
             defer { s.nextSubscriber += 1 }

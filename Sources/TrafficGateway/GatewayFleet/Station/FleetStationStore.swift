@@ -7,26 +7,26 @@ import GDL90
 /// events once each (`fleet_event`, unique by gateway and event id), each gateway's last status
 /// (`fleet_gateway`) and the club logbook, the gateways' flights in the ordinary `flight` tables
 /// with `gateway` set, so `gatewayd flights list --database STATION_DB` reads it as any logbook.
-public struct FleetStationStore: Sendable {
-    public let database: GatewayDatabase
+package struct FleetStationStore: Sendable {
+    package let database: GatewayDatabase
     /// Flights' halves (the summary and the detail arrive as two messages, in either order),
     /// oldest first: at most `mostHalves` wait, the oldest dropped (counted) so that halves
     /// whose other half never comes cannot grow the station (20,000 took it to 465 MB).
     private let halves = Locked<(waiting: [String: (summary: [String: Any]?, detail: [String: Any]?)], order: [String], dropped: Int)>(([:], [], 0))
     /// Halves kept waiting for their other half: a gateway publishes both within a second, and
     /// a broker redelivers both after an outage; 256 flights of the fleet at once is plenty.
-    public static let mostHalves = 256
+    package static let mostHalves = 256
 
     /// Halves dropped because `mostHalves` were waiting.
-    public var droppedHalves: Int { halves.withLock { $0.dropped } }
+    package var droppedHalves: Int { halves.withLock { $0.dropped } }
     /// Halves waiting now.
-    public var waitingHalves: Int { halves.withLock { $0.waiting.count } }
+    package var waitingHalves: Int { halves.withLock { $0.waiting.count } }
 
-    public init(database: GatewayDatabase) { self.database = database }
+    package init(database: GatewayDatabase) { self.database = database }
 
     /// Keeps an alert event of `gateway`: its row id in `fleet_event` when new, nil when it was
     /// kept already (at-least-once delivery: the same event id twice is one event).
-    public func record(alert json: String, gateway: String, eventId: String, at time: Double) throws -> Int64? {
+    package func record(alert json: String, gateway: String, eventId: String, at time: Double) throws -> Int64? {
         try database.write { db -> Int64? in
             try db.execute("INSERT OR IGNORE INTO fleet_event (gateway, event_id, received, json) VALUES (?, ?, ?, ?)", [gateway, eventId, time, json])
             return db.changes > 0 ? db.lastInsertedRowID : nil
@@ -34,7 +34,7 @@ public struct FleetStationStore: Sendable {
     }
 
     /// The events after station row `after`, oldest first: (row, gateway, json).
-    public func events(after: Int64, limit: Int = 2_000) throws -> [(rowid: Int64, gateway: String, json: String)] {
+    package func events(after: Int64, limit: Int = 2_000) throws -> [(rowid: Int64, gateway: String, json: String)] {
         try database.read { db in
             try db.rows("SELECT rowid, gateway, json FROM fleet_event WHERE rowid > ? ORDER BY rowid LIMIT ?", [after, limit])
                 .map { ($0.int64("rowid") ?? 0, $0.string("gateway") ?? "", $0.string("json") ?? "") }
@@ -42,14 +42,14 @@ public struct FleetStationStore: Sendable {
     }
 
     /// How many events of `gateway` are kept.
-    public func eventCount(gateway: String) throws -> Int {
+    package func eventCount(gateway: String) throws -> Int {
         try database.read { db in try db.row("SELECT count(*) AS n FROM fleet_event WHERE gateway = ?", [gateway])?.int("n") ?? 0 }
     }
 
     /// Keeps one half of a flight; once both are in, the flight goes into the logbook (replacing
     /// an earlier copy with less track). True when the logbook changed.
     @discardableResult
-    public func record(flightSummary json: [String: Any]? = nil, detail: [String: Any]? = nil, gateway: String, uid: String) throws -> Bool {
+    package func record(flightSummary json: [String: Any]? = nil, detail: [String: Any]? = nil, gateway: String, uid: String) throws -> Bool {
         let key = gateway + "/" + uid
         let both = halves.withLock { h -> (summary: [String: Any], detail: [String: Any])? in
             var entry = h.waiting[key] ?? (nil, nil)

@@ -13,11 +13,11 @@ import GDL90
 /// with an id wins, so a file given on the command line overrides the stored copy of the same
 /// NOTAM, and a NOTAM in both a file and the store alerts once. NOTAM areas take their kind's
 /// levels from `levels` (`[alerts] level_<kind>`).
-public enum AirspaceSet {
+package enum AirspaceSet {
     /// The merged areas. `activeAt`: only stored NOTAMs in force then (nil: every stored NOTAM
     /// not cancelled; the alert engine still honours each area's activity window). `near`:
     /// only stored areas within `radiusNM` of it (the R*Tree).
-    public static func load(database: GatewayDatabase?, notamFiles: [String] = [], airspaceFiles: [String] = [],
+    package static func load(database: GatewayDatabase?, notamFiles: [String] = [], airspaceFiles: [String] = [],
                             activeAt: Double? = nil, near: Position? = nil, radiusNM: Double = 150,
                             levels: AirspaceLevelTable = AirspaceLevelTable()) throws(GatewayError) -> [AirspaceArea] {
         var areas: [AirspaceArea] = []
@@ -42,7 +42,7 @@ public enum AirspaceSet {
 
     /// `areas` with the ground elevation of each one with an AGL limit: the field elevation of
     /// the airport nearest its centre within `withinNM` (issue 23: NOTAM limits are often AGL).
-    public static func withGroundElevation(_ areas: [AirspaceArea], airports: AirportTable?, withinNM: Double = 10) -> [AirspaceArea] {
+    package static func withGroundElevation(_ areas: [AirspaceArea], airports: AirportTable?, withinNM: Double = 10) -> [AirspaceArea] {
         guard let airports else { return areas }
         return areas.map { a in
             guard a.floorIsAGL || a.ceilingIsAGL, a.groundElevationFt == nil else { return a }
@@ -57,7 +57,7 @@ public enum AirspaceSet {
     }
 
     /// The merge rule: the first area with an id wins; order otherwise kept.
-    public static func merge(_ areas: [AirspaceArea]) -> [AirspaceArea] {
+    package static func merge(_ areas: [AirspaceArea]) -> [AirspaceArea] {
         var seen = Set<String>()
         return areas.filter { seen.insert($0.id).inserted }
     }
@@ -66,13 +66,13 @@ public enum AirspaceSet {
 /// A NOTAM file in the FAA NOTAM API's JSON shape (`{"items": [Feature…]}`), read as a stream:
 /// one feature at a time is decoded, so a file of tens of thousands of NOTAMs never sits in
 /// memory as one JSON tree.
-public enum NotamFile {
+package enum NotamFile {
     /// The largest NOTAM (one item of the file) read.
-    public static let maximumItemBytes = 16 << 20
+    package static let maximumItemBytes = 16 << 20
 
     /// Calls `body` with each NOTAM of `path` (source `file`); throws when the file cannot be
     /// read, is not the API's shape, or holds no NOTAM.
-    public static func read(path: String, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
+    package static func read(path: String, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
         guard let file = OpenFile.reading(path) else {
             throw GatewayError.unreadable(what: "NOTAM file", path: path)
         }
@@ -82,7 +82,7 @@ public enum NotamFile {
     /// Checks `path` as `read` would, without parsing the NOTAMs' texts (cheap: what `run`
     /// does at start, before reading the file off the start path): the same errors for a file
     /// that cannot be read, is not the API's shape, or holds no NOTAM.
-    public static func check(path: String) throws(GatewayError) {
+    package static func check(path: String) throws(GatewayError) {
         guard let file = OpenFile.reading(path) else {
             throw GatewayError.unreadable(what: "NOTAM file", path: path)
         }
@@ -90,7 +90,7 @@ public enum NotamFile {
     }
 
     /// The same over a file's contents in memory (`name` in errors): the fuzz target's way in.
-    public static func parse(_ bytes: [UInt8], name: String, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
+    package static func parse(_ bytes: [UInt8], name: String, _ body: (Notam) throws(GatewayError) -> Void) throws(GatewayError) {
         var given = false
         try read(name: name, chunks: {
             defer { given = true }
@@ -149,7 +149,7 @@ public enum NotamFile {
     }
 
     /// Every NOTAM of `path`.
-    public static func read(path: String) throws(GatewayError) -> [Notam] {
+    package static func read(path: String) throws(GatewayError) -> [Notam] {
         var out: [Notam] = []
         try read(path: path) { out.append($0) }
         return out

@@ -7,21 +7,21 @@ import Darwin
 import GDL90
 
 /// An airport of the table.
-public struct Airport: Sendable, Equatable {
+package struct Airport: Sendable, Equatable {
     /// ICAO-style identifier (`KSLE`, `K7S5`, `LROP`).
-    public var ident: String
+    package var ident: String
     /// FAA location identifier (`SLE`, `7S5`), when it has one.
-    public var lid: String?
+    package var lid: String?
     /// Name.
-    public var name: String
+    package var name: String
     /// Position.
-    public var position: Position
+    package var position: Position
     /// Field elevation, feet.
-    public var elevationFt: Int
+    package var elevationFt: Int
 
     /// The identifier a pilot uses: the ICAO id (`KSLE`), or the FAA LID (`7S5`) when the
     /// airport has no real ICAO id (airportsdata then gives "K" + LID, `K7S5`: a digit in it).
-    public var spoken: String {
+    package var spoken: String {
         if let lid, ident.contains(where: \.isNumber) { return lid }
         return ident
     }
@@ -31,7 +31,7 @@ public struct Airport: Sendable, Equatable {
 /// `airportsdata` package): memory-mapped, never parsed. Look-up by identifier is a binary
 /// search of fixed records; the nearest airport is a binary search of the latitude index and
 /// a scan of the band. Opening costs one `mmap`; pages are read as look-ups touch them.
-public final class AirportTable: @unchecked Sendable {  // immutable after init: a read-only mapping
+package final class AirportTable: @unchecked Sendable {  // immutable after init: a read-only mapping
     private let base: UnsafeRawPointer
     private let size: Int
     private let count: Int
@@ -40,14 +40,14 @@ public final class AirportTable: @unchecked Sendable {  // immutable after init:
     private let lidOffset: Int
     private let latOffset: Int
     /// The file it was read from.
-    public let path: String
+    package let path: String
     /// The `airportsdata` version it was made from.
-    public let sourceVersion: Int
+    package let sourceVersion: Int
 
     static let headerSize = 32, recordSize = 24
 
     /// Maps the table at `path`; an error naming the file when it is missing or not a table.
-    public init(path: String) throws(GatewayError) {
+    package init(path: String) throws(GatewayError) {
         self.path = path
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw GatewayError.file(path: path, reason: "cannot open the airport table (\(String(cString: strerror(errno)))); regenerate it with scripts/airports/generate.py") }
@@ -80,15 +80,15 @@ public final class AirportTable: @unchecked Sendable {  // immutable after init:
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
 
     /// The airports in the table.
-    public var airportCount: Int { count }
+    package var airportCount: Int { count }
 
     /// The table `located()` finds, mapped at first use (nil when there is none).
-    public static let shared: AirportTable? = located()
+    package static let shared: AirportTable? = located()
 
     /// A place as a person writes it: an airport of the shared table (`KSLE`, `7S5`) or
     /// `LAT,LON` (`44.91,-123.00`); nil for anything else (`notams fetch --near`, `weather fetch
     /// --near`, `[weather] near`).
-    public static func place(_ s: String) -> Position? {
+    package static func place(_ s: String) -> Position? {
         if !s.contains(","), let a = shared?.airport(s) { return a.position }
         let v = s.split(separator: ",").compactMap { Double($0.trimmingWhitespace()) }
         guard v.count == 2, (-90...90).contains(v[0]), (-180...180).contains(v[1]) else { return nil }
@@ -97,14 +97,14 @@ public final class AirportTable: @unchecked Sendable {  // immutable after init:
 
     /// The table found where an installed or a development `gatewayd` keeps it (see
     /// data/README.md), or nil when there is none (`notFound` says where it looked).
-    public static func located(configured: String? = nil) -> AirportTable? {
+    package static func located(configured: String? = nil) -> AirportTable? {
         for c in searchPaths(configured: configured) { if let table = try? AirportTable(path: c) { return table } }
         return nil
     }
 
     /// One sentence for when `located` finds no table: where it looked, what goes without it, and
     /// how to install it (a binary copied away from its table would otherwise lose them silently).
-    public static func notFound(configured: String? = nil) -> String {
+    package static func notFound(configured: String? = nil) -> String {
         "no airport table found (looked for \(searchPaths(configured: configured).joined(separator: ", "))): flights get no "
             + "departure or arrival airport ('? → ?') and there is no nearest airport; put airports.bin beside gatewayd or in "
             + "/usr/share/gatewayd (the Debian package installs it there; data/airports.bin in the repository)"
@@ -112,7 +112,7 @@ public final class AirportTable: @unchecked Sendable {  // immutable after init:
 
     /// Where `located` looks, in order: the path given, beside the executable, the installed
     /// share folder, a development build's repository, the working folder.
-    public static func searchPaths(configured: String? = nil) -> [String] {
+    package static func searchPaths(configured: String? = nil) -> [String] {
         var candidates: [String] = []
         if let configured { candidates.append(configured) }
         var buffer = [CChar](repeating: 0, count: 4096)
@@ -144,7 +144,7 @@ public final class AirportTable: @unchecked Sendable {  // immutable after init:
     }
 
     /// The airport at record `index`.
-    public func airport(at index: Int) -> Airport {
+    package func airport(at index: Int) -> Airport {
         let r = Self.headerSize + index * Self.recordSize
         func text(_ at: Int) -> String {
             String(decoding: UnsafeRawBufferPointer(start: base + at, count: 4), as: UTF8.self).trimmingSpaces()
@@ -159,7 +159,7 @@ public final class AirportTable: @unchecked Sendable {  // immutable after init:
     }
 
     /// The airport `ident` names: an ICAO id (`KSLE`), an FAA LID (`SLE`, `7S5`); nil when unknown.
-    public func airport(_ ident: String) -> Airport? {
+    package func airport(_ ident: String) -> Airport? {
         guard let key = Self.code(ident) else { return nil }
         if let i = search(count: count, at: { Self.headerSize + $0 * Self.recordSize }, key: key) { return airport(at: i) }
         if let i = search(count: lidCount, at: { self.lidOffset + $0 * 8 }, key: key) { return airport(at: u32(lidOffset + i * 8 + 4)) }
@@ -178,12 +178,12 @@ public final class AirportTable: @unchecked Sendable {  // immutable after init:
     }
 
     /// The airport nearest `position` within `withinNM`, with its distance; nil when none is that close.
-    public func nearest(to position: Position, withinNM: Double = 3) -> (airport: Airport, distanceNM: Double)? {
+    package func nearest(to position: Position, withinNM: Double = 3) -> (airport: Airport, distanceNM: Double)? {
         nearby(position, withinNM: withinNM, limit: 1).first
     }
 
     /// The airports within `withinNM` of `position`, nearest first, at most `limit`.
-    public func nearby(_ position: Position, withinNM: Double, limit: Int = 10) -> [(airport: Airport, distanceNM: Double)] {
+    package func nearby(_ position: Position, withinNM: Double, limit: Int = 10) -> [(airport: Airport, distanceNM: Double)] {
         let band = withinNM / 60
         let low = Int32(((position.latitude - band) * 1e6).rounded(.down))
         // First index in the latitude order at or above `low`.

@@ -14,18 +14,18 @@ import GDL90
 /// stepping back, a recording given twice), never split or merged into a flight.
 ///
 /// The invariant: at most one flight is open; every sample, alert and encounter goes to it.
-public struct FlightDetector: Sendable {
+package struct FlightDetector: Sendable {
     /// Stood still this long after landing (seconds): on blocks.
-    public static let parkedSec = 120.0
+    package static let parkedSec = 120.0
     /// Below this ground speed ownship stands still, knots.
-    public static let stillKt = 5.0
+    package static let stillKt = 5.0
     /// A silence this long on the ground ends a flight, seconds.
-    public static let silenceSec = 1_800.0
+    package static let silenceSec = 1_800.0
     /// Taxi points kept before a takeoff at most (an hour at 1 Hz).
     static let taxiLimit = 3_600
 
     /// Where the flights go, named in each (`live`, a recording's path).
-    public var source: String
+    package var source: String
     private var open: Draft?
     private var lastTime = -Double.infinity
     private var lastPosition: Position?
@@ -38,17 +38,17 @@ public struct FlightDetector: Sendable {
     private var taxi: [LoggedFlight.TrackPoint] = []
     private var taxiAlerts: [String: LoggedFlight.Alert] = [:]
     /// Samples dropped for being older than the last one.
-    public private(set) var outOfOrder = 0
+    package private(set) var outOfOrder = 0
 
     /// A detector whose flights name `source`.
-    public init(source: String) { self.source = source }
+    package init(source: String) { self.source = source }
 
     /// True while a flight is open.
-    public var inFlight: Bool { open != nil }
+    package var inFlight: Bool { open != nil }
 
     /// Takes the samples and alert changes of one output (in any order; handled in time order)
     /// and returns the flights they closed.
-    public mutating func receive(samples: [FlightSample], alerts: [AlertEvent]) -> [LoggedFlight] {
+    package mutating func receive(samples: [FlightSample], alerts: [AlertEvent]) -> [LoggedFlight] {
         var closed: [LoggedFlight] = []
         var i = 0, j = 0
         while i < samples.count || j < alerts.count {
@@ -64,7 +64,7 @@ public struct FlightDetector: Sendable {
     }
 
     /// Ends the input: the open flight closes (ended in the air when it never landed).
-    public mutating func finish() -> LoggedFlight? {
+    package mutating func finish() -> LoggedFlight? {
         // A new input may start at any time (a capture whose clock stepped back): nothing of this one is kept.
         defer {
             lastTime = -Double.infinity

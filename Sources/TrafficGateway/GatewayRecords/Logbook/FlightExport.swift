@@ -10,7 +10,7 @@ import GDL90
 /// Altitudes: KML, GPX and GeoJSON carry one altitude a point, in metres: geometric (GNSS, what
 /// a map's height is) when known, else pressure altitude. IGC carries both, in metres; CSV both,
 /// in feet.
-public enum FlightExport: String, Sendable, CaseIterable {
+package enum FlightExport: String, Sendable, CaseIterable {
     /// KML 2.2 with a `gx:Track`: times and an absolute-altitude 3D line.
     case kml
     /// GPX 1.1: the track with time and elevation, alerts and closest approaches as waypoints.
@@ -23,10 +23,10 @@ public enum FlightExport: String, Sendable, CaseIterable {
     case csv
 
     /// File name extension.
-    public var fileExtension: String { rawValue }
+    package var fileExtension: String { rawValue }
 
     /// The MIME type served for downloads.
-    public var contentType: String {
+    package var contentType: String {
         switch self {
         case .kml: "application/vnd.google-earth.kml+xml"
         case .gpx: "application/gpx+xml"
@@ -37,12 +37,12 @@ public enum FlightExport: String, Sendable, CaseIterable {
     }
 
     /// A file name for flight `f`: `flight-3-2026-05-16.kml`.
-    public func fileName(_ f: LoggedFlight) -> String {
+    package func fileName(_ f: LoggedFlight) -> String {
         "flight-\(f.id.map(String.init) ?? "0")-\(Timestamp.iso8601(f.offBlock).prefix(10)).\(fileExtension)"
     }
 
     /// `f` in this format.
-    public func render(_ f: LoggedFlight) -> [UInt8] {
+    package func render(_ f: LoggedFlight) -> [UInt8] {
         var out = OutputBuffer(capacity: max(1 << 12, f.track.count * 120))
         switch self {
         case .kml: Self.kml(f, &out)
@@ -59,7 +59,7 @@ public enum FlightExport: String, Sendable, CaseIterable {
     // MARK: XML
 
     /// `s` with XML's five special characters escaped, and control characters (not allowed in XML 1.0) dropped.
-    public static func xmlEscaped(_ s: String) -> String {
+    package static func xmlEscaped(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for ch in s.unicodeScalars {

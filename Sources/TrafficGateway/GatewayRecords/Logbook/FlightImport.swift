@@ -18,28 +18,28 @@ import Darwin
 /// Datagrams older than the last one fed (overlapping recordings) are skipped and counted; inside
 /// a capture, a lone time out of line is skipped and a step of the clock followed (`CaptureTimeline`).
 /// A damaged capture is read up to the damage and named in `Report.damaged`.
-public enum FlightImport {
+package enum FlightImport {
     /// What an import did.
-    public struct Report: Sendable {
+    package struct Report: Sendable {
         /// Flights closed, with what the store did with each (their tracks left out: they are in
         /// the store, and an import of months of recordings holds none of them in memory).
-        public var flights: [(LoggedFlight, LogbookStore.Saved?)] = []
+        package var flights: [(LoggedFlight, LogbookStore.Saved?)] = []
         /// One sentence a damaged or unreadable capture (naming the file).
-        public var damaged: [String] = []
+        package var damaged: [String] = []
         /// Captures read.
-        public var captures = 0
+        package var captures = 0
         /// Datagrams fed.
-        public var datagrams = 0
+        package var datagrams = 0
         /// Datagrams skipped: older than the last one fed (a file overlapping another).
-        public var overlapping = 0
+        package var overlapping = 0
         /// Datagrams skipped: a time out of line with the datagrams around it (`CaptureTimeline`).
-        public var outOfLine = 0
+        package var outOfLine = 0
         /// Steps of a capture's clock followed (back: the session before it ended there).
-        public var clockSteps = 0
+        package var clockSteps = 0
         /// Files named twice, read once.
-        public var duplicates: [String] = []
+        package var duplicates: [String] = []
         /// Files of a folder that are not captures, each with why ("PATH: not a capture (…)").
-        public var skipped: [String] = []
+        package var skipped: [String] = []
     }
 
     /// The captures `arguments` name, each once, in the order of their first timestamp, with
@@ -81,7 +81,7 @@ public enum FlightImport {
     }
 
     /// Imports `arguments` into `logbook`; `progress` hears a line a capture and a flight.
-    public static func run(_ arguments: [String], into logbook: inout Logbook, port: UInt16 = 4000, date: String? = nil,
+    package static func run(_ arguments: [String], into logbook: inout Logbook, port: UInt16 = 4000, date: String? = nil,
                            progress: (String) -> Void = { _ in }) throws(GatewayError) -> Report {
         var report = Report()
         let (captures, gpsFixes, duplicates, skipped) = try captures(arguments, port: port)
@@ -207,7 +207,7 @@ public enum FlightImport {
     }
 
     /// One progress line for a flight kept.
-    public static func line(_ f: LoggedFlight, _ saved: LogbookStore.Saved?) -> String {
+    package static func line(_ f: LoggedFlight, _ saved: LogbookStore.Saved?) -> String {
         let what: String
         switch saved {
         case .added(let id)?: what = "flight \(id) kept"

@@ -6,31 +6,31 @@ import GDL90
 /// flights with a `FlightDetector`, names their airports from the `AirportTable` and saves them
 /// in the `LogbookStore`. `LogbookSink` drives it live and in `replay`; `FlightImport` from
 /// recordings. The same samples give the same flights whichever drives it.
-public struct Logbook: Sendable {
+package struct Logbook: Sendable {
     /// Where flights are kept (nil: only returned, as `replay` without a database does).
-    public let store: LogbookStore?
+    package let store: LogbookStore?
     /// Airports for departure and arrival (nil: left blank).
-    public let airports: AirportTable?
+    package let airports: AirportTable?
     private var detector: FlightDetector
     /// An airport this close (NM) to where a flight took off or landed is its airport.
-    public static let airportRangeNM = 3.0
+    package static let airportRangeNM = 3.0
 
     /// A logbook naming its flights' `source`.
-    public init(store: LogbookStore?, airports: AirportTable?, source: String) {
+    package init(store: LogbookStore?, airports: AirportTable?, source: String) {
         self.store = store
         self.airports = airports
         detector = FlightDetector(source: source)
     }
 
     /// Samples older than the last one, dropped (a clock stepping back, a recording given twice).
-    public var outOfOrder: Int { detector.outOfOrder }
+    package var outOfOrder: Int { detector.outOfOrder }
 
     /// The source named in flights from now on (the next recording of an import).
-    public mutating func setSource(_ source: String) { detector.source = source }
+    package mutating func setSource(_ source: String) { detector.source = source }
 
     /// Takes one output's samples and alert changes; returns the flights it closed (kept when
     /// there is a store).
-    public mutating func receive(samples: [FlightSample], alerts: [AlertEvent]) throws(GatewayError) -> [(LoggedFlight, LogbookStore.Saved?)] {
+    package mutating func receive(samples: [FlightSample], alerts: [AlertEvent]) throws(GatewayError) -> [(LoggedFlight, LogbookStore.Saved?)] {
         guard !samples.isEmpty || !alerts.isEmpty else { return [] }
         var out: [(LoggedFlight, LogbookStore.Saved?)] = []
         for f in detector.receive(samples: samples, alerts: alerts) { out.append(try keep(f)) }
@@ -38,7 +38,7 @@ public struct Logbook: Sendable {
     }
 
     /// Ends the input: the open flight is closed and kept.
-    public mutating func finish() throws(GatewayError) -> [(LoggedFlight, LogbookStore.Saved?)] {
+    package mutating func finish() throws(GatewayError) -> [(LoggedFlight, LogbookStore.Saved?)] {
         guard let f = detector.finish() else { return [] }
         return [try keep(f)]
     }
@@ -55,7 +55,7 @@ public struct Logbook: Sendable {
 
     /// `flight` with its departure and arrival airports: the nearest within `airportRangeNM` of
     /// where it took off and landed (none when it started or ended in the air).
-    public static func named(_ flight: LoggedFlight, airports: AirportTable?) -> LoggedFlight {
+    package static func named(_ flight: LoggedFlight, airports: AirportTable?) -> LoggedFlight {
         guard let airports else { return flight }
         var f = flight
         func at(_ time: Double) -> Position? {

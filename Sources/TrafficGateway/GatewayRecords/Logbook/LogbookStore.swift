@@ -9,19 +9,19 @@ import GDL90
 /// A flight is the same flight when it starts within `sameFlightSec` of one kept: saving it
 /// again (a recording imported twice, the live logbook and the import of its own recording)
 /// keeps the one with more track and never loses the other's row without a replacement.
-public struct LogbookStore: Sendable {
+package struct LogbookStore: Sendable {
     /// The database.
-    public let database: GatewayDatabase
+    package let database: GatewayDatabase
     /// Two flights starting this close (seconds) are one.
-    public static let sameFlightSec = 60.0
+    package static let sameFlightSec = 60.0
     /// The display track keeps at most this many points.
-    public static let displayPoints = 600
+    package static let displayPoints = 600
 
     /// A store on `database`.
-    public init(database: GatewayDatabase) { self.database = database }
+    package init(database: GatewayDatabase) { self.database = database }
 
     /// What `save` did.
-    public enum Saved: Sendable, Equatable {
+    package enum Saved: Sendable, Equatable {
         /// A new flight, with its id.
         case added(Int64)
         /// It replaced the same flight kept with a shorter track.
@@ -31,19 +31,19 @@ public struct LogbookStore: Sendable {
     }
 
     /// Where a flight starts (epoch seconds): its takeoff, else its first track point, else off blocks.
-    public static func start(of flight: LoggedFlight) -> Double { flight.takeoff ?? flight.track.first?.time ?? flight.offBlock }
+    package static func start(of flight: LoggedFlight) -> Double { flight.takeoff ?? flight.track.first?.time ?? flight.offBlock }
 
     /// A flight's stable id: its start, UTC, as `yyyyMMdd'T'HHmmss'Z'`. The same samples give the
     /// same flight whatever drives them (`Logbook`), so the live logbook, an import of its
     /// recording into another database and a club's ground station all give it the same id.
-    public static func uid(start: Double) -> String {
+    package static func uid(start: Double) -> String {
         Timestamp.compact(start)
     }
 
     /// Keeps `flight` (airports filled in by the caller), in one transaction. A ground station
     /// keeps each gateway's flights apart (`gateway`) under the id the gateway gave (`uid`).
     @discardableResult
-    public func save(_ flight: LoggedFlight, gateway: String? = nil, uid: String? = nil) throws(GatewayError) -> Saved {
+    package func save(_ flight: LoggedFlight, gateway: String? = nil, uid: String? = nil) throws(GatewayError) -> Saved {
         let start = Self.start(of: flight)
         return try write { db in
             var replacing: Int64?
@@ -92,34 +92,34 @@ public struct LogbookStore: Sendable {
     }
 
     /// One line of the flight list.
-    public struct Summary: Sendable, Equatable {
+    package struct Summary: Sendable, Equatable {
         /// Database id (`flights show N`).
-        public var id: Int64
+        package var id: Int64
         /// Off blocks, takeoff, landing, on blocks (epoch seconds).
-        public var offBlock: Double, takeoff: Double?, landing: Double?, onBlock: Double
+        package var offBlock: Double, takeoff: Double?, landing: Double?, onBlock: Double
         /// Airports.
-        public var departure: String?, arrival: String?
+        package var departure: String?, arrival: String?
         /// Distance flown, NM; highest altitude, feet; highest ground speed, knots.
-        public var distanceNM: Double, maxAltitudeFt: Double?, maxGroundSpeedKt: Double
+        package var distanceNM: Double, maxAltitudeFt: Double?, maxGroundSpeedKt: Double
         /// Alerts, closest approaches and airspace visits kept.
-        public var alerts: Int, encounters: Int, airspace: Int
+        package var alerts: Int, encounters: Int, airspace: Int
         /// The closest approach, NM.
-        public var closestNM: Double?
+        package var closestNM: Double?
         /// Where it came from.
-        public var source: String
+        package var source: String
         /// The stable id (`uid(start:)`).
-        public var uid: String = ""
+        package var uid: String = ""
         /// The gateway that flew it, in a ground station's logbook (nil on a gateway).
-        public var gateway: String? = nil
+        package var gateway: String? = nil
         /// Track points kept (the fleet republishes a flight whose track grew).
-        public var points: Int = 0
+        package var points: Int = 0
     }
 
     /// Every flight, oldest first.
-    public func list() throws(GatewayError) -> [Summary] { try summaries() }
+    package func list() throws(GatewayError) -> [Summary] { try summaries() }
 
     /// The line of the flight `uid` (of `gateway`, in a ground station's logbook), nil when none.
-    public func summary(uid: String, gateway: String? = nil) throws(GatewayError) -> Summary? {
+    package func summary(uid: String, gateway: String? = nil) throws(GatewayError) -> Summary? {
         try summaries(where: "WHERE f.uid = ? AND coalesce(f.gateway, '') = ?", [uid, gateway ?? ""]).first
     }
 
@@ -144,7 +144,7 @@ public struct LogbookStore: Sendable {
     }
 
     /// Flight `id` whole, or nil when there is none. `display`: the simplified track instead of the 1 s one.
-    public func flight(_ id: Int64, display: Bool = false) throws(GatewayError) -> LoggedFlight? {
+    package func flight(_ id: Int64, display: Bool = false) throws(GatewayError) -> LoggedFlight? {
         try read { db in
             guard let r = try db.row("SELECT * FROM flight WHERE id = ?", [id]) else { return nil }
             var f = LoggedFlight(
@@ -178,7 +178,7 @@ public struct LogbookStore: Sendable {
 
     /// Deletes flight `id` (with its alerts, encounters and airspace); false when there was none.
     @discardableResult
-    public func delete(_ id: Int64) throws(GatewayError) -> Bool {
+    package func delete(_ id: Int64) throws(GatewayError) -> Bool {
         try write { db in
             try db.execute("DELETE FROM flight WHERE id = ?", [id])
             return db.changes > 0
@@ -206,7 +206,7 @@ public struct LogbookStore: Sendable {
 
     /// The track for drawing: Douglas–Peucker on the local plane, the tolerance doubled from
     /// 10 m until at most `displayPoints` remain.
-    public static func simplified(_ track: [LoggedFlight.TrackPoint]) -> [LoggedFlight.TrackPoint] {
+    package static func simplified(_ track: [LoggedFlight.TrackPoint]) -> [LoggedFlight.TrackPoint] {
         guard track.count > displayPoints else { return track }
         let plane = LocalPlane(origin: track[0].position)
         let points = track.map { plane.project($0.position) }
@@ -221,7 +221,7 @@ public struct LogbookStore: Sendable {
 
     /// A track as bytes: 40 a point, little-endian (time, latitude, longitude as Float64; pressure
     /// and geometric altitude, ground speed, track as Float32, NaN for unknown).
-    public static func pack(_ track: [LoggedFlight.TrackPoint]) -> [UInt8] {
+    package static func pack(_ track: [LoggedFlight.TrackPoint]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(track.count * 40)
         for p in track {
@@ -234,7 +234,7 @@ public struct LogbookStore: Sendable {
     }
 
     /// `pack` undone.
-    public static func unpackTrack(_ bytes: [UInt8]) -> [LoggedFlight.TrackPoint] {
+    package static func unpackTrack(_ bytes: [UInt8]) -> [LoggedFlight.TrackPoint] {
         var out: [LoggedFlight.TrackPoint] = []
         out.reserveCapacity(bytes.count / 40)
         var i = 0
@@ -249,7 +249,7 @@ public struct LogbookStore: Sendable {
     }
 
     /// A target's track as bytes: 28 a point (time, latitude, longitude as Float64; altitude as Int32, Int32.min unknown).
-    public static func pack(_ track: [LoggedFlight.TargetPoint]) -> [UInt8] {
+    package static func pack(_ track: [LoggedFlight.TargetPoint]) -> [UInt8] {
         var out: [UInt8] = []
         for p in track {
             out.appendLE(p.time.bitPattern)
@@ -261,7 +261,7 @@ public struct LogbookStore: Sendable {
     }
 
     /// `pack` of a target's track undone.
-    public static func unpackTargetTrack(_ bytes: [UInt8]) -> [LoggedFlight.TargetPoint] {
+    package static func unpackTargetTrack(_ bytes: [UInt8]) -> [LoggedFlight.TargetPoint] {
         var out: [LoggedFlight.TargetPoint] = []
         var i = 0
         while i + 28 <= bytes.count {

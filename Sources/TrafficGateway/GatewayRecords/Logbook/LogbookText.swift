@@ -1,23 +1,23 @@
 import GatewaySupport
 /// The logbook in words: a line a flight for `flights list`, and the debrief `flights show`
 /// prints and the page shows (route, times, encounters closest first, alerts, airspace).
-public enum LogbookText {
+package enum LogbookText {
     /// `KSLE → 7S5`, with `(in the air)` for an end not seen.
-    public static func route(_ f: LoggedFlight) -> String {
+    package static func route(_ f: LoggedFlight) -> String {
         let from = f.startedInAir ? "(in the air)" : (f.departure ?? "?")
         let to = f.endedInAir ? "(in the air)" : (f.arrival ?? "?")
         return "\(from) → \(to)"
     }
 
     /// `2026-05-16 17:02:10–17:09:44Z`: takeoff (else first sample) to landing (else last).
-    public static func times(_ f: LoggedFlight) -> String {
+    package static func times(_ f: LoggedFlight) -> String {
         let start = f.takeoff ?? f.track.first?.time ?? f.offBlock
         let end = f.landing ?? f.track.last?.time ?? f.onBlock
         return "\(Timestamp.iso8601(start.rounded(.down)).prefix(10)) \(Timestamp.timeOfDay(start))–\(Timestamp.timeOfDay(end))Z"
     }
 
     /// `1 h 05 min`, `7 min 34 s`.
-    public static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let s = max(0, Int(seconds.rounded()))
         if s >= 3600 { return "\(s / 3600) h \(Timestamp.pad(s / 60 % 60, 2)) min" }
         if s >= 60 { return "\(s / 60) min \(Timestamp.pad(s % 60, 2)) s" }
@@ -25,7 +25,7 @@ public enum LogbookText {
     }
 
     /// `1:05:10`, `5:37`.
-    public static func clock(_ seconds: Double) -> String {
+    package static func clock(_ seconds: Double) -> String {
         let s = max(0, Int(seconds.rounded()))
         return s >= 3600 ? "\(s / 3600):\(Timestamp.pad(s / 60 % 60, 2)):\(Timestamp.pad(s % 60, 2))" : "\(s / 60):\(Timestamp.pad(s % 60, 2))"
     }
@@ -33,7 +33,7 @@ public enum LogbookText {
     static func nm(_ v: Double, _ decimals: Int = 1) -> String { fixed(v, decimals) + " NM" }
 
     /// `v` with exactly `decimals` decimals (`1.00`, not `1`).
-    public static func fixed(_ v: Double, _ decimals: Int) -> String {
+    package static func fixed(_ v: Double, _ decimals: Int) -> String {
         var text = JSONWriter.format(v, decimals: decimals)
         guard decimals > 0, v.isFinite else { return text }
         if !text.contains(".") { text += "." }
@@ -43,10 +43,10 @@ public enum LogbookText {
     static func ft(_ v: Double?) -> String { v.map { "\(Int($0.rounded())) ft" } ?? "—" }
 
     /// The header of `flights list`.
-    public static let listHeader = "   #  date        takeoff   landing   route                          time     dist  max alt  alerts  closest"
+    package static let listHeader = "   #  date        takeoff   landing   route                          time     dist  max alt  alerts  closest"
 
     /// One line of `flights list`.
-    public static func listLine(_ s: LogbookStore.Summary) -> String {
+    package static func listLine(_ s: LogbookStore.Summary) -> String {
         func pad(_ t: String, _ n: Int) -> String { t.count >= n ? t : t + String(repeating: " ", count: n - t.count) }
         func left(_ t: String, _ n: Int) -> String { t.count >= n ? t : String(repeating: " ", count: n - t.count) + t }
         let start = s.takeoff ?? s.offBlock
@@ -61,7 +61,7 @@ public enum LogbookText {
     }
 
     /// The debrief of one flight, a line each.
-    public static func debrief(_ f: LoggedFlight) -> [String] {
+    package static func debrief(_ f: LoggedFlight) -> [String] {
         var out: [String] = []
         out.append("Flight \(f.id.map(String.init) ?? "") \(route(f)), \(times(f))".replacingOccurrences("Flight  ", "Flight "))
         func time(_ t: Double?) -> String { t.map { Timestamp.timeOfDay($0) + "Z" } ?? "not seen" }

@@ -4,23 +4,23 @@ import GDL90
 
 /// One flight of the logbook: from off blocks to on blocks, with what happened on the way. A
 /// value; `FlightDetector` makes it from the pipeline's outputs, `LogbookStore` keeps it.
-public struct LoggedFlight: Sendable, Equatable {
+package struct LoggedFlight: Sendable, Equatable {
     /// One second of ownship's track.
-    public struct TrackPoint: Sendable, Equatable {
+    package struct TrackPoint: Sendable, Equatable {
         /// Epoch seconds.
-        public var time: Double
+        package var time: Double
         /// Position.
-        public var position: Position
+        package var position: Position
         /// Pressure altitude, feet.
-        public var pressureAltitudeFt: Double?
+        package var pressureAltitudeFt: Double?
         /// Geometric (GNSS) altitude, feet.
-        public var geometricAltitudeFt: Double?
+        package var geometricAltitudeFt: Double?
         /// Ground speed, knots.
-        public var groundSpeedKt: Double
+        package var groundSpeedKt: Double
         /// Track, degrees true.
-        public var trackDeg: Double?
+        package var trackDeg: Double?
         /// Creates a point.
-        public init(time: Double, position: Position, pressureAltitudeFt: Double?, geometricAltitudeFt: Double?, groundSpeedKt: Double,
+        package init(time: Double, position: Position, pressureAltitudeFt: Double?, geometricAltitudeFt: Double?, groundSpeedKt: Double,
                     trackDeg: Double?) {
             self.time = time
             self.position = position
@@ -31,29 +31,29 @@ public struct LoggedFlight: Sendable, Equatable {
         }
 
         /// The altitude to draw and export: geometric (what a map's height is) when known, else pressure.
-        public var altitudeFt: Double? { geometricAltitudeFt ?? pressureAltitudeFt }
+        package var altitudeFt: Double? { geometricAltitudeFt ?? pressureAltitudeFt }
     }
 
     /// An alert raised during the flight, at its highest level, with where ownship was.
-    public struct Alert: Sendable, Equatable {
+    package struct Alert: Sendable, Equatable {
         /// When it was raised (or reached its highest level), epoch seconds.
-        public var time: Double
+        package var time: Double
         /// The alert's stable id.
-        public var alertID: String
+        package var alertID: String
         /// Traffic or airspace.
-        public var kind: AlertEvent.Kind
+        package var kind: AlertEvent.Kind
         /// Highest level reached.
-        public var level: AlertLevel
+        package var level: AlertLevel
         /// ICAO address or NOTAM/area id.
-        public var subject: String
+        package var subject: String
         /// The sentence at the highest level.
-        public var message: String
+        package var message: String
         /// Ownship's position then.
-        public var position: Position?
+        package var position: Position?
         /// Ownship's altitude then, feet.
-        public var altitudeFt: Double?
+        package var altitudeFt: Double?
         /// Creates one.
-        public init(time: Double, alertID: String, kind: AlertEvent.Kind, level: AlertLevel, subject: String, message: String, position: Position?, altitudeFt: Double?) {
+        package init(time: Double, alertID: String, kind: AlertEvent.Kind, level: AlertLevel, subject: String, message: String, position: Position?, altitudeFt: Double?) {
             self.time = time
             self.alertID = alertID
             self.kind = kind
@@ -66,15 +66,15 @@ public struct LoggedFlight: Sendable, Equatable {
     }
 
     /// One target's position in an encounter's minute.
-    public struct TargetPoint: Sendable, Equatable {
+    package struct TargetPoint: Sendable, Equatable {
         /// Epoch seconds.
-        public var time: Double
+        package var time: Double
         /// Position.
-        public var position: Position
+        package var position: Position
         /// Pressure altitude, feet.
-        public var altitudeFt: Int?
+        package var altitudeFt: Int?
         /// Creates one.
-        public init(time: Double, position: Position, altitudeFt: Int?) {
+        package init(time: Double, position: Position, altitudeFt: Int?) {
             self.time = time
             self.position = position
             self.altitudeFt = altitudeFt
@@ -82,27 +82,27 @@ public struct LoggedFlight: Sendable, Equatable {
     }
 
     /// The closest approach of one target that came within `LoggedFlight.encounterRangeNM`.
-    public struct Encounter: Sendable, Equatable {
+    package struct Encounter: Sendable, Equatable {
         /// The target (address as `TargetKey` describes it).
-        public var subject: String
+        package var subject: String
         /// Callsign, when reported.
-        public var callsign: String?
+        package var callsign: String?
         /// When it was closest, epoch seconds.
-        public var time: Double
+        package var time: Double
         /// Horizontal range then, NM.
-        public var rangeNM: Double
+        package var rangeNM: Double
         /// Target altitude minus ownship altitude then, feet (nil when either is unknown).
-        public var verticalFt: Int?
+        package var verticalFt: Int?
         /// The target's position then.
-        public var position: Position
+        package var position: Position
         /// Its altitude then, feet.
-        public var altitudeFt: Int?
+        package var altitudeFt: Int?
         /// Ownship's position then.
-        public var ownshipPosition: Position
+        package var ownshipPosition: Position
         /// Its track for the minute around the closest approach (30 s either side).
-        public var track: [TargetPoint]
+        package var track: [TargetPoint]
         /// Creates one.
-        public init(subject: String, callsign: String?, time: Double, rangeNM: Double, verticalFt: Int?, position: Position, altitudeFt: Int?, ownshipPosition: Position, track: [TargetPoint]) {
+        package init(subject: String, callsign: String?, time: Double, rangeNM: Double, verticalFt: Int?, position: Position, altitudeFt: Int?, ownshipPosition: Position, track: [TargetPoint]) {
             self.subject = subject
             self.callsign = callsign
             self.time = time
@@ -116,25 +116,25 @@ public struct LoggedFlight: Sendable, Equatable {
     }
 
     /// An area ownship entered or came near (from the airspace alerts).
-    public struct AirspaceVisit: Sendable, Equatable {
+    package struct AirspaceVisit: Sendable, Equatable {
         /// The area's id (NOTAM number or area id).
-        public var subject: String
+        package var subject: String
         /// Its name.
-        public var name: String
+        package var name: String
         /// Its kind (TFR, restricted…), when known.
-        public var kind: String?
+        package var kind: String?
         /// True when ownship was inside it.
-        public var entered: Bool
+        package var entered: Bool
         /// Closest lateral distance to its edge, NM (0 inside).
-        public var closestNM: Double
+        package var closestNM: Double
         /// Highest alert level.
-        public var level: AlertLevel
+        package var level: AlertLevel
         /// When it was first alerted, epoch seconds.
-        public var time: Double
+        package var time: Double
         /// Ownship's position then.
-        public var position: Position?
+        package var position: Position?
         /// Creates one.
-        public init(subject: String, name: String, kind: String?, entered: Bool, closestNM: Double, level: AlertLevel, time: Double, position: Position?) {
+        package init(subject: String, name: String, kind: String?, entered: Bool, closestNM: Double, level: AlertLevel, time: Double, position: Position?) {
             self.subject = subject
             self.name = name
             self.kind = kind
@@ -147,48 +147,48 @@ public struct LoggedFlight: Sendable, Equatable {
     }
 
     /// Targets that came this close (NM, in three dimensions: `slantNM`) have their closest approach kept.
-    public static let encounterRangeNM = 2.0
+    package static let encounterRangeNM = 2.0
 
     /// The distance in three dimensions of a target `rangeNM` away horizontally and `verticalFt`
     /// above or below (unknown: horizontal only), NM. The closest approach is the least of it.
-    public static func slantNM(_ rangeNM: Double, _ verticalFt: Int?) -> Double {
+    package static func slantNM(_ rangeNM: Double, _ verticalFt: Int?) -> Double {
         let v = Double(verticalFt ?? 0) / 6_076.12
         return (rangeNM * rangeNM + v * v).squareRoot()
     }
 
     /// Database id (nil until stored).
-    public var id: Int64?
+    package var id: Int64?
     /// Off blocks: ownship began to move for this flight (or the recording's first sample).
-    public var offBlock: Double
+    package var offBlock: Double
     /// Takeoff (the takeoff roll reaching 40 kt), nil when the recording starts in the air.
-    public var takeoff: Double?
+    package var takeoff: Double?
     /// Landing (touchdown: the roll slowing below 30 kt), nil when the recording ends in the air.
-    public var landing: Double?
+    package var landing: Double?
     /// On blocks: ownship stopped after landing (or the recording's last sample).
-    public var onBlock: Double
+    package var onBlock: Double
     /// Departure airport identifier (nil: none within reach, or started in the air).
-    public var departure: String?
+    package var departure: String?
     /// Arrival airport identifier.
-    public var arrival: String?
+    package var arrival: String?
     /// Distance flown along the track, NM.
-    public var distanceNM: Double
+    package var distanceNM: Double
     /// Highest altitude, feet (geometric when known, else pressure).
-    public var maxAltitudeFt: Double?
+    package var maxAltitudeFt: Double?
     /// Highest ground speed, knots.
-    public var maxGroundSpeedKt: Double
+    package var maxGroundSpeedKt: Double
     /// The track, one point a second.
-    public var track: [TrackPoint]
+    package var track: [TrackPoint]
     /// Alerts raised during the flight, in time order.
-    public var alerts: [Alert]
+    package var alerts: [Alert]
     /// Closest approaches, closest first.
-    public var encounters: [Encounter]
+    package var encounters: [Encounter]
     /// Airspace entered or nearly entered, in time order.
-    public var airspace: [AirspaceVisit]
+    package var airspace: [AirspaceVisit]
     /// Where it came from (the recording or `live`).
-    public var source: String
+    package var source: String
 
     /// Creates a flight.
-    public init(id: Int64?, offBlock: Double, takeoff: Double?, landing: Double?, onBlock: Double, departure: String?, arrival: String?, distanceNM: Double, maxAltitudeFt: Double?, maxGroundSpeedKt: Double, track: [TrackPoint], alerts: [Alert], encounters: [Encounter], airspace: [AirspaceVisit], source: String) {
+    package init(id: Int64?, offBlock: Double, takeoff: Double?, landing: Double?, onBlock: Double, departure: String?, arrival: String?, distanceNM: Double, maxAltitudeFt: Double?, maxGroundSpeedKt: Double, track: [TrackPoint], alerts: [Alert], encounters: [Encounter], airspace: [AirspaceVisit], source: String) {
         self.id = id
         self.offBlock = offBlock
         self.takeoff = takeoff
@@ -207,7 +207,7 @@ public struct LoggedFlight: Sendable, Equatable {
     }
 
     /// The flight without its track and its encounters' tracks (a summary to hold many of).
-    public var withoutTracks: LoggedFlight {
+    package var withoutTracks: LoggedFlight {
         var f = self
         f.track = []
         for i in f.encounters.indices { f.encounters[i].track = [] }
@@ -215,14 +215,14 @@ public struct LoggedFlight: Sendable, Equatable {
     }
 
     /// True when the recording began in the air (no takeoff seen).
-    public var startedInAir: Bool { takeoff == nil }
+    package var startedInAir: Bool { takeoff == nil }
     /// True when the recording ended in the air (no landing seen).
-    public var endedInAir: Bool { landing == nil }
+    package var endedInAir: Bool { landing == nil }
     /// Airborne time (takeoff, else first sample, to landing, else last sample), seconds.
-    public var airborneSec: Double { (landing ?? track.last?.time ?? onBlock) - (takeoff ?? track.first?.time ?? offBlock) }
+    package var airborneSec: Double { (landing ?? track.last?.time ?? onBlock) - (takeoff ?? track.first?.time ?? offBlock) }
     /// Block time, seconds.
-    public var blockSec: Double { onBlock - offBlock }
+    package var blockSec: Double { onBlock - offBlock }
     /// A key that is the same however often the same recording is imported: the first second of
     /// the flight (its takeoff, else the first sample).
-    public var key: String { Timestamp.iso8601((takeoff ?? track.first?.time ?? offBlock).rounded(.down)) }
+    package var key: String { Timestamp.iso8601((takeoff ?? track.first?.time ?? offBlock).rounded(.down)) }
 }

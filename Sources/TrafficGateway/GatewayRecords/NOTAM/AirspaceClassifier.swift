@@ -14,9 +14,9 @@ import Foundation
 /// FDC airspace NOTAM is a TFR) and the geometry source (an official polygon on an AIRSPACE
 /// NOTAM is airspace even without a more precise word). nil: not an airspace NOTAM (runways,
 /// obstacles, navaids, procedures).
-public enum AirspaceClassifier {
+package enum AirspaceClassifier {
     /// The kind of `n`, or nil.
-    public static func kind(of n: Notam) -> AirspaceKind? {
+    package static func kind(of n: Notam) -> AirspaceKind? {
         let up = " " + String(decoding: n.text.uppercased().utf8.map { $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self) + " "
         if let code = n.selectionCode ?? n.q?.code, let k = kind(qCode: code, text: up) { return k }
         if let k = kind(text: up, issuer: n.issuer, classification: n.classification) { return k }

@@ -12,20 +12,20 @@ import Foundation
 /// pull every 3 minutes, a full pull a day): one background poller feeds the cache. The reply is
 /// read tolerantly: GeoJSON Features are taken from `data.geojson`, `items` or `features`,
 /// each as the NOTAM API's feature shape.
-public struct FAANotamNMS: NotamSource {
+package struct FAANotamNMS: NotamSource {
     /// Base URL (`--url`).
-    public var baseURL: String
+    package var baseURL: String
     /// OAuth2 client credentials.
-    public var credentials: Credentials
+    package var credentials: Credentials
     /// HTTP client.
-    public var http: HTTPClient
+    package var http: HTTPClient
     /// Only NOTAMs updated since then (incremental pull), epoch seconds.
-    public var updatedSince: Double?
+    package var updatedSince: Double?
     /// `faa-nms`.
-    public var name: String { "faa-nms" }
+    package var name: String { "faa-nms" }
 
     /// A client for `baseURL`.
-    public init(baseURL: String = "https://api-nms.aim.faa.gov", credentials: Credentials, http: HTTPClient = HTTPClient(), updatedSince: Double? = nil) {
+    package init(baseURL: String = "https://api-nms.aim.faa.gov", credentials: Credentials, http: HTTPClient = HTTPClient(), updatedSince: Double? = nil) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.credentials = credentials
         self.http = http
@@ -45,7 +45,7 @@ public struct FAANotamNMS: NotamSource {
     }
 
     /// One query per location (and one for the circle), all NOTAMs merged.
-    public func fetch(_ query: NotamQuery) async throws(FetchError) -> [Notam] {
+    package func fetch(_ query: NotamQuery) async throws(FetchError) -> [Notam] {
         let bearer = try await token()
         var queries: [[(String, String)]] = query.locations.map { [("location", $0)] }
         if let near = query.near {
@@ -64,7 +64,7 @@ public struct FAANotamNMS: NotamSource {
     }
 
     /// The NOTAMs of one reply.
-    public static func parse(_ body: [UInt8], url: String) throws(FetchError) -> [Notam] {
+    package static func parse(_ body: [UInt8], url: String) throws(FetchError) -> [Notam] {
         guard let object = JSONReader.object(body) else {
             throw FetchError(.content, url: url, reason: "the reply is not valid JSON (\(body.count) bytes)")
         }

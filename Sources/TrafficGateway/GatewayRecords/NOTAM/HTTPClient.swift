@@ -12,9 +12,9 @@ import Darwin
 #endif
 
 /// Why a fetch failed, in words that name the URL and say what to do.
-public struct FetchError: Error, CustomStringConvertible, Equatable {
+package struct FetchError: Error, CustomStringConvertible, Equatable {
     /// What kind of failure.
-    public enum Kind: String, Sendable, Equatable {
+    package enum Kind: String, Sendable, Equatable {
         /// DNS, connection, TLS, reset, timeout.
         case network
         /// An HTTP status that is not success.
@@ -25,32 +25,32 @@ public struct FetchError: Error, CustomStringConvertible, Equatable {
         case credentials
     }
     /// The kind.
-    public var kind: Kind
+    package var kind: Kind
     /// The URL (without query credentials).
-    public var url: String
+    package var url: String
     /// The HTTP status, when there was one.
-    public var status: Int?
+    package var status: Int?
     /// The reason.
-    public var reason: String
+    package var reason: String
     /// Creates an error.
-    public init(_ kind: Kind, url: String, status: Int? = nil, reason: String) {
+    package init(_ kind: Kind, url: String, status: Int? = nil, reason: String) {
         self.kind = kind
         self.url = url
         self.status = status
         self.reason = reason
     }
     /// One sentence.
-    public var description: String { "\(SecretMasking.url(url)): \(status.map { "HTTP \($0): " } ?? "")\(reason)" }
+    package var description: String { "\(SecretMasking.url(url)): \(status.map { "HTTP \($0): " } ?? "")\(reason)" }
 }
 
 /// An HTTP response.
-public struct HTTPResponse: Sendable {
+package struct HTTPResponse: Sendable {
     /// Status code.
-    public var status: Int
+    package var status: Int
     /// Headers, names lower-cased.
-    public var headers: [String: String]
+    package var headers: [String: String]
     /// Body (decompressed).
-    public var body: [UInt8]
+    package var body: [UInt8]
 }
 
 /// HTTP through libcurl, called directly through a small C shim rather than through
@@ -61,35 +61,35 @@ public struct HTTPResponse: Sendable {
 /// (`https_proxy`, `no_proxy`, …) are honoured by libcurl, gzip/deflate are accepted, and the
 /// User-Agent names us. Retries: after 1 s, 2 s and 4 s on network errors, 429 (honouring
 /// `Retry-After`) and 5xx; never on other 4xx.
-public struct HTTPClient: Sendable {
+package struct HTTPClient: Sendable {
     /// Whole-transfer timeout, seconds.
-    public var timeout: Double = 10
+    package var timeout: Double = 10
     /// Delays before each retry; their count is the number of retries.
-    public var retryDelays: [Double] = [1, 2, 4]
+    package var retryDelays: [Double] = [1, 2, 4]
     /// How to wait between attempts (tests pass a no-op that records).
-    public var sleep: @Sendable (Double) async -> Void = { try? await Task.sleep(for: .seconds(min(max(0, $0), 4000))) }  // concurrency: the HTTP client's backoff between attempts, awaited (a shutdown cancels it)
+    package var sleep: @Sendable (Double) async -> Void = { try? await Task.sleep(for: .seconds(min(max(0, $0), 4000))) }  // concurrency: the HTTP client's backoff between attempts, awaited (a shutdown cancels it)
     /// User-Agent header.
-    public var userAgent = "skygate-gatewayd/0.1 (+https://github.com/skygate/skygate)"
+    package var userAgent = "skygate-gatewayd/0.1 (+https://github.com/skygate/skygate)"
     /// The largest reply body read, bytes, after decompression (gzip and deflate are accepted):
     /// a larger reply is refused, naming the limit, and not retried. 64 MiB: the largest NOTAM
     /// or weather reply seen is a few megabytes; a 1 MB gzip bomb or an endless body stops here.
-    public var maximumBytes = 64 << 20
+    package var maximumBytes = 64 << 20
     /// The longest `Retry-After` waited, seconds: a server asking for longer is not waited for
     /// (the fetch fails at once, saying what it asked), so a command never sits silent for hours.
-    public var longestRetryAfter = 60.0
+    package var longestRetryAfter = 60.0
     /// Called before each retry with the attempt number and the reason (progress messages).
-    public var onRetry: @Sendable (Int, String) -> Void = { _, _ in }
+    package var onRetry: @Sendable (Int, String) -> Void = { _, _ in }
 
     /// A client with the defaults.
-    public init() {}
+    package init() {}
 
     /// GET `url` with `headers`, retrying as described.
-    public func get(_ url: String, headers: [(String, String)] = []) async throws(FetchError) -> HTTPResponse {
+    package func get(_ url: String, headers: [(String, String)] = []) async throws(FetchError) -> HTTPResponse {
         try await send(url: url, headers: headers, form: nil)
     }
 
     /// POST `form` (URL-encoded) to `url`, retrying as described.
-    public func post(_ url: String, form: [(String, String)], headers: [(String, String)] = []) async throws(FetchError) -> HTTPResponse {
+    package func post(_ url: String, form: [(String, String)], headers: [(String, String)] = []) async throws(FetchError) -> HTTPResponse {
         try await send(url: url, headers: headers, form: form)
     }
 
@@ -259,7 +259,7 @@ public struct HTTPClient: Sendable {
     static func megabytes(_ n: Int) -> String { n >= 1 << 20 ? "\(n >> 20) MB" : "\(n >> 10) kB" }
 
     /// Percent-encoding for form values.
-    public static func escape(_ s: String) -> String {
+    package static func escape(_ s: String) -> String {
         // RFC 3986 unreserved characters stay; every other byte of the UTF-8 is %XX.
         var out = ""
         for b in s.utf8 {

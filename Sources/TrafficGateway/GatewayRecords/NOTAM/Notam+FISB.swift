@@ -11,7 +11,7 @@ extension Notam {
     /// ending "(INCMPL)"), number, location, times, and all its graphics as the geometry
     /// (ranked above parsed text, below an official polygon). TFRs are FDC NOTAMs, so a FIS-B
     /// copy and a fetched copy share the key `FDC:Y/NNNN` and merge in the store.
-    public init?(fisb r: FISBReport) {
+    package init?(fisb r: FISBReport) {
         guard r.kind.isNOTAM, let number = r.number else { return nil }
         self = NotamParser.parse(r.text, source: "fisb")
         self.number = number

@@ -6,7 +6,7 @@ import GatewaySupport
 /// real-shaped set with the original.
 extension Notam {
     /// The stored form.
-    public var storedJSON: String {
+    package var storedJSON: String {
         var o = JSONWriter()
         o.add("classification", classification)
         o.add("designator", designator)

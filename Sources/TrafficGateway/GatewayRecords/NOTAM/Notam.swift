@@ -15,68 +15,68 @@ import GDL90
 /// One NOTAM, whatever its source (FAA NOTAM API, NOTAM Search, FIS-B, a canned file). Every
 /// field but the raw text is optional: real FAA texts have empty Q-line fields, FDC texts
 /// without headers, missing end times. Unparsed parts are listed, never dropped silently.
-public struct Notam: Sendable, Equatable, Codable {
+package struct Notam: Sendable, Equatable, Codable {
     /// Identity: the source's system id where it has one, else issuer + number
     /// (`FDC:6/2174` for FDC NOTAMs, so the FAA API, tfr.faa.gov and FIS-B copies match).
-    public var id: String
+    package var id: String
     /// Number as written (`6/2174`, `05/012`, `A1234/26`).
-    public var number: String?
+    package var number: String?
     /// ICAO series letter (`A`…) where there is one.
-    public var series: String?
+    package var series: String?
     /// Issuing office / accountability (`FDC`, `SLE`).
-    public var issuer: String?
+    package var issuer: String?
     /// N (new), R (replaces), C (cancels).
-    public var type: String?
+    package var type: String?
     /// The NOTAM replaced or cancelled.
-    public var refersTo: String?
+    package var refersTo: String?
     /// ICAO location (`^[A-Z]{4}$`, validated) when there is one.
-    public var location: String?
+    package var location: String?
     /// Designator as written when it is not an ICAO location (`SLE`, `ZSE`).
-    public var designator: String?
+    package var designator: String?
     /// FIR (from the Q-line or the source).
-    public var fir: String?
+    package var fir: String?
     /// Issue time, epoch seconds.
-    public var issued: Double?
+    package var issued: Double?
     /// Effective start.
-    public var start: Double?
+    package var start: Double?
     /// Effective end (nil: permanent or not given).
-    public var end: Double?
+    package var end: Double?
     /// The end is an estimate (`EST`).
-    public var endEstimated = false
+    package var endEstimated = false
     /// `PERM`.
-    public var permanent = false
+    package var permanent = false
     /// D) schedule.
-    public var schedule: String?
+    package var schedule: String?
     /// Q-line.
-    public var q: QLine?
+    package var q: QLine?
     /// E) text, or the body of a domestic NOTAM.
-    public var text: String
+    package var text: String
     /// The whole text as received.
-    public var raw: String
+    package var raw: String
     /// The area, when there is one, from the best source available.
-    public var geometry: NotamGeometry?
+    package var geometry: NotamGeometry?
     /// Severity from content.
-    public var severity: String
+    package var severity: String
     /// Where it came from (`faa-api`, `faa-search`, `fisb`, `file`).
-    public var source: String
+    package var source: String
     /// FAA classification (`FDC`, `DOM`, `INTL`, `MIL`) when given.
-    public var classification: String?
+    package var classification: String?
     /// Parts the parsers could not read.
-    public var unparsed: [String] = []
+    package var unparsed: [String] = []
     /// The Q-code the source gives besides the Q-line (the FAA API's `selectionCode`).
-    public var selectionCode: String?
+    package var selectionCode: String?
     /// Vertical limits from the source's fields, the F)/G) items or the text, whether or not
     /// there is an area (nil: none given).
-    public var limits: NotamLimits?
+    package var limits: NotamLimits?
     /// The airspace kind (nil: not an airspace NOTAM), from the Q-code, classification,
     /// keywords and geometry source together (`AirspaceClassifier`).
-    public var kind: AirspaceKind?
+    package var kind: AirspaceKind?
     /// A position for the NOTAM's location (the API's `coordinates`, else the Q-line centre),
     /// as [lat, lon]: where a refresh by area looks for NOTAMs without geometry.
-    public var reference: [Double]?
+    package var reference: [Double]?
 
     /// A NOTAM with just its raw text (parsers fill the rest).
-    public init(id: String, raw: String, source: String) {
+    package init(id: String, raw: String, source: String) {
         self.id = id
         self.raw = raw
         self.text = raw
@@ -85,7 +85,7 @@ public struct Notam: Sendable, Equatable, Codable {
     }
 
     /// The location's position: `reference` (the source's coordinates), else the Q-line centre.
-    public var referencePosition: Position? {
+    package var referencePosition: Position? {
         if let r = reference, r.count == 2 { return Position(latitude: r[0], longitude: r[1]) }
         if let lat = q?.latitude, let lon = q?.longitude { return Position(latitude: lat, longitude: lon) }
         return nil
@@ -93,7 +93,7 @@ public struct Notam: Sendable, Equatable, Codable {
 
     /// The names the reference position goes by: the location (`KLAW` and `LAW`), the
     /// designator, the Q-line's FIR.
-    public var referenceNames: Set<String> {
+    package var referenceNames: Set<String> {
         var names = Set<String>()
         for name in [location, designator, q?.fir].compactMap({ $0 }) {
             names.insert(name)
@@ -103,7 +103,7 @@ public struct Notam: Sendable, Equatable, Codable {
     }
 
     /// Whether it is in force at `time`.
-    public func isActive(at time: Double) -> Bool {
+    package func isActive(at time: Double) -> Bool {
         if let start, time < start { return false }
         if let end, time >= end { return false }
         return type != "C"
@@ -111,7 +111,7 @@ public struct Notam: Sendable, Equatable, Codable {
 
     /// The area the airspace alerts watch, for airspace NOTAMs (a kind) with geometry, at the
     /// levels `table` gives its kind.
-    public func airspaceArea(levels table: AirspaceLevelTable = AirspaceLevelTable()) -> AirspaceArea? {
+    package func airspaceArea(levels table: AirspaceLevelTable = AirspaceLevelTable()) -> AirspaceArea? {
         guard let g = geometry, let kind = kind ?? AirspaceClassifier.kind(of: self) else { return nil }
         let levels = table[kind]
         let label = kind == .tfr ? "TFR " : kind == .moa ? "MOA " : kind == .gps ? "GPS " : kind == .uas ? "UAS " : kind == .other ? "" : "\(kind.rawValue.capitalized) "
@@ -126,27 +126,27 @@ public struct Notam: Sendable, Equatable, Codable {
     }
 
     /// Whether it describes airspace to avoid or know about (it has a kind).
-    public var restrictsAirspace: Bool { (kind ?? AirspaceClassifier.kind(of: self)) != nil }
+    package var restrictsAirspace: Bool { (kind ?? AirspaceClassifier.kind(of: self)) != nil }
 }
 
 /// Vertical limits of a NOTAM: floor and ceiling in feet (nil floor: surface; nil ceiling:
 /// unlimited), each MSL or AGL as written, and where they came from.
-public struct NotamLimits: Sendable, Equatable, Codable {
+package struct NotamLimits: Sendable, Equatable, Codable {
     /// Floor, feet (nil: surface).
-    public var floorFt: Int?
+    package var floorFt: Int?
     /// The floor is above ground level.
-    public var floorAGL = false
+    package var floorAGL = false
     /// Ceiling, feet (nil: unlimited).
-    public var ceilingFt: Int?
+    package var ceilingFt: Int?
     /// The ceiling is above ground level.
-    public var ceilingAGL = false
+    package var ceilingAGL = false
     /// The ceiling itself is excluded ("UP TO BUT NOT INCLUDING FL225").
-    public var ceilingExclusive = false
+    package var ceilingExclusive = false
     /// `api` (lowerLimit/upperLimit), `items` (F/G), `text`, `q-line`.
-    public var origin: String
+    package var origin: String
 
     /// Limits from `origin`.
-    public init(floorFt: Int? = nil, floorAGL: Bool = false, ceilingFt: Int? = nil, ceilingAGL: Bool = false, origin: String) {
+    package init(floorFt: Int? = nil, floorAGL: Bool = false, ceilingFt: Int? = nil, ceilingAGL: Bool = false, origin: String) {
         self.floorFt = floorFt
         self.floorAGL = floorAGL
         self.ceilingFt = ceilingFt
@@ -156,34 +156,34 @@ public struct NotamLimits: Sendable, Equatable, Codable {
 }
 
 /// The ICAO Q-line: `Q) FIR/QCODE/TRAFFIC/PURPOSE/SCOPE/LOWER/UPPER/DDMMNDDDMMWRRR`.
-public struct QLine: Sendable, Equatable, Codable {
+package struct QLine: Sendable, Equatable, Codable {
     /// FIR.
-    public var fir: String?
+    package var fir: String?
     /// Q-code (`QRTCA`).
-    public var code: String?
+    package var code: String?
     /// Traffic (I, V, IV).
-    public var traffic: String?
+    package var traffic: String?
     /// Purpose (N, B, O, M, K).
-    public var purpose: String?
+    package var purpose: String?
     /// Scope (A, E, W, AE, AW).
-    public var scope: String?
+    package var scope: String?
     /// Lower limit, flight level.
-    public var lowerFL: Int?
+    package var lowerFL: Int?
     /// Upper limit, flight level.
-    public var upperFL: Int?
+    package var upperFL: Int?
     /// Centre latitude.
-    public var latitude: Double?
+    package var latitude: Double?
     /// Centre longitude.
-    public var longitude: Double?
+    package var longitude: Double?
     /// Radius, NM.
-    public var radiusNM: Double?
+    package var radiusNM: Double?
 }
 
 /// The area of a NOTAM, with its limits and where the geometry came from.
-public struct NotamGeometry: Sendable, Equatable, Codable {
+package struct NotamGeometry: Sendable, Equatable, Codable {
     /// Where the geometry came from, best last: an official polygon beats a FIS-B graphic beats
     /// a parsed text beats the Q-line circle.
-    public enum Origin: Int, Sendable, Comparable, Codable {
+    package enum Origin: Int, Sendable, Comparable, Codable {
         /// The Q-line's centre and radius (coarse).
         case qLine = 0
         /// Parsed from the text.
@@ -193,42 +193,42 @@ public struct NotamGeometry: Sendable, Equatable, Codable {
         /// The source's own polygon (FAA API GeoJSON, tfr.faa.gov).
         case official = 3
         /// Ranks.
-        public static func < (a: Origin, b: Origin) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Origin, b: Origin) -> Bool { a.rawValue < b.rawValue }
     }
     /// Circle centre (lat, lon) and radius, or nil for polygons.
-    public var center: [Double]?
+    package var center: [Double]?
     /// Radius, NM.
-    public var radiusNM: Double?
+    package var radiusNM: Double?
     /// Polygon vertices as [lat, lon] (the first part's outer ring when there are parts).
-    public var polygon: [[Double]]?
+    package var polygon: [[Double]]?
     /// Every part when there are several or any has holes: each a list of rings (outer ring
     /// first, then holes), each ring a list of [lat, lon].
-    public var parts: [[[[Double]]]]?
+    package var parts: [[[[Double]]]]?
     /// Parts cut out within an altitude band (SUBTR).
-    public var cutouts: [NotamCutout]?
+    package var cutouts: [NotamCutout]?
     /// Floor, ft (nil: surface).
-    public var floorFt: Int?
+    package var floorFt: Int?
     /// Floor above ground.
-    public var floorAGL = false
+    package var floorAGL = false
     /// Ceiling, ft (nil: unlimited).
-    public var ceilingFt: Int?
+    package var ceilingFt: Int?
     /// Ceiling above ground.
-    public var ceilingAGL = false
+    package var ceilingAGL = false
     /// Origin.
-    public var origin: Origin
+    package var origin: Origin
 
     /// A circle.
-    public static func circle(_ c: Position, radiusNM: Double, origin: Origin) -> NotamGeometry {
+    package static func circle(_ c: Position, radiusNM: Double, origin: Origin) -> NotamGeometry {
         NotamGeometry(center: [c.latitude, c.longitude], radiusNM: radiusNM, polygon: nil, origin: origin)
     }
 
     /// A polygon.
-    public static func polygon(_ points: [Position], origin: Origin) -> NotamGeometry {
+    package static func polygon(_ points: [Position], origin: Origin) -> NotamGeometry {
         NotamGeometry(center: nil, radiusNM: nil, polygon: RingSimplifier.simplify(points).map { [$0.latitude, $0.longitude] }, origin: origin)
     }
 
     /// Several parts (a single part without holes is stored as a plain polygon).
-    public static func region(_ parts: [AirspacePart], origin: Origin) -> NotamGeometry? {
+    package static func region(_ parts: [AirspacePart], origin: Origin) -> NotamGeometry? {
         let usable = parts.filter { $0.outer.count >= 3 }
         guard let first = usable.first else { return nil }
         var g = NotamGeometry.polygon(first.outer, origin: origin)
@@ -243,7 +243,7 @@ public struct NotamGeometry: Sendable, Equatable, Codable {
     }
 
     /// As an airspace shape: a circle, a polygon, or a region of every part with its holes.
-    public var shape: AirspaceArea.Shape {
+    package var shape: AirspaceArea.Shape {
         if let c = center, c.count == 2, let r = radiusNM { return .circle(center: Position(latitude: c[0], longitude: c[1]), radiusNM: r) }
         if let parts, !parts.isEmpty {
             return .region(parts.compactMap { rings in
@@ -255,12 +255,12 @@ public struct NotamGeometry: Sendable, Equatable, Codable {
     }
 
     /// The cut-outs as the alert engine sees them.
-    public var airspaceCutouts: [AirspaceCutout] {
+    package var airspaceCutouts: [AirspaceCutout] {
         (cutouts ?? []).map { AirspaceCutout(ring: Self.positions($0.ring), floorFt: $0.floorFt, ceilingFt: $0.ceilingFt) }
     }
 
     /// Area in square nautical miles (parts minus holes; circles exact), for coverage checks.
-    public var areaNM2: Double {
+    package var areaNM2: Double {
         if let r = radiusNM, center != nil { return Double.pi * r * r }
         func ring(_ r: [[Double]]) -> Double {
             guard r.count >= 3, let lat0 = r.first?[0] else { return 0 }
@@ -277,13 +277,13 @@ public struct NotamGeometry: Sendable, Equatable, Codable {
     }
 
     /// Bounding box (minLat, maxLat, minLon, maxLon).
-    public var bounds: (Double, Double, Double, Double) {
+    package var bounds: (Double, Double, Double, Double) {
         let b = AirspaceIndex.bounds(AirspaceArea(id: "", name: "", shape: shape))
         return (b.minLat, b.maxLat, b.minLon, b.maxLon)
     }
 
     /// GeoJSON-style JSON for list/show output.
-    public var json: String {
+    package var json: String {
         var w = JSONWriter()
         if let c = center, let r = radiusNM {
             w.add("shape", "circle")
@@ -311,16 +311,16 @@ public struct NotamGeometry: Sendable, Equatable, Codable {
 
 
 /// A polygon cut out of a NOTAM's area within an altitude band (an official `SUBTR` part).
-public struct NotamCutout: Sendable, Equatable, Codable {
+package struct NotamCutout: Sendable, Equatable, Codable {
     /// The ring, [lat, lon] points.
-    public var ring: [[Double]]
+    package var ring: [[Double]]
     /// Band floor, feet MSL (nil: surface).
-    public var floorFt: Int?
+    package var floorFt: Int?
     /// Band ceiling, feet MSL (nil: unlimited).
-    public var ceilingFt: Int?
+    package var ceilingFt: Int?
 
     /// A cut-out.
-    public init(ring: [[Double]], floorFt: Int? = nil, ceilingFt: Int? = nil) {
+    package init(ring: [[Double]], floorFt: Int? = nil, ceilingFt: Int? = nil) {
         self.ring = ring
         self.floorFt = floorFt
         self.ceilingFt = ceilingFt

@@ -7,9 +7,9 @@
 /// Left out on purpose, because in NOTAM texts they are far more often names or English words:
 /// `APV` (Apple Valley's identifier; "approve" was wrong), `IF`, `AS`, `AT`, `OR`, `NO`, `ON`,
 /// `ALL`, `A`, `E`, `N`, `S`, `W` (compass letters are read only after a distance).
-public enum NotamContractions {
+package enum NotamContractions {
     /// The commonest (at least 300), contraction → meaning.
-    public static let common: KeyValuePairs<String, String> = [
+    package static let common: KeyValuePairs<String, String> = [
         "ABN": "aerodrome beacon", "ABV": "above", "ACC": "area control centre", "ACFT": "aircraft", "ACT": "active",
         "AD": "aerodrome", "ADJ": "adjacent", "AFD": "chart supplement", "AGL": "above ground level", "ALS": "approach lighting system",
         "ALT": "altitude", "ALTM": "altimeter", "ALTN": "alternate", "AMDT": "amendment", "AMSL": "above mean sea level",
@@ -91,7 +91,7 @@ public enum NotamContractions {
     ]
 
     /// Further contractions from the same lists, less often met in NOTAMs.
-    public static let more: KeyValuePairs<String, String> = [
+    package static let more: KeyValuePairs<String, String> = [
         "ACCUM": "accumulate", "ACR": "air carrier", "ADZ": "advise", "ALSTG": "altimeter setting", "AMGR": "airport manager",
         "AMOS": "automatic meteorological observing system", "ATCAA": "air traffic control assigned airspace", "AUTOB": "automatic weather reporting system",
         "BERM": "snowbank", "BND": "bound", "CAAS": "class A airspace", "CBAS": "class B airspace", "CCAS": "class C airspace",
@@ -129,7 +129,7 @@ public enum NotamContractions {
     ]
 
     /// Every contraction, contraction → meaning (`common` and `more`).
-    public static let all: [String: String] = {
+    package static let all: [String: String] = {
         var d: [String: String] = [:]
         for (k, v) in more { d[k] = v }
         for (k, v) in common { d[k] = v }

@@ -9,9 +9,9 @@ import GDL90
 /// Reads NOTAM texts: ICAO format (`Q) … A) … B) … C) … D) … E) … F) … G)`) and FAA domestic
 /// format (`!FDC 6/2174 ZSE OR..AIRSPACE … 2605161300-2605161800`, `!SLE 05/012 SLE RWY 13/31
 /// CLSD 2605160800-2605170800`), geometry in the text (circles, point lists, limits), severity.
-public enum NotamParser {
+package enum NotamParser {
     /// Parses `raw` (either format) into a NOTAM from `source`; `id` overrides the identity.
-    public static func parse(_ raw: String, source: String, id: String? = nil) -> Notam {
+    package static func parse(_ raw: String, source: String, id: String? = nil) -> Notam {
         var meter = TextPattern.Meter()
         return parse(raw, source: source, id: id, meter: &meter)
     }
@@ -46,7 +46,7 @@ public enum NotamParser {
     /// items, else the text, else the Q-line's flight levels when they say more than 000/999),
     /// copied onto the area unless `keepGeometryLimits` (a FIS-B graphic's own); the kind; the
     /// severity. Sources call it again after overlaying their fields.
-    public static func finish(_ n: inout Notam, apiLimits: NotamLimits? = nil, keepGeometryLimits: Bool = false) {
+    package static func finish(_ n: inout Notam, apiLimits: NotamLimits? = nil, keepGeometryLimits: Bool = false) {
         var meter = TextPattern.Meter()
         finish(&n, apiLimits: apiLimits, keepGeometryLimits: keepGeometryLimits, meter: &meter)
     }
@@ -78,10 +78,10 @@ public enum NotamParser {
 
     /// How the note of a NOTAM whose text was too costly to read begins (`notams show` prints it
     /// under "not understood"; `notams import` counts them).
-    public static let keptAsWritten = "text kept as written"
+    package static let keptAsWritten = "text kept as written"
 
     /// Whether `n`'s text was too costly to read (a pattern search ran over its budget).
-    public static func isKeptAsWritten(_ n: Notam) -> Bool { n.unparsed.contains { $0.hasPrefix(keptAsWritten) } }
+    package static func isKeptAsWritten(_ n: Notam) -> Bool { n.unparsed.contains { $0.hasPrefix(keptAsWritten) } }
 
     /// Notes (once) that the searches of `patterns` (sources) ran over their budget on `n`'s text.
     static func noteOverBudget(_ n: inout Notam, _ patterns: [String]) {
@@ -91,7 +91,7 @@ public enum NotamParser {
     }
 
     /// issuer + number (`FDC:6/2174`, `SLE:05/012`), or the raw text's hash as a last resort.
-    public static func identity(_ n: Notam) -> String {
+    package static func identity(_ n: Notam) -> String {
         if let number = n.number { return "\(n.issuer ?? n.location ?? n.designator ?? "?"):\(number)" }
         var h: UInt64 = 1_469_598_103_934_665_603
         for b in n.raw.utf8 { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
@@ -218,12 +218,12 @@ public enum NotamParser {
     // MARK: Pieces
 
     /// `^[A-Z]{4}$`.
-    public static func isICAO(_ s: String) -> Bool {
+    package static func isICAO(_ s: String) -> Bool {
         s.count == 4 && s.allSatisfy { $0.isASCII && $0.isUppercase && $0.isLetter }
     }
 
     /// YYMMDDHHMM (UTC) → epoch seconds.
-    public static func time(_ s: String) -> Double? {
+    package static func time(_ s: String) -> Double? {
         let d = s.prefix(10)
         guard d.count == 10, d.allSatisfy(\.isNumber) else { return nil }
         let v = Array(d).map { Int(String($0))! }
@@ -244,14 +244,14 @@ public enum NotamParser {
     }
 
     /// The area written in `text` (see `NotamTextGeometry`), with the limits the text gives.
-    public static func geometry(in text: String) -> NotamGeometry? {
+    package static func geometry(in text: String) -> NotamGeometry? {
         guard var g = NotamTextGeometry.geometry(in: text) else { return nil }
         if let l = NotamTextGeometry.limits(in: text) { (g.floorFt, g.floorAGL, g.ceilingFt, g.ceilingAGL) = (l.floorFt, l.floorAGL, l.ceilingFt, l.ceilingAGL) }
         return g
     }
 
     /// One limit: (feet or nil for SFC/UNL, AGL?).
-    public static func limit(_ s: String) -> (Int?, Bool)? {
+    package static func limit(_ s: String) -> (Int?, Bool)? {
         let t = s.uppercased().trimmingWhitespace()
         if t.hasPrefix("SFC") || t.hasPrefix("GND") || t.hasPrefix("SURFACE") { return (nil, false) }
         if t.hasPrefix("UNL") { return (nil, false) }
@@ -268,7 +268,7 @@ public enum NotamParser {
     /// An airspace NOTAM's severity follows its kind's alert levels (a restricted area or TFR:
     /// warning; a MOA: caution; a parachute area: info), a prohibited area or a closed FIR
     /// staying critical.
-    public static func severity(_ n: Notam) -> String {
+    package static func severity(_ n: Notam) -> String {
         let t = " " + n.text.uppercased() + " "
         let code = n.selectionCode ?? n.q?.code ?? ""
         if let kind = n.kind {

@@ -1,5 +1,5 @@
 /// The NOTAM sources `notams fetch` and `run --notam-source` know, by the name the user types.
-public enum NotamSourceKind: String, CaseIterable, Sendable, Equatable, CustomStringConvertible {
+package enum NotamSourceKind: String, CaseIterable, Sendable, Equatable, CustomStringConvertible {
     /// The FAA NOTAM API (api.faa.gov key: client_id and client_secret).
     case faaAPI = "faa-api"
     /// The FAA's NOTAM Management Service (OAuth2 client credentials).
@@ -8,10 +8,10 @@ public enum NotamSourceKind: String, CaseIterable, Sendable, Equatable, CustomSt
     case faaSearch = "faa-search"
 
     /// The name as typed: `faa-api`.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The names in words, for help and errors: "faa-api, faa-nms or faa-search".
-    public static var choices: String {
+    package static var choices: String {
         let names = allCases.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
@@ -19,7 +19,7 @@ public enum NotamSourceKind: String, CaseIterable, Sendable, Equatable, CustomSt
     /// The client for this source: at `baseURL` when given (a mirror, a proxy, a staging API, a
     /// test server), else at the source's public address. `credentials` is asked only by the
     /// sources that need a key, so a missing key is an error for them alone.
-    public func client(baseURL: String?, http: HTTPClient,
+    package func client(baseURL: String?, http: HTTPClient,
                        credentials: () throws(FetchError) -> Credentials) throws(FetchError) -> any NotamSource {
         switch self {
         case .faaAPI:

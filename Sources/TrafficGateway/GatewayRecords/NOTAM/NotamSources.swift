@@ -13,13 +13,13 @@ import Darwin
 import GDL90
 
 /// What to ask a source for.
-public struct NotamQuery: Sendable, Equatable {
+package struct NotamQuery: Sendable, Equatable {
     /// ICAO locations.
-    public var locations: [String] = []
+    package var locations: [String] = []
     /// A centre and radius (NM, at most 100 for the FAA API).
-    public var near: (latitude: Double, longitude: Double, radiusNM: Double)?
+    package var near: (latitude: Double, longitude: Double, radiusNM: Double)?
     /// Creates a query.
-    public init(locations: [String] = [], near: (latitude: Double, longitude: Double, radiusNM: Double)? = nil) {
+    package init(locations: [String] = [], near: (latitude: Double, longitude: Double, radiusNM: Double)? = nil) {
         self.locations = locations
         self.near = near
     }
@@ -27,7 +27,7 @@ public struct NotamQuery: Sendable, Equatable {
     /// the reply as a cancellation: its location is one asked for, or, for `near`, its area's
     /// centre (a circle's centre, a polygon's box centre) or, without an area, its location's
     /// position lies within the radius.
-    public func covers(_ n: Notam) -> Bool {
+    package func covers(_ n: Notam) -> Bool {
         if let l = n.location, locations.contains(l) { return true }
         guard let near else { return false }
         let centre = Position(latitude: near.latitude, longitude: near.longitude)
@@ -46,14 +46,14 @@ public struct NotamQuery: Sendable, Equatable {
     }
 
     /// Equality.
-    public static func == (a: NotamQuery, b: NotamQuery) -> Bool {
+    package static func == (a: NotamQuery, b: NotamQuery) -> Bool {
         a.locations == b.locations && a.near?.latitude == b.near?.latitude && a.near?.longitude == b.near?.longitude
             && a.near?.radiusNM == b.near?.radiusNM
     }
 }
 
 /// A place NOTAMs come from. Two real implementations: the FAA NOTAM API and FAA NOTAM Search.
-public protocol NotamSource: Sendable {
+package protocol NotamSource: Sendable {
     /// Short name for messages and the database (`faa-api`).
     var name: String { get }
     /// Fetches every NOTAM for `query`; throws rather than return a partial or empty answer it
@@ -62,29 +62,29 @@ public protocol NotamSource: Sendable {
 }
 
 /// The FAA NOTAM API (`GET /notamapi/v1/notams`, GeoJSON, `client_id`/`client_secret` headers).
-public struct FAANotamAPI: NotamSource {
+package struct FAANotamAPI: NotamSource {
     /// Base URL (`--url` replaces it: mirrors, proxies, tests).
-    public var baseURL: String
+    package var baseURL: String
     /// Credentials.
-    public var credentials: Credentials
+    package var credentials: Credentials
     /// The HTTP client.
-    public var http: HTTPClient
+    package var http: HTTPClient
     /// Items a page (the API allows up to 1000).
-    public var pageSize = 1000
+    package var pageSize = 1000
     /// Stop after this many pages (a runaway server cannot keep us fetching).
-    public var maximumPages = 50
+    package var maximumPages = 50
     /// `faa-api`.
-    public var name: String { "faa-api" }
+    package var name: String { "faa-api" }
 
     /// A client for `baseURL`.
-    public init(baseURL: String = "https://external-api.faa.gov/notamapi/v1", credentials: Credentials, http: HTTPClient = HTTPClient()) {
+    package init(baseURL: String = "https://external-api.faa.gov/notamapi/v1", credentials: Credentials, http: HTTPClient = HTTPClient()) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.credentials = credentials
         self.http = http
     }
 
     /// Fetches all pages for each location (or the circle).
-    public func fetch(_ query: NotamQuery) async throws(FetchError) -> [Notam] {
+    package func fetch(_ query: NotamQuery) async throws(FetchError) -> [Notam] {
         var queries: [[(String, String)]] = query.locations.map { [("icaoLocation", $0)] }
         if let near = query.near {
             queries.append([("locationLatitude", String(near.latitude)), ("locationLongitude", String(near.longitude)),
@@ -109,7 +109,7 @@ public struct FAANotamAPI: NotamSource {
     /// One reply: its NOTAMs and the page count. Throws on HTML, bad JSON or a missing `items`.
     /// The reply is split item by item (`JSONItemSplitter`): only one feature at a time is a
     /// JSON tree, so a 1000-item page costs little more than its bytes.
-    public static func parse(_ body: [UInt8], url: String) throws(FetchError) -> ([Notam], Int) {
+    package static func parse(_ body: [UInt8], url: String) throws(FetchError) -> ([Notam], Int) {
         var splitter = JSONItemSplitter(arrayKey: "items")
         var out: [Notam] = []
         var bad = false
@@ -150,7 +150,7 @@ public struct FAANotamAPI: NotamSource {
 
     /// One GeoJSON feature of the API (`properties.coreNOTAMData.notam`, `notamTranslation`,
     /// `geometry`), every field optional.
-    public static func notam(_ feature: [String: Any], source: String = "faa-api") -> Notam? {
+    package static func notam(_ feature: [String: Any], source: String = "faa-api") -> Notam? {
         guard let (d, raw) = texts(feature) else { return nil }
         var n = NotamParser.parse(raw, source: source)
         if let id = d["id"] as? String, !id.isEmpty { n.id = id }
@@ -211,7 +211,7 @@ public struct FAANotamAPI: NotamSource {
     /// MultiLineString) joined end to end into closed rings. A member marked as subtracted
     /// (`"operation": "SUBTR"`, the AIXM term, or `"subtract": true`) becomes a cut-out, within
     /// its own `lowerLimit`/`upperLimit` band when it carries one.
-    public static func officialGeometry(_ g: [String: Any]?) -> NotamGeometry? {
+    package static func officialGeometry(_ g: [String: Any]?) -> NotamGeometry? {
         var parts: [AirspacePart] = []
         var pieces: [[Position]] = []
         var cutouts: [NotamCutout] = []
@@ -349,24 +349,24 @@ public struct FAANotamAPI: NotamSource {
 
 /// FAA NOTAM Search (`POST …/notamSearch/search`, form `searchType=0`, `designatorsForLocation`,
 /// `offset` paging by 30, JSON `notamList`). Its site may answer scripts with an HTML 403 page.
-public struct FAANotamSearch: NotamSource {
+package struct FAANotamSearch: NotamSource {
     /// Base URL.
-    public var baseURL: String
+    package var baseURL: String
     /// HTTP client.
-    public var http: HTTPClient
+    package var http: HTTPClient
     /// Pages at most.
-    public var maximumPages = 100
+    package var maximumPages = 100
     /// `faa-search`.
-    public var name: String { "faa-search" }
+    package var name: String { "faa-search" }
 
     /// A client for `baseURL`.
-    public init(baseURL: String = "https://notams.aim.faa.gov/notamSearch", http: HTTPClient = HTTPClient()) {
+    package init(baseURL: String = "https://notams.aim.faa.gov/notamSearch", http: HTTPClient = HTTPClient()) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.http = http
     }
 
     /// Fetches every page for the locations.
-    public func fetch(_ query: NotamQuery) async throws(FetchError) -> [Notam] {
+    package func fetch(_ query: NotamQuery) async throws(FetchError) -> [Notam] {
         guard !query.locations.isEmpty else {
             throw FetchError(.content, url: baseURL, reason: "NOTAM Search needs --location (it has no radius search here)")
         }
@@ -385,7 +385,7 @@ public struct FAANotamSearch: NotamSource {
     }
 
     /// One reply page: NOTAMs and `totalNotamCount`.
-    public static func parse(_ body: [UInt8], url: String) throws(FetchError) -> ([Notam], Int) {
+    package static func parse(_ body: [UInt8], url: String) throws(FetchError) -> ([Notam], Int) {
         guard let object = JSONReader.object(body) else {
             let start = String(decoding: body.prefix(200), as: UTF8.self).lowercased()
             throw FetchError(.content, url: url, reason: start.contains("<html") || start.contains("<!doctype")
@@ -435,22 +435,22 @@ public struct FAANotamSearch: NotamSource {
 
 /// API credentials from `FAA_CLIENT_ID`/`FAA_CLIENT_SECRET` or a file readable only by its
 /// owner (`client_id=…` and `client_secret=…` lines). Never printed.
-public struct Credentials: Sendable, CustomStringConvertible {
+package struct Credentials: Sendable, CustomStringConvertible {
     /// Client id.
-    public var id: String
+    package var id: String
     /// Client secret.
-    public var secret: String
+    package var secret: String
     /// Masked.
-    public var description: String { "client_id=****, client_secret=****" }
+    package var description: String { "client_id=****, client_secret=****" }
 
     /// Creates credentials.
-    public init(id: String, secret: String) {
+    package init(id: String, secret: String) {
         self.id = id
         self.secret = secret
     }
 
     /// From the environment, else from `file`.
-    public static func load(environment: [String: String] = ProcessInfo.processInfo.environment, file: String? = nil) throws(FetchError) -> Credentials {
+    package static func load(environment: [String: String] = ProcessInfo.processInfo.environment, file: String? = nil) throws(FetchError) -> Credentials {
         if let id = environment["FAA_CLIENT_ID"], let secret = environment["FAA_CLIENT_SECRET"], !id.isEmpty, !secret.isEmpty {
             return Credentials(id: id, secret: secret)
         }

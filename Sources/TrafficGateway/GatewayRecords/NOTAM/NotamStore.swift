@@ -13,21 +13,21 @@ import Darwin
 import GDL90
 
 /// One change found by a refresh.
-public struct NotamChange: Sendable, Equatable {
+package struct NotamChange: Sendable, Equatable {
     /// When.
-    public var time: Double
+    package var time: Double
     /// new, modified, expired, cancelled.
-    public var kind: String
+    package var kind: String
     /// The NOTAM's store key.
-    public var key: String
+    package var key: String
     /// Number.
-    public var number: String?
+    package var number: String?
     /// Location.
-    public var location: String?
+    package var location: String?
     /// A line of text.
-    public var summary: String
+    package var summary: String
     /// Seen by the user (`notams changes` marks them read).
-    public var read: Bool
+    package var read: Bool
 }
 
 /// The NOTAMs kept for flight, in the gateway's SQLite database: one row per NOTAM (merged
@@ -35,19 +35,19 @@ public struct NotamChange: Sendable, Equatable {
 /// R*Tree of their areas' bounding boxes, and the changes each refresh found (kept 7 days).
 /// A refresh is one transaction, and a failed, empty or malformed reply never replaces what is
 /// stored.
-public struct NotamStore: Sendable {
+package struct NotamStore: Sendable {
     /// The database.
-    public let database: GatewayDatabase
+    package let database: GatewayDatabase
     /// A source not refreshed for this long is stale, seconds.
-    public var staleAfter: Double = 24 * 3600
+    package var staleAfter: Double = 24 * 3600
     /// Changes older than this are pruned, seconds.
-    public var keepChanges: Double = 7 * 24 * 3600
+    package var keepChanges: Double = 7 * 24 * 3600
 
     /// A store in `database`.
-    public init(database: GatewayDatabase) { self.database = database }
+    package init(database: GatewayDatabase) { self.database = database }
 
     /// The merge key: issuer (or location) and number; the source id when there is no number.
-    public static func key(_ n: Notam) -> String {
+    package static func key(_ n: Notam) -> String {
         guard let number = n.number else { return n.id }
         return "\(n.issuer ?? n.location ?? n.designator ?? "?"):\(number)"
     }
@@ -55,7 +55,7 @@ public struct NotamStore: Sendable {
     /// Replaces what `source` said about the NOTAMs `inScope` selects with `notams`, at `time`;
     /// returns the changes. An empty `notams` is refused (an outage must not wipe the cache).
     @discardableResult
-    public func refresh(source: String, notams: [Notam], at time: Double, inScope: @escaping @Sendable (Notam) -> Bool = { _ in true })
+    package func refresh(source: String, notams: [Notam], at time: Double, inScope: @escaping @Sendable (Notam) -> Bool = { _ in true })
         throws(GatewayError) -> [NotamChange]
     {
         guard !notams.isEmpty else {
@@ -172,18 +172,18 @@ public struct NotamStore: Sendable {
     }
 
     /// Stored NOTAMs.
-    public func count() throws(GatewayError) -> Int {
+    package func count() throws(GatewayError) -> Int {
         try read { db in try db.row("SELECT COUNT(*) AS n FROM notam")?.int("n") ?? 0 }
     }
 
     /// Every stored NOTAM, by key.
-    public func all() throws(GatewayError) -> [Notam] {
+    package func all() throws(GatewayError) -> [Notam] {
         try allReadable().notams
     }
 
     /// Every stored NOTAM that reads, by key, and the keys of the rows that do not (their JSON
     /// damaged): a list that skips them says so.
-    public func allReadable() throws(GatewayError) -> (notams: [Notam], unreadable: [String]) {
+    package func allReadable() throws(GatewayError) -> (notams: [Notam], unreadable: [String]) {
         try read { db in
             var notams: [Notam] = [], unreadable: [String] = []
             for row in try db.rows("SELECT key, json FROM notam ORDER BY key") {
@@ -198,7 +198,7 @@ public struct NotamStore: Sendable {
     }
 
     /// NOTAMs whose area's bounding box meets the box (R*Tree query).
-    public func notams(minLat: Double, maxLat: Double, minLon: Double, maxLon: Double) throws(GatewayError) -> [Notam] {
+    package func notams(minLat: Double, maxLat: Double, minLon: Double, maxLon: Double) throws(GatewayError) -> [Notam] {
         try read { db in
             try db.rows("""
                 SELECT n.json FROM notam n JOIN notam_rtree r ON r.rid = n.rid
@@ -208,14 +208,14 @@ public struct NotamStore: Sendable {
     }
 
     /// Airspace areas of NOTAMs active at `time` (near a position when given, via the R*Tree).
-    public func activeAreas(at time: Double, near: Position? = nil, radiusNM: Double = 150) throws(GatewayError) -> [AirspaceArea] {
+    package func activeAreas(at time: Double, near: Position? = nil, radiusNM: Double = 150) throws(GatewayError) -> [AirspaceArea] {
         try areas(activeAt: time, near: near, radiusNM: radiusNM)
     }
 
     /// Airspace areas of the stored NOTAMs: those in force at `activeAt` (nil: every one not
     /// cancelled or expired for good; each area keeps its activity window), near a position when
     /// given (R*Tree), at the levels `levels` gives each kind.
-    public func areas(activeAt: Double?, near: Position? = nil, radiusNM: Double = 150,
+    package func areas(activeAt: Double?, near: Position? = nil, radiusNM: Double = 150,
                       levels: AirspaceLevelTable = AirspaceLevelTable()) throws(GatewayError) -> [AirspaceArea] {
         // Only rows with an area (an R*Tree entry), in force when asked, are decoded: run reloads
         // every minute and most stored NOTAMs are aerodrome ones without an area.
@@ -237,12 +237,12 @@ public struct NotamStore: Sendable {
 
     /// Every stored NOTAM with this number (`6/2174`), key (`FDC:6/2174`) or id: one number can
     /// be used by several issuers and locations.
-    public func notams(matching number: String) throws(GatewayError) -> [Notam] {
+    package func notams(matching number: String) throws(GatewayError) -> [Notam] {
         try all().filter { Self.key($0) == number || $0.number == number || $0.id == number }
     }
 
     /// Sources' last successful refresh times.
-    public func refreshes() throws(GatewayError) -> [String: Double] {
+    package func refreshes() throws(GatewayError) -> [String: Double] {
         try read { db in
             var out: [String: Double] = [:]
             for row in try db.rows("SELECT source, time FROM notam_refresh") { if let s = row.string("source") { out[s] = row.double("time") } }
@@ -251,13 +251,13 @@ public struct NotamStore: Sendable {
     }
 
     /// Whether what is stored is older than `staleAfter` at `time` (no source refreshed since).
-    public func isStale(at time: Double) throws(GatewayError) -> Bool {
+    package func isStale(at time: Double) throws(GatewayError) -> Bool {
         guard let last = try refreshes().values.max() else { return true }
         return time - last > staleAfter
     }
 
     /// Changes, newest first; `unread` only those not yet seen; marks what it returns read.
-    public func changes(unreadOnly: Bool, markRead: Bool = true) throws(GatewayError) -> [NotamChange] {
+    package func changes(unreadOnly: Bool, markRead: Bool = true) throws(GatewayError) -> [NotamChange] {
         do {
             return try database.write { db in
                 let rows = try db.rows("SELECT * FROM notam_change \(unreadOnly ? "WHERE read = 0" : "") ORDER BY time DESC, rowid DESC")

@@ -19,7 +19,7 @@ import GDL90
 /// vertical limits ("SFC-7999FT", "1000FT-FL180", "UP TO BUT NOT INCLUDING FL225", "UP TO AND
 /// INCLUDING 3000FT AGL"). A coordinate missing its hemisphere letter or its leading zero is
 /// repaired only when a stated reference ("34.75NM NE LAW") puts the repaired point there.
-public enum NotamTextGeometry {
+package enum NotamTextGeometry {
     /// One coordinate in a text: where it is and the position read (nil: unreadable as written).
     struct Found {
         var range: Range<Int>
@@ -61,7 +61,7 @@ public enum NotamTextGeometry {
 
     /// The coordinates of `text` that could not be read as written nor repaired with a
     /// confirming reference (for the NOTAM's "not understood" list).
-    public static func unreadableCoordinates(in text: String, reference: Position? = nil, referenceNames: Set<String> = []) -> [String] {
+    package static func unreadableCoordinates(in text: String, reference: Position? = nil, referenceNames: Set<String> = []) -> [String] {
         var meter = TextPattern.Meter()
         return unreadableCoordinates(in: text, reference: reference, referenceNames: referenceNames, meter: &meter)
     }
@@ -125,7 +125,7 @@ public enum NotamTextGeometry {
     /// circle stays an exact circle). `reference` confirms repairs.
     /// `referenceNames`: the names that position goes by (`KLAW`, `LAW`); a stated reference
     /// to another place confirms nothing.
-    public static func geometry(in text: String, reference: Position? = nil, referenceNames: Set<String> = []) -> NotamGeometry? {
+    package static func geometry(in text: String, reference: Position? = nil, referenceNames: Set<String> = []) -> NotamGeometry? {
         var meter = TextPattern.Meter()
         return geometry(in: text, reference: reference, referenceNames: referenceNames, meter: &meter)
     }
@@ -254,7 +254,7 @@ public enum NotamTextGeometry {
     /// Floor and ceiling in `text`: "SFC-3000FT MSL", "1000FT AGL-FL180", "FL180-UNL", "FROM
     /// SFC UP TO AND INCLUDING 4000 FEET MSL", "UP TO BUT NOT INCLUDING FL225" (floor the
     /// surface), "AT OR BELOW 400FT AGL". nil when the text gives none.
-    public static func limits(in text: String) -> NotamLimits? {
+    package static func limits(in text: String) -> NotamLimits? {
         var meter = TextPattern.Meter()
         return limits(in: text, meter: &meter)
     }
@@ -331,25 +331,25 @@ extension String {
 /// The NOTAM parser's text patterns measured from outside the module (`gatewayd bench --only
 /// patterns` and the engine's tests, issue 40): each searched as the parser searches, every
 /// match left to right.
-public enum NotamPatternProbe {
+package enum NotamPatternProbe {
     /// What the search of one text cost.
-    public struct Cost: Sendable, Equatable {
+    package struct Cost: Sendable, Equatable {
         /// Matches found.
-        public var matches: Int
+        package var matches: Int
         /// The engine's steps (instructions executed).
-        public var steps: Int
+        package var steps: Int
         /// Whether the search stopped over its budget.
-        public var overBudget: Bool
+        package var overBudget: Bool
         /// Whether the search switched its memo of failed states on.
-        public var memoised: Bool
+        package var memoised: Bool
     }
 
     /// The patterns' names, in the parser's order.
-    public static var names: [String] { TextPatterns.all.map(\.name) }
+    package static var names: [String] { TextPatterns.all.map(\.name) }
 
     /// Every match of the pattern `name` in `text`, as the parser runs it; `memo: false` runs
     /// the plain backtracking machine (no memo, no budget: what the engine did before issue 40).
-    public static func search(_ name: String, in text: [UInt8], memo: Bool = true) -> Cost {
+    package static func search(_ name: String, in text: [UInt8], memo: Bool = true) -> Cost {
         guard let pattern = TextPatterns.all.first(where: { $0.name == name })?.pattern else { return Cost(matches: 0, steps: 0, overBudget: false, memoised: false) }
         var meter = TextPattern.Meter(tuning: memo ? .standard : .memoNever)
         let found = pattern.matches(in: text, meter: &meter)

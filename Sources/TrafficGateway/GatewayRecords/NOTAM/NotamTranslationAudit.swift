@@ -4,9 +4,9 @@
 /// A contraction counts only when its meaning is nowhere in the translation ("air traffic
 /// control (ATC)" reads fine); single letters are designators (`TWY N`), never counted.
 /// The plain-English measurement (`NotamEnglishMeasureTests`) counts NOTAMs with none.
-public enum NotamTranslationAudit {
+package enum NotamTranslationAudit {
     /// The kind of a raw group.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// A date-time group (`2605161300`).
         case date
         /// A coordinate group (`341118.10N0971213.30W`).
@@ -20,17 +20,17 @@ public enum NotamTranslationAudit {
     }
 
     /// One raw group left in a translation.
-    public struct Finding: Sendable, Equatable, CustomStringConvertible {
+    package struct Finding: Sendable, Equatable, CustomStringConvertible {
         /// What it is.
-        public var kind: Kind
+        package var kind: Kind
         /// The token as it stands in the translation.
-        public var token: String
+        package var token: String
         /// `kind: token`.
-        public var description: String { "\(kind.rawValue): \(token)" }
+        package var description: String { "\(kind.rawValue): \(token)" }
     }
 
     /// Every raw group in `translation`.
-    public static func findings(in translation: String) -> [Finding] {
+    package static func findings(in translation: String) -> [Finding] {
         let lower = translation.lowercased()
         var out: [Finding] = []
         var previous: Substring = ""

@@ -6,13 +6,13 @@
 /// (`NotamContractions`) are spelled out; identifiers (airports, navaids, fixes: `APV`, `1F0`,
 /// `OAK VORTAC`) and names stay as written, and what cannot be read is kept verbatim rather than
 /// guessed. Callers keep the original text beside the translation.
-public enum NotamTranslator {
+package enum NotamTranslator {
     /// Contraction → meaning (every contraction the translator knows).
-    public static let abbreviations: [String: String] = NotamContractions.all
+    package static let abbreviations: [String: String] = NotamContractions.all
 
     /// `text` (a NOTAM's E) item or domestic body; a whole domestic NOTAM with its `!` header
     /// and validity also reads) in plain English sentences.
-    public static func translate(_ text: String) -> String {
+    package static func translate(_ text: String) -> String {
         var writer = NotamEnglishWriter()
         return writer.write(text)
     }

@@ -7,27 +7,27 @@ import Foundation
 #endif
 
 /// One stored alert change.
-public struct AlertRecord: Codable, Sendable, Equatable {
+package struct AlertRecord: Codable, Sendable, Equatable {
     /// Row id.
-    public var rowid: Int64?
+    package var rowid: Int64?
     /// Stable alert id.
-    public var alertID: String
+    package var alertID: String
     /// raised, updated or cleared.
-    public var event: String
+    package var event: String
     /// traffic or airspace.
-    public var kind: String
+    package var kind: String
     /// advisory, caution or warning.
-    public var level: String
+    package var level: String
     /// Address or NOTAM number.
-    public var subject: String
+    package var subject: String
     /// Epoch seconds.
-    public var time: Double
+    package var time: Double
     /// The readable sentence.
-    public var message: String
+    package var message: String
     /// The full JSON Lines form.
-    public var json: String
+    package var json: String
     /// The event's stable id (`AlertEventIDs`), when a running gateway gave it one.
-    public var eventID: String?
+    package var eventID: String?
 
     enum CodingKeys: String, CodingKey {
         case rowid, event, kind, level, subject, time, message, json
@@ -36,10 +36,10 @@ public struct AlertRecord: Codable, Sendable, Equatable {
     }
 
     /// The record of `event`.
-    public init(_ event: AlertEvent) { self.init(EncodedAlert(event)) }
+    package init(_ event: AlertEvent) { self.init(EncodedAlert(event)) }
 
     /// The record of an alert already encoded (its JSON is stored as it was sent).
-    public init(_ alert: EncodedAlert) {
+    package init(_ alert: EncodedAlert) {
         let event = alert.event
         rowid = nil
         alertID = event.id
@@ -71,7 +71,7 @@ public struct AlertRecord: Codable, Sendable, Equatable {
 extension AlertRecord {
     /// The stored change as the feeds send it (its JSON as it was sent, its readable line), nil
     /// for a row whose fields are not a change this gateway makes.
-    public var encoded: EncodedAlert? {
+    package var encoded: EncodedAlert? {
         guard let change = AlertEvent.Change(rawValue: event), let kind = AlertEvent.Kind(rawValue: kind),
               let level = AlertLevel.allCases.first(where: { $0.description == self.level }) else { return nil }
         let e = AlertEvent(change: change, kind: kind, id: alertID, subject: subject, level: level, time: time, message: message)
@@ -80,20 +80,20 @@ extension AlertRecord {
 }
 
 /// The alert log: every alert change, in order, in SQLite.
-public struct AlertLog: Sendable {
+package struct AlertLog: Sendable {
     /// The database.
-    public let database: GatewayDatabase
+    package let database: GatewayDatabase
 
     /// Creates the log on `database`.
-    public init(database: GatewayDatabase) { self.database = database }
+    package init(database: GatewayDatabase) { self.database = database }
 
     /// Appends `events` in one transaction.
-    public func append(_ events: [AlertEvent]) throws(GatewayError) {
+    package func append(_ events: [AlertEvent]) throws(GatewayError) {
         try append(encoded: events.map { EncodedAlert($0) })
     }
 
     /// Appends alerts already encoded, in one transaction.
-    public func append(encoded events: [EncodedAlert]) throws(GatewayError) {
+    package func append(encoded events: [EncodedAlert]) throws(GatewayError) {
         guard !events.isEmpty else { return }
         do {
             try database.write { db in
@@ -111,7 +111,7 @@ public struct AlertLog: Sendable {
     }
 
     /// Alert changes at or after `since` (epoch seconds), oldest first, at most `limit`.
-    public func events(since: Double? = nil, limit: Int = 10_000) throws(GatewayError) -> [AlertRecord] {
+    package func events(since: Double? = nil, limit: Int = 10_000) throws(GatewayError) -> [AlertRecord] {
         do {
             return try database.read { db in
                 try db.rows("SELECT * FROM alert_event WHERE time >= ? ORDER BY time, rowid LIMIT ?", [since ?? -Double.infinity, limit])
@@ -125,7 +125,7 @@ public struct AlertLog: Sendable {
     /// The events after the one with id `eventID`, in the order they happened (rowid), at most
     /// `limit`: how a client that saw `eventID` resumes (`Last-Event-ID`); `"BOOT-0"` asks for
     /// every event of the start BOOT on. Nil when no row has that id.
-    public func events(afterEventID eventID: String, limit: Int = 10_000) throws(GatewayError) -> [AlertRecord]? {
+    package func events(afterEventID eventID: String, limit: Int = 10_000) throws(GatewayError) -> [AlertRecord]? {
         do {
             return try database.read { db -> [AlertRecord]? in
                 var after: Int64
@@ -148,7 +148,7 @@ public struct AlertLog: Sendable {
 
     /// Records that the user acknowledged an airspace alert (alert id or area id); a running
     /// gateway picks it up within seconds and stops repeating that area's warning.
-    public func acknowledge(_ target: String, at time: Double) throws(GatewayError) {
+    package func acknowledge(_ target: String, at time: Double) throws(GatewayError) {
         do {
             try database.write { db in
                 try db.execute("INSERT INTO alert_ack (target, time) VALUES (?, ?)", [target, time])
@@ -159,7 +159,7 @@ public struct AlertLog: Sendable {
     }
 
     /// Acknowledgements after row `after` (rowid, target), oldest first.
-    public func acknowledgements(after: Int64) throws(GatewayError) -> [(Int64, String)] {
+    package func acknowledgements(after: Int64) throws(GatewayError) -> [(Int64, String)] {
         do {
             return try database.read { db in
                 try db.rows("SELECT rowid, target FROM alert_ack WHERE rowid > ? ORDER BY rowid", [after])

@@ -22,23 +22,23 @@ import CSQLite
 /// new one started; a file that cannot be used (a full disk, a read-only mount, a newer schema, a
 /// folder that cannot be made) leaves the database *degraded*, in memory, with the reason
 /// (`degradedReason`), until `retry` finds the file usable and writes what was kept into it.
-public final class GatewayDatabase: Sendable {
+package final class GatewayDatabase: Sendable {
     /// The file path.
-    public let path: String
+    package let path: String
     private let writer: Locked<SQLiteConnection>
     private let reader: Locked<SQLiteConnection>
     /// While the database runs in memory: why, and the in-memory database's URI.
     private let degradation: Locked<(reason: String, memory: String)?>
 
     /// The default location: `$XDG_DATA_HOME/gatewayd/gateway.sqlite`, else `~/.local/share/gatewayd/`.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/gatewayd/gateway.sqlite" }
         let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/share/gatewayd/gateway.sqlite"
     }
 
     /// Opens (creating if needed) the database at `path` and migrates it.
-    public init(path: String) throws(GatewayError) {
+    package init(path: String) throws(GatewayError) {
         self.path = path
         do throws(OpenFailure) {
             let (w, r) = try Self.connect(path)
@@ -54,7 +54,7 @@ public final class GatewayDatabase: Sendable {
     /// `notams list`): as `init(path:)` when the file can be written, else read-only (a card
     /// remounted read-only, a file without write permission), so what is stored can still be
     /// read.
-    public convenience init(readingOnly path: String) throws(GatewayError) {
+    package convenience init(readingOnly path: String) throws(GatewayError) {
         let connections: (SQLiteConnection, SQLiteConnection)
         do throws(OpenFailure) {
             connections = try Self.connect(path)
@@ -143,7 +143,7 @@ public final class GatewayDatabase: Sendable {
     /// The database `run` uses at `path`, whatever state the file is in, and what to say about it
     /// (once, in the log): a corrupt file is moved aside to `PATH.corrupt-TIME` (with its WAL) and
     /// a new one started; a file that cannot be used leaves the database in memory (`degradedReason`).
-    public static func openForRun(path: String, now: Double = Date().timeIntervalSince1970) -> (database: GatewayDatabase, notes: [String]) {
+    package static func openForRun(path: String, now: Double = Date().timeIntervalSince1970) -> (database: GatewayDatabase, notes: [String]) {
         var notes: [String] = []
         var failure: OpenFailure
         do throws(OpenFailure) {
@@ -204,12 +204,12 @@ public final class GatewayDatabase: Sendable {
     }
 
     /// Why the database runs in memory instead of its file (nil while on its file).
-    public var degradedReason: String? { degradation.value?.reason }
+    package var degradedReason: String? { degradation.value?.reason }
 
     /// While degraded: opens the file again and, when it can be used now, writes into it what was
     /// kept in memory (alert changes, acknowledgements, flights) and goes on with the file. Nil
     /// when nothing changed (not degraded, or still unusable); else what to say.
-    public func retry() -> String? {
+    package func retry() -> String? {
         guard let (_, memory) = degradation.value else { return nil }
         let fileWriter: SQLiteConnection, fileReader: SQLiteConnection
         do throws(OpenFailure) { (fileWriter, fileReader) = try Self.connect(path) } catch { return nil }
@@ -272,7 +272,7 @@ public final class GatewayDatabase: Sendable {
     /// `gateway_boot`. While degraded (in memory) the number is the start's time in milliseconds,
     /// far above any row's, so the ids of events kept in memory never meet the file's when
     /// `retry` copies them in.
-    public func startBoot(time: Double, version: String) -> Int64 {
+    package func startBoot(time: Double, version: String) -> Int64 {
         if degradation.value != nil { return Int64(time * 1000) }
         do {
             return try write { db in
@@ -286,7 +286,7 @@ public final class GatewayDatabase: Sendable {
 
     /// Runs `body` in one write transaction (`BEGIN IMMEDIATE` … `COMMIT`; rolled back when it
     /// throws, so nothing half-written is ever kept).
-    public func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    package func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try writer.withLock { db in try Self.transaction(db) { try body(db) } }
     }
 
@@ -304,12 +304,12 @@ public final class GatewayDatabase: Sendable {
     }
 
     /// Runs `body` on the write connection outside a transaction (PRAGMAs, checkpoints).
-    public func writeWithoutTransaction<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    package func writeWithoutTransaction<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try writer.withLock { try body($0) }
     }
 
     /// Runs `body` with the read connection, in one read transaction (a consistent view).
-    public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    package func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try reader.withLock { db in
             try db.execute("BEGIN")
             defer { try? db.execute("COMMIT") }
@@ -319,7 +319,7 @@ public final class GatewayDatabase: Sendable {
 
     /// Closes the database (checkpointing the WAL into the main file). Called on shutdown; the
     /// value must not be used afterwards.
-    public func close() throws(GatewayError) {
+    package func close() throws(GatewayError) {
         do {
             try writer.withLock { try $0.executeScript("PRAGMA wal_checkpoint(TRUNCATE)") }
         } catch {
@@ -327,7 +327,7 @@ public final class GatewayDatabase: Sendable {
         }
     }
 
-    public static func explain(_ error: any Error) -> String {
+    package static func explain(_ error: any Error) -> String {
         if let e = error as? OpenFailure { return e.reason }
         if let e = error as? SQLiteError {
             switch e.primaryCode {
@@ -343,11 +343,11 @@ public final class GatewayDatabase: Sendable {
     }
 
     /// One schema step: an id, kept once applied, and the statements that make it.
-    public struct Migration: Sendable {
+    package struct Migration: Sendable {
         /// Kept in `grdb_migrations` (the table the first versions, built on GRDB, used).
-        public var id: String
+        package var id: String
         /// The schema script.
-        public var sql: String
+        package var sql: String
     }
 
     /// Every schema version, in order. Append; never edit one already released.

@@ -2,7 +2,7 @@ import GatewaySupport
 import CSQLite
 
 /// A value SQLite stores: its five storage classes.
-public enum SQLValue: Sendable, Hashable {
+package enum SQLValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
@@ -11,39 +11,39 @@ public enum SQLValue: Sendable, Hashable {
 }
 
 /// A Swift value that binds to a statement's `?`.
-public protocol SQLBindable {
+package protocol SQLBindable {
     /// The value bound.
     var sqlValue: SQLValue { get }
 }
 
-extension SQLValue: SQLBindable { public var sqlValue: SQLValue { self } }
-extension Int: SQLBindable { public var sqlValue: SQLValue { .integer(Int64(self)) } }
-extension Int64: SQLBindable { public var sqlValue: SQLValue { .integer(self) } }
-extension Double: SQLBindable { public var sqlValue: SQLValue { .real(self) } }
-extension String: SQLBindable { public var sqlValue: SQLValue { .text(self) } }
-extension Bool: SQLBindable { public var sqlValue: SQLValue { .integer(self ? 1 : 0) } }
-extension Array: SQLBindable where Element == UInt8 { public var sqlValue: SQLValue { .blob(self) } }
-extension Optional: SQLBindable where Wrapped: SQLBindable { public var sqlValue: SQLValue { self?.sqlValue ?? .null } }
+extension SQLValue: SQLBindable { package var sqlValue: SQLValue { self } }
+extension Int: SQLBindable { package var sqlValue: SQLValue { .integer(Int64(self)) } }
+extension Int64: SQLBindable { package var sqlValue: SQLValue { .integer(self) } }
+extension Double: SQLBindable { package var sqlValue: SQLValue { .real(self) } }
+extension String: SQLBindable { package var sqlValue: SQLValue { .text(self) } }
+extension Bool: SQLBindable { package var sqlValue: SQLValue { .integer(self ? 1 : 0) } }
+extension Array: SQLBindable where Element == UInt8 { package var sqlValue: SQLValue { .blob(self) } }
+extension Optional: SQLBindable where Wrapped: SQLBindable { package var sqlValue: SQLValue { self?.sqlValue ?? .null } }
 
 /// One result row, by column name.
-public struct SQLRow: Sendable {
+package struct SQLRow: Sendable {
     let columns: [String]
     let values: [SQLValue]
 
     /// The column's value; `.null` when the row has no such column.
-    public subscript(_ column: String) -> SQLValue {
+    package subscript(_ column: String) -> SQLValue {
         guard let i = columns.firstIndex(of: column) else { return .null }
         return values[i]
     }
 
     /// Text (nil for NULL; numbers are not converted).
-    public func string(_ column: String) -> String? {
+    package func string(_ column: String) -> String? {
         if case .text(let s) = self[column] { return s }
         return nil
     }
 
     /// A real (an integer converted).
-    public func double(_ column: String) -> Double? {
+    package func double(_ column: String) -> Double? {
         switch self[column] {
         case .real(let d): d
         case .integer(let i): Double(i)
@@ -52,7 +52,7 @@ public struct SQLRow: Sendable {
     }
 
     /// An integer (a real with no fraction converted).
-    public func int64(_ column: String) -> Int64? {
+    package func int64(_ column: String) -> Int64? {
         switch self[column] {
         case .integer(let i): i
         case .real(let d) where d == d.rounded() && abs(d) < 9.2e18: Int64(d)
@@ -61,40 +61,40 @@ public struct SQLRow: Sendable {
     }
 
     /// An integer as `Int`.
-    public func int(_ column: String) -> Int? { int64(column).map { Int($0) } }
+    package func int(_ column: String) -> Int? { int64(column).map { Int($0) } }
 
     /// Bytes.
-    public func blob(_ column: String) -> [UInt8]? {
+    package func blob(_ column: String) -> [UInt8]? {
         if case .blob(let b) = self[column] { return b }
         return nil
     }
 }
 
 /// What SQLite refused: its result code and message, and the statement's first words.
-public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+package struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// The extended result code.
-    public var code: Int32
+    package var code: Int32
     /// SQLite's message.
-    public var message: String
+    package var message: String
     /// The start of the statement, when one was running.
-    public var statement: String?
+    package var statement: String?
 
     /// The primary result code (`SQLITE_FULL`, …).
-    public var primaryCode: Int32 { code & 0xFF }
+    package var primaryCode: Int32 { code & 0xFF }
 
     /// One line.
-    public var description: String {
+    package var description: String {
         statement.map { "\(message) (in \($0))" } ?? message
     }
 }
 
 /// One SQLite connection with its prepared statements kept for reuse. Not thread-safe: the
 /// database holds each connection behind a lock and lends it to one closure at a time.
-public final class SQLiteConnection {
+package final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
     /// The file path.
-    public let path: String
+    package let path: String
 
     /// Opens (creating when `create`) the database file at `path`; with `uri`, `path` may be a
     /// `file:` URI (an in-memory database shared by name, and `ATTACH` of one).
@@ -119,20 +119,20 @@ public final class SQLiteConnection {
     }
 
     /// The rowid of the last INSERT.
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Rows changed by the last statement.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// Runs one statement, discarding any rows.
-    public func execute(_ sql: String, _ arguments: [any SQLBindable] = []) throws {
+    package func execute(_ sql: String, _ arguments: [any SQLBindable] = []) throws {
         let s = try prepared(sql, arguments)
         defer { sqlite3_reset(s) }
         while try step(s, sql) {}
     }
 
     /// Runs several statements separated by semicolons (schema scripts; no arguments).
-    public func executeScript(_ sql: String) throws {
+    package func executeScript(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         if rc != SQLITE_OK {
@@ -143,21 +143,21 @@ public final class SQLiteConnection {
     }
 
     /// Every row of a query.
-    public func rows(_ sql: String, _ arguments: [any SQLBindable] = []) throws -> [SQLRow] {
+    package func rows(_ sql: String, _ arguments: [any SQLBindable] = []) throws -> [SQLRow] {
         var out: [SQLRow] = []
         try forEachRow(sql, arguments) { out.append($0) }
         return out
     }
 
     /// The first row of a query, if any.
-    public func row(_ sql: String, _ arguments: [any SQLBindable] = []) throws -> SQLRow? {
+    package func row(_ sql: String, _ arguments: [any SQLBindable] = []) throws -> SQLRow? {
         let s = try prepared(sql, arguments)
         defer { sqlite3_reset(s) }
         return try step(s, sql) ? Self.row(s) : nil
     }
 
     /// Calls `body` with each row of a query, one at a time (constant memory).
-    public func forEachRow(_ sql: String, _ arguments: [any SQLBindable] = [], _ body: (SQLRow) throws -> Void) throws {
+    package func forEachRow(_ sql: String, _ arguments: [any SQLBindable] = [], _ body: (SQLRow) throws -> Void) throws {
         let s = try prepared(sql, arguments)
         defer { sqlite3_reset(s) }
         while try step(s, sql) { try body(Self.row(s)) }

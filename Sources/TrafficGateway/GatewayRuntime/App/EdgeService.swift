@@ -6,22 +6,22 @@ import ServiceLifecycle
 /// shutdown and then calls `stop`, which returns once the part is stopped (a short wait: a queue
 /// drained, a socket closed). The group stops its
 /// services in reverse order, so list what others write into first.
-public struct EdgeService: Service, CustomStringConvertible {
+package struct EdgeService: Service, CustomStringConvertible {
     /// The part's name in logs.
-    public let name: String
+    package let name: String
     private let stop: @Sendable () -> Void
 
     /// A service that calls `stop` on graceful shutdown (or cancellation).
-    public init(_ name: String, stop: @escaping @Sendable () -> Void) {
+    package init(_ name: String, stop: @escaping @Sendable () -> Void) {
         self.name = name
         self.stop = stop
     }
 
     /// The part's name.
-    public var description: String { name }
+    package var description: String { name }
 
     /// Waits for the graceful shutdown, then stops the part.
-    public func run() async throws {
+    package func run() async throws {
         // Cancellation ends the wait too: the part is stopped either way.
         try? await gracefulShutdown()
         stop()

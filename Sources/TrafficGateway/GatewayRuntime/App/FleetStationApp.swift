@@ -13,20 +13,20 @@ import UnixSignals
 /// `gatewayd fleet`: the club's ground station (issue 43) until SIGTERM or SIGINT: subscribed to
 /// every gateway's topics, its database (the club logbook and every alert event once) and its
 /// HTTP server (the fleet page and API).
-public struct FleetStationApp: Sendable {
-    public var settings: FleetSettings
-    public var database: String
-    public var httpBind: String
-    public var httpPort: Int
-    public let console: GatewayConsole
+package struct FleetStationApp: Sendable {
+    package var settings: FleetSettings
+    package var database: String
+    package var httpBind: String
+    package var httpPort: Int
+    package let console: GatewayConsole
 
     /// The default database: `$XDG_DATA_HOME/gatewayd/fleet.sqlite`, beside a gateway's.
-    public static func defaultDatabase(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func defaultDatabase(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let gateway = GatewayDatabase.defaultPath(environment: environment)
         return String(gateway[..<(gateway.lastIndex(of: "/") ?? gateway.endIndex)]) + "/fleet.sqlite"
     }
 
-    public init(settings: FleetSettings, database: String, httpBind: String, httpPort: Int, console: GatewayConsole) {
+    package init(settings: FleetSettings, database: String, httpBind: String, httpPort: Int, console: GatewayConsole) {
         self.settings = settings
         self.database = database
         self.httpBind = httpBind
@@ -34,7 +34,7 @@ public struct FleetStationApp: Sendable {
         self.console = console
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let console = self.console
         let signals = await SignalService(stop: GatewayApp.stopSignals, ignored: GatewayApp.ignoredSignals) { signal in
             console.warning("gatewayd fleet: \(signal) ignored")

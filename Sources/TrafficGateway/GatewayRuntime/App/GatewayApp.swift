@@ -18,20 +18,20 @@ import UnixSignals
 /// ingest and its core, the flight recorder, forwarding, the NOTAM files and store, the feeds,
 /// systemd, the timers, and one `ServiceGroup` that runs them all and stops them all on SIGTERM
 /// or SIGINT. The executable parses flags into the configuration and calls `run()`.
-public struct GatewayApp: Sendable {
+package struct GatewayApp: Sendable {
     /// The merged settings (defaults, file, flags), already validated.
-    public let config: GatewayConfig
+    package let config: GatewayConfig
     /// Where alerts and log lines go.
-    public let console: GatewayConsole
+    package let console: GatewayConsole
     /// systemd's notification socket and watchdog (does nothing outside systemd).
-    public let systemd: SystemdNotifier
+    package let systemd: SystemdNotifier
     private let clock: any Clock<Duration>
     /// A capture played as the input instead of the UDP socket (`run --replay`), nil for live.
-    public let replay: CaptureSource?
+    package let replay: CaptureSource?
 
     /// An app for `config`, writing to `console`; the timers run on `clock`. With `replay`, the
     /// capture is the input and its time the gateway's clock (no UDP socket is bound).
-    public init(config: GatewayConfig, console: GatewayConsole, systemd: SystemdNotifier = SystemdNotifier(),
+    package init(config: GatewayConfig, console: GatewayConsole, systemd: SystemdNotifier = SystemdNotifier(),
                 clock: any Clock<Duration> = ContinuousClock(), replay: CaptureSource? = nil) {
         self.config = config
         self.console = console
@@ -41,15 +41,15 @@ public struct GatewayApp: Sendable {
     }
 
     /// The signals that stop the gateway gracefully.
-    public static let stopSignals: [UnixSignal] = [.sigterm, .sigint]
+    package static let stopSignals: [UnixSignal] = [.sigterm, .sigint]
     /// Signals whose default action would kill the daemon with no log line and no WAL checkpoint:
     /// reported and ignored (a reload needs a restart; the others mean nothing here).
-    public static let ignoredSignals: [UnixSignal] = [.sighup, .sigusr1, .sigusr2, .sigalrm]
+    package static let ignoredSignals: [UnixSignal] = [.sighup, .sigusr1, .sigusr2, .sigalrm]
 
     /// Starts everything, runs until SIGTERM or SIGINT, stops everything (the database last) and
     /// returns. Errors while starting (a port in use, an unreadable file) are thrown before any
     /// "listening" line.
-    public func run() async throws {
+    package func run() async throws {
         // Trapped first: a signal that comes while starting waits for the group instead of killing us.
         let console = self.console
         let signals = await SignalService(stop: Self.stopSignals, ignored: Self.ignoredSignals) { signal in
@@ -68,7 +68,7 @@ public struct GatewayApp: Sendable {
     /// Opens the alert log, binds every socket, loads the airspace, prints the "listening" lines
     /// and tells systemd READY=1; returns the services to run. On an error whatever was opened is
     /// closed again. `signals`, when given, names the stop signal in the stopping line.
-    public func start(signals: SignalService? = nil) throws(GatewayError) -> StartedGateway {
+    package func start(signals: SignalService? = nil) throws(GatewayError) -> StartedGateway {
         let c = config, console = self.console, clock = self.clock, systemd = self.systemd
         let descriptors = DescriptorLimit.raiseSoftLimit()
         // A storage fault (a full or read-only card, a corrupt or newer database) never stops the
@@ -423,7 +423,7 @@ public struct GatewayApp: Sendable {
 
     /// Refuses a `--forward` target that names this gateway's own GDL90 port on this machine (the
     /// stream would come back to itself, endlessly).
-    public static func refuseSelfForward(_ target: HostPort, ownPort: Int, localAddresses: Set<String>) throws(GatewayError) {
+    package static func refuseSelfForward(_ target: HostPort, ownPort: Int, localAddresses: Set<String>) throws(GatewayError) {
         if Int(target.port) == ownPort, target.host == "localhost" || localAddresses.contains(target.host) {
             throw .setting(name: "--forward", message: "--forward \(target) names this gateway's own GDL90 port: it would forward the stream to itself, endlessly")
         }

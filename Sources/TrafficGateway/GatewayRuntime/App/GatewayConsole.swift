@@ -1,23 +1,23 @@
 import GatewaySupport
 /// Where `GatewayApp` writes what the user reads: alert lines on stdout, log lines on stderr by
 /// level. The executable hands in its terminal; tests hand in closures that collect the lines.
-public struct GatewayConsole: Sendable {
+package struct GatewayConsole: Sendable {
     /// Writes alert lines (one formatted alert change each) to the alert output.
-    public var alerts: @Sendable ([String]) -> Void
+    package var alerts: @Sendable ([String]) -> Void
     /// Writes an informational line (hidden at log level warning or error).
-    public var info: @Sendable (String) -> Void
+    package var info: @Sendable (String) -> Void
     /// Writes a warning (hidden at log level error).
-    public var warning: @Sendable (String) -> Void
+    package var warning: @Sendable (String) -> Void
     /// Writes an error line (always shown).
-    public var error: @Sendable (String) -> Void
+    package var error: @Sendable (String) -> Void
     /// Whether human-readable alerts are coloured (a terminal without NO_COLOR).
-    public var colour: Bool
+    package var colour: Bool
 
     /// A console from its writers. Log lines carry text from outside (an acknowledgement id, a
     /// NOTAM's name, a file name): their control characters are escaped here, once for every
     /// line, so nothing can forge a log line ("…%0Agatewayd: stopping on SIGTERM") or send
     /// escape codes to the terminal or the journal.
-    public init(alerts: @escaping @Sendable ([String]) -> Void, info: @escaping @Sendable (String) -> Void,
+    package init(alerts: @escaping @Sendable ([String]) -> Void, info: @escaping @Sendable (String) -> Void,
                 warning: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void, colour: Bool = false) {
         self.alerts = alerts
         self.info = { info($0.escapingControlCharacters) }
@@ -27,5 +27,5 @@ public struct GatewayConsole: Sendable {
     }
 
     /// A console that drops everything.
-    public static let silent = GatewayConsole(alerts: { _ in }, info: { _ in }, warning: { _ in }, error: { _ in })
+    package static let silent = GatewayConsole(alerts: { _ in }, info: { _ in }, warning: { _ in }, error: { _ in })
 }

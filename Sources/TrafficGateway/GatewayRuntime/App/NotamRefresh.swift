@@ -9,18 +9,18 @@ import Foundation
 /// One refresh of the stored NOTAMs from a source while the gateway runs: fetch the configured
 /// locations, store them (never replacing good data with a bad reply), and say what changed.
 /// Credentials and the base URL come from the configuration, read at each refresh.
-public struct NotamRefresh: Sendable {
+package struct NotamRefresh: Sendable {
     /// Where from.
-    public let source: NotamSourceKind
+    package let source: NotamSourceKind
     /// The ICAO locations refreshed; stored NOTAMs of other locations are left alone.
-    public let locations: [String]
+    package let locations: [String]
     /// Base URL replacing the source's, and the credentials (`GatewayConfig.notamCredentials`).
-    public let config: GatewayConfig
+    package let config: GatewayConfig
     /// Where to.
-    public let store: NotamStore
+    package let store: NotamStore
 
     /// A refresh of `config.notamLocations` from `source` into `store`.
-    public init(source: NotamSourceKind, config: GatewayConfig, store: NotamStore) {
+    package init(source: NotamSourceKind, config: GatewayConfig, store: NotamStore) {
         self.source = source
         self.locations = config.notamLocations
         self.config = config
@@ -29,7 +29,7 @@ public struct NotamRefresh: Sendable {
 
     /// Fetches (libcurl with its timeouts off the cooperative pool, retries after `Task.sleep`s,
     /// each passed to `onRetry`).
-    public func fetch(onRetry: @escaping @Sendable (Int, String) -> Void) async throws(FetchError) -> [Notam] {
+    package func fetch(onRetry: @escaping @Sendable (Int, String) -> Void) async throws(FetchError) -> [Notam] {
         var http = HTTPClient()
         http.onRetry = onRetry
         let config = self.config
@@ -38,21 +38,21 @@ public struct NotamRefresh: Sendable {
     }
 
     /// Stores what `fetch` returned; the line to log says what changed.
-    public func store(_ notams: [Notam], at time: Double) throws(GatewayError) -> String {
+    package func store(_ notams: [Notam], at time: Double) throws(GatewayError) -> String {
         let wanted = Set(locations)
         let changes = try store.refresh(source: source.rawValue, notams: notams, at: time) { n in n.location.map(wanted.contains) ?? false }
         return Self.summary(changes, source: source.rawValue, count: notams.count)
     }
 
     /// The line a refresh logs: "notams: 12 from faa-api: 2 new, 1 cancelled" (or ", no changes").
-    public static func summary(_ changes: [NotamChange], source: String, count: Int) -> String {
+    package static func summary(_ changes: [NotamChange], source: String, count: Int) -> String {
         let counts = Dictionary(grouping: changes, by: \.kind).mapValues(\.count)
         let summary = ["new", "modified", "cancelled", "expired"].compactMap { k in counts[k].map { "\($0) \(k)" } }
         return "notams: \(count) from \(source)\(summary.isEmpty ? ", no changes" : ": " + summary.joined(separator: ", "))"
     }
 
     /// The line a failed refresh logs: the stored set is kept.
-    public func failure(_ error: any Error) -> String {
+    package func failure(_ error: any Error) -> String {
         "notams: refresh from \(source.rawValue) failed: \(error) — flying on the \((try? store.count()) ?? 0) stored NOTAMs"
     }
 }

@@ -5,19 +5,19 @@ import ServiceLifecycle
 /// the systemd watchdog, the sources' ticks and polls, the recorder's flush. Time comes from the
 /// injected `clock`, so a test can drive it. Every timer of the gateway is one of these, a service
 /// of the app's group: none is a task of its own.
-public struct PeriodicService: Service, CustomStringConvertible {
+package struct PeriodicService: Service, CustomStringConvertible {
     /// The job's name in logs.
-    public let name: String
+    package let name: String
     /// Before the first run.
-    public let delay: Duration
+    package let delay: Duration
     /// Between the end of one run and the start of the next.
-    public let interval: Duration
+    package let interval: Duration
     private let clock: any Clock<Duration>
     private let job: @Sendable () async -> Void
 
     /// A job run after `delay`, then every `interval`, on `clock`. A job that blocks (SQLite,
     /// libcurl, the core's queue) should hand its work to `Offload.run`, which a shutdown does not wait for.
-    public init(_ name: String, delay: Duration, every interval: Duration, clock: any Clock<Duration> = ContinuousClock(),
+    package init(_ name: String, delay: Duration, every interval: Duration, clock: any Clock<Duration> = ContinuousClock(),
                 job: @escaping @Sendable () async -> Void) {
         self.name = name
         self.delay = delay
@@ -27,10 +27,10 @@ public struct PeriodicService: Service, CustomStringConvertible {
     }
 
     /// The job's name.
-    public var description: String { name }
+    package var description: String { name }
 
     /// Runs the job on schedule until graceful shutdown (or cancellation).
-    public func run() async throws {
+    package func run() async throws {
         let clock = self.clock, delay = self.delay, interval = self.interval, job = self.job
         // The sleep throws CancellationError when the shutdown cancels it: that is the normal end.
         try? await cancelWhenGracefulShutdown {

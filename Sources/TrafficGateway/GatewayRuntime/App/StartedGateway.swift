@@ -4,18 +4,18 @@ import ServiceLifecycle
 
 /// The gateway once `GatewayApp.start()` has opened and bound everything: what it listens on,
 /// and the services that keep it running until a graceful shutdown stops them.
-public struct StartedGateway: Sendable {
+package struct StartedGateway: Sendable {
     /// The ingest and its core.
-    public let gateway: LiveGateway
+    package let gateway: LiveGateway
     /// What the HTTP and NMEA feeds read.
-    public let hub: FeedHub
+    package let hub: FeedHub
     /// The UDP port GDL90 is read from (the one bound when the configuration says 0).
-    public let udpPort: UInt16
+    package let udpPort: UInt16
     /// The HTTP port bound, nil when the feeds are off.
-    public let httpPort: Int?
+    package let httpPort: Int?
     /// The alert log, nil without a database.
-    public let log: AlertLog?
+    package let log: AlertLog?
     /// Every running part, in start order: a `ServiceGroup` stops them in reverse (timers first,
     /// then the feeds, the ingest, the recorder, and the database last).
-    public let services: [any Service]
+    package let services: [any Service]
 }

@@ -4,7 +4,7 @@ extension SystemdNotifier {
     /// Sends `WATCHDOG=1` every `watchdogInterval` from `queue`, as a service: give it the queue
     /// whose stall should count as a hang (the core's), so systemd restarts a gateway that stopped
     /// working rather than one that merely hears nothing. Nil without a watchdog.
-    public func watchdog(petting queue: DispatchQueue, clock: any Clock<Duration> = ContinuousClock()) -> PeriodicService? {
+    package func watchdog(petting queue: DispatchQueue, clock: any Clock<Duration> = ContinuousClock()) -> PeriodicService? {
         guard let interval = watchdogInterval else { return nil }
         return PeriodicService("systemd watchdog", delay: .zero, every: .seconds(interval), clock: clock) {
             await withCheckedContinuation { done in

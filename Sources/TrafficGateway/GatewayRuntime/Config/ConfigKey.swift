@@ -8,9 +8,9 @@ import Foundation
 /// One key of the configuration file: where it lives (`[section] name`), what it must be, how a
 /// value is read into a `GatewayConfig` and how `config show` writes it back. `GatewayConfig.keys`
 /// lists every key once; parsing, `config show` and the unknown-key error are all read off it.
-public struct ConfigKey: Sendable {
+package struct ConfigKey: Sendable {
     /// What a value is made of, for help and for `config show`.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A whole number.
         case integer
         /// A number, whole or not.
@@ -26,15 +26,15 @@ public struct ConfigKey: Sendable {
     }
 
     /// The section: `feeds` for `[feeds]`.
-    public let section: String
+    package let section: String
     /// The key within its section: `http_port`.
-    public let name: String
+    package let name: String
     /// What the value is made of.
-    public let kind: Kind
+    package let kind: Kind
     /// What the value must be, in words: "integer 0–65535". Errors say "'http_port' in [feeds] must be …".
-    public let help: String
+    package let help: String
     /// A comment line `config show` writes above the key, if any.
-    public let note: String?
+    package let note: String?
     private let read: @Sendable (TOMLValue, inout GatewayConfig) -> Bool
     private let show: @Sendable (GatewayConfig) -> String?
 
@@ -65,10 +65,10 @@ public struct ConfigKey: Sendable {
     }
 
     /// `section.name`.
-    public var path: String { "\(section).\(name)" }
+    package var path: String { "\(section).\(name)" }
 
     /// Stores `value` in `config`; false (and `config` untouched) when the value is not what the key takes.
-    public func read(_ value: TOMLValue, into config: inout GatewayConfig) -> Bool {
+    package func read(_ value: TOMLValue, into config: inout GatewayConfig) -> Bool {
         var copy = config
         guard read(value, &copy) else { return false }
         config = copy
@@ -76,7 +76,7 @@ public struct ConfigKey: Sendable {
     }
 
     /// The key's line in `config show` (secrets masked), nil when unset and nothing is to be shown.
-    public func line(_ config: GatewayConfig) -> String? { show(config) }
+    package func line(_ config: GatewayConfig) -> String? { show(config) }
 }
 
 extension ConfigKey {

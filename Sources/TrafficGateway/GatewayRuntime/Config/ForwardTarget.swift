@@ -1,14 +1,14 @@
 import GatewaySupport
 /// Where GDL90 is re-broadcast to (`--forward`, `[feeds] forward`): a fixed `host:port`, or
 /// `auto`: every EFB that announces itself on UDP 63093.
-public enum ForwardTarget: Sendable, Hashable, CustomStringConvertible {
+package enum ForwardTarget: Sendable, Hashable, CustomStringConvertible {
     /// A fixed receiver.
     case host(HostPort)
     /// EFBs found by their announcements.
     case auto
 
     /// Parses `auto` or `host:port` (`[v6]:port`); nil otherwise.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         if text == "auto" {
             self = .auto
         } else if let target = HostPort(text) {
@@ -19,7 +19,7 @@ public enum ForwardTarget: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `auto` or `host:port`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .host(let target): target.description
         case .auto: "auto"

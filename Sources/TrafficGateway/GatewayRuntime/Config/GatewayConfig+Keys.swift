@@ -5,7 +5,7 @@ import GatewayRecords
 extension GatewayConfig {
     /// Every key the configuration file may set, in the order `config show` writes them: the one
     /// table that parsing, `config show` and the unknown-key error read.
-    public static var keys: [ConfigKey] {
+    package static var keys: [ConfigKey] {
         @Sendable func path(_ s: String) -> String { s }
         // The sockets' own parser: what `config check` accepts, `run` binds (install.sh relies on it).
         @Sendable func ipv4(_ s: String) -> String? { IPv4Socket.isAddress(s) ? s : nil }
@@ -116,16 +116,16 @@ extension GatewayConfig {
     /// A setting given on the command line in place of the file's: `flag` names it in errors,
     /// `key` (`section.name`) is the table's key it sets, `value` its value as TOML would give it
     /// (nil: the flag was not given).
-    public struct Override: Sendable {
+    package struct Override: Sendable {
         /// The flag, `--http-port`.
-        public var flag: String
+        package var flag: String
         /// The key it sets, `feeds.http_port`.
-        public var key: String
+        package var key: String
         /// The value given, nil when the flag was not.
-        public var value: TOMLValue?
+        package var value: TOMLValue?
 
         /// An override.
-        public init(_ flag: String, _ key: String, _ value: TOMLValue?) {
+        package init(_ flag: String, _ key: String, _ value: TOMLValue?) {
             self.flag = flag
             self.key = key
             self.value = value
@@ -135,7 +135,7 @@ extension GatewayConfig {
     /// The keys `gatewayd run` takes as flags, and their flags: the one list `run` reads its flags
     /// through (`apply(flags:)`). `ConfigKeyTests` checks it both ways against the key table and
     /// `run --help`, so a misspelt key or a flag without its key fails a test, not a flight.
-    public static let runFlags: [(flag: String, key: String)] = [
+    package static let runFlags: [(flag: String, key: String)] = [
         ("--udp-port", "input.udp_port"), ("--bind", "input.bind"), ("--gpsd", "input.gpsd"), ("--accept-from", "input.accept_from"),
         ("--sbs", "sbs.address"),
         ("--record", "recorder.dir"), ("--json", "output.json"), ("--database", "database.path"), ("--no-database", "database.enabled"),
@@ -151,7 +151,7 @@ extension GatewayConfig {
     /// Applies the flags given (flag → its value as TOML would give it; nil: not given), through
     /// `runFlags` and the same table of keys as the file (one parser, one range check, one message
     /// per key): flag > file > default. A flag `runFlags` does not know is an error naming it.
-    public mutating func apply(flags: [String: TOMLValue?]) throws(GatewayError) {
+    package mutating func apply(flags: [String: TOMLValue?]) throws(GatewayError) {
         let keyOf = Dictionary(uniqueKeysWithValues: Self.runFlags.map { ($0.flag, $0.key) })
         try apply(flags.sorted { $0.key < $1.key }.map { flag, value throws(GatewayError) in
             guard let key = keyOf[flag] else { throw GatewayError.setting(name: flag, message: "\(flag) is not a flag of run (GatewayConfig.runFlags)") }
@@ -161,7 +161,7 @@ extension GatewayConfig {
 
     /// Applies the flags given, through the same table of keys as the file (one parser, one range
     /// check, one message per key): flag > file > default.
-    public mutating func apply(_ overrides: [Override]) throws(GatewayError) {
+    package mutating func apply(_ overrides: [Override]) throws(GatewayError) {
         let table = Dictionary(uniqueKeysWithValues: Self.keys.map { ($0.path, $0) })
         for o in overrides {
             guard let value = o.value else { continue }

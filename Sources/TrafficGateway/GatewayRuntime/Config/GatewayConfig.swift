@@ -11,116 +11,116 @@ import Foundation
 /// Every setting of `gatewayd run`, from defaults, then the configuration file
 /// (`/etc/gatewayd/gatewayd.toml` or `--config`), then flags: a flag beats the file, the file
 /// beats the default.
-public struct GatewayConfig: Sendable, Equatable {
+package struct GatewayConfig: Sendable, Equatable {
     /// UDP port for GDL90.
-    public var udpPort = 4000
+    package var udpPort = 4000
     /// Address to bind for GDL90.
-    public var bind = "0.0.0.0"
+    package var bind = "0.0.0.0"
     /// gpsd (port 2947 when the file or flag names only the host).
-    public var gpsd: HostPort?
+    package var gpsd: HostPort?
     /// A 1090 MHz receiver's SBS BaseStation output (dump1090, readsb), port 30003 when only the host is named.
-    public var sbs: HostPort?
+    package var sbs: HostPort?
     /// SQLite database path (nil: the XDG default).
-    public var database: String?
+    package var database: String?
     /// Keep an alert log and NOTAM store.
-    public var databaseEnabled = true
+    package var databaseEnabled = true
     /// GDL 90 is accepted only from these IPv4 addresses (empty: from anyone on the network; on a
     /// Stratux Wi-Fi set it to the Stratux, 192.168.10.1, so a passenger's phone cannot inject traffic).
-    public var acceptFrom: [String] = []
+    package var acceptFrom: [String] = []
     /// JSON Lines on stdout.
-    public var json = false
+    package var json = false
     /// Seconds between status lines.
-    public var statusInterval = 60
+    package var statusInterval = 60
     /// How much goes to stderr.
-    public var logLevel = LogLevel.info
+    package var logLevel = LogLevel.info
     /// HTTP feed port (0: off).
-    public var httpPort = 8090
+    package var httpPort = 8090
     /// Address for HTTP and NMEA.
-    public var httpBind = "0.0.0.0"
+    package var httpBind = "0.0.0.0"
     /// Flight recorder folder (`run --record`): nil, no recording.
-    public var recordDirectory: String?
+    package var recordDirectory: String?
     /// Most megabytes of recordings kept (the oldest hour goes first).
-    public var recordMaxMB = 200
+    package var recordMaxMB = 200
     /// When set, every HTTP request must carry this token (see `FeedServer.token`).
-    public var httpToken: String?
+    package var httpToken: String?
     /// The token the cockpit page's one write (acknowledging an airspace alert) must carry; nil:
     /// acknowledgements over HTTP are refused (`[feeds] ack_token`).
-    public var ackToken: String?
+    package var ackToken: String?
     /// FLARM NMEA port (0: off).
-    public var nmeaPort = 2000
+    package var nmeaPort = 2000
     /// GDL90 forwarding targets (`host:port`, or `auto`: EFBs that announce themselves).
-    public var forward: [ForwardTarget] = []
+    package var forward: [ForwardTarget] = []
     /// Airspace GeoJSON file.
-    public var airspaceFile: String?
+    package var airspaceFile: String?
     /// NOTAM JSON file.
-    public var notamsFile: String?
+    package var notamsFile: String?
     /// NOTAM source to refresh from while running (nil: no refresh).
-    public var notamSource: NotamSourceKind?
+    package var notamSource: NotamSourceKind?
     /// ICAO locations to refresh.
-    public var notamLocations: [String] = []
+    package var notamLocations: [String] = []
     /// Hours between refreshes.
-    public var notamRefreshHours = 6.0
+    package var notamRefreshHours = 6.0
     /// Weather fetched while running (issue 42): around this airport or LAT,LON (nil: no refresh
     /// unless `weatherRoute` is set).
-    public var weatherNear: String?
+    package var weatherNear: String?
     /// Radius around `weatherNear`, NM.
-    public var weatherRadiusNM = 50.0
+    package var weatherRadiusNM = 50.0
     /// A route of airports (the area is a box around them with `weatherRadiusNM` of margin).
-    public var weatherRoute: [String] = []
+    package var weatherRoute: [String] = []
     /// Minutes between weather refreshes.
-    public var weatherRefreshMin = 30.0
+    package var weatherRefreshMin = 30.0
     /// Base URL replacing the aviationweather.gov Data API's.
-    public var weatherURL: String?
+    package var weatherURL: String?
     /// The club's MQTT broker (issue 43; nil: no fleet), this gateway's name in the fleet, the
     /// broker's user, the file holding its password (root-only; never the password itself) and
     /// the CA file for `mqtts://`.
-    public var fleetBroker: FleetBroker?
-    public var fleetID: String?
-    public var fleetUsername: String?
-    public var fleetPasswordFile: String?
-    public var fleetCA: String?
+    package var fleetBroker: FleetBroker?
+    package var fleetID: String?
+    package var fleetUsername: String?
+    package var fleetPasswordFile: String?
+    package var fleetCA: String?
     /// Seconds between the `traffic` topic's pictures (0: never): the whole `/api/traffic` is
     /// about 144 KB at 500 targets, what an LTE data plan pays for; ownship still goes every second.
-    public var fleetTrafficEverySec = 1
+    package var fleetTrafficEverySec = 1
     /// Base URL of the NOTAM source (nil: the source's public default), e.g. the FAA's staging API.
-    public var notamURL: String?
+    package var notamURL: String?
     /// FAA API credentials file (client_id=…, client_secret=… lines, readable only by its owner).
-    public var credentialsFile: String?
+    package var credentialsFile: String?
     /// FAA API client id written in the file itself (used together with `clientSecret`).
-    public var clientID: String?
+    package var clientID: String?
     /// FAA API client secret written in the file itself (discouraged: the environment or
     /// `credentials_file` keep it out of a file others can read).
-    public var clientSecret: String?
+    package var clientSecret: String?
 
     /// Traffic alert thresholds (`[alerts]`; defaults as in the README's table).
-    public var traffic = TrafficAlertThresholds()
+    package var traffic = TrafficAlertThresholds()
     /// Airspace alert look-ahead and buffers (`[alerts] airspace_*`).
-    public var airspace = AirspaceAlertThresholds()
+    package var airspace = AirspaceAlertThresholds()
     /// Alert levels of each airspace kind (`[alerts] level_restricted = "warning,caution,advisory"`).
-    public var airspaceLevels = AirspaceLevelTable()
+    package var airspaceLevels = AirspaceLevelTable()
 
     /// Speak traffic and airspace callouts through ALSA (`[voice] enabled`; off by default).
-    public var voiceEnabled = false
+    package var voiceEnabled = false
     /// ALSA playback device for the callouts ("default", "plughw:1,0"; `gatewayd voice list`).
-    public var voiceDevice = "default"
+    package var voiceDevice = "default"
     /// Callout volume, percent of espeak-ng's normal (0–200).
-    public var voiceVolume = 100
+    package var voiceVolume = 100
     /// Callout speech rate, words per minute.
-    public var voiceRate = 175
+    package var voiceRate = 175
     /// espeak-ng voice name.
-    public var voiceName = "en-us"
+    package var voiceName = "en-us"
     /// Speak advisories too (off: cautions and warnings only).
-    public var voiceAdvisories = false
+    package var voiceAdvisories = false
     /// While an alert stays a warning it is spoken again this often, seconds (0: never).
-    public var voiceRepeatWarningSec = 15.0
+    package var voiceRepeatWarningSec = 15.0
     /// Remind of an airspace warning this often while it lasts (seconds; 0: never, the default).
-    public var voiceAirspaceReminderSec = 0.0
+    package var voiceAirspaceReminderSec = 0.0
 
     /// The defaults.
-    public init() {}
+    package init() {}
 
     /// The voice sink's settings from `[voice]`.
-    public var voiceSettings: VoiceSink.Settings {
+    package var voiceSettings: VoiceSink.Settings {
         var v = VoiceSink.Settings()
         v.device = voiceDevice
         v.speech.voice = voiceName
@@ -133,7 +133,7 @@ public struct GatewayConfig: Sendable, Equatable {
     }
 
     /// The core's tunables with this file's alert thresholds.
-    public var coreConfiguration: GatewayCore.Configuration {
+    package var coreConfiguration: GatewayCore.Configuration {
         var core = GatewayCore.Configuration()
         core.traffic = traffic
         core.airspace = airspace
@@ -141,7 +141,7 @@ public struct GatewayConfig: Sendable, Equatable {
     }
 
     /// The default configuration file.
-    public static let defaultPath = "/etc/gatewayd/gatewayd.toml"
+    package static let defaultPath = "/etc/gatewayd/gatewayd.toml"
 
     /// A number as the file writes it: 25, 0.5.
     static func format(_ value: Double) -> String {
@@ -150,7 +150,7 @@ public struct GatewayConfig: Sendable, Equatable {
 
     /// Reads `path` over the defaults. `required`: a missing file is an error (`--config`);
     /// otherwise (the default path) a missing file means defaults.
-    public static func load(path: String, required: Bool) throws(ConfigError) -> GatewayConfig {
+    package static func load(path: String, required: Bool) throws(ConfigError) -> GatewayConfig {
         guard let data = FileManager.default.contents(atPath: path) else {
             if !required && !FileManager.default.fileExists(atPath: path) { return GatewayConfig() }
             throw ConfigError(file: path, line: 0, message: FileManager.default.fileExists(atPath: path)
@@ -161,7 +161,7 @@ public struct GatewayConfig: Sendable, Equatable {
 
     /// Parses configuration text: every key is looked up in `keys`; the first error names the
     /// file, the line and the key, and says what the value must be or which keys there are.
-    public static func parse(_ text: String, file: String) throws(ConfigError) -> GatewayConfig {
+    package static func parse(_ text: String, file: String) throws(ConfigError) -> GatewayConfig {
         var c = GatewayConfig()
         var lines: [String: Int] = [:]
         let keys = Self.keys
@@ -196,7 +196,7 @@ public struct GatewayConfig: Sendable, Equatable {
     /// broker needs this gateway's id, and the alert log and logbook it publishes from. Checked
     /// by `run` and `config check` once the flags are applied (a ground station's file sets a
     /// broker without an id).
-    public func fleet() throws(GatewayError) -> FleetSettings? {
+    package func fleet() throws(GatewayError) -> FleetSettings? {
         guard let broker = fleetBroker else { return nil }
         guard let id = fleetID else {
             throw GatewayError.setting(name: "fleet.id", message: "[fleet] broker is set but not id: name this gateway in the fleet (id = \"N123AB\", or --fleet-id)")
@@ -217,7 +217,7 @@ public struct GatewayConfig: Sendable, Equatable {
     /// FAA NOTAM API credentials: `FAA_CLIENT_ID`/`FAA_CLIENT_SECRET` from the environment (the
     /// service's `/etc/gatewayd/environment`), else `client_id`/`client_secret` from this file, else
     /// `credentials_file`. The error says which of them to provide.
-    public func notamCredentials(environment: [String: String] = ProcessInfo.processInfo.environment) throws(FetchError) -> Credentials {
+    package func notamCredentials(environment: [String: String] = ProcessInfo.processInfo.environment) throws(FetchError) -> Credentials {
         if let id = environment["FAA_CLIENT_ID"], let secret = environment["FAA_CLIENT_SECRET"], !id.isEmpty, !secret.isEmpty {
             return Credentials(id: id, secret: secret)
         }
@@ -233,7 +233,7 @@ public struct GatewayConfig: Sendable, Equatable {
     /// A warning when the file at `path` sets `client_secret` but users other than its owner may
     /// read it; nil otherwise. (The service's dynamic user must be able to read the configuration,
     /// so the secret belongs in `/etc/gatewayd/environment` instead.)
-    public func secretExposure(path: String) -> String? {
+    package func secretExposure(path: String) -> String? {
         guard clientSecret != nil, let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               let mode = attributes[.posixPermissions] as? Int, mode & 0o077 != 0 else { return nil }
         return "\(path): client_secret is in a file others can read (mode \(String(mode, radix: 8))): put FAA_CLIENT_ID=… and "
@@ -242,7 +242,7 @@ public struct GatewayConfig: Sendable, Equatable {
 
     /// The effective configuration as TOML, every key of `keys` in its section, secrets masked
     /// (`config show`); it parses back to the same configuration but for the secrets.
-    public var toml: String {
+    package var toml: String {
         let keys = Self.keys
         var lines: [String] = []
         for section in Self.sections(keys) {

@@ -1,5 +1,5 @@
 /// How much `gatewayd` writes to stderr (`--log-level`, `[log] level`).
-public enum LogLevel: String, CaseIterable, Sendable, Equatable, Comparable, CustomStringConvertible {
+package enum LogLevel: String, CaseIterable, Sendable, Equatable, Comparable, CustomStringConvertible {
     /// Errors only.
     case error
     /// Errors and warnings.
@@ -8,13 +8,13 @@ public enum LogLevel: String, CaseIterable, Sendable, Equatable, Comparable, Cus
     case info
 
     /// The name as typed.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The names in words: "error, warning or info".
-    public static var choices: String { "error, warning or info" }
+    package static var choices: String { "error, warning or info" }
 
     /// error < warning < info: a line is shown when its level is at most the one set.
-    public static func < (a: LogLevel, b: LogLevel) -> Bool {
+    package static func < (a: LogLevel, b: LogLevel) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }

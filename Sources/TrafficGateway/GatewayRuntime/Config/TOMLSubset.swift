@@ -5,7 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 /// A value in the TOML subset the configuration uses.
-public enum TOMLValue: Sendable, Equatable {
+package enum TOMLValue: Sendable, Equatable {
     /// "text"
     case string(String)
     /// 123
@@ -19,41 +19,41 @@ public enum TOMLValue: Sendable, Equatable {
 }
 
 /// A key of a configuration file with where it was written.
-public struct TOMLEntry: Sendable, Equatable {
+package struct TOMLEntry: Sendable, Equatable {
     /// `[section]` (empty at the top).
-    public var section: String
+    package var section: String
     /// Key.
-    public var key: String
+    package var key: String
     /// Value.
-    public var value: TOMLValue
+    package var value: TOMLValue
     /// 1-based line.
-    public var line: Int
+    package var line: Int
 }
 
 /// A configuration error naming file, line and key.
-public struct ConfigError: Error, CustomStringConvertible, Equatable {
+package struct ConfigError: Error, CustomStringConvertible, Equatable {
     /// The file.
-    public var file: String
+    package var file: String
     /// The line (0: the file as a whole).
-    public var line: Int
+    package var line: Int
     /// What is wrong and what to do.
-    public var message: String
+    package var message: String
     /// Creates an error.
-    public init(file: String, line: Int, message: String) {
+    package init(file: String, line: Int, message: String) {
         self.file = file
         self.line = line
         self.message = message
     }
     /// `file:line: message`.
-    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+    package var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }
 
 /// The subset of TOML the configuration needs: `[section]` tables, `key = value` with basic
 /// strings (\" \\ \n \t escapes), integers, floats, booleans and one-line arrays of those,
 /// `#` comments. Anything else is an error naming its line, never silently ignored.
-public enum TOMLSubset {
+package enum TOMLSubset {
     /// Parses `text` (`file` is used in errors).
-    public static func parse(_ text: String, file: String) throws(ConfigError) -> [TOMLEntry] {
+    package static func parse(_ text: String, file: String) throws(ConfigError) -> [TOMLEntry] {
         var out: [TOMLEntry] = []
         var section = ""
         var seen = Set<String>()

@@ -4,15 +4,15 @@ import Dispatch
 /// Work handed off the core's queue to one serial consumer (the terminal, the alert log), with at
 /// most `limit` items waiting: a consumer that stalls (a paused terminal, a slow SD card) costs
 /// dropped items, counted, and never a stalled core or unbounded memory.
-public final class BoundedConsumer<Item: Sendable>: Sendable {
+package final class BoundedConsumer<Item: Sendable>: Sendable {
     private let queue: DispatchQueue
     private let state = Locked<(waiting: Int, dropped: Int)>((0, 0))
     private let consume: @Sendable (Item) -> Void
     /// Most items waiting at once.
-    public let limit: Int
+    package let limit: Int
 
     /// A consumer on its own serial queue named `label`.
-    public init(label: String, limit: Int = 1_024, consume: @escaping @Sendable (Item) -> Void) {
+    package init(label: String, limit: Int = 1_024, consume: @escaping @Sendable (Item) -> Void) {
         queue = DispatchQueue(label: label)
         self.limit = limit
         self.consume = consume
@@ -20,7 +20,7 @@ public final class BoundedConsumer<Item: Sendable>: Sendable {
 
     /// Hands `item` over; false (and counted) when `limit` items are waiting already.
     @discardableResult
-    public func submit(_ item: Item) -> Bool {
+    package func submit(_ item: Item) -> Bool {
         let taken = state.withLock { s -> Bool in
             guard s.waiting < limit else {
                 s.dropped += 1
@@ -38,30 +38,30 @@ public final class BoundedConsumer<Item: Sendable>: Sendable {
     }
 
     /// Items dropped so far because `limit` were waiting.
-    public var dropped: Int { state.withLock { $0.dropped } }
+    package var dropped: Int { state.withLock { $0.dropped } }
 
     /// Waits until everything handed over has been consumed.
-    public func drain() { queue.sync {} }
+    package func drain() { queue.sync {} }
 }
 
 /// Work where only the latest item matters (a whole set each time: the FIS-B NOTAMs heard so
 /// far) handed off the core's queue to one serial consumer: at most one item waits, and a newer
 /// one replaces it (the replaced one is counted), so a slow consumer (an SD card, a big set)
 /// costs skipped sets, never a growing queue.
-public final class LatestConsumer<Item: Sendable>: Sendable {
+package final class LatestConsumer<Item: Sendable>: Sendable {
     private let queue: DispatchQueue
     private let state = Locked<(waiting: Item?, scheduled: Bool, superseded: Int)>((nil, false, 0))
     private let consume: @Sendable (Item) -> Void
 
     /// A consumer on `queue` (serial).
-    public init(queue: DispatchQueue, consume: @escaping @Sendable (Item) -> Void) {
+    package init(queue: DispatchQueue, consume: @escaping @Sendable (Item) -> Void) {
         self.queue = queue
         self.consume = consume
     }
 
     /// Hands `item` over; false when it replaced one still waiting (counted in `superseded`).
     @discardableResult
-    public func submit(_ item: Item) -> Bool {
+    package func submit(_ item: Item) -> Bool {
         let (replaced, schedule) = state.withLock { s -> (Bool, Bool) in
             let replaced = s.waiting != nil
             if replaced { s.superseded += 1 }
@@ -83,8 +83,8 @@ public final class LatestConsumer<Item: Sendable>: Sendable {
     }
 
     /// Items replaced by a newer one before they were consumed.
-    public var superseded: Int { state.withLock { $0.superseded } }
+    package var superseded: Int { state.withLock { $0.superseded } }
 
     /// Waits until the item waiting (if any) has been consumed.
-    public func drain() { queue.sync {} }
+    package func drain() { queue.sync {} }
 }

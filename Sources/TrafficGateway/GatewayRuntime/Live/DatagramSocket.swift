@@ -12,14 +12,14 @@ import Glibc
 /// A UDP socket that hands each datagram to a handler with its sender's IPv4 address (for EFB
 /// discovery on port 63093). Shares the port with other listeners (SO_REUSEADDR), as several
 /// apps on one host may listen for the same broadcast.
-public final class DatagramSocket: Sendable {
+package final class DatagramSocket: Sendable {
     /// The port bound.
-    public let port: UInt16
+    package let port: UInt16
     /// The read source (locked: libdispatch's sources are not `Sendable` types, though `cancel` is thread-safe).
     private let source: Locked<any DispatchSourceRead>
 
     /// Binds `address:port` and receives on `queue`.
-    public init(address: String = "0.0.0.0", port: UInt16, queue: DispatchQueue,
+    package init(address: String = "0.0.0.0", port: UInt16, queue: DispatchQueue,
                 handler: @escaping @Sendable (_ host: String, _ bytes: [UInt8]) -> Void) throws(GatewayError) {
         let (fd, bound) = try IPv4Socket.bound(type: Int32(SOCK_DGRAM.rawValue), address: address, port: port, what: "UDP",
                                                inUse: "another listener without SO_REUSEADDR", reuseAddress: true, broadcast: true)
@@ -49,5 +49,5 @@ public final class DatagramSocket: Sendable {
     }
 
     /// Stops receiving and closes the socket.
-    public func cancel() { source.withLock { $0.cancel() } }
+    package func cancel() { source.withLock { $0.cancel() } }
 }

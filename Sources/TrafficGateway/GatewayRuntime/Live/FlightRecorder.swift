@@ -15,18 +15,18 @@ import Glibc
 /// Capture times as a recording holds them: microseconds. The live gateway stamps each datagram
 /// with a quantized time, so the recording's time reads back as the very same `Double`, and the
 /// replay of a recording gives byte-identical alerts.
-public enum CaptureTime {
+package enum CaptureTime {
     /// Ticks a second in recordings (pcapng `if_tsresol` 6).
-    public static let ticksPerSecond: UInt64 = 1_000_000
+    package static let ticksPerSecond: UInt64 = 1_000_000
 
     /// The ticks `PcapWriter` writes for `time`.
-    public static func ticks(_ time: Double) -> UInt64 {
+    package static func ticks(_ time: Double) -> UInt64 {
         let whole = time.rounded(.down)
         return UInt64(whole) * ticksPerSecond + UInt64(((time - whole) * Double(ticksPerSecond)).rounded())
     }
 
     /// `time` as it reads back from a recording (the pcapng reader's own arithmetic).
-    public static func quantized(_ time: Double) -> Double {
+    package static func quantized(_ time: Double) -> Double {
         guard time.isFinite, time > 0, time < 1e11 else { return time }
         let t = ticks(time)
         return Double(t / ticksPerSecond) + Double(t % ticksPerSecond) / Double(ticksPerSecond)
@@ -49,11 +49,11 @@ public enum CaptureTime {
 /// left by an earlier run is continued after its last whole block: the torn tail a power cut
 /// leaves is cut first, said once. Writes happen on the recorder's own queue, off the receive path;
 /// a full disk or a removed folder stops the recording with one message and never the gateway.
-public final class FlightRecorder: Sendable {
+package final class FlightRecorder: Sendable {
     /// The folder.
-    public let directory: String
+    package let directory: String
     /// Most bytes kept in the folder (recordings only); the oldest hour goes first.
-    public let maximumBytes: Int64
+    package let maximumBytes: Int64
     private let queue = DispatchQueue(label: "gatewayd.recorder")
     private let onError: @Sendable (String) -> Void
     private let clock: any Clock<Duration>
@@ -63,11 +63,11 @@ public final class FlightRecorder: Sendable {
     /// Bytes handed to `queue` and not yet appended (datagram copies waiting on a slow card).
     private let backlog: Locked<(bytes: Int, dropped: Int)>
     /// The most bytes that may wait on `queue`: past it, datagrams are dropped and counted.
-    public static let maximumBacklog = 4 << 20
+    package static let maximumBacklog = 4 << 20
     fileprivate static let writer = PcapWriter.Writer(bigEndian: false)
 
     /// Opens (creating) `directory`; throws when it cannot be created or written.
-    public init(directory: String, maximumBytes: Int64 = 200 << 20, clock: any Clock<Duration> = ContinuousClock(),
+    package init(directory: String, maximumBytes: Int64 = 200 << 20, clock: any Clock<Duration> = ContinuousClock(),
                 onError: @escaping @Sendable (String) -> Void) throws(GatewayError) {
         self.directory = directory
         self.maximumBytes = max(1 << 20, maximumBytes)
@@ -86,7 +86,7 @@ public final class FlightRecorder: Sendable {
 
     /// Pending bytes written once a second: a `PeriodicService` on the injected clock, for the
     /// app's group (off the receive path). Without it, blocks are written at 64 kB and at `close`.
-    public var services: [any Service] {
+    package var services: [any Service] {
         [PeriodicService("recorder flush", delay: .seconds(1), every: .seconds(1), clock: clock) { [weak self] in
             guard let self else { return }
             self.queue.async { self.files.withLock { $0.flush() } }
@@ -96,7 +96,7 @@ public final class FlightRecorder: Sendable {
     /// Records one input the gateway was given at `time` (a quantized `CaptureTime`): a datagram,
     /// a gpsd fix, an airspace set or an acknowledgement; the clock's ticks are not recorded
     /// nor EFB announcements (`GatewayInput.isRecorded`: replay makes the ticks again from the inputs' times).
-    public func record(_ input: GatewayInput, at time: Double) {
+    package func record(_ input: GatewayInput, at time: Double) {
         switch input {
         case .datagram(let bytes):
             guard enqueue(bytes.count) else { return }
@@ -109,7 +109,7 @@ public final class FlightRecorder: Sendable {
     }
 
     /// Records one datagram received at `time` (a quantized `CaptureTime`).
-    public func record(_ bytes: UnsafeRawBufferPointer, at time: Double) {
+    package func record(_ bytes: UnsafeRawBufferPointer, at time: Double) {
         guard enqueue(bytes.count) else { return }
         let copy = Array(bytes)
         queue.async { self.files.withLock { $0.append(copy, at: time) } }
@@ -134,7 +134,7 @@ public final class FlightRecorder: Sendable {
     }
 
     /// Datagrams dropped because the backlog was full.
-    public var droppedDatagrams: Int { backlog.value.dropped }
+    package var droppedDatagrams: Int { backlog.value.dropped }
 
     /// Records an airspace set given or an alert acknowledged (replay gives them to the core again).
     /// Recorded even while the hour is paused at the cap: they are few and replay needs them.
@@ -150,18 +150,18 @@ public final class FlightRecorder: Sendable {
     func releaseWrites() { queue.resume() }
 
     /// Writes what is buffered now (the recorder does so every second by itself).
-    public func flushNow() {
+    package func flushNow() {
         queue.sync { files.withLock { $0.flush() } }
     }
 
     /// Writes what is buffered and closes the file.
-    public func close() {
+    package func close() {
         queue.sync { files.withLock { $0.close() } }
     }
 
     /// The recordings in the folder, oldest first (with the side files of the three-file form
     /// recorded before issue 21, which count against the cap too).
-    public func recordings() -> [String] { Self.recordings(in: directory) }
+    package func recordings() -> [String] { Self.recordings(in: directory) }
 
     /// The recordings in `directory`, oldest first.
     static func recordings(in directory: String) -> [String] {

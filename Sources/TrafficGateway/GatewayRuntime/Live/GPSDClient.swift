@@ -19,9 +19,9 @@ import ServiceLifecycle
 /// `ReconnectingConnection` (SwiftNIO's `ClientBootstrap`: event-loop I/O, an `IdleStateHandler`
 /// for the silence, the retry a task scheduled on the loop), never on the cooperative pool. As a `Service`, it reads
 /// from the moment the group runs until graceful shutdown.
-public final class GPSDClient: Service, Sendable, CustomStringConvertible {
+package final class GPSDClient: Service, Sendable, CustomStringConvertible {
     /// Connection state, for the status line.
-    public enum Status: Sendable, Equatable {
+    package enum Status: Sendable, Equatable {
         /// Connected and watching.
         case connected
         /// Not connected, with the reason.
@@ -33,12 +33,12 @@ public final class GPSDClient: Service, Sendable, CustomStringConvertible {
     private let connection: ReconnectingConnection
 
     /// Seconds between connection attempts.
-    public static let retryDelay: Int64 = 3
+    package static let retryDelay: Int64 = 3
     /// Seconds of silence after which the connection is given up (gpsd reports every second).
-    public static let silence: Int64 = 10
+    package static let silence: Int64 = 10
 
     /// Creates a client; nothing happens until `start` or `run`.
-    public init(host: String, port: UInt16 = 2947, onFix: @escaping @Sendable (GPSFix) -> Void,
+    package init(host: String, port: UInt16 = 2947, onFix: @escaping @Sendable (GPSFix) -> Void,
                 onStatus: @escaping @Sendable (Status) -> Void = { _ in },
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
         self.host = host
@@ -51,22 +51,22 @@ public final class GPSDClient: Service, Sendable, CustomStringConvertible {
     }
 
     /// `gpsd host:port`.
-    public var description: String { "gpsd \(HostPort(host: host, port: port))" }
+    package var description: String { "gpsd \(HostPort(host: host, port: port))" }
 
     /// "host:port" (port 2947 if omitted; IPv6 in brackets), or nil.
-    public static func parse(_ text: String) -> (host: String, port: UInt16)? {
+    package static func parse(_ text: String) -> (host: String, port: UInt16)? {
         HostPort(text, defaultPort: 2947).map { ($0.host, $0.port) }
     }
 
     /// Connects (SwiftNIO's `ClientBootstrap`), asks gpsd to watch, and reconnects every
     /// `retryDelay` seconds after a failure or `silence` seconds without a report, until `stop`.
-    public func start() { connection.start() }
+    package func start() { connection.start() }
 
     /// Stops reconnecting and closes the connection.
-    public func stop() { connection.stop() }
+    package func stop() { connection.stop() }
 
     /// As a service: runs until graceful shutdown, then stops.
-    public func run() async throws {
+    package func run() async throws {
         start()
         try? await gracefulShutdown()
         stop()
@@ -134,5 +134,5 @@ private final class GPSDLineHandler: ChannelInboundHandler {
 
 extension GPSDClient {
     /// The fix in one gpsd JSON line (`GPSDReport.fix`), if it is a TPV report with mode 2 or 3.
-    public static func fix(fromJSONLine line: [UInt8]) -> GPSFix? { GPSDReport.fix(fromJSONLine: line) }
+    package static func fix(fromJSONLine line: [UInt8]) -> GPSFix? { GPSDReport.fix(fromJSONLine: line) }
 }

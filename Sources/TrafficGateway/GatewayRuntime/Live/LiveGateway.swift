@@ -20,12 +20,12 @@ import ServiceLifecycle
 /// decides goes to the sinks (`GatewaySink`: feeds, terminal, alert log, forwarder, NOTAM store,
 /// voice, logbook…), each on that queue, the alert changes encoded once. Sources and sinks are
 /// registered before `start` (`GatewayApp` does it, in one place).
-public final class LiveGateway: Sendable {
+package final class LiveGateway: Sendable {
     /// Where alerts go: each change with its encodings, made once.
-    public typealias AlertSink = @Sendable ([EncodedAlert]) -> Void
+    package typealias AlertSink = @Sendable ([EncodedAlert]) -> Void
 
     /// The serial queue that owns the pipeline.
-    public let queue = DispatchQueue(label: "gatewayd.core")
+    package let queue = DispatchQueue(label: "gatewayd.core")
     /// The pipeline and the sinks, in the order they are handed outputs: taken on `queue` (and
     /// by `add`, `status` and `stop` through it), so uncontended.
     /// The alert events' ids (`AlertEventIDs`), stamped here in stream order, when given.
@@ -37,7 +37,7 @@ public final class LiveGateway: Sendable {
     /// The gateway's clock: the wall clock, or a capture's when a capture is the source (`run
     /// --replay`). Inputs handed in without a time are stamped with it, so the page and the
     /// alerts follow the capture's time.
-    public let clock: @Sendable () -> Double
+    package let clock: @Sendable () -> Double
     /// When given, the time each datagram took from receipt to alerts delivered and forwarded
     /// is appended here, ms (benchmarks).
     private let latencyProbe: LatencyProbe?
@@ -48,7 +48,7 @@ public final class LiveGateway: Sendable {
     /// added to `latencyProbe`, each alert event given its stable id from `eventIDs` (a running
     /// gateway; none in tests and benchmarks that compare with the engine's goldens). Nothing
     /// runs until `start`.
-    public init(core: GatewayCore = GatewayCore(), hub: FeedHub? = nil, sinks: [any GatewaySink], forwarding: Bool = false,
+    package init(core: GatewayCore = GatewayCore(), hub: FeedHub? = nil, sinks: [any GatewaySink], forwarding: Bool = false,
                 recorder: FlightRecorder? = nil, latencyProbe: LatencyProbe? = nil, eventIDs: AlertEventIDs? = nil,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         let pipeline = GatewayPipeline(core: core, outputs: .init(fisb: true, rebroadcast: forwarding ? Rebroadcast() : nil,
@@ -61,7 +61,7 @@ public final class LiveGateway: Sendable {
 
     /// A gateway whose alerts go to `onAlerts` and the alert log (when given), and whose
     /// picture goes to `hub` (when given).
-    public convenience init(core: GatewayCore = GatewayCore(), log: AlertLog?, hub: FeedHub? = nil, forwarding: Bool = false,
+    package convenience init(core: GatewayCore = GatewayCore(), log: AlertLog?, hub: FeedHub? = nil, forwarding: Bool = false,
                             recorder: FlightRecorder? = nil, onAlerts: @escaping AlertSink,
                             onLogError: @escaping @Sendable (GatewayError) -> Void = { _ in }) {
         self.init(core: core, hub: hub, sinks: [AlertHandlerSink(onAlerts)] + (log.map { [AlertLogSink(log: $0, onError: onLogError)] } ?? []),
@@ -69,17 +69,17 @@ public final class LiveGateway: Sendable {
     }
 
     /// Registers `sink` (before `start`): it is handed every output from then on.
-    public func add(_ sink: any GatewaySink) {
+    package func add(_ sink: any GatewaySink) {
         queue.sync { state.withLock { $0.sinks.append(sink) } }
     }
 
     /// Registers `source` (before `start`).
-    public func add(_ source: any GatewaySource) {
+    package func add(_ source: any GatewaySource) {
         sources.withLock { $0.append(source) }
     }
 
     /// Starts every source in the order added; when one fails, those started are stopped and the error thrown.
-    public func start() throws(GatewayError) {
+    package func start() throws(GatewayError) {
         let inlet = GatewayInlet(self)
         let all = sources.value
         for (i, source) in all.enumerated() {
@@ -93,7 +93,7 @@ public final class LiveGateway: Sendable {
     }
 
     /// Adds a GDL 90 UDP source on `bind:port` and a one-second tick, and starts (tests and benchmarks).
-    public func start(bind: String, port: UInt16, acceptFrom: [String] = []) throws(GatewayError) {
+    package func start(bind: String, port: UInt16, acceptFrom: [String] = []) throws(GatewayError) {
         add(UDPSource(address: bind, port: port, acceptFrom: acceptFrom))
         add(TickSource())
         try start()
@@ -101,14 +101,14 @@ public final class LiveGateway: Sendable {
 
     /// The sources' timed work (the tick, the polls, the reloads), for the app's `ServiceGroup`
     /// to run: a gateway run outside a group (tests, benchmarks) has no timers.
-    public var services: [any Service] { sources.value.flatMap(\.services) }
+    package var services: [any Service] { sources.value.flatMap(\.services) }
 
     /// The UDP port the first GDL 90 source bound (0 when none).
-    public var port: UInt16 { sources.value.lazy.compactMap { $0 as? UDPSource }.first?.port ?? 0 }
+    package var port: UInt16 { sources.value.lazy.compactMap { $0 as? UDPSource }.first?.port ?? 0 }
 
     /// Hands `input` in at `time` (nil: the clock now) from any thread: recorded, fed to the
     /// pipeline and its outputs carried out, on the core's queue.
-    public func deliver(_ input: GatewayInput, at time: Double? = nil) {
+    package func deliver(_ input: GatewayInput, at time: Double? = nil) {
         queue.async {
             let t = CaptureTime.quantized(time ?? self.clock())
             if input.isRecorded { self.recorder?.record(input, at: t) }
@@ -121,12 +121,12 @@ public final class LiveGateway: Sendable {
     /// The most offered inputs waiting at once: a few reads of a fast feed. Past it the newest
     /// read is dropped (counted), so a feed faster than the core (150,000 SBS lines a second)
     /// costs skipped reads, never a growing queue in front of the GDL 90 datagrams and the alerts.
-    public static let mostOffered = 16
+    package static let mostOffered = 16
 
     /// `deliver` for a source whose input may be dropped when the core is behind (a stream feed
     /// read as fast as it comes: SBS). False, and counted, when `mostOffered` wait already.
     @discardableResult
-    public func offer(_ input: GatewayInput, at time: Double? = nil) -> Bool {
+    package func offer(_ input: GatewayInput, at time: Double? = nil) -> Bool {
         let taken = offered.withLock { o -> Bool in
             guard o.waiting < Self.mostOffered else { o.dropped += 1; return false }
             o.waiting += 1
@@ -143,7 +143,7 @@ public final class LiveGateway: Sendable {
     }
 
     /// Offered inputs dropped so far because the core was behind (`offer`).
-    public var droppedOffers: Int { offered.withLock { $0.dropped } }
+    package var droppedOffers: Int { offered.withLock { $0.dropped } }
 
     /// A datagram in a buffer valid only during the call, on the core's queue (the UDP source).
     func receive(_ bytes: UnsafeRawBufferPointer, at time: Double) {
@@ -156,10 +156,10 @@ public final class LiveGateway: Sendable {
     }
 
     /// Replaces the airspace areas watched (a canned set, tests); alerts follow.
-    public func setAirspace(_ areas: [AirspaceArea]) { deliver(.airspace(areas)) }
+    package func setAirspace(_ areas: [AirspaceArea]) { deliver(.airspace(areas)) }
 
     /// Acknowledges an airspace alert (alert id or area id).
-    public func acknowledge(_ id: String) { deliver(.acknowledge(id)) }
+    package func acknowledge(_ id: String) { deliver(.acknowledge(id)) }
 
     /// Hands what the pipeline decided to every sink, the alert changes encoded once (each with
     /// its id, when `ids` is given).
@@ -173,7 +173,7 @@ public final class LiveGateway: Sendable {
     }
 
     /// A snapshot of the status line: counters, sources, health (`gpsd`: its connection state, when configured).
-    public func status(gpsd: GPSDClient.Status? = nil) -> GatewayStatus {
+    package func status(gpsd: GPSDClient.Status? = nil) -> GatewayStatus {
         let pipeline = queue.sync { () -> GatewayPipeline.Status in
             let now = clock()
             return state.withLock { $0.pipeline.status(at: now) }
@@ -184,13 +184,13 @@ public final class LiveGateway: Sendable {
 
     /// Stops every source from this thread, without waiting for the queue: the first step of a
     /// stop, so that nothing after it waits for queued input (a flood).
-    public func stopReading() {
+    package func stopReading() {
         for source in sources.value.reversed() { source.stop() }
     }
 
     /// Stops everything: the sources, then what was queued is handled, then the recorder and the
     /// sinks finish what they queued (the alert log's writes).
-    public func stop() {
+    package func stop() {
         stopReading()
         queue.sync {}
         recorder?.close()
@@ -199,26 +199,26 @@ public final class LiveGateway: Sendable {
 }
 
 /// A point-in-time summary of the running gateway.
-public struct GatewayStatus: Sendable {
+package struct GatewayStatus: Sendable {
     /// Counters.
-    public var counters: GatewayCounters
+    package var counters: GatewayCounters
     /// Targets in the picture.
-    public var targets: Int
+    package var targets: Int
     /// Active traffic alerts.
-    public var activeAlerts: Int
+    package var activeAlerts: Int
     /// Ownship position source in use.
-    public var positionSource: PositionSource
+    package var positionSource: PositionSource
     /// Receiver problem, nil when healthy.
-    public var problem: String?
+    package var problem: String?
     /// gpsd connection state, when configured.
-    public var gpsd: GPSDClient.Status?
+    package var gpsd: GPSDClient.Status?
     /// The SBS (1090 MHz) source's state and counts, when configured.
-    public var sbs: SBSClient.Status?
+    package var sbs: SBSClient.Status?
     /// Why the database runs in memory (a storage fault at start), nil when on its file.
-    public var storage: String?
+    package var storage: String?
 
     /// One line for the log.
-    public var line: String {
+    package var line: String {
         var s = "datagrams \(counters.datagrams), messages \(counters.messages), rejected \(counters.errors), "
         s += "targets \(targets), alerts \(activeAlerts), position from \(positionSource.rawValue)"
         if let gpsd {
@@ -239,12 +239,12 @@ public struct GatewayStatus: Sendable {
 }
 
 /// Collects latencies from the gateway's queue for a benchmark to read afterwards.
-public final class LatencyProbe: Sendable {
+package final class LatencyProbe: Sendable {
     private let values = Locked<[Double]>([])
     /// Creates an empty probe.
-    public init() {}
+    package init() {}
     /// Adds one latency, ms.
-    public func add(_ ms: Double) { values.withLock { $0.append(ms) } }
+    package func add(_ ms: Double) { values.withLock { $0.append(ms) } }
     /// The latencies so far, sorted.
-    public var sorted: [Double] { values.withLock { $0.sorted() } }
+    package var sorted: [Double] { values.withLock { $0.sorted() } }
 }

@@ -4,9 +4,9 @@ import Glibc
 
 /// The machine's own IPv4 addresses (every interface), so the gateway never forwards GDL 90 to
 /// its own listening port.
-public enum LocalAddresses {
+package enum LocalAddresses {
     /// Dotted-quad addresses of every IPv4 interface, loopback included.
-    public static func ipv4() -> Set<String> {
+    package static func ipv4() -> Set<String> {
         var out: Set<String> = ["127.0.0.1"]
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0, let first = list else { return out }

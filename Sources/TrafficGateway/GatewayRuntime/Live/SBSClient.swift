@@ -15,22 +15,22 @@ import Glibc
 /// without a line (readsb sends nothing while no aircraft is heard: a quiet reconnect then).
 /// A line longer than 64 kB (not SBS) is dropped and counted; wrong lines are counted, with the
 /// last one's reason kept for the status line.
-public final class SBSClient: Sendable, CustomStringConvertible {
+package final class SBSClient: Sendable, CustomStringConvertible {
     /// Connection state and counts, for the status line.
-    public struct Status: Sendable, Equatable {
+    package struct Status: Sendable, Equatable {
         /// Connected now.
-        public var connected = false
+        package var connected = false
         /// Why the last connection ended or failed, while not connected.
-        public var reason: String?
+        package var reason: String?
         /// Lines read.
-        public var lines = 0
+        package var lines = 0
         /// Traffic reports made.
-        public var reports = 0
+        package var reports = 0
         /// Lines that were wrong (skipped), and the last one's reason.
-        public var wrongLines = 0
-        public var lastWrong: String?
+        package var wrongLines = 0
+        package var lastWrong: String?
         /// Reads dropped because the core was behind (`SBSSource`).
-        public var droppedReads = 0
+        package var droppedReads = 0
     }
 
     private let host: String
@@ -45,16 +45,16 @@ public final class SBSClient: Sendable, CustomStringConvertible {
     private let connection = Locked<ReconnectingConnection?>(nil)
 
     /// The longest wait between attempts, seconds.
-    public static let longestRetry: Int64 = 60
+    package static let longestRetry: Int64 = 60
     /// Seconds without a line after which the connection is tried anew.
-    public static let silence: Int64 = 120
+    package static let silence: Int64 = 120
     /// The longest line kept waiting for its newline.
     static let longestLine = 65_536
 
     /// A client for `host:port`. `onReports` gets the frames of one read's positions and the time
     /// they were read (`clock`); `onStatus` every change of the status, and whether it is one a
     /// person should be told (connected, or the first failure after being connected or at start).
-    public init(host: String, port: UInt16 = 30003, clock: @escaping @Sendable () -> Double,
+    package init(host: String, port: UInt16 = 30003, clock: @escaping @Sendable () -> Double,
                 onReports: @escaping @Sendable ([UInt8], Double) -> Void,
                 onStatus: @escaping @Sendable (Status, Bool) -> Void = { _, _ in },
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
@@ -67,13 +67,13 @@ public final class SBSClient: Sendable, CustomStringConvertible {
     }
 
     /// `SBS host:port`.
-    public var description: String { "SBS \(HostPort(host: host, port: port))" }
+    package var description: String { "SBS \(HostPort(host: host, port: port))" }
 
     /// The status now.
-    public var status: Status { state.withLock { $0.status } }
+    package var status: Status { state.withLock { $0.status } }
 
     /// Connects, and keeps reconnecting until `stop`.
-    public func start() {
+    package func start() {
         let (name, clock, port) = (description, self.clock, self.port)
         let c = ReconnectingConnection(
             host: host, port: port, connectTimeout: 5, silence: Self.silence, group: group,
@@ -92,7 +92,7 @@ public final class SBSClient: Sendable, CustomStringConvertible {
     }
 
     /// Stops reconnecting and closes the connection.
-    public func stop() { connection.value?.stop() }
+    package func stop() { connection.value?.stop() }
 
     /// Updates the status and tells `onStatus`.
     fileprivate func update(_ change: (inout Status) -> Bool) {

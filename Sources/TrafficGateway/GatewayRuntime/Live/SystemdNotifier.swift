@@ -11,15 +11,15 @@ import Glibc
 /// `READY=1`, `WATCHDOG=1`, `STOPPING=1` or `STATUS=…` to the Unix socket named by `$NOTIFY_SOCKET`
 /// (a leading `@` means Linux's abstract namespace). systemd sets that variable for `Type=notify`
 /// units, and `$WATCHDOG_USEC` when the unit has `WatchdogSec=`. Elsewhere every call does nothing.
-public struct SystemdNotifier: Sendable, Equatable {
+package struct SystemdNotifier: Sendable, Equatable {
     /// The notification socket, nil when not started by systemd with `Type=notify`.
-    public let socketPath: String?
+    package let socketPath: String?
     /// How often to send `WATCHDOG=1` (half of `WatchdogSec=`), nil without a watchdog.
-    public let watchdogInterval: Double?
+    package let watchdogInterval: Double?
 
     /// Reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` (the watchdog is ours only when
     /// that pid is `pid` or unset).
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment,
                 pid: Int32 = ProcessInfo.processInfo.processIdentifier) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         if socketPath != nil, let usec = environment["WATCHDOG_USEC"].flatMap(UInt64.init), usec > 0,
@@ -33,7 +33,7 @@ public struct SystemdNotifier: Sendable, Equatable {
     /// Sends `state` (lines `KEY=value`). False when there is no socket or the send failed: the
     /// caller goes on either way (systemd then restarts or times out the unit, as configured).
     @discardableResult
-    public func notify(_ state: String) -> Bool {
+    package func notify(_ state: String) -> Bool {
         #if os(Linux)
         guard let socketPath else { return false }
         var address = sockaddr_un()

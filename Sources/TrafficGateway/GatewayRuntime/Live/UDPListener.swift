@@ -16,29 +16,29 @@ import Glibc
 /// drains every queued datagram into one reused 64 KiB buffer. The handler runs on `queue` and
 /// is given the bytes (valid only during the call) and the receive time (the wall clock: this is
 /// the edge where time enters the system).
-public final class UDPListener: Sendable {
+package final class UDPListener: Sendable {
     /// The port actually bound (useful when asking for port 0).
-    public let port: UInt16
+    package let port: UInt16
     private let fd: Int32
     /// The read source (locked: libdispatch's sources are not `Sendable` types, though `cancel` is thread-safe).
     private let source: Locked<any DispatchSourceRead>
     private let acceptFrom: Set<UInt32>
     private let refusedCount = Atomic<Int>(0)
     /// Datagrams dropped because they came from an address not in `acceptFrom`.
-    public var refused: Int { refusedCount.load(ordering: .relaxed) }
+    package var refused: Int { refusedCount.load(ordering: .relaxed) }
     /// Most datagrams read per wake-up (about 50 ms of work at most): under a saturating flood the
     /// queue still gets back to its timers (ticks, the systemd watchdog) and to a stop between
     /// batches; what the socket cannot hold meanwhile the kernel drops. 64 cost a third of the
     /// loopback ingest rate (20,000 against 30,000 datagrams/s without loss).
-    public static let batch = 1024
+    package static let batch = 1024
     /// Most bytes read per wake-up: 1,024 datagrams of 65,000 bytes of junk frames are 64 MB and
     /// seconds of deframing, which a stop would wait behind.
-    public static let batchBytes = 1 << 20
+    package static let batchBytes = 1 << 20
     /// Set by `stopReading()` from any thread: the drain stops before its next datagram.
     private let stopping = Atomic<Bool>(false)
 
     /// Binds `address:port` and starts receiving on `queue`.
-    public init(
+    package init(
         address: String = "0.0.0.0", port: UInt16, queue: DispatchQueue, receiveBufferBytes: Int32 = 4 << 20,
         acceptFrom: [String] = [], handler: @escaping @Sendable (UnsafeRawBufferPointer, Double) -> Void
     ) throws(GatewayError) {
@@ -89,10 +89,10 @@ public final class UDPListener: Sendable {
 
     /// Stops reading at the next datagram, from any thread: a stop under a flood does not wait
     /// for the batch being read, nor for what the socket still holds (`cancel` then closes it).
-    public func stopReading() { stopping.store(true, ordering: .relaxed) }
+    package func stopReading() { stopping.store(true, ordering: .relaxed) }
 
     /// Stops receiving and closes the socket.
-    public func cancel() {
+    package func cancel() {
         stopReading()
         source.withLock { $0.cancel() }
     }
@@ -101,14 +101,14 @@ public final class UDPListener: Sendable {
 }
 
 /// Sends UDP datagrams to one IPv4 host:port (for `gatewayd send` and GDL 90 forwarding).
-public final class UDPSender: Sendable {
+package final class UDPSender: Sendable {
     private let fd: Int32
     private let destination: sockaddr_in
     /// "host:port" as given.
-    public let target: String
+    package let target: String
 
     /// Opens a socket aimed at `host:port`; `host` is an IPv4 address or a name.
-    public init(host: String, port: UInt16) throws(GatewayError) {
+    package init(host: String, port: UInt16) throws(GatewayError) {
         target = "\(host):\(port)"
         var destination = sockaddr_in()
         destination.sin_family = sa_family_t(AF_INET)
@@ -134,7 +134,7 @@ public final class UDPSender: Sendable {
 
     /// Sends one datagram; returns false (never blocks, never throws) when the kernel refuses it.
     @discardableResult
-    public func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
         withUnsafePointer(to: destination) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == bytes.count
@@ -144,7 +144,7 @@ public final class UDPSender: Sendable {
 
     /// Sends one datagram held in an array.
     @discardableResult
-    public func send(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { send($0) } }
+    package func send(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { send($0) } }
 
     deinit { close(fd) }
 }

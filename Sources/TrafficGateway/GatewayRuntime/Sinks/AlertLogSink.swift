@@ -9,19 +9,19 @@ import GatewayRecords
 /// the next batch or at `retryUnwritten` (the app calls it every few seconds): a lock held for a
 /// while delays the log, it does not lose it. A failure is said once, with its cause, and the
 /// recovery once more.
-public final class AlertLogSink: GatewaySink {
+package final class AlertLogSink: GatewaySink {
     private let writer: BoundedConsumer<[EncodedAlert]>
     private let onError: @Sendable (GatewayError) -> Void
     /// Alert changes not written yet, oldest first, and whether the last write failed.
     private let unwritten: Locked<(alerts: [EncodedAlert], failing: Bool, dropped: Int)>
     /// Most alert changes kept while the database cannot be written (the oldest go first).
-    public static let maximumUnwritten = 10_000
+    package static let maximumUnwritten = 10_000
     /// Told after each batch written (the fleet publishes from the log).
     private let written = Locked<(@Sendable () -> Void)?>(nil)
 
     /// A sink appending to `log`; `onError` hears write failures (their cause, said once until a
     /// write succeeds), the recovery, and drops.
-    public init(log: AlertLog, onError: @escaping @Sendable (GatewayError) -> Void) {
+    package init(log: AlertLog, onError: @escaping @Sendable (GatewayError) -> Void) {
         self.onError = onError
         let unwritten = Locked<(alerts: [EncodedAlert], failing: Bool, dropped: Int)>(([], false, 0))
         self.unwritten = unwritten
@@ -63,7 +63,7 @@ public final class AlertLogSink: GatewaySink {
         }
     }
 
-    public func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
+    package func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
         guard !alerts.isEmpty, !writer.submit(alerts) else { return }
         if writer.dropped == 1 || writer.dropped % 1_000 == 0 {
             onError(GatewayError.notKeepingUp(what: "the alert log", lost: "\(writer.dropped) batch(es) of alerts not logged"))
@@ -71,19 +71,19 @@ public final class AlertLogSink: GatewaySink {
     }
 
     /// Calls `body` after each batch written to the log, on the log's queue (it must not block).
-    public func whenWritten(_ body: @escaping @Sendable () -> Void) { written.set(body) }
+    package func whenWritten(_ body: @escaping @Sendable () -> Void) { written.set(body) }
 
     /// Alert changes waiting to be written (their write failed).
-    public var waiting: Int { unwritten.value.alerts.count }
+    package var waiting: Int { unwritten.value.alerts.count }
 
     /// Tries again to write the alert changes waiting (nothing when none wait).
-    public func retryUnwritten() {
+    package func retryUnwritten() {
         guard waiting > 0 else { return }
         writer.submit([])
     }
 
     /// Waits for the writes queued, then tries those waiting once more.
-    public func finish() {
+    package func finish() {
         writer.drain()
         retryUnwritten()
         writer.drain()

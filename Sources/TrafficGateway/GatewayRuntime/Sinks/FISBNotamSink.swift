@@ -5,14 +5,14 @@ import Dispatch
 
 /// Hands the FIS-B NOTAMs heard in flight, when they changed, to `handle` (which keeps them in
 /// the NOTAM store for later flights, on its own queue).
-public struct FISBNotamSink: GatewaySink {
+package struct FISBNotamSink: GatewaySink {
     /// The closure; it must not block.
-    public let handle: @Sendable ([FISBReport]) -> Void
+    package let handle: @Sendable ([FISBReport]) -> Void
 
     /// A sink calling `handle` with each changed set of FIS-B NOTAMs.
-    public init(_ handle: @escaping @Sendable ([FISBReport]) -> Void) { self.handle = handle }
+    package init(_ handle: @escaping @Sendable ([FISBReport]) -> Void) { self.handle = handle }
 
-    public func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
+    package func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
         if let notams = outputs.fisbNOTAMs, !notams.isEmpty { handle(notams) }
     }
 }
@@ -21,14 +21,14 @@ public struct FISBNotamSink: GatewaySink {
 /// a queue of their own (issue 40): a set that arrives while one still waits replaces it (latest
 /// wins, counted), and only the reports new or changed since the last set are parsed (a NOTAM's
 /// text is read once while it stays on the air).
-public final class FISBNotamWriter: Sendable {
+package final class FISBNotamWriter: Sendable {
     private let consumer: LatestConsumer<[FISBReport]>
     private let cache: FISBNotamCache
 
     /// A writer into `store` on `queue` (serial; drained before the database closes), each set
     /// stored at the time its reports were received (the event time: the capture's under
     /// `run --replay`; the wall clock's was stored before issue 44); `failed` hears a write that failed.
-    public init(store: NotamStore, queue: DispatchQueue, failed: @escaping @Sendable (GatewayError) -> Void) {
+    package init(store: NotamStore, queue: DispatchQueue, failed: @escaping @Sendable (GatewayError) -> Void) {
         let cache = FISBNotamCache()
         self.cache = cache
         consumer = LatestConsumer(queue: queue) { reports in
@@ -43,20 +43,20 @@ public final class FISBNotamWriter: Sendable {
     }
 
     /// The sink handing each changed set to `submit`.
-    public var sink: FISBNotamSink { FISBNotamSink { [self] in submit($0) } }
+    package var sink: FISBNotamSink { FISBNotamSink { [self] in submit($0) } }
 
     /// Hands a set over; false when it replaced one still waiting.
     @discardableResult
-    public func submit(_ reports: [FISBReport]) -> Bool { consumer.submit(reports) }
+    package func submit(_ reports: [FISBReport]) -> Bool { consumer.submit(reports) }
 
     /// Sets replaced by a newer one before they were written.
-    public var superseded: Int { consumer.superseded }
+    package var superseded: Int { consumer.superseded }
 
     /// Reports parsed so far (each new or changed report once).
-    public var parsed: Int { cache.parsed }
+    package var parsed: Int { cache.parsed }
 
     /// Waits until the set waiting (if any) is written.
-    public func drain() { consumer.drain() }
+    package func drain() { consumer.drain() }
 }
 
 /// The NOTAMs of the last set of FIS-B reports, by what a report says (its product and content,

@@ -7,7 +7,7 @@ import GatewayFleet
 /// every minute to `FleetPublisher`; alert events reach it through the alert log (the publisher
 /// reads them back from it, so nothing is lost while the broker is away). The picture is encoded
 /// on a queue of its own, the latest second only, never on the core's queue.
-public final class FleetSink: GatewaySink {
+package final class FleetSink: GatewaySink {
     private let publisher: FleetPublisher
     private let pictures: BoundedConsumer<(snapshot: FeedSnapshot, traffic: Bool)>
     /// Seconds between traffic pictures (0: never).
@@ -18,7 +18,7 @@ public final class FleetSink: GatewaySink {
 
     /// A sink publishing through `publisher`: ownship every second, the traffic picture every
     /// `trafficEverySec` seconds (0: never).
-    public init(publisher: FleetPublisher, trafficEverySec: Int = 1) {
+    package init(publisher: FleetPublisher, trafficEverySec: Int = 1) {
         self.publisher = publisher
         trafficEvery = Double(trafficEverySec)
         pictures = BoundedConsumer(label: "gatewayd.fleet-picture", limit: 2) { (p: (snapshot: FeedSnapshot, traffic: Bool)) in
@@ -26,7 +26,7 @@ public final class FleetSink: GatewaySink {
         }
     }
 
-    public func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
+    package func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
         guard let snapshot = outputs.snapshot else { return }
         let second = time.rounded(.down)
         let (picture, traffic, status) = last.withLock { l -> (Bool, Bool, Bool) in
@@ -44,7 +44,7 @@ public final class FleetSink: GatewaySink {
 
     /// The flight closed at shutdown (kept by the logbook's sink, finished before this one)
     /// reaches the broker before the process ends, when it is there (at most 2 s).
-    public func finish() {
+    package func finish() {
         pictures.drain()
         publisher.finish(timeout: 2)
     }

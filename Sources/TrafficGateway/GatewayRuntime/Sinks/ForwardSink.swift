@@ -5,7 +5,7 @@ import GatewayFeeds
 /// each datagram the pipeline re-encoded with our alert bits, sent to every target with
 /// MSG_DONTWAIT (a stalled or absent EFB costs a failed send, never a wait), counted in the hub.
 /// EFB announcements (`DiscoverySource`) come through the pipeline's outputs like everything else.
-public final class ForwardSink: GatewaySink {
+package final class ForwardSink: GatewaySink {
     private struct EFBs {
         var registry: EFBRegistry
         var senders: [EFBRegistry.EFB: UDPSender] = [:]
@@ -17,7 +17,7 @@ public final class ForwardSink: GatewaySink {
     private let efbs: Locked<EFBs>?
 
     /// A forwarder to `targets`, and to announcing EFBs when `efbs` is given.
-    public init(targets: [UDPSender], efbs: EFBRegistry?, hub: FeedHub?) {
+    package init(targets: [UDPSender], efbs: EFBRegistry?, hub: FeedHub?) {
         self.targets = targets
         self.efbs = efbs.map { Locked(EFBs(registry: $0)) }
         self.hub = hub
@@ -25,7 +25,7 @@ public final class ForwardSink: GatewaySink {
 
     /// Auto-forwarding's registry: announcements naming `ownPort` (this gateway's GDL 90 port) on
     /// one of this machine's addresses are refused.
-    public static func registry(ownPort: UInt16) -> EFBRegistry {
+    package static func registry(ownPort: UInt16) -> EFBRegistry {
         var efbs = EFBRegistry()
         efbs.ownPort = ownPort
         efbs.ownAddresses.formUnion(LocalAddresses.ipv4())
@@ -33,11 +33,11 @@ public final class ForwardSink: GatewaySink {
     }
 
     /// EFBs found by discovery and still announcing at `time`.
-    public func discovered(at time: Double) -> [EFBRegistry.EFB] {
+    package func discovered(at time: Double) -> [EFBRegistry.EFB] {
         efbs?.withLock { $0.registry.active(at: time) } ?? []
     }
 
-    public func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
+    package func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
         for a in outputs.announcements { announce(a, at: time) }
         guard !outputs.rebroadcast.isEmpty else { return }
         var senders = targets

@@ -3,7 +3,7 @@ import GatewayDomain
 /// terminal, the alert log, the feeds, the GDL 90 forwarder, the NOTAM store, the voice, the
 /// logbook. Each is one type; `GatewayApp` registers them with the live gateway, which hands
 /// every output to each on the core's serial queue, the alert changes encoded once.
-public protocol GatewaySink: Sendable {
+package protocol GatewaySink: Sendable {
     /// Carries out what the pipeline decided at `time`; `alerts` are `outputs.alerts` encoded
     /// (the same bytes for every sink). Called on the core's serial queue: it must not block
     /// (slow work goes to the sink's own queue, bounded).
@@ -14,5 +14,5 @@ public protocol GatewaySink: Sendable {
 
 extension GatewaySink {
     /// Nothing queued by default.
-    public func finish() {}
+    package func finish() {}
 }

@@ -7,7 +7,7 @@ import Glibc
 /// Gives the freed heap back to the system after a mass expiry (a flood of invented addresses
 /// gone quiet: over 200 targets fewer in the picture) and every 30 s of the clock: glibc keeps it
 /// otherwise, and systemd's MemoryMax counts it.
-public final class HeapTrimSink: GatewaySink {
+package final class HeapTrimSink: GatewaySink {
     private struct State {
         var held = 0
         var trimmedAt = -Double.infinity
@@ -16,9 +16,9 @@ public final class HeapTrimSink: GatewaySink {
     private let state = Locked(State())
 
     /// A sink reading the feeds' picture (a gateway with a hub).
-    public init() {}
+    package init() {}
 
-    public func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
+    package func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
         guard let snapshot = outputs.snapshot else { return }
         let due = state.withLock { s in
             defer { s.held = snapshot.targets.count }

@@ -5,14 +5,14 @@ import GatewayRecords
 /// on its own queue (at most 4,096 batches waiting, then dropped and said), which keeps each
 /// flight in the database when it ends. At the end of the process the open flight is kept as
 /// it stands (ended in the air when it has not landed).
-public final class LogbookSink: GatewaySink {
+package final class LogbookSink: GatewaySink {
     private let writer: BoundedConsumer<([FlightSample], [AlertEvent])>
     private let logbook: Locked<Logbook>
     private let onError: @Sendable (GatewayError) -> Void
     private let onFlight: @Sendable (LoggedFlight) -> Void
 
     /// A sink into `logbook`; `onFlight` hears each flight kept, `onError` each failure.
-    public init(logbook: Logbook, onFlight: @escaping @Sendable (LoggedFlight) -> Void = { _ in },
+    package init(logbook: Logbook, onFlight: @escaping @Sendable (LoggedFlight) -> Void = { _ in },
                 onError: @escaping @Sendable (GatewayError) -> Void) {
         let state = Locked(logbook)
         self.logbook = state
@@ -27,7 +27,7 @@ public final class LogbookSink: GatewaySink {
         }
     }
 
-    public func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
+    package func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
         guard !outputs.flightSamples.isEmpty || !outputs.alerts.isEmpty else { return }
         guard !writer.submit((outputs.flightSamples, outputs.alerts)) else { return }
         if writer.dropped == 1 || writer.dropped % 1_000 == 0 {
@@ -36,7 +36,7 @@ public final class LogbookSink: GatewaySink {
     }
 
     /// Waits for the batches queued, then keeps the open flight.
-    public func finish() {
+    package func finish() {
         writer.drain()
         switch logbook.withLock({ book in Result { () throws(GatewayError) in try book.finish() } }) {
         case .success(let kept): for (f, _) in kept { onFlight(f) }

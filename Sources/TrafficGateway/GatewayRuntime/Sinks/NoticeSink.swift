@@ -1,13 +1,13 @@
 import GatewayDomain
 /// The pipeline's notices (an echo of ownship learned or forgotten, gpsd values dropped), one
 /// log line each.
-public struct NoticeSink: GatewaySink {
+package struct NoticeSink: GatewaySink {
     private let log: @Sendable (String) -> Void
 
     /// A sink handing each notice to `log`.
-    public init(_ log: @escaping @Sendable (String) -> Void) { self.log = log }
+    package init(_ log: @escaping @Sendable (String) -> Void) { self.log = log }
 
-    public func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
+    package func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
         for notice in outputs.notices { log(notice) }
     }
 }

@@ -15,21 +15,21 @@ import Foundation
 /// counted). There the `CalloutScheduler` decides what to say and when, and the samples (the
 /// vocabulary rendered once at start) go to the `ALSAPlayer`'s thread. espeak-ng failing to start
 /// is a log line and a retry every 30 s; so is a sound device missing, busy or unplugged.
-public final class VoiceSink: GatewaySink, Sendable {
+package final class VoiceSink: GatewaySink, Sendable {
     /// What the voice needs to run (`[voice]` configuration).
-    public struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable, Equatable {
         /// ALSA playback device.
-        public var device = "default"
+        package var device = "default"
         /// Voice parameters (voice, rate, volume).
-        public var speech = SpeechSynthesizer.Parameters()
+        package var speech = SpeechSynthesizer.Parameters()
         /// When to speak.
-        public var callouts = CalloutScheduler.Settings()
+        package var callouts = CalloutScheduler.Settings()
         /// asoundrc text the device is looked up in instead of the system's (tests, benchmarks).
-        public var alsaConfiguration: String?
+        package var alsaConfiguration: String?
         /// Seconds between attempts when espeak-ng or the device failed.
-        public var retrySec = 30.0
+        package var retrySec = 30.0
         /// The defaults.
-        public init() {}
+        package init() {}
     }
 
     /// What the voice's queue works on, behind a lock only that queue takes (and `stop`).
@@ -44,7 +44,7 @@ public final class VoiceSink: GatewaySink, Sendable {
     }
 
     /// Settings in force.
-    public let settings: Settings
+    package let settings: Settings
     private let queue = DispatchQueue(label: "gatewayd.voice")
     private let log: @Sendable (String) -> Void
     private let waiting = Locked<(count: Int, dropped: Int)>((0, 0))
@@ -58,7 +58,7 @@ public final class VoiceSink: GatewaySink, Sendable {
 
     /// A voice sink; nothing is rendered or opened until `start`. `onCallout` hears every
     /// callout started, `onFirstFrames` each one's first frames reaching ALSA.
-    public init(settings: Settings, onCallout: (@Sendable (TimedCallout) -> Void)? = nil,
+    package init(settings: Settings, onCallout: (@Sendable (TimedCallout) -> Void)? = nil,
                 onFirstFrames: (@Sendable (TimedCallout, UInt64) -> Void)? = nil, log: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         self.log = log
@@ -68,15 +68,15 @@ public final class VoiceSink: GatewaySink, Sendable {
     }
 
     /// Renders the vocabulary and opens the device, on the voice's own queue and thread.
-    public func start() {
+    package func start() {
         queue.async { self.state.withLock { self.prepare(&$0) } }
     }
 
     /// Waits until what `start` began is done (tests, benchmarks).
-    public func waitUntilReady() { queue.sync {} }
+    package func waitUntilReady() { queue.sync {} }
 
     /// Carries out one input's outputs (on the core's queue; never blocks).
-    public func carryOut(_ outputs: GatewayOutputs, at time: Double) {
+    package func carryOut(_ outputs: GatewayOutputs, at time: Double) {
         let alerts = outputs.alerts, flight = outputs.flight
         let handed = DispatchTime.now().uptimeNanoseconds
         let taken = waiting.withLock { w -> Bool in
@@ -96,15 +96,15 @@ public final class VoiceSink: GatewaySink, Sendable {
     }
 
     /// `GatewaySink`: carries out one input's outputs (the encoded alerts are not needed).
-    public func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
+    package func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {
         carryOut(outputs, at: time)
     }
 
     /// `GatewaySink`: the process is ending; stops the playback.
-    public func finish() { stop() }
+    package func finish() { stop() }
 
     /// Stops the playback (what is being said is finished).
-    public func stop() {
+    package func stop() {
         let player = queue.sync {
             state.withLock { s -> ALSAPlayer? in
                 s.stopped = true
@@ -117,7 +117,7 @@ public final class VoiceSink: GatewaySink, Sendable {
     }
 
     /// Callouts played and dropped so far, and whether the device is open.
-    public var counts: (played: Int, dropped: Int, deviceOpen: Bool) {
+    package var counts: (played: Int, dropped: Int, deviceOpen: Bool) {
         queue.sync { state.withLock { $0.player } }?.counts ?? (0, 0, false)
     }
 

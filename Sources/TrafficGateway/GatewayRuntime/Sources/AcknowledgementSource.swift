@@ -3,18 +3,18 @@ import GatewayRecords
 import ServiceLifecycle
 /// Airspace alerts acknowledged: from the cockpit page (`acknowledge`), and from `gatewayd alerts
 /// ack ID`, which writes to the database (polled every 5 s on the injected clock).
-public final class AcknowledgementSource: GatewaySource {
+package final class AcknowledgementSource: GatewaySource {
     private let log: AlertLog?
     private let onAcknowledged: @Sendable (_ id: String, _ fromPage: Bool) -> Void
     private let inlet: Locked<GatewayInlet?>
     /// The last acknowledgement row handed in (read at `start`).
     private let seen: Locked<Int64>
     /// The database's poll, a `PeriodicService` on the injected clock (none without a log).
-    public let services: [any Service]
+    package let services: [any Service]
 
     /// A source polling `log` (when given) on `clock`; each acknowledgement is also told to
     /// `onAcknowledged` (a log line).
-    public init(log: AlertLog?, clock: any Clock<Duration> = ContinuousClock(),
+    package init(log: AlertLog?, clock: any Clock<Duration> = ContinuousClock(),
                 onAcknowledged: @escaping @Sendable (_ id: String, _ fromPage: Bool) -> Void = { _, _ in }) {
         self.log = log
         self.onAcknowledged = onAcknowledged
@@ -33,17 +33,17 @@ public final class AcknowledgementSource: GatewaySource {
         }]
     }
 
-    public func start(_ inlet: GatewayInlet) throws(GatewayError) {
+    package func start(_ inlet: GatewayInlet) throws(GatewayError) {
         if let log { seen.set((try? log.acknowledgements(after: 0).last?.0) ?? 0) }
         self.inlet.set(inlet)
     }
 
     /// An acknowledgement from the cockpit page (alert id or area id); ignored before `start`.
-    public func acknowledge(_ id: String) {
+    package func acknowledge(_ id: String) {
         guard let inlet = inlet.value else { return }
         inlet.deliver(.acknowledge(id))
         onAcknowledged(id, true)
     }
 
-    public func stop() { inlet.set(nil) }
+    package func stop() { inlet.set(nil) }
 }

@@ -14,13 +14,13 @@ import ServiceLifecycle
 /// makes a bad file an error at start. Loads run one at a time on a queue of their own and are
 /// let go of when the source stops (a shutdown never waits for one), and a load never hands in
 /// an older set than one already handed in.
-public final class AirspaceSource: GatewaySource {
+package final class AirspaceSource: GatewaySource {
     /// Loads the areas in force at a time.
-    public typealias Load = @Sendable (_ activeAt: Double) throws(GatewayError) -> [AirspaceArea]
+    package typealias Load = @Sendable (_ activeAt: Double) throws(GatewayError) -> [AirspaceArea]
     /// Checks at start what `load` will read (files there, readable, of the right shape).
-    public typealias Check = @Sendable () throws(GatewayError) -> Void
+    package typealias Check = @Sendable () throws(GatewayError) -> Void
     /// Fetches and stores NOTAMs; true when the store changed (then the areas are re-read).
-    public typealias Refresh = @Sendable () async -> Bool
+    package typealias Refresh = @Sendable () async -> Bool
 
     private let load: Load
     private let check: Check?
@@ -42,7 +42,7 @@ public final class AirspaceSource: GatewaySource {
     /// 2 s after start and then at its interval. With `firstInBackground`, `start` runs `check`
     /// and leaves the first load to a global queue, telling `failed` when it fails; otherwise
     /// the first load is part of `start` (a replay's alerts must not depend on when it ends).
-    public init(load: @escaping Load, check: Check? = nil, firstInBackground: Bool = false, failed: (@Sendable (GatewayError) -> Void)? = nil,
+    package init(load: @escaping Load, check: Check? = nil, firstInBackground: Bool = false, failed: (@Sendable (GatewayError) -> Void)? = nil,
                 refresh: (job: Refresh, every: Duration)? = nil, clock: any Clock<Duration> = ContinuousClock()) {
         self.load = load
         self.check = check
@@ -54,7 +54,7 @@ public final class AirspaceSource: GatewaySource {
 
     /// The re-read every minute and the NOTAM refresh, `PeriodicService`s on the injected clock
     /// (made anew at each call: the app asks once).
-    public var services: [any Service] {
+    package var services: [any Service] {
         var timers: [any Service] = [PeriodicService("airspace reload", delay: .seconds(60), every: .seconds(60), clock: clock) { await self.reload() }]
         if let refresh {
             timers.append(PeriodicService("NOTAM refresh", delay: .seconds(2), every: refresh.every, clock: clock) {
@@ -67,7 +67,7 @@ public final class AirspaceSource: GatewaySource {
 
     /// Checks the files and loads the areas (or starts loading them, `firstInBackground`); the
     /// timers (`services`) then hand in what they read.
-    public func start(_ inlet: GatewayInlet) throws(GatewayError) {
+    package func start(_ inlet: GatewayInlet) throws(GatewayError) {
         let number = loads.withLock { $0 += 1; return $0 }
         if firstInBackground {
             try check?()
@@ -86,7 +86,7 @@ public final class AirspaceSource: GatewaySource {
     }
 
     /// Stops handing in and lets go of a load under way (it finishes on its queue, unheard).
-    public func stop() {
+    package func stop() {
         stopped.set(true)
         inlet.set(nil)
     }

@@ -16,23 +16,23 @@ import Glibc
 /// (`now`). The page, the API, the feeds and the alert log then show the flight as it happened
 /// (its NOTAMs active, its FIS-B weather fresh), with nothing re-dated. With `loop` the captures
 /// play again, each round later by the length of the last, so time never runs backwards.
-public final class CaptureSource: GatewaySource {
+package final class CaptureSource: GatewaySource {
     /// What was played, for the status line and the end notice.
-    public struct Progress: Sendable, Equatable {
+    package struct Progress: Sendable, Equatable {
         /// Datagrams handed to the gateway.
-        public var datagrams = 0
+        package var datagrams = 0
         /// Rounds completed (with `loop`).
-        public var rounds = 0
+        package var rounds = 0
     }
 
     /// The sessions played, in order.
-    public let sessions: [ReplaySession]
+    package let sessions: [ReplaySession]
     /// Capture seconds a wall second.
-    public let speed: Double
+    package let speed: Double
     /// Play again from the start after the end.
-    public let loop: Bool
+    package let loop: Bool
     /// Capture time at which playing starts (the first datagram's).
-    public let start: Double
+    package let start: Double
     private let anchor = Locked<(capture: Double, wall: Double)?>(nil)
     /// Set by `stop`; the playing thread waits on it between datagrams (woken at once by a stop).
     private let stopping = Locked(false)
@@ -42,7 +42,7 @@ public final class CaptureSource: GatewaySource {
 
     /// Opens the sessions' first capture to learn where playing starts; an error names the file.
     /// `date` dates raw GDL 90 streams (else each is dated as `replay` dates it).
-    public init(sessions: [ReplaySession], speed: Double = 1, loop: Bool = false, date: CaptureDate? = nil) throws {
+    package init(sessions: [ReplaySession], speed: Double = 1, loop: Bool = false, date: CaptureDate? = nil) throws {
         guard speed > 0, speed.isFinite else { throw GatewayError.setting(name: "--speed", message: "--speed \(speed): give a pace such as 1 (real time) or 10") }
         self.sessions = sessions
         self.speed = speed
@@ -60,21 +60,21 @@ public final class CaptureSource: GatewaySource {
     }
 
     /// The capture's time now: where playing has got to, moving on between datagrams at `speed`.
-    public func now() -> Double {
+    package func now() -> Double {
         let wall = Date().timeIntervalSince1970
         guard let a = anchor.withLock({ $0 }) else { return start }
         return a.capture + (wall - a.wall) * speed
     }
 
     /// What has been played so far.
-    public var progress: Progress { progressState.withLock { $0 } }
+    package var progress: Progress { progressState.withLock { $0 } }
 
     /// Calls `action` with a line to log when the capture has been played (never with `loop`).
-    public func whenPlayed(_ action: @escaping @Sendable (String) -> Void) { onEnd.set(action) }
+    package func whenPlayed(_ action: @escaping @Sendable (String) -> Void) { onEnd.set(action) }
 
     /// Plays into `inlet` on a thread of its own until the end (or forever with `loop`), then
     /// says so (`whenPlayed`). The gateway's clock should be `now`.
-    public func start(_ inlet: GatewayInlet) {
+    package func start(_ inlet: GatewayInlet) {
         anchor.withLock { $0 = (start, Date().timeIntervalSince1970) }
         // A thread of its own: the pacing waits there, never on the cooperative pool or the core's queue.
         DedicatedThread.start { [self] in
@@ -91,7 +91,7 @@ public final class CaptureSource: GatewaySource {
     }
 
     /// Stops playing at the next datagram.
-    public func stop() { stopping.setWaking(true) }
+    package func stop() { stopping.setWaking(true) }
 
     /// One round of every session, their datagrams interleaved by time (several captures given
     /// together play as one sky); returns the last capture time played (before `offset`).

@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// `LiveGateway.add(_:)` in one place (`GatewayApp`); a source hands timed `GatewayInput`s to its
 /// `GatewayInlet`, and the live gateway records them (when recording) and feeds them to the one
 /// pipeline on its serial queue. Adding a source is a new file and one line of wiring.
-public protocol GatewaySource: Sendable {
+package protocol GatewaySource: Sendable {
     /// Starts producing into `inlet`: binds, opens, connects. An error here stops the gateway's
     /// start before any "listening" line, naming what could not be opened.
     func start(_ inlet: GatewayInlet) throws(GatewayError)
@@ -24,38 +24,38 @@ public protocol GatewaySource: Sendable {
 
 extension GatewaySource {
     /// No timed work.
-    public var services: [any Service] { [] }
+    package var services: [any Service] { [] }
 }
 
 /// What a source hands its inputs to: the live gateway's pipeline on its serial queue, at the
 /// gateway's clock.
-public struct GatewayInlet: Sendable {
+package struct GatewayInlet: Sendable {
     private let gateway: LiveGateway
 
     init(_ gateway: LiveGateway) { self.gateway = gateway }
 
     /// The core's serial queue: a Dispatch source reading there (the UDP socket) hands its
     /// bytes in with `receive`, without a copy.
-    public var queue: DispatchQueue { gateway.queue }
+    package var queue: DispatchQueue { gateway.queue }
 
     /// The gateway's clock: the wall clock live, the capture's under `run --replay`.
-    public func now() -> Double { gateway.clock() }
+    package func now() -> Double { gateway.clock() }
 
     /// Hands `input` in at `time` (nil: the gateway's clock now), from any thread; it is
     /// handled on the core's queue in the order given.
-    public func deliver(_ input: GatewayInput, at time: Double? = nil) {
+    package func deliver(_ input: GatewayInput, at time: Double? = nil) {
         gateway.deliver(input, at: time)
     }
 
     /// Hands `input` in unless the core is behind (`LiveGateway.offer`): false, and counted,
     /// when it was dropped. For fast stream feeds whose newest read matters more than an old one.
     @discardableResult
-    public func offer(_ input: GatewayInput, at time: Double? = nil) -> Bool {
+    package func offer(_ input: GatewayInput, at time: Double? = nil) -> Bool {
         gateway.offer(input, at: time)
     }
 
     /// Hands in a datagram held in a buffer valid only during the call. On `queue` only.
-    public func receive(_ bytes: UnsafeRawBufferPointer, at time: Double) {
+    package func receive(_ bytes: UnsafeRawBufferPointer, at time: Double) {
         dispatchPrecondition(condition: .onQueue(gateway.queue))
         gateway.receive(bytes, at: time)
     }

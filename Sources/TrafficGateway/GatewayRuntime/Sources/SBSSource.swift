@@ -4,7 +4,7 @@ import GatewaySupport
 /// the gateway's clock, so the core merges them with GDL 90 traffic by address (a target heard
 /// both ways is one target) and the flight recorder keeps them like any datagram (the replay of a
 /// recording is the session it was). Ownship then comes from gpsd (or a Stratux's GDL 90).
-public final class SBSSource: GatewaySource {
+package final class SBSSource: GatewaySource {
     private let host: String
     private let port: UInt16
     private let client = Locked<SBSClient?>(nil)
@@ -12,7 +12,7 @@ public final class SBSSource: GatewaySource {
 
     /// A source reading `host:port`; `tell` gets the lines a person should read (connected, lost,
     /// the first failure: retries are quiet).
-    public init(host: String, port: UInt16, tell: @escaping @Sendable (String) -> Void = { _ in }) {
+    package init(host: String, port: UInt16, tell: @escaping @Sendable (String) -> Void = { _ in }) {
         self.host = host
         self.port = port
         self.tell = tell
@@ -22,13 +22,13 @@ public final class SBSSource: GatewaySource {
     private let dropped = Locked<(count: Int, said: Bool)>((0, false))
 
     /// The connection's state and counts (nil before `start`), with the reads dropped.
-    public var status: SBSClient.Status? {
+    package var status: SBSClient.Status? {
         guard var s = client.value?.status else { return nil }
         s.droppedReads = dropped.withLock { $0.count }
         return s
     }
 
-    public func start(_ inlet: GatewayInlet) throws(GatewayError) {
+    package func start(_ inlet: GatewayInlet) throws(GatewayError) {
         let tell = self.tell, name = "\(HostPort(host: host, port: port))"
         let dropped = self.dropped
         let c = SBSClient(host: host, port: port, clock: { inlet.now() }, onReports: { frames, time in
@@ -45,5 +45,5 @@ public final class SBSSource: GatewaySource {
         c.start()
     }
 
-    public func stop() { client.value?.stop() }
+    package func stop() { client.value?.stop() }
 }

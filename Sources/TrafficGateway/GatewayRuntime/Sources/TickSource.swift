@@ -6,19 +6,19 @@ import ServiceLifecycle
 /// re-evaluated when no input comes. The pipeline ticks the core only at whole seconds of event
 /// time (the tick rule), so the live ticks never make a session differ from its replay. The
 /// ticking is a service of the app's group (`services`).
-public final class TickSource: GatewaySource {
+package final class TickSource: GatewaySource {
     private let inlet: Locked<GatewayInlet?>
     /// The tick, a `PeriodicService` on the injected clock.
-    public let services: [any Service]
+    package let services: [any Service]
 
     /// A tick every `interval` on `clock`.
-    public init(every interval: Duration = .seconds(1), clock: any Clock<Duration> = ContinuousClock()) {
+    package init(every interval: Duration = .seconds(1), clock: any Clock<Duration> = ContinuousClock()) {
         let inlet = Locked<GatewayInlet?>(nil)
         self.inlet = inlet
         services = [PeriodicService("tick", delay: interval, every: interval, clock: clock) { inlet.value?.deliver(.tick) }]
     }
 
-    public func start(_ inlet: GatewayInlet) throws(GatewayError) { self.inlet.set(inlet) }
+    package func start(_ inlet: GatewayInlet) throws(GatewayError) { self.inlet.set(inlet) }
 
-    public func stop() { inlet.set(nil) }
+    package func stop() { inlet.set(nil) }
 }

@@ -7,30 +7,30 @@
 /// reader never confuses `1` with `true`. Duplicate keys keep the last value. Nesting deeper than
 /// 512 levels is refused rather than overflowing the stack. A number too large for a `Double`
 /// (`1e400`) is refused, never read as infinity: every number a reader gets is finite.
-public enum JSONReader {
+package enum JSONReader {
     /// JSON's `null` in a tree.
-    public struct Null: Sendable, Equatable {}
+    package struct Null: Sendable, Equatable {}
     /// The one `null` value.
-    public static let null = Null()
+    package static let null = Null()
 
     /// Why text is not JSON, and at which byte.
-    public struct Failure: Error, CustomStringConvertible, Sendable, Equatable {
+    package struct Failure: Error, CustomStringConvertible, Sendable, Equatable {
         /// The byte offset.
-        public var offset: Int
+        package var offset: Int
         /// What was wrong.
-        public var reason: String
+        package var reason: String
         /// One line.
-        public var description: String { "not JSON at byte \(offset): \(reason)" }
+        package var description: String { "not JSON at byte \(offset): \(reason)" }
 
         /// A failure at `offset` for `reason`.
-        public init(offset: Int, reason: String) {
+        package init(offset: Int, reason: String) {
             self.offset = offset
             self.reason = reason
         }
     }
 
     /// The value `bytes` hold (an object, an array or a scalar), or why they are not JSON.
-    public static func value(_ bytes: some Sequence<UInt8>) throws(Failure) -> Any {
+    package static func value(_ bytes: some Sequence<UInt8>) throws(Failure) -> Any {
         let array = bytes as? [UInt8] ?? Array(bytes)
         return try array.withUnsafeBufferPointer { (buffer) throws(Failure) -> Any in
             var parser = Parser(bytes: buffer)
@@ -43,12 +43,12 @@ public enum JSONReader {
     }
 
     /// The object `bytes` hold; nil when they are not JSON or not an object.
-    public static func object(_ bytes: some Sequence<UInt8>) -> [String: Any]? {
+    package static func object(_ bytes: some Sequence<UInt8>) -> [String: Any]? {
         (try? value(bytes)) as? [String: Any]
     }
 
     /// A number that is a whole number (ports, counts, gpsd's mode).
-    public static func int(_ value: Any?) -> Int? {
+    package static func int(_ value: Any?) -> Int? {
         guard let d = value as? Double, d == d.rounded(), abs(d) < 9.0e15 else { return nil }
         return Int(d)
     }

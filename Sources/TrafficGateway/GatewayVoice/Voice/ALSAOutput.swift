@@ -6,14 +6,14 @@ import Glibc
 /// One open ALSA playback PCM taking 16-bit mono samples (Debian's libasound2): opened without
 /// waiting (a busy device is an error at once, not a hang), then written in blocking mode — so
 /// only ever from a thread of its own (`ALSAPlayer`), never the core's queue.
-public final class ALSAOutput {
+package final class ALSAOutput {
     private let pcm: OpaquePointer
     /// The device name it was opened with.
-    public let device: String
+    package let device: String
 
     /// Opens `device` ("default", "plughw:1,0", "null"…) at `sampleRate`; with `configuration`
     /// (asoundrc text), the device is looked up there instead of the system's ALSA files.
-    public init(device: String, sampleRate: Int, configuration: String? = nil) throws(VoiceError) {
+    package init(device: String, sampleRate: Int, configuration: String? = nil) throws(VoiceError) {
         Self.quiet
         var handle: OpaquePointer?
         var err: Int32
@@ -39,7 +39,7 @@ public final class ALSAOutput {
 
     /// Writes every sample (blocking until ALSA took them); `first` is called once the first
     /// frames were handed over. Throws when the device failed or vanished (a USB card unplugged).
-    public func write(_ samples: [Int16], first: () -> Void = {}) throws(VoiceError) {
+    package func write(_ samples: [Int16], first: () -> Void = {}) throws(VoiceError) {
         var offset = 0
         var told = false
         while offset < samples.count {
@@ -60,7 +60,7 @@ public final class ALSAOutput {
     }
 
     /// Waits until everything written was played, and readies the device for the next callout.
-    public func drain() throws(VoiceError) {
+    package func drain() throws(VoiceError) {
         let err = snd_pcm_drain(pcm)
         if err < 0 && snd_pcm_recover(pcm, err, 1) < 0 {
             throw VoiceError("ALSA device '\(device)' failed while playing (\(Self.text(err))): is it still plugged in?")
@@ -85,7 +85,7 @@ public final class ALSAOutput {
     }
 
     /// The playback devices ALSA knows (`snd_device_name_hint`): name and description.
-    public static func devices() -> [(name: String, description: String)] {
+    package static func devices() -> [(name: String, description: String)] {
         Self.quiet
         var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
         guard snd_device_name_hint(-1, "pcm", &hints) >= 0, let hints else { return [] }

@@ -14,7 +14,7 @@ import Darwin
 /// returns. One callout after another, never two at once. A device that cannot be opened (no
 /// card, busy, unplugged) is one log line naming it and what to do, then tried again every
 /// `retrySec`; callouts meanwhile are dropped (stale speech is worse than none).
-public final class ALSAPlayer: Sendable {
+package final class ALSAPlayer: Sendable {
     /// Samples to play and who wants to know when the first frames reached ALSA.
     struct Item {
         var samples: [Int16]
@@ -35,18 +35,18 @@ public final class ALSAPlayer: Sendable {
     }
 
     /// The device name.
-    public let device: String
+    package let device: String
     /// Samples per second.
-    public let sampleRate: Int
+    package let sampleRate: Int
     /// Seconds between attempts to open a device that failed.
-    public let retrySec: Double
+    package let retrySec: Double
     private let configuration: String?
     private let log: @Sendable (String) -> Void
     private let state = Locked(State())
 
     /// A player for `device` (not started); `configuration` is asoundrc text to look it up in
     /// instead of the system's files (tests).
-    public init(device: String, sampleRate: Int, configuration: String? = nil, retrySec: Double = 30,
+    package init(device: String, sampleRate: Int, configuration: String? = nil, retrySec: Double = 30,
                 log: @escaping @Sendable (String) -> Void) {
         self.device = device
         self.sampleRate = sampleRate
@@ -56,7 +56,7 @@ public final class ALSAPlayer: Sendable {
     }
 
     /// Starts the playback thread (it opens the device at once).
-    public func start() {
+    package func start() {
         state.withLock { $0.started = true }
         DedicatedThread.start { [self] in
             self.loop()
@@ -65,26 +65,26 @@ public final class ALSAPlayer: Sendable {
     }
 
     /// Queues a callout's samples; never blocks. At most 8 wait (more are dropped and counted).
-    public func play(_ samples: [Int16], started: (@Sendable () -> Void)? = nil) {
+    package func play(_ samples: [Int16], started: (@Sendable () -> Void)? = nil) {
         state.withLockWaking { s in
             if s.items.count < 8 { s.items.append(Item(samples: samples, started: started)) } else { s.droppedCount += 1 }
         }
     }
 
     /// Callouts played to the end, and dropped (device missing or queue full).
-    public var counts: (played: Int, dropped: Int, deviceOpen: Bool) {
+    package var counts: (played: Int, dropped: Int, deviceOpen: Bool) {
         state.withLock { ($0.playedCount, $0.droppedCount, $0.isOpen) }
     }
 
     /// Stops the thread once what is playing has finished (waiting at most 3 s: a device stuck
     /// mid-callout never holds up the shutdown); callouts still queued are dropped.
-    public func stop() {
+    package func stop() {
         state.withLockWaking { $0.stopping = true }
         state.wait(until: { !$0.started || $0.finished }, timeout: 3)
     }
 
     /// Waits until every queued callout was played or dropped (tests, `voice test`).
-    public func waitUntilIdle(timeout: Double = 30) {
+    package func waitUntilIdle(timeout: Double = 30) {
         state.wait(until: { $0.items.isEmpty && !$0.busy }, timeout: timeout)
     }
 

@@ -20,22 +20,22 @@ import GatewayDomain
 /// - nothing while ownship is not airborne (the queue is emptied on landing);
 /// - "Traffic not available." once when GDL 90 stops for `trafficLostAfterSec` in flight,
 ///   "Traffic available." once when it is back.
-public struct CalloutScheduler: Sendable {
+package struct CalloutScheduler: Sendable {
     /// Tunables (`[voice]` configuration).
-    public struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable, Equatable {
         /// Speak advisories too.
-        public var advisories = false
+        package var advisories = false
         /// While a traffic alert stays a warning, speak it again this often (seconds; 0: never).
-        public var repeatWarningSec = 15.0
+        package var repeatWarningSec = 15.0
         /// While an airspace alert stays a warning, remind of it this often (seconds; 0: never, the
         /// default: said at prediction, at entry and when it escalates, as Garmin's are).
-        public var airspaceReminderSec = 0.0
+        package var airspaceReminderSec = 0.0
         /// GDL 90 missing this long in flight is "Traffic not available" (seconds).
-        public var trafficLostAfterSec = 10.0
+        package var trafficLostAfterSec = 10.0
         /// Silence between two callouts (seconds).
-        public var gapSec = 0.5
+        package var gapSec = 0.5
         /// The defaults.
-        public init() {}
+        package init() {}
     }
 
     struct Known: Sendable {
@@ -49,9 +49,9 @@ public struct CalloutScheduler: Sendable {
     }
 
     /// Settings in force.
-    public let settings: Settings
+    package let settings: Settings
     /// How long callouts take to say.
-    public let durations: CalloutDurations
+    package let durations: CalloutDurations
     private var known: [String: Known] = [:]
     private var queue: [Queued] = []
     private var busyUntil = -Double.infinity
@@ -61,14 +61,14 @@ public struct CalloutScheduler: Sendable {
     private var now = -Double.infinity
 
     /// A scheduler with nothing known yet.
-    public init(settings: Settings = Settings(), durations: CalloutDurations = .estimated) {
+    package init(settings: Settings = Settings(), durations: CalloutDurations = .estimated) {
         self.settings = settings
         self.durations = durations
     }
 
     /// Takes one input's outputs: the alert changes (each at its own time) and the flight status
     /// after it, at `time`. Returns the callouts that start by `time`, in order.
-    public mutating func receive(_ alerts: [AlertEvent], flight: FlightStatus?, at time: Double) -> [TimedCallout] {
+    package mutating func receive(_ alerts: [AlertEvent], flight: FlightStatus?, at time: Double) -> [TimedCallout] {
         var out = advance(to: min(alerts.first?.time ?? time, time))
         if let flight { setAirborne(flight.airborne) }
         for event in alerts {
@@ -92,7 +92,7 @@ public struct CalloutScheduler: Sendable {
 
     /// Passes time: starts the callouts due by `time` (a queued one when the previous ends, a
     /// warning's repeat, "Traffic not available"), each at its own time.
-    public mutating func advance(to time: Double) -> [TimedCallout] {
+    package mutating func advance(to time: Double) -> [TimedCallout] {
         var out: [TimedCallout] = []
         while true {
             let lost = airborne && !trafficLost ? lastMessage.map { $0 + settings.trafficLostAfterSec } : nil
@@ -118,7 +118,7 @@ public struct CalloutScheduler: Sendable {
 
     /// Starts every callout still queued, one after another, without passing time for anything
     /// else (no repeats, no "Traffic not available"): the end of a replayed capture.
-    public mutating func flush() -> [TimedCallout] {
+    package mutating func flush() -> [TimedCallout] {
         var out: [TimedCallout] = []
         while let since = queue.map(\.since).min() {
             let start = max(busyUntil, since)
@@ -130,14 +130,14 @@ public struct CalloutScheduler: Sendable {
     }
 
     /// The event time by which `advance` next has something to do (nil: nothing pending).
-    public var nextWake: Double? {
+    package var nextWake: Double? {
         let lost = airborne && !trafficLost ? lastMessage.map { $0 + settings.trafficLostAfterSec } : nil
         let start = queue.isEmpty ? nil : max(busyUntil, queue.map(\.since).min()!)
         return [lost, nextRepeat()?.time, start].compactMap { $0 }.min()
     }
 
     /// Alerts known (raised and not cleared), for tests.
-    public var activeAlerts: Int { known.count }
+    package var activeAlerts: Int { known.count }
 
     // MARK: Inputs
 
@@ -214,18 +214,18 @@ public struct CalloutScheduler: Sendable {
 
 /// How long callouts take to say: each phrase's length as rendered (`CalloutVocabulary`), or
 /// an estimate from its letters when no vocabulary was rendered.
-public struct CalloutDurations: Sendable, Equatable {
+package struct CalloutDurations: Sendable, Equatable {
     /// Seconds per vocabulary phrase.
-    public var phrases: [String: Double]
+    package var phrases: [String: Double]
 
     /// Durations from measured phrase lengths.
-    public init(phrases: [String: Double]) { self.phrases = phrases }
+    package init(phrases: [String: Double]) { self.phrases = phrases }
 
     /// An estimate (about 13 characters a second plus the pause a punctuation mark makes).
-    public static let estimated = CalloutDurations(phrases: [:])
+    package static let estimated = CalloutDurations(phrases: [:])
 
     /// The spoken length of `keys`, seconds.
-    public func seconds(_ keys: [String]) -> Double {
+    package func seconds(_ keys: [String]) -> Double {
         keys.reduce(0) { total, key in
             total + (phrases[key] ?? CalloutWording.pauses[key] ?? (Double(key.count) * 0.075 + 0.15))
         }

@@ -2,38 +2,38 @@ import GatewayDomain
 import GatewayCaptures
 /// The callouts of a replayed capture, in order, each at the event time it starts: what
 /// `gatewayd replay --callouts` prints and writes as a WAV, and what the golden tests pin.
-public struct CalloutTimeline: Sendable {
+package struct CalloutTimeline: Sendable {
     /// The scheduler deciding them.
-    public private(set) var scheduler: CalloutScheduler
+    package private(set) var scheduler: CalloutScheduler
     /// Callouts so far.
-    public private(set) var callouts: [TimedCallout] = []
+    package private(set) var callouts: [TimedCallout] = []
     /// Event time of the first and the last input.
-    public private(set) var span: ClosedRange<Double>?
+    package private(set) var span: ClosedRange<Double>?
 
     /// A timeline with the voice settings and the spoken lengths of `durations`.
-    public init(settings: CalloutScheduler.Settings = .init(), durations: CalloutDurations = .estimated) {
+    package init(settings: CalloutScheduler.Settings = .init(), durations: CalloutDurations = .estimated) {
         scheduler = CalloutScheduler(settings: settings, durations: durations)
     }
 
     /// Takes one input's outputs.
-    public mutating func take(_ outputs: GatewayOutputs, at time: Double) {
+    package mutating func take(_ outputs: GatewayOutputs, at time: Double) {
         take(outputs.alerts, flight: outputs.flight, at: time)
     }
 
     /// Takes alert changes (and the flight status, when known) at `time`.
-    public mutating func take(_ alerts: [AlertEvent], flight: FlightStatus?, at time: Double) {
+    package mutating func take(_ alerts: [AlertEvent], flight: FlightStatus?, at time: Double) {
         span = span.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
         callouts += scheduler.receive(alerts, flight: flight, at: time)
     }
 
     /// Ends the capture: what is still queued is spoken. The silence a replay ticks after the
     /// capture (alerts running out) is not given: a capture's end is not traffic lost.
-    public mutating func finish() {
+    package mutating func finish() {
         callouts += scheduler.flush()
     }
 
     /// The timeline, one line a callout (`HH:MM:SS  text`), or JSON Lines.
-    public func lines(json: Bool) -> [String] {
+    package func lines(json: Bool) -> [String] {
         callouts.map { json ? $0.json : $0.line }
     }
 }
@@ -42,7 +42,7 @@ extension CalloutTimeline {
     /// Replays one capture's datagrams (from `next`, until nil) through `replay` into the
     /// timeline, the airspace `areas` set at the first datagram's time; ends with `finish`.
     /// `emit` is given the new callouts as they are decided.
-    public mutating func replay(_ replay: inout CaptureReplay, areas: [AirspaceArea] = [], next: () -> CapturedDatagram?,
+    package mutating func replay(_ replay: inout CaptureReplay, areas: [AirspaceArea] = [], next: () -> CapturedDatagram?,
                                 emit: ([TimedCallout]) -> Void = { _ in }) {
         var told = callouts.count
         func tell() {

@@ -2,15 +2,15 @@ import GatewayDomain
 /// Every phrase of every callout rendered to PCM once, at start, and concatenated per callout:
 /// speech starts at once and costs no synthesis per callout (a Pi Zero renders the vocabulary in
 /// a few seconds, then only copies samples).
-public struct CalloutVocabulary: Sendable {
+package struct CalloutVocabulary: Sendable {
     /// Samples per second (espeak-ng's, 22 050 Hz).
-    public let sampleRate: Int
+    package let sampleRate: Int
     /// 16-bit mono samples of each phrase (`CalloutWording.vocabulary` keys), silence trimmed,
     /// followed by the pause its punctuation calls for.
-    public let clips: [String: [Int16]]
+    package let clips: [String: [Int16]]
 
     /// Renders the whole vocabulary with espeak-ng.
-    public init(parameters: SpeechSynthesizer.Parameters = .init()) throws(VoiceError) {
+    package init(parameters: SpeechSynthesizer.Parameters = .init()) throws(VoiceError) {
         let words = CalloutWording.vocabulary
         let (rate, pcm) = try SpeechSynthesizer.render(words.map(\.speech), parameters: parameters)
         var clips: [String: [Int16]] = [:]
@@ -40,7 +40,7 @@ public struct CalloutVocabulary: Sendable {
     }
 
     /// The samples of a callout: its phrases back to back.
-    public func pcm(_ callout: Callout) -> [Int16] {
+    package func pcm(_ callout: Callout) -> [Int16] {
         var out: [Int16] = []
         out.reserveCapacity(callout.phrases.reduce(0) { $0 + (clips[$1]?.count ?? 0) })
         for key in callout.phrases { out += clips[key] ?? [] }
@@ -48,7 +48,7 @@ public struct CalloutVocabulary: Sendable {
     }
 
     /// Each phrase's spoken length, for the scheduler.
-    public var durations: CalloutDurations {
+    package var durations: CalloutDurations {
         CalloutDurations(phrases: clips.mapValues { Double($0.count) / Double(sampleRate) })
     }
 }

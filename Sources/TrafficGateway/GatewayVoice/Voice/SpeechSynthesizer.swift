@@ -2,27 +2,27 @@ import GatewaySupport
 import CEspeak
 
 /// Why speech could not be made, in words a person can act on.
-public struct VoiceError: Error, Sendable, CustomStringConvertible, Equatable {
+package struct VoiceError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The sentence.
-    public var description: String
+    package var description: String
     /// An error saying `description`.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 /// espeak-ng (Debian's libespeak-ng) synthesising text to 16-bit mono PCM in memory
 /// (`AUDIO_OUTPUT_SYNCHRONOUS`: `espeak_Synth` returns once every sample was handed to the
 /// callback). espeak-ng keeps one global state, so every use goes through one process-wide lock.
-public enum SpeechSynthesizer {
+package enum SpeechSynthesizer {
     /// The voice parameters.
-    public struct Parameters: Sendable, Equatable {
+    package struct Parameters: Sendable, Equatable {
         /// espeak-ng voice name ("en-us", "en", "en-gb-x-rp"…).
-        public var voice = "en-us"
+        package var voice = "en-us"
         /// Words per minute (espeak-ng's range 80–450).
-        public var rate = 175
+        package var rate = 175
         /// Volume, 0–200 (100: espeak-ng's normal).
-        public var volume = 100
+        package var volume = 100
         /// The defaults.
-        public init() {}
+        package init() {}
     }
 
     /// Collects what the callback hands over (one synthesis at a time, under `lock`).
@@ -34,7 +34,7 @@ public enum SpeechSynthesizer {
 
     /// Renders each text to PCM at the returned sample rate; throws when espeak-ng cannot start
     /// (its voice data missing) or does not know `parameters.voice`.
-    public static func render(_ texts: [String], parameters: Parameters) throws(VoiceError) -> (sampleRate: Int, pcm: [[Int16]]) {
+    package static func render(_ texts: [String], parameters: Parameters) throws(VoiceError) -> (sampleRate: Int, pcm: [[Int16]]) {
         let result: Result<(Int, [[Int16]]), VoiceError> = lock.withLock { rate in
             if rate == nil {
                 guard skygate_espeak_load() != 0 else {

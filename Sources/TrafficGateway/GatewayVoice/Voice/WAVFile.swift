@@ -7,9 +7,9 @@ import Foundation
 #endif
 
 /// A 16-bit mono PCM WAV file (RIFF, the format every player reads).
-public enum WAVFile {
+package enum WAVFile {
     /// The bytes of a WAV holding `samples` at `sampleRate`.
-    public static func data(_ samples: [Int16], sampleRate: Int) -> [UInt8] {
+    package static func data(_ samples: [Int16], sampleRate: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(44 + samples.count * 2)
         func u32(_ v: Int) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian) { out += $0 } }
@@ -23,7 +23,7 @@ public enum WAVFile {
 
     /// Silence from `start` to `end` (event times) with each callout's speech at its time: a
     /// replay's audio, whatever pace it was replayed at.
-    public static func render(_ callouts: [TimedCallout], vocabulary: CalloutVocabulary, from start: Double, to end: Double) -> [Int16] {
+    package static func render(_ callouts: [TimedCallout], vocabulary: CalloutVocabulary, from start: Double, to end: Double) -> [Int16] {
         let rate = Double(vocabulary.sampleRate)
         var samples: [Int16] = []
         for c in callouts {
@@ -38,7 +38,7 @@ public enum WAVFile {
     }
 
     /// Writes `samples` as a WAV file at `path`.
-    public static func write(_ samples: [Int16], sampleRate: Int, to path: String) throws(VoiceError) {
+    package static func write(_ samples: [Int16], sampleRate: Int, to path: String) throws(VoiceError) {
         // Never replaces a device or a link (`--wav /dev/full` once turned the device into a file).
         do throws(GatewayError) { try FileOutput.write(data(samples, sampleRate: sampleRate), to: path) } catch {
             throw VoiceError("\(error)")

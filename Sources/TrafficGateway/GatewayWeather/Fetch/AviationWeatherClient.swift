@@ -7,16 +7,16 @@ import Glibc
 #endif
 
 /// Where the weather is wanted: stations by identifier and a box around a point or a route.
-public struct WeatherArea: Sendable, Equatable {
+package struct WeatherArea: Sendable, Equatable {
     /// South, west, north and east edges, degrees.
-    public var south: Double, west: Double, north: Double, east: Double
+    package var south: Double, west: Double, north: Double, east: Double
     /// The station at the area's centre (PIREPs are asked for around one), ICAO.
-    public var centreStation: String
+    package var centreStation: String
     /// The radius PIREPs are asked for within, NM.
-    public var radiusNM: Double
+    package var radiusNM: Double
 
     /// A box of `radiusNM` around a point, its nearest station `station`.
-    public init(latitude: Double, longitude: Double, radiusNM: Double, station: String) {
+    package init(latitude: Double, longitude: Double, radiusNM: Double, station: String) {
         let dLat = radiusNM / 60, dLon = radiusNM / 60 / max(0.1, cos(latitude * .pi / 180))
         south = max(-90, latitude - dLat); north = min(90, latitude + dLat)
         west = max(-180, longitude - dLon); east = min(180, longitude + dLon)
@@ -25,7 +25,7 @@ public struct WeatherArea: Sendable, Equatable {
     }
 
     /// A box around a route's points with `marginNM` on every side; PIREPs around its middle point.
-    public init(route: [Position], marginNM: Double, station: String) {
+    package init(route: [Position], marginNM: Double, station: String) {
         let lats = route.map(\.latitude), lons = route.map(\.longitude)
         let mid = (lats.reduce(0, +) / Double(max(1, lats.count)))
         let dLat = marginNM / 60, dLon = marginNM / 60 / max(0.1, cos(mid * .pi / 180))
@@ -38,7 +38,7 @@ public struct WeatherArea: Sendable, Equatable {
 
     /// The area of `near` (with `radiusNM`) or of `route` (with `radiusNM` of margin); nil when
     /// neither names places the airport table knows.
-    public static func of(near: String?, radiusNM: Double, route: [String]) -> WeatherArea? {
+    package static func of(near: String?, radiusNM: Double, route: [String]) -> WeatherArea? {
         if let near, let p = AirportTable.place(near) {
             return WeatherArea(latitude: p.latitude, longitude: p.longitude, radiusNM: radiusNM, station: station(near: p, given: near))
         }
@@ -55,7 +55,7 @@ public struct WeatherArea: Sendable, Equatable {
     }
 
     /// Whether a point lies in the box.
-    public func contains(_ latitude: Double, _ longitude: Double) -> Bool {
+    package func contains(_ latitude: Double, _ longitude: Double) -> Bool {
         latitude >= south && latitude <= north && longitude >= west && longitude <= east
     }
 
@@ -67,25 +67,25 @@ public struct WeatherArea: Sendable, Equatable {
 /// CWA as JSON, winds aloft as the legacy FD text table. Each answer is read for the reports'
 /// own text, times and positions (the page decodes the text as it decodes FIS-B's); an answer
 /// that is not what the API promises is an error, never an empty list.
-public struct AviationWeatherClient: Sendable {
+package struct AviationWeatherClient: Sendable {
     /// The products fetched, in order.
-    public enum Product: String, Sendable, CaseIterable {
+    package enum Product: String, Sendable, CaseIterable {
         case metar, taf, pirep, airsigmet, gairmet, cwa, windtemp
     }
 
     /// The Data API's base URL.
-    public static let defaultURL = "https://aviationweather.gov/api/data"
+    package static let defaultURL = "https://aviationweather.gov/api/data"
     /// The base URL in use (a test server's, a proxy's).
-    public var baseURL: String
+    package var baseURL: String
     /// The HTTP client (timeouts, retries with backoff).
-    public var http: HTTPClient
+    package var http: HTTPClient
     /// The largest reply read, bytes (`HTTPClient.maximumBytes`).
-    public static let maximumReply = 16 << 20
+    package static let maximumReply = 16 << 20
     /// The name stored as the reports' source.
-    public static let sourceName = "aviationweather.gov"
+    package static let sourceName = "aviationweather.gov"
 
     /// A client of `baseURL`.
-    public init(baseURL: String = AviationWeatherClient.defaultURL, http: HTTPClient = HTTPClient()) {
+    package init(baseURL: String = AviationWeatherClient.defaultURL, http: HTTPClient = HTTPClient()) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.http = http
         // The Data API's largest reply (every SIGMET and AIRMET of the US) is well under a
@@ -94,7 +94,7 @@ public struct AviationWeatherClient: Sendable {
     }
 
     /// The URL asked for `product` in `area`.
-    public func url(_ product: Product, area: WeatherArea) -> String {
+    package func url(_ product: Product, area: WeatherArea) -> String {
         switch product {
         case .metar: "\(baseURL)/metar?format=json&hours=3&bbox=\(area.bbox)"
         case .taf: "\(baseURL)/taf?format=json&bbox=\(area.bbox)"
@@ -107,7 +107,7 @@ public struct AviationWeatherClient: Sendable {
     }
 
     /// The reports of `product` in `area`, received at `now`.
-    public func fetch(_ product: Product, area: WeatherArea, at now: Double, stationPosition: (String) -> Position? = { _ in nil })
+    package func fetch(_ product: Product, area: WeatherArea, at now: Double, stationPosition: (String) -> Position? = { _ in nil })
         async throws(FetchError) -> [WeatherRecord]
     {
         let url = self.url(product, area: area)

@@ -6,20 +6,20 @@ import GDL90
 /// `gatewayd weather fetch` and `run`'s refresh do. A product that fails (HTTP error, timeout
 /// after the client's retries, an answer that is not the API's) is said and leaves what is
 /// stored untouched; the others go on.
-public struct WeatherFetch: Sendable {
+package struct WeatherFetch: Sendable {
     /// What one product's fetch did.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The product.
-        public var product: AviationWeatherClient.Product
+        package var product: AviationWeatherClient.Product
         /// Reports in the answer (in the area).
-        public var fetched: Int
+        package var fetched: Int
         /// What the store did with them (nil when nothing was stored).
-        public var refresh: WeatherStore.Refresh?
+        package var refresh: WeatherStore.Refresh?
         /// Why nothing was stored, when it failed.
-        public var error: String?
+        package var error: String?
 
         /// One line for the terminal or the log.
-        public var line: String {
+        package var line: String {
             if let error { return "\(product.rawValue): \(error)" }
             guard let r = refresh else { return "\(product.rawValue): no reports in the area now (what was stored is kept)" }
             return "\(product.rawValue): \(fetched) report\(fetched == 1 ? "" : "s") (\(r.added) new, \(r.updated) changed\(r.expired > 0 ? ", \(r.expired) expired removed" : ""))"
@@ -27,23 +27,23 @@ public struct WeatherFetch: Sendable {
     }
 
     /// The client.
-    public var client: AviationWeatherClient
+    package var client: AviationWeatherClient
     /// Where reports are kept.
-    public var store: WeatherStore
+    package var store: WeatherStore
     /// The area.
-    public var area: WeatherArea
+    package var area: WeatherArea
     /// The products fetched.
-    public var products = AviationWeatherClient.Product.allCases
+    package var products = AviationWeatherClient.Product.allCases
 
     /// A fetch of `area` through `client` into `store`.
-    public init(client: AviationWeatherClient, store: WeatherStore, area: WeatherArea) {
+    package init(client: AviationWeatherClient, store: WeatherStore, area: WeatherArea) {
         self.client = client
         self.store = store
         self.area = area
     }
 
     /// A station's position: the airport table's (`K` + a three-letter FD identifier first).
-    public static func stationPosition(_ id: String) -> Position? {
+    package static func stationPosition(_ id: String) -> Position? {
         guard let table = AirportTable.shared else { return nil }
         return (id.count == 3 ? table.airport("K" + id) : nil)?.position ?? table.airport(id)?.position
     }
@@ -55,7 +55,7 @@ public struct WeatherFetch: Sendable {
     /// at once instead of waiting through its own retries. After a product timed out through
     /// every retry (a server sending a byte a second held `weather fetch` 329 s over seven
     /// products), the others get one attempt each.
-    public func run(at now: Double, progress: @Sendable (Outcome) -> Void = { _ in }) async -> [Outcome] {
+    package func run(at now: Double, progress: @Sendable (Outcome) -> Void = { _ in }) async -> [Outcome] {
         var out: [Outcome] = []
         var unreachable: String?
         var client = self.client

@@ -2,9 +2,9 @@ import GatewaySupport
 
 /// One weather report kept for the flight: fetched before it (aviationweather.gov) and stored,
 /// or heard over FIS-B. Its text is the report as written; the page decodes it.
-public struct WeatherRecord: Sendable, Equatable {
+package struct WeatherRecord: Sendable, Equatable {
     /// What it is.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         case metar = "METAR", taf = "TAF", pirep = "PIREP", sigmet = "SIGMET", airmet = "AIRMET", gAirmet = "G-AIRMET", cwa = "CWA", winds = "WINDS"
 
         /// How long a report stays worth keeping after its time when it says nothing itself:
@@ -20,26 +20,26 @@ public struct WeatherRecord: Sendable, Equatable {
     }
 
     /// The kind.
-    public var kind: Kind
+    package var kind: Kind
     /// The station (ICAO) of a METAR, TAF or winds record; nil for PIREPs and advisories.
-    public var station: String?
+    package var station: String?
     /// Observation (METAR, PIREP), issue (TAF, winds) or validity start (advisories), seconds since 1970.
-    public var time: Double
+    package var time: Double
     /// When it stops being worth showing.
-    public var expires: Double
+    package var expires: Double
     /// When it was stored.
-    public var received: Double
+    package var received: Double
     /// Where it came from (`aviationweather.gov`).
-    public var source: String
+    package var source: String
     /// The report as written.
-    public var text: String
+    package var text: String
     /// Its position (a station's, a PIREP's), when known.
-    public var latitude: Double?, longitude: Double?
+    package var latitude: Double?, longitude: Double?
     /// An advisory's outline as (latitude, longitude) points.
-    public var outline: [[Double]]
+    package var outline: [[Double]]
 
     /// A record.
-    public init(kind: Kind, station: String?, time: Double, expires: Double? = nil, received: Double, source: String, text: String,
+    package init(kind: Kind, station: String?, time: Double, expires: Double? = nil, received: Double, source: String, text: String,
                 latitude: Double? = nil, longitude: Double? = nil, outline: [[Double]] = []) {
         self.kind = kind
         self.station = station
@@ -55,7 +55,7 @@ public struct WeatherRecord: Sendable, Equatable {
 
     /// Its identity: kind, station (or position), time and, for reports without a station, the
     /// start of its text (two PIREPs of one minute differ there).
-    public var key: String {
+    package var key: String {
         let place = station ?? latitude.map { "\(JSONWriter.format($0, decimals: 2)),\(JSONWriter.format(longitude ?? 0, decimals: 2))" } ?? "-"
         let head = station == nil ? "/" + String(text.prefix(48)) : ""
         return "\(kind.rawValue)/\(place)/\(Int64(Timestamp.clamped(time)))\(head)"

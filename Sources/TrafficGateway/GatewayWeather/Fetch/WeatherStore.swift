@@ -5,27 +5,27 @@ import GatewayRecords
 /// report once (by `WeatherRecord.key`), kept until it expires. A refresh adds and updates; it
 /// never removes what a reply left out (an empty or partial reply must not wipe what the Pi took
 /// on the ground), and a failed one changes nothing. Each product's last good refresh is kept.
-public struct WeatherStore: Sendable {
+package struct WeatherStore: Sendable {
     /// The database.
-    public let database: GatewayDatabase
+    package let database: GatewayDatabase
 
     /// A store in `database`.
-    public init(database: GatewayDatabase) { self.database = database }
+    package init(database: GatewayDatabase) { self.database = database }
 
     /// What a refresh did.
-    public struct Refresh: Sendable, Equatable {
+    package struct Refresh: Sendable, Equatable {
         /// Reports new to the store.
-        public var added = 0
+        package var added = 0
         /// Reports whose text changed.
-        public var updated = 0
+        package var updated = 0
         /// Expired reports removed.
-        public var expired = 0
+        package var expired = 0
     }
 
     /// Stores `records` of `product` fetched at `time` (one transaction) and removes the reports
     /// expired by then; an empty `records` is refused (kept what was stored).
     @discardableResult
-    public func refresh(product: String, records: [WeatherRecord], at time: Double) throws(GatewayError) -> Refresh {
+    package func refresh(product: String, records: [WeatherRecord], at time: Double) throws(GatewayError) -> Refresh {
         guard !records.isEmpty else {
             throw GatewayError.upstream(source: product, reason: "returned no reports: kept the \((try? count()) ?? 0) stored ones (an empty reply is never taken as 'no weather')")
         }
@@ -61,7 +61,7 @@ public struct WeatherStore: Sendable {
     }
 
     /// Reports stored.
-    public func count() throws(GatewayError) -> Int {
+    package func count() throws(GatewayError) -> Int {
         do {
             return try database.read { Int(try $0.row("SELECT count(*) AS n FROM weather_report")?.int64("n") ?? 0) }
         } catch {
@@ -70,7 +70,7 @@ public struct WeatherStore: Sendable {
     }
 
     /// Every report not expired at `time`, newest first within each kind and station.
-    public func all(at time: Double) throws(GatewayError) -> [WeatherRecord] {
+    package func all(at time: Double) throws(GatewayError) -> [WeatherRecord] {
         do {
             return try database.read { db in
                 try db.rows("SELECT * FROM weather_report WHERE expires >= ? ORDER BY kind, station, time DESC", [time]).compactMap { row in
@@ -90,7 +90,7 @@ public struct WeatherStore: Sendable {
     }
 
     /// Each product's last good refresh.
-    public func refreshes() throws(GatewayError) -> [String: (time: Double, count: Int)] {
+    package func refreshes() throws(GatewayError) -> [String: (time: Double, count: Int)] {
         do {
             return try database.read { db in
                 var out: [String: (Double, Int)] = [:]

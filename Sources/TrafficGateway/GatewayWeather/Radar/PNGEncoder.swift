@@ -4,10 +4,10 @@ import CZlib
 /// (tRNS), no interlace, filter 0 on every row. The image data is compressed with Debian's zlib
 /// (loaded on first use, as the gzip reader does); without it the data is stored uncompressed in
 /// deflate's stored blocks, which every reader reads too.
-public enum PNGEncoder {
+package enum PNGEncoder {
     /// An indexed PNG of `pixels` (`width` × `height` palette indices, rows top to bottom).
     /// `palette` holds RGB triples; the indices in `transparent` are fully transparent.
-    public static func indexed(width: Int, height: Int, pixels: [UInt8], palette: [(UInt8, UInt8, UInt8)], transparent: Set<Int>) -> [UInt8] {
+    package static func indexed(width: Int, height: Int, pixels: [UInt8], palette: [(UInt8, UInt8, UInt8)], transparent: Set<Int>) -> [UInt8] {
         precondition(pixels.count == width * height && !palette.isEmpty && palette.count <= 256)
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var header: [UInt8] = []

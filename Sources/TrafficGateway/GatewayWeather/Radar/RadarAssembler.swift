@@ -9,43 +9,43 @@ import GDL90
 ///
 /// "Complete": a composite holding at least 90 % of the blocks of the most complete one of its
 /// kind held (a time whose blocks keep coming is complete once it has caught up with the last).
-public struct RadarAssembler: Sendable {
+package struct RadarAssembler: Sendable {
     /// What the assembler holds at most.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Blocks (with bins, or announced empty) of every composite together: 40,000 (as the
         /// FIS-B store's composites), about 5 MB of bins.
-        public var blocks = 40_000
+        package var blocks = 40_000
         /// Composites of one kind (product times) held at once.
-        public var timesPerKind = 16
+        package var timesPerKind = 16
         /// Seconds of composites kept for a loop before the latest complete one.
-        public var loopWindow: Double = 30 * 60
+        package var loopWindow: Double = 30 * 60
         /// The defaults.
-        public init() {}
+        package init() {}
     }
 
     /// What was counted.
-    public struct Counters: Sendable, Equatable {
+    package struct Counters: Sendable, Equatable {
         /// Blocks taken into a composite.
-        public var blocks = 0
+        package var blocks = 0
         /// Blocks of a product that is not gridded, or an icing/turbulence level without altitude.
-        public var unknownProduct = 0
+        package var unknownProduct = 0
         /// Blocks numbered outside the grid (or at the reserved scale 3).
-        public var outsideGrid = 0
+        package var outsideGrid = 0
         /// Blocks holding bin values the product does not define (drawn as nothing).
-        public var unknownValues = 0
+        package var unknownValues = 0
         /// Blocks of a product time older than the loop window behind the newest of their kind.
-        public var late = 0
+        package var late = 0
         /// Composites begun for a time earlier than the newest of their kind (times going backwards).
-        public var backwards = 0
+        package var backwards = 0
         /// Composites dropped before they completed (aged out, or pushed out by a flood of times).
-        public var incomplete = 0
+        package var incomplete = 0
         /// Complete composites dropped before their time (the block limit, or a flood of times).
-        public var dropped = 0
+        package var dropped = 0
         /// Blocks refused because the limit was reached with nothing older to drop.
-        public var refused = 0
+        package var refused = 0
 
         /// One line: what was taken and what was not.
-        public var summary: String {
+        package var summary: String {
             var parts = ["\(blocks) blocks"]
             for (n, what) in [(unknownProduct, "of unknown products"), (outsideGrid, "outside the grid"), (unknownValues, "with undefined values"),
                               (late, "too late"), (refused, "refused (memory bound)")] where n > 0 {
@@ -59,50 +59,50 @@ public struct RadarAssembler: Sendable {
     }
 
     /// The limits in force.
-    public var limits: Limits
+    package var limits: Limits
     /// The counters.
-    public private(set) var counters = Counters()
+    package private(set) var counters = Counters()
     /// Blocks held by every composite together.
-    public private(set) var blocksHeld = 0
+    package private(set) var blocksHeld = 0
     /// The latest reception time seen (the assembler's clock).
-    public private(set) var now = -Double.infinity
+    package private(set) var now = -Double.infinity
     /// Composites by kind, oldest time first.
     private var composites: [RadarKind: [RadarComposite]] = [:]
     private var agedAt = -Double.infinity
 
     /// An empty assembler.
-    public init(limits: Limits = Limits()) { self.limits = limits }
+    package init(limits: Limits = Limits()) { self.limits = limits }
 
     /// The kinds with a complete composite, by name.
-    public var kinds: [RadarKind] { composites.keys.filter { latest($0) != nil }.sorted() }
+    package var kinds: [RadarKind] { composites.keys.filter { latest($0) != nil }.sorted() }
 
     /// The newest complete composite of `kind`.
-    public func latest(_ kind: RadarKind) -> RadarComposite? {
+    package func latest(_ kind: RadarKind) -> RadarComposite? {
         guard let list = composites[kind], let most = list.map(\.blockCount).max(), most > 0 else { return nil }
         return list.last { Self.isComplete($0, most: most) }
     }
 
     /// The complete composites of `kind` within the loop window before the latest, oldest first.
-    public func loop(_ kind: RadarKind) -> [RadarComposite] {
+    package func loop(_ kind: RadarKind) -> [RadarComposite] {
         guard let list = composites[kind], let most = list.map(\.blockCount).max(), let last = latest(kind) else { return [] }
         return list.filter { $0.time >= last.time - limits.loopWindow && $0.time <= last.time && Self.isComplete($0, most: most) }
     }
 
     /// Every composite held (complete or not), for a status line.
-    public var compositeCount: Int { composites.values.reduce(0) { $0 + $1.count } }
+    package var compositeCount: Int { composites.values.reduce(0) { $0 + $1.count } }
 
     /// About the bytes held.
-    public var storageBytes: Int { composites.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.storageBytes } } }
+    package var storageBytes: Int { composites.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.storageBytes } } }
 
     private static func isComplete(_ c: RadarComposite, most: Int) -> Bool { c.blockCount * 10 >= most * 9 }
 
     /// Adds the blocks of `receipts`, in order.
-    public mutating func add(_ receipts: [GridBlockReceipt]) {
+    package mutating func add(_ receipts: [GridBlockReceipt]) {
         for r in receipts { add(r) }
     }
 
     /// Adds one block.
-    public mutating func add(_ receipt: GridBlockReceipt) {
+    package mutating func add(_ receipt: GridBlockReceipt) {
         let block = receipt.block
         now = max(now, receipt.received)
         if now - agedAt >= 10 { age(at: now) }
@@ -152,7 +152,7 @@ public struct RadarAssembler: Sendable {
     /// Drops composites no longer worth keeping at `time`: those older than the loop window
     /// behind their kind's latest complete one (or its newest), and a latest complete one past
     /// its kind's lifetime.
-    public mutating func age(at time: Double) {
+    package mutating func age(at time: Double) {
         agedAt = time
         for kind in Array(composites.keys) {
             guard var list = composites[kind] else { continue }

@@ -3,21 +3,21 @@ import GDL90
 /// The blocks of one gridded product kind at one product time, as heard so far (towers repeat
 /// their blocks: a repeat replaces). Bins are kept in one buffer, 128 bytes a block; a block
 /// announced empty holds no bins and is drawn as 0.
-public struct RadarComposite: Sendable {
+package struct RadarComposite: Sendable {
     /// The kind.
-    public let kind: RadarKind
+    package let kind: RadarKind
     /// The product time (observation, or valid time of a forecast grid), seconds since 1970.
-    public let time: Double
+    package let time: Double
     /// When its first and its latest block arrived.
-    public private(set) var firstReceived: Double, lastReceived: Double
+    package private(set) var firstReceived: Double, lastReceived: Double
     /// Changes so far (each block added or replaced): a picture of it is current while this holds.
-    public private(set) var revision = 0
+    package private(set) var revision = 0
     /// Blocks by key (`key(_:)`): the slot of their bins, or -1 for a block announced empty.
     private var slots: [UInt32: Int32] = [:]
     private var bins: [UInt8] = []
 
     /// An empty composite.
-    public init(kind: RadarKind, time: Double, received: Double) {
+    package init(kind: RadarKind, time: Double, received: Double) {
         self.kind = kind
         self.time = time
         firstReceived = received
@@ -25,13 +25,13 @@ public struct RadarComposite: Sendable {
     }
 
     /// Blocks heard (with bins or announced empty).
-    public var blockCount: Int { slots.count }
+    package var blockCount: Int { slots.count }
 
     /// Blocks heard with bins.
-    public var binnedBlockCount: Int { bins.count / GriddedBlock.binCount }
+    package var binnedBlockCount: Int { bins.count / GriddedBlock.binCount }
 
     /// About the bytes held: the bins and the table.
-    public var storageBytes: Int { bins.capacity + slots.capacity * 16 + 64 }
+    package var storageBytes: Int { bins.capacity + slots.capacity * 16 + 64 }
 
     /// A block's identity in a composite: its number, hemisphere and scale.
     static func key(blockNumber: Int, southern: Bool, scale: Int) -> UInt32 {
@@ -41,7 +41,7 @@ public struct RadarComposite: Sendable {
     /// Adds `block` (of this kind and time, inside the grid: the assembler checks) received at
     /// `received`; returns the blocks gained (0 for a repeat, several for an empty-block bitmap).
     @discardableResult
-    public mutating func add(_ block: GriddedBlock, received: Double) -> Int {
+    package mutating func add(_ block: GriddedBlock, received: Double) -> Int {
         let before = slots.count
         lastReceived = max(lastReceived, received)
         firstReceived = min(firstReceived, received)
@@ -69,7 +69,7 @@ public struct RadarComposite: Sendable {
 
     /// Every block: number, hemisphere, scale, and its 128 bins (nil when announced empty),
     /// coarse scales first (finer blocks are drawn over them), then by key.
-    public func forEachBlock(_ body: (_ blockNumber: Int, _ southern: Bool, _ scale: Int, _ bins: ArraySlice<UInt8>?) -> Void) {
+    package func forEachBlock(_ body: (_ blockNumber: Int, _ southern: Bool, _ scale: Int, _ bins: ArraySlice<UInt8>?) -> Void) {
         let ordered = slots.sorted { a, b in
             let sa = a.key >> 21, sb = b.key >> 21
             return sa != sb ? sa > sb : a.key < b.key

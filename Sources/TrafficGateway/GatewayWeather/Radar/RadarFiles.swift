@@ -4,10 +4,10 @@ import GatewaySupport
 /// `<kind>.pgw` (its ESRI world file, WGS 84 degrees) and `<kind>.json` (what it shows). Each is
 /// written whole beside itself and renamed into place (`FileOutput`): a power cut leaves the old
 /// picture or the new one.
-public enum RadarFiles {
+package enum RadarFiles {
     /// Writes `image` into `folder` (created if missing); returns the paths written.
     @discardableResult
-    public static func write(_ image: RadarImage, into folder: String) throws(GatewayError) -> [String] {
+    package static func write(_ image: RadarImage, into folder: String) throws(GatewayError) -> [String] {
         try makeDirectories(folder)
         let stem = (folder.hasSuffix("/") ? folder : folder + "/") + image.kind.name
         try FileOutput.write(image.png(), to: stem + ".png")

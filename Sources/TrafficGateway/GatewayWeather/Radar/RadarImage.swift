@@ -4,39 +4,39 @@ import GDL90
 /// A composite drawn: one palette index a pixel, rows north to south, the grid at the finest bin
 /// size of the composite, each of those bins `pixelsPerBin` × `pixelsPerBin` pixels (a bin of a
 /// coarser block, or a double-width one north of 60°, covers a whole multiple of that).
-public struct RadarImage: Sendable {
+package struct RadarImage: Sendable {
     /// The kind drawn.
-    public var kind: RadarKind
+    package var kind: RadarKind
     /// The product time and when its latest block arrived.
-    public var time: Double, received: Double
+    package var time: Double, received: Double
     /// Pixels across and down.
-    public var width: Int, height: Int
+    package var width: Int, height: Int
     /// Palette indices, `width` × `height`, row by row from the north-west corner.
-    public var pixels: [UInt8]
+    package var pixels: [UInt8]
     /// The outer edges, degrees (longitudes −180…180).
-    public var north: Double, south: Double, west: Double, east: Double
+    package var north: Double, south: Double, west: Double, east: Double
     /// Pixels a finest bin covers each way (k).
-    public var pixelsPerBin: Int
+    package var pixelsPerBin: Int
     /// Blocks drawn (with bins, announced empty).
-    public var blocks: Int, emptyBlocks: Int
+    package var blocks: Int, emptyBlocks: Int
 
     /// Degrees of longitude a pixel covers.
-    public var pixelWidth: Double { (east - west) / Double(width) }
+    package var pixelWidth: Double { (east - west) / Double(width) }
     /// Degrees of latitude a pixel covers.
-    public var pixelHeight: Double { (north - south) / Double(height) }
+    package var pixelHeight: Double { (north - south) / Double(height) }
 
     /// Pixels a picture may have at most (16 M: 16 MB of indices, about all of North America at
     /// regional resolution); a composite larger than that is not drawn (`RadarImage.Failure`).
-    public static let maximumPixels = 16 << 20
+    package static let maximumPixels = 16 << 20
 
     /// Why a composite was not drawn.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// Nothing to draw.
         case noBlocks
         /// It spans more pixels than `maximumPixels`.
         case tooLarge(width: Int, height: Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .noBlocks: "no blocks"
             case .tooLarge(let w, let h): "\(w) × \(h) pixels, over the \(RadarImage.maximumPixels >> 20)-megapixel bound (blocks scattered over the globe?)"
@@ -45,7 +45,7 @@ public struct RadarImage: Sendable {
     }
 
     /// Draws `composite`: each bin's value mapped to its palette index (`RadarLevels.index`).
-    public init(_ composite: RadarComposite, pixelsPerBin k: Int = 1) throws(Failure) {
+    package init(_ composite: RadarComposite, pixelsPerBin k: Int = 1) throws(Failure) {
         let levels = RadarLevels.of(composite.kind)
         // The finest bin, in high-resolution bins each way: the greatest common divisor of all the
         // bin sizes, so that every bin covers a whole number of pixels.
@@ -118,20 +118,20 @@ public struct RadarImage: Sendable {
     }
 
     /// The PNG: 8-bit indexed colour, the kind's palette, its no-data indices transparent (tRNS).
-    public func png() -> [UInt8] {
+    package func png() -> [UInt8] {
         let levels = RadarLevels.of(kind)
         return PNGEncoder.indexed(width: width, height: height, pixels: pixels, palette: levels.palette, transparent: levels.transparent)
     }
 
     /// The ESRI world file (`.pgw`), WGS 84 degrees: pixel width, 0, 0, −pixel height, then the
     /// centre of the upper-left pixel.
-    public var worldFile: String {
+    package var worldFile: String {
         let lines = [pixelWidth, 0, 0, -pixelHeight, west + pixelWidth / 2, north - pixelHeight / 2]
         return lines.map { $0 == 0 ? "0" : "\($0)" }.joined(separator: "\n") + "\n"
     }
 
     /// The sidecar JSON: product, kind, time, received, bounds, pixels a bin, the levels.
-    public var json: String {
+    package var json: String {
         var w = JSONWriter()
         w.add("product", kind.productID)
         w.add("kind", kind.name)

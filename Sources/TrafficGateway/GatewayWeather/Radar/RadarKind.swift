@@ -3,7 +3,7 @@ import GDL90
 /// What a gridded FIS-B product is drawn as: one picture a kind, named as the files and the
 /// `/weather/…` paths are (`nexrad-regional`, `icing-02000`). Icing and turbulence are one kind a
 /// level (their altitude in feet).
-public enum RadarKind: Hashable, Sendable, Comparable, CustomStringConvertible {
+package enum RadarKind: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// Product 63: regional NEXRAD (1.5′ × 1′ bins, every few minutes, around each ground station).
     case nexradRegional
     /// Product 64: CONUS NEXRAD (medium resolution, every quarter hour).
@@ -19,7 +19,7 @@ public enum RadarKind: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// The kind of a block of `productID` (at `altitudeFt`, for icing and turbulence), nil for a
     /// product that is not gridded or a level without its altitude.
-    public init?(productID: Int, altitudeFt: Int?) {
+    package init?(productID: Int, altitudeFt: Int?) {
         switch productID {
         case 63: self = .nexradRegional
         case 64: self = .nexradCONUS
@@ -36,10 +36,10 @@ public enum RadarKind: Hashable, Sendable, Comparable, CustomStringConvertible {
     }
 
     /// The kind of `block`.
-    public init?(_ block: GriddedBlock) { self.init(productID: block.productID, altitudeFt: block.altitudeFt) }
+    package init?(_ block: GriddedBlock) { self.init(productID: block.productID, altitudeFt: block.altitudeFt) }
 
     /// The kind named `name` (`nexrad-conus`, `turbulence-24000`), nil for any other text.
-    public init?(name: String) {
+    package init?(name: String) {
         switch name {
         case "nexrad-regional": self = .nexradRegional
         case "nexrad-conus": self = .nexradCONUS
@@ -58,7 +58,7 @@ public enum RadarKind: Hashable, Sendable, Comparable, CustomStringConvertible {
     }
 
     /// The name: `nexrad-regional`, `nexrad-conus`, `lightning`, `cloud-tops`, `icing-NNNNN`, `turbulence-NNNNN`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .nexradRegional: "nexrad-regional"
         case .nexradCONUS: "nexrad-conus"
@@ -69,10 +69,10 @@ public enum RadarKind: Hashable, Sendable, Comparable, CustomStringConvertible {
         }
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// The FIS-B product ID.
-    public var productID: Int {
+    package var productID: Int {
         switch self {
         case .nexradRegional: 63
         case .nexradCONUS: 64
@@ -85,14 +85,14 @@ public enum RadarKind: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// NEXRAD and lightning are observations (their time is when observed); the others forecasts
     /// (their time is when valid).
-    public var isObservation: Bool { self == .nexradRegional || self == .nexradCONUS || self == .lightning }
+    package var isObservation: Bool { self == .nexradRegional || self == .nexradCONUS || self == .lightning }
 
     /// Seconds a picture stays worth showing after its time when nothing newer came: 75 minutes
     /// for observations, 3 hours for forecasts (as the FIS-B product store ages its grids).
-    public var lifetime: Double { isObservation ? 75 * 60 : 3 * 3600 }
+    package var lifetime: Double { isObservation ? 75 * 60 : 3 * 3600 }
 
     /// Ordered by name (the files' and the API's order).
-    public static func < (a: RadarKind, b: RadarKind) -> Bool { a.name < b.name }
+    package static func < (a: RadarKind, b: RadarKind) -> Bool { a.name < b.name }
 
     private static func fiveDigits(_ n: Int) -> String {
         let s = String(max(0, n))
@@ -102,7 +102,7 @@ public enum RadarKind: Hashable, Sendable, Comparable, CustomStringConvertible {
 
 extension GriddedBlock {
     /// The altitudes (ft) of the levels of icing or turbulence product `productID` (empty for the others).
-    public static func altitudes(productID: Int) -> [Int] {
+    package static func altitudes(productID: Int) -> [Int] {
         switch productID {
         case 70, 90: Array(stride(from: 2000, through: 16_000, by: 2000))
         case 71, 91: Array(stride(from: 18_000, through: 32_000, by: 2000))

@@ -3,28 +3,28 @@ import GatewaySupport
 /// What a picture's palette indices mean for one kind: each bin value is mapped to an index
 /// (NEXRAD: the intensity itself), each index has a label and a colour, and the indices that mean
 /// "nothing" (no echo, no data) are transparent.
-public struct RadarLevels: Sendable {
+package struct RadarLevels: Sendable {
     /// One documented index.
-    public struct Level: Sendable, Equatable {
+    package struct Level: Sendable, Equatable {
         /// The palette index.
-        public var index: Int
+        package var index: Int
         /// What it means.
-        public var label: String
+        package var label: String
         /// Its colour, `#rrggbb`.
-        public var color: String
+        package var color: String
     }
 
     /// The documented indices, in order (the `.json`'s `levels`).
-    public let levels: [Level]
+    package let levels: [Level]
     /// The transparent indices.
-    public let transparent: Set<Int>
+    package let transparent: Set<Int>
     /// Bin value → palette index (256 entries).
     private let map: [UInt8]
     /// Bin values the product defines (256 entries).
     private let defined: [Bool]
 
     /// RGB triples, one an index from 0 to the last documented one.
-    public var palette: [(UInt8, UInt8, UInt8)] {
+    package var palette: [(UInt8, UInt8, UInt8)] {
         let count = (levels.map(\.index).max() ?? 0) + 1
         var out = [(UInt8, UInt8, UInt8)](repeating: (0, 0, 0), count: count)
         for l in levels { out[l.index] = Self.rgb(l.color) }
@@ -33,14 +33,14 @@ public struct RadarLevels: Sendable {
 
     /// The palette index of bin value `value`.
     @inline(__always)
-    public func index(_ value: UInt8) -> UInt8 { map[Int(value)] }
+    package func index(_ value: UInt8) -> UInt8 { map[Int(value)] }
 
     /// Whether the product defines bin value `value` (others are counted and drawn as 0).
     @inline(__always)
-    public func defines(_ value: UInt8) -> Bool { defined[Int(value)] }
+    package func defines(_ value: UInt8) -> Bool { defined[Int(value)] }
 
     /// The index a block announced empty is drawn with.
-    public let emptyIndex: UInt8
+    package let emptyIndex: UInt8
 
     init(_ levels: [(Int, String, String)], transparent: Set<Int>, empty: UInt8, defined: (UInt8) -> Bool, map: (UInt8) -> Int) {
         self.levels = levels.map { Level(index: $0.0, label: $0.1, color: $0.2) }
@@ -57,7 +57,7 @@ public struct RadarLevels: Sendable {
     }
 
     /// The levels of `kind`.
-    public static func of(_ kind: RadarKind) -> RadarLevels {
+    package static func of(_ kind: RadarKind) -> RadarLevels {
         switch kind {
         case .nexradRegional: nexradRegional
         case .nexradCONUS: nexradCONUS

@@ -7,21 +7,21 @@ import Dispatch
 /// when a picture is asked for (on the asker's thread, once a composite: cached until it changes).
 /// At most `maximumPending` blocks wait to be assembled; past that they are dropped and counted
 /// (a flood must not grow memory or reach the core).
-public final class RadarStore: Sendable {
+package final class RadarStore: Sendable {
     /// A picture ready to serve.
-    public struct Picture: Sendable {
+    package struct Picture: Sendable {
         /// The PNG file.
-        public var png: [UInt8]
+        package var png: [UInt8]
         /// The world file.
-        public var worldFile: String
+        package var worldFile: String
         /// The sidecar JSON.
-        public var json: String
+        package var json: String
         /// An entity tag that changes whenever the picture does.
-        public var etag: String
+        package var etag: String
         /// When the picture last changed (its latest block's reception), seconds since 1970.
-        public var modified: Double
+        package var modified: Double
         /// The product time.
-        public var time: Double
+        package var time: Double
     }
 
     private struct Cached {
@@ -41,18 +41,18 @@ public final class RadarStore: Sendable {
     }
 
     /// Blocks waiting to be assembled at most.
-    public static let maximumPending = 20_000
+    package static let maximumPending = 20_000
 
     private let state: Locked<State>
     private let queue = DispatchQueue(label: "gatewayd.radar")
 
     /// An empty store.
-    public init(limits: RadarAssembler.Limits = RadarAssembler.Limits()) {
+    package init(limits: RadarAssembler.Limits = RadarAssembler.Limits()) {
         state = Locked(State(assembler: RadarAssembler(limits: limits)))
     }
 
     /// Hands blocks over to be assembled (returns at once).
-    public func submit(_ receipts: [GridBlockReceipt]) {
+    package func submit(_ receipts: [GridBlockReceipt]) {
         guard !receipts.isEmpty else { return }
         let accepted = state.withLock { s -> Bool in
             guard s.pending + receipts.count <= Self.maximumPending else {
@@ -72,20 +72,20 @@ public final class RadarStore: Sendable {
     }
 
     /// Waits until every block handed over is assembled.
-    public func drain() { queue.sync {} }
+    package func drain() { queue.sync {} }
 
     /// The kinds with a picture, by name.
-    public var kinds: [RadarKind] { state.withLock { $0.assembler.kinds } }
+    package var kinds: [RadarKind] { state.withLock { $0.assembler.kinds } }
 
     /// The counters, the blocks dropped while too many waited, and what is held.
-    public var status: (counters: RadarAssembler.Counters, droppedPending: Int, blocksHeld: Int, composites: Int, bytes: Int) {
+    package var status: (counters: RadarAssembler.Counters, droppedPending: Int, blocksHeld: Int, composites: Int, bytes: Int) {
         state.withLock { ($0.assembler.counters, $0.droppedPending, $0.assembler.blocksHeld, $0.assembler.compositeCount, $0.assembler.storageBytes) }
     }
 
     /// The latest complete picture of `kind` (or, with `time`, its loop frame of that product
     /// time), drawn now if it changed since last asked; nil when there is none (or it cannot be
     /// drawn: `notDrawn` says why).
-    public func picture(_ kind: RadarKind, time: Double? = nil) -> Picture? {
+    package func picture(_ kind: RadarKind, time: Double? = nil) -> Picture? {
         let (composite, cached) = state.withLock { s -> (RadarComposite?, Cached?) in
             guard let time else { return (s.assembler.latest(kind), s.cache[kind]) }
             return (s.assembler.loop(kind).first { $0.time == time }, s.frames[kind]?[time])
@@ -122,7 +122,7 @@ public final class RadarStore: Sendable {
 
     /// The loop of `kind`: its complete composites of the last 30 minutes, oldest first, each
     /// with the path of its picture.
-    public func loopJSON(_ kind: RadarKind) -> String {
+    package func loopJSON(_ kind: RadarKind) -> String {
         let frames = state.withLock { $0.assembler.loop(kind) }
         return "{\"kind\":\"\(kind.name)\",\"frames\":" + JSONWriter.array(frames.map { c in
             var w = JSONWriter()
@@ -135,12 +135,12 @@ public final class RadarStore: Sendable {
     }
 
     /// Why `kind`'s latest composite could not be drawn, if it could not.
-    public func notDrawn(_ kind: RadarKind) -> String? { state.withLock { $0.notDrawn[kind] } }
+    package func notDrawn(_ kind: RadarKind) -> String? { state.withLock { $0.notDrawn[kind] } }
 
     /// The index `/weather/` serves: each kind with its time, age at `now`, and its files; and
     /// what was counted (blocks taken, and every kind refused: outside the grid, undefined
     /// values, too late, times going backwards, composites never completed or dropped).
-    public func index(at now: Double) -> String {
+    package func index(at now: Double) -> String {
         let pictures = state.withLock { s in
             s.assembler.kinds.compactMap { k in s.assembler.latest(k).map { (kind: k, latest: $0, frames: s.assembler.loop(k).count) } }
         }

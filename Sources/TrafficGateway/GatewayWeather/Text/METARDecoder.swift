@@ -3,76 +3,76 @@
 /// A METAR or SPECI decoded: the observation's time, wind, visibility, weather, sky, temperature,
 /// altimeter and FAA flight category. Groups the decoder does not know are skipped; the body ends
 /// at "RMK" (kept raw in `remarks`) or at a trend ("NOSIG", "TEMPO", "BECMG"), which is ignored.
-public struct DecodedMETAR: Sendable, Equatable {
+package struct DecodedMETAR: Sendable, Equatable {
     /// The text as given.
-    public var raw: String
+    package var raw: String
     /// "METAR" or "SPECI" ("METAR" when the text has no prefix).
-    public var kind: String
+    package var kind: String
     /// The station ("KSLE").
-    public var station: String
+    package var station: String
     /// Day of the month of the observation.
-    public var day: Int?
+    package var day: Int?
     /// Hour of the observation, UTC.
-    public var hour: Int?
+    package var hour: Int?
     /// Minute of the observation.
-    public var minute: Int?
+    package var minute: Int?
     /// An automated observation ("AUTO").
-    public var isAuto = false
+    package var isAuto = false
     /// Wind, visibility, weather and sky.
-    public var conditions = WeatherConditions()
+    package var conditions = WeatherConditions()
     /// Temperature, whole °C from the body ("M05" → −5).
-    public var temperatureC: Int?
+    package var temperatureC: Int?
     /// Dew point, whole °C from the body.
-    public var dewpointC: Int?
+    package var dewpointC: Int?
     /// Temperature to a tenth of a degree from the remarks' T group ("T01560061" → 15.6).
-    public var temperatureTenthsC: Double?
+    package var temperatureTenthsC: Double?
     /// Dew point to a tenth of a degree from the remarks' T group ("T01560061" → 6.1).
-    public var dewpointTenthsC: Double?
+    package var dewpointTenthsC: Double?
     /// Altimeter setting, inches of mercury ("A3012" → 30.12; "Q1013" converted → 29.91).
-    public var altimeterInHg: Double?
+    package var altimeterInHg: Double?
     /// Altimeter setting in hectopascals, only when the report gives it so ("Q1013" → 1013).
-    public var altimeterHPa: Int?
+    package var altimeterHPa: Int?
     /// The remarks after "RMK", words joined by single spaces; nil when there are none.
-    public var remarks: String?
+    package var remarks: String?
 
     /// A decoded METAR with the given station (the decoder fills the rest).
-    public init(raw: String, kind: String = "METAR", station: String) {
+    package init(raw: String, kind: String = "METAR", station: String) {
         self.raw = raw
         self.kind = kind
         self.station = station
     }
 
     /// The wind; nil when not reported.
-    public var wind: WeatherWind? { conditions.wind }
+    package var wind: WeatherWind? { conditions.wind }
     /// Visibility, statute miles.
-    public var visibilitySM: Double? { conditions.visibilitySM }
+    package var visibilitySM: Double? { conditions.visibilitySM }
     /// The visibility is more than `visibilitySM` ("P6SM", "9999", CAVOK).
-    public var visibilityPlus: Bool { conditions.visibilityPlus }
+    package var visibilityPlus: Bool { conditions.visibilityPlus }
     /// The visibility is less than `visibilitySM` ("M1/4SM").
-    public var visibilityLessThan: Bool { conditions.visibilityLessThan }
+    package var visibilityLessThan: Bool { conditions.visibilityLessThan }
     /// The visibility as written in metres, for reports outside the US.
-    public var visibilityMetres: Int? { conditions.visibilityMetres }
+    package var visibilityMetres: Int? { conditions.visibilityMetres }
     /// Present weather in English.
-    public var weather: [String] { conditions.weather }
+    package var weather: [String] { conditions.weather }
     /// Cloud layers.
-    public var sky: [WeatherSkyLayer] { conditions.sky }
+    package var sky: [WeatherSkyLayer] { conditions.sky }
     /// "CLR", "SKC", "NSC", "NCD" or "CAVOK" when the report says so.
-    public var clearSky: String? { conditions.clearSky }
+    package var clearSky: String? { conditions.clearSky }
     /// CAVOK was reported.
-    public var isCAVOK: Bool { conditions.isCAVOK }
+    package var isCAVOK: Bool { conditions.isCAVOK }
     /// The ceiling, feet above ground: lowest broken or overcast layer or vertical visibility.
-    public var ceilingFt: Int? { conditions.ceilingFt }
+    package var ceilingFt: Int? { conditions.ceilingFt }
     /// "VFR", "MVFR", "IFR" or "LIFR" (see `WeatherGroups.flightCategory`); nil when neither
     /// visibility nor sky condition is reported.
-    public var flightCategory: String? { conditions.flightCategory }
+    package var flightCategory: String? { conditions.flightCategory }
     /// The temperature, the remarks' tenths when given, else the body's whole degrees.
-    public var bestTemperatureC: Double? { temperatureTenthsC ?? temperatureC.map(Double.init) }
+    package var bestTemperatureC: Double? { temperatureTenthsC ?? temperatureC.map(Double.init) }
     /// The dew point, the remarks' tenths when given, else the body's whole degrees.
-    public var bestDewpointC: Double? { dewpointTenthsC ?? dewpointC.map(Double.init) }
+    package var bestDewpointC: Double? { dewpointTenthsC ?? dewpointC.map(Double.init) }
 
     /// One line of English: "Wind 340° 8 kt, visibility 10 SM, few 4,000 ft, 16/6 °C,
     /// altimeter 30.12 inHg, VFR". Parts the report lacks are left out.
-    public var summary: String {
+    package var summary: String {
         var parts = conditions.summaryParts
         if let t = temperatureC {
             parts.append(dewpointC.map { "\(t)/\($0) °C" } ?? "\(t) °C")
@@ -89,7 +89,7 @@ public struct DecodedMETAR: Sendable, Equatable {
     /// Decodes a METAR or SPECI ("METAR KSLE 161356Z 34008KT 10SM FEW040 16/06 A3012 RMK AO2
     /// T01560061="), with or without its prefix, over any whitespace. Nil when no station
     /// identifier (2–5 letters or digits, at least one a letter) follows the optional prefix.
-    public static func decode(_ text: String) -> DecodedMETAR? {
+    package static func decode(_ text: String) -> DecodedMETAR? {
         let words = WeatherGroups.words(text)
         var i = 0
         var kind = "METAR"

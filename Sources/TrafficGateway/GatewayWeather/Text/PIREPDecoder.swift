@@ -2,18 +2,18 @@
 
 /// A PIREP decoded: "PIREP SLE 161350Z KSLE UA /OV SLE090010/TM 1350/FL065/TP C172/SK SCT070/RM SMOOTH".
 /// Fields are found by their "/XX" codes in any order; missing or unknown ones are left nil.
-public struct DecodedPIREP: Sendable, Equatable {
+package struct DecodedPIREP: Sendable, Equatable {
     /// A cloud layer of a report's /SK field ("BKN030-TOP050": broken, base 3,000 ft, tops 5,000 ft).
-    public struct SkyLayer: Sendable, Equatable {
+    package struct SkyLayer: Sendable, Equatable {
         /// "FEW", "SCT", "BKN", "OVC", "VV", "SKC", "CLR" or "UNKN" when the text gives none.
-        public var cover: String
+        package var cover: String
         /// Base, feet MSL; nil when not given.
-        public var baseFt: Int?
+        package var baseFt: Int?
         /// Tops, feet MSL; nil when not given.
-        public var topFt: Int?
+        package var topFt: Int?
 
         /// A layer.
-        public init(cover: String, baseFt: Int? = nil, topFt: Int? = nil) {
+        package init(cover: String, baseFt: Int? = nil, topFt: Int? = nil) {
             self.cover = cover
             self.baseFt = baseFt
             self.topFt = topFt
@@ -21,52 +21,52 @@ public struct DecodedPIREP: Sendable, Equatable {
     }
 
     /// The text as given.
-    public var raw: String
+    package var raw: String
     /// Urgent ("UUA").
-    public var isUrgent = false
+    package var isUrgent = false
     /// The station the record is filed under (the word after "PIREP"), or the first header word.
-    public var station: String?
+    package var station: String?
     /// The station before "UA"/"UUA" when it is another word than `station` ("KSLE").
-    public var reportingStation: String?
+    package var reportingStation: String?
     /// The record's time ("161350Z").
-    public var issued: WeatherDayTime?
+    package var issued: WeatherDayTime?
     /// Location (/OV), as written ("SLE090010": 10 NM on the 090 radial of SLE).
-    public var location: String?
+    package var location: String?
     /// Hour of the report's /TM, UTC.
-    public var timeHour: Int?
+    package var timeHour: Int?
     /// Minute of the report's /TM.
-    public var timeMinute: Int?
+    package var timeMinute: Int?
     /// Altitude in feet (/FL065 → 6,500); nil when unknown or given as climbing or descending.
-    public var altitudeFt: Int?
+    package var altitudeFt: Int?
     /// The /FL field when it is not a number: "unknown" (UNKN), "during climb" (DURC), "during descent" (DURD), else as written.
-    public var altitudeNote: String?
+    package var altitudeNote: String?
     /// Aircraft type (/TP).
-    public var aircraftType: String?
+    package var aircraftType: String?
     /// Cloud layers (/SK).
-    public var sky: [SkyLayer] = []
+    package var sky: [SkyLayer] = []
     /// Flight visibility in statute miles (/WX FV05SM).
-    public var flightVisibilitySM: Int?
+    package var flightVisibilitySM: Int?
     /// Weather (/WX) in English.
-    public var weather: [String] = []
+    package var weather: [String] = []
     /// Outside air temperature, °C (/TA M05 → −5).
-    public var temperatureC: Int?
+    package var temperatureC: Int?
     /// Wind aloft (/WV 27045KT).
-    public var wind: WeatherWind?
+    package var wind: WeatherWind?
     /// Turbulence (/TB) in English: "light to moderate chop between 8,000 and 10,000 ft", "no turbulence".
-    public var turbulence: String?
+    package var turbulence: String?
     /// Icing (/IC) in English: "light rime icing between 5,000 and 7,000 ft", "no icing".
-    public var icing: String?
+    package var icing: String?
     /// Remarks (/RM) as written.
-    public var remarks: String?
+    package var remarks: String?
 
     /// An empty report of the given text (the decoder fills the rest).
-    public init(raw: String) { self.raw = raw }
+    package init(raw: String) { self.raw = raw }
 
     static let codes: Set<String> = ["OV", "TM", "FL", "TP", "SK", "WX", "TA", "WV", "TB", "IC", "RM"]
 
     /// Decodes a PIREP ("UA" or "UUA"), tolerant of extra spaces, missing fields and fields in any
     /// order. Nil when the text has neither "UA", "UUA" nor "PIREP" in its header nor any field.
-    public static func decode(_ text: String) -> DecodedPIREP? {
+    package static func decode(_ text: String) -> DecodedPIREP? {
         let chars = Array(text.uppercased().map { $0.isWhitespace ? " " : $0 })
         var starts: [Int] = []
         for i in chars.indices where chars[i] == "/" && i + 2 < chars.count

@@ -2,28 +2,28 @@
 
 /// A TAF decoded: station, issue time, validity and its periods (the base forecast, then each
 /// FM, TEMPO, BECMG and PROB group), each with wind, visibility, weather, sky and flight category.
-public struct DecodedTAF: Sendable, Equatable {
+package struct DecodedTAF: Sendable, Equatable {
     /// One period of the forecast.
-    public struct Period: Sendable, Equatable {
+    package struct Period: Sendable, Equatable {
         /// "base", "FM", "TEMPO", "BECMG", "PROB30", "PROB40", "PROB30 TEMPO", "PROB40 TEMPO".
-        public var kind: String
+        package var kind: String
         /// The probability of a PROB group (30, 40); nil otherwise.
-        public var probability: Int?
+        package var probability: Int?
         /// When the period starts: the validity's start for the base, the FM time, the range's start.
-        public var start: WeatherDayTime?
+        package var start: WeatherDayTime?
         /// When it ends: for the base and FM periods the next FM's time or the validity's end; the
         /// range's end for TEMPO, BECMG and PROB.
-        public var end: WeatherDayTime?
+        package var end: WeatherDayTime?
         /// The conditions the period states (and only those).
-        public var conditions: WeatherConditions
+        package var conditions: WeatherConditions
         /// The flight category of the period, with what it does not state (visibility, or sky)
         /// taken from the prevailing conditions before it; see `DecodedTAF.decode`.
-        public var flightCategory: String?
+        package var flightCategory: String?
         /// The period's groups after its heading, joined by single spaces.
-        public var text: String
+        package var text: String
 
         /// A period.
-        public init(kind: String, probability: Int? = nil, start: WeatherDayTime? = nil, end: WeatherDayTime? = nil,
+        package init(kind: String, probability: Int? = nil, start: WeatherDayTime? = nil, end: WeatherDayTime? = nil,
                     conditions: WeatherConditions = WeatherConditions(), flightCategory: String? = nil, text: String = "") {
             self.kind = kind
             self.probability = probability
@@ -35,20 +35,20 @@ public struct DecodedTAF: Sendable, Equatable {
         }
 
         /// The wind the period states.
-        public var wind: WeatherWind? { conditions.wind }
+        package var wind: WeatherWind? { conditions.wind }
         /// The visibility the period states, statute miles.
-        public var visibilitySM: Double? { conditions.visibilitySM }
+        package var visibilitySM: Double? { conditions.visibilitySM }
         /// The stated visibility is more than `visibilitySM` ("P6SM").
-        public var visibilityPlus: Bool { conditions.visibilityPlus }
+        package var visibilityPlus: Bool { conditions.visibilityPlus }
         /// Weather in English.
-        public var weather: [String] { conditions.weather }
+        package var weather: [String] { conditions.weather }
         /// Cloud layers the period states.
-        public var sky: [WeatherSkyLayer] { conditions.sky }
+        package var sky: [WeatherSkyLayer] { conditions.sky }
         /// The ceiling the period states, feet.
-        public var ceilingFt: Int? { conditions.ceilingFt }
+        package var ceilingFt: Int? { conditions.ceilingFt }
 
         /// One line of English: "Wind 330° 10 kt, visibility more than 6 SM, scattered 5,000 ft, VFR".
-        public var summary: String {
+        package var summary: String {
             var parts = conditions.summaryParts
             if let flightCategory { parts.append(flightCategory) }
             return WeatherGroups.sentence(parts)
@@ -56,26 +56,26 @@ public struct DecodedTAF: Sendable, Equatable {
     }
 
     /// The text as given.
-    public var raw: String
+    package var raw: String
     /// The station ("KPDX").
-    public var station: String
+    package var station: String
     /// An amendment ("TAF.AMD", "AMD").
-    public var isAmended = false
+    package var isAmended = false
     /// A correction ("TAF.COR", "COR").
-    public var isCorrected = false
+    package var isCorrected = false
     /// When it was issued.
-    public var issued: WeatherDayTime?
+    package var issued: WeatherDayTime?
     /// Start of validity (minute 0).
-    public var validFrom: WeatherDayTime?
+    package var validFrom: WeatherDayTime?
     /// End of validity (minute 0; the hour may be 24).
-    public var validTo: WeatherDayTime?
+    package var validTo: WeatherDayTime?
     /// The periods in the order written, the base first.
-    public var periods: [Period] = []
+    package var periods: [Period] = []
     /// Remarks after "RMK"; nil when none.
-    public var remarks: String?
+    package var remarks: String?
 
     /// A TAF for a station (the decoder fills the rest).
-    public init(raw: String, station: String) {
+    package init(raw: String, station: String) {
         self.raw = raw
         self.station = station
     }
@@ -88,7 +88,7 @@ public struct DecodedTAF: Sendable, Equatable {
     /// any BECMG before it (a TEMPO or PROB does not change them). So "TEMPO 1612/1614 3SM BR" under
     /// a base of "P6SM BKN008" is IFR on its ceiling, and a TEMPO of only "BKN008" under "P6SM"
     /// is IFR. Each period's `conditions` hold only what it states.
-    public static func decode(_ text: String) -> DecodedTAF? {
+    package static func decode(_ text: String) -> DecodedTAF? {
         let words = WeatherGroups.words(text)
         var i = 0
         var amended = false, corrected = false

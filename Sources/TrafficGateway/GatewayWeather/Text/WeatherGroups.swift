@@ -4,16 +4,16 @@
 
 /// A day of the month and a UTC time, as weather reports write them ("161356Z", "1614/1718").
 /// The hour may be 24 in a TAF's validity ("1618/1624": the end of the 16th).
-public struct WeatherDayTime: Sendable, Equatable, Hashable {
+package struct WeatherDayTime: Sendable, Equatable, Hashable {
     /// Day of the month, 1–31 as written.
-    public var day: Int
+    package var day: Int
     /// Hour, UTC (0–24).
-    public var hour: Int
+    package var hour: Int
     /// Minute (0 when the group gives none).
-    public var minute: Int
+    package var minute: Int
 
     /// A day and time.
-    public init(day: Int, hour: Int, minute: Int = 0) {
+    package init(day: Int, hour: Int, minute: Int = 0) {
         self.day = day
         self.hour = hour
         self.minute = minute
@@ -21,24 +21,24 @@ public struct WeatherDayTime: Sendable, Equatable, Hashable {
 }
 
 /// A surface wind group ("34008KT", "24015G25KT" with "210V270", "VRB03KT", "00000KT").
-public struct WeatherWind: Sendable, Equatable {
+package struct WeatherWind: Sendable, Equatable {
     /// True direction in degrees; nil when variable ("VRB") or calm.
-    public var directionDeg: Int?
+    package var directionDeg: Int?
     /// The direction is variable ("VRB").
-    public var isVariable: Bool
+    package var isVariable: Bool
     /// Mean speed in knots (converted from MPS or KMH when the report uses them).
-    public var speedKt: Int?
+    package var speedKt: Int?
     /// Gust speed in knots.
-    public var gustKt: Int?
+    package var gustKt: Int?
     /// Start of the variable sector ("210V270": 210).
-    public var variableFrom: Int?
+    package var variableFrom: Int?
     /// End of the variable sector ("210V270": 270).
-    public var variableTo: Int?
+    package var variableTo: Int?
     /// Calm ("00000KT"): no direction, speed 0.
-    public var isCalm: Bool
+    package var isCalm: Bool
 
     /// A wind.
-    public init(directionDeg: Int? = nil, isVariable: Bool = false, speedKt: Int? = nil, gustKt: Int? = nil,
+    package init(directionDeg: Int? = nil, isVariable: Bool = false, speedKt: Int? = nil, gustKt: Int? = nil,
                 variableFrom: Int? = nil, variableTo: Int? = nil, isCalm: Bool = false) {
         self.directionDeg = directionDeg
         self.isVariable = isVariable
@@ -51,18 +51,18 @@ public struct WeatherWind: Sendable, Equatable {
 }
 
 /// One cloud layer ("FEW040", "BKN008", "SCT030CB", "OVC///", "VV002").
-public struct WeatherSkyLayer: Sendable, Equatable {
+package struct WeatherSkyLayer: Sendable, Equatable {
     /// "FEW", "SCT", "BKN", "OVC" or "VV" (vertical visibility into an obscured sky).
-    public var cover: String
+    package var cover: String
     /// Base in feet above ground; nil when unknown ("///").
-    public var baseFt: Int?
+    package var baseFt: Int?
     /// Cumulonimbus ("CB").
-    public var isCumulonimbus: Bool
+    package var isCumulonimbus: Bool
     /// Towering cumulus ("TCU").
-    public var isToweringCumulus: Bool
+    package var isToweringCumulus: Bool
 
     /// A layer.
-    public init(cover: String, baseFt: Int?, isCumulonimbus: Bool = false, isToweringCumulus: Bool = false) {
+    package init(cover: String, baseFt: Int?, isCumulonimbus: Bool = false, isToweringCumulus: Bool = false) {
         self.cover = cover
         self.baseFt = baseFt
         self.isCumulonimbus = isCumulonimbus
@@ -72,46 +72,46 @@ public struct WeatherSkyLayer: Sendable, Equatable {
 
 /// The prevailing conditions a METAR reports or a TAF period forecasts: wind, visibility,
 /// weather and sky, with the ceiling and the flight category they give.
-public struct WeatherConditions: Sendable, Equatable {
+package struct WeatherConditions: Sendable, Equatable {
     /// The wind; nil when not given (or "/////KT").
-    public var wind: WeatherWind?
+    package var wind: WeatherWind?
     /// Visibility in statute miles ("P6SM" → 6, "1 1/2SM" → 1.5; metres converted, rounded to 0.01).
-    public var visibilitySM: Double?
+    package var visibilitySM: Double?
     /// The visibility is more than `visibilitySM` ("P6SM", metres "9999", CAVOK).
-    public var visibilityPlus = false
+    package var visibilityPlus = false
     /// The visibility is less than `visibilitySM` ("M1/4SM").
-    public var visibilityLessThan = false
+    package var visibilityLessThan = false
     /// The visibility as written in metres ("9999", "0800"; 9999 for CAVOK); nil in statute miles.
-    public var visibilityMetres: Int?
+    package var visibilityMetres: Int?
     /// Present weather groups as written ("-TSRA", "BR").
-    public var weatherCodes: [String] = []
+    package var weatherCodes: [String] = []
     /// Present weather in English, one entry a group ("thunderstorm with light rain", "mist").
-    public var weather: [String] = []
+    package var weather: [String] = []
     /// Cloud layers, lowest first as written.
-    public var sky: [WeatherSkyLayer] = []
+    package var sky: [WeatherSkyLayer] = []
     /// A clear-sky word: "CLR", "SKC", "NSC", "NCD" or "CAVOK"; nil otherwise.
-    public var clearSky: String?
+    package var clearSky: String?
     /// A visibility group was there but is no visibility ("999999999SM"): the flight category
     /// is then unknown, never VFR for want of a visibility.
-    public var visibilityUnreadable = false
+    package var visibilityUnreadable = false
 
     /// Empty conditions.
-    public init() {}
+    package init() {}
 
     /// CAVOK: visibility 10 km or more, no cloud below 5,000 ft or the highest minimum sector altitude, no weather.
-    public var isCAVOK: Bool { clearSky == "CAVOK" }
+    package var isCAVOK: Bool { clearSky == "CAVOK" }
 
     /// The ceiling, feet: the lowest broken or overcast layer or vertical visibility with a known base.
-    public var ceilingFt: Int? {
+    package var ceilingFt: Int? {
         sky.filter { $0.cover == "BKN" || $0.cover == "OVC" || $0.cover == "VV" }.compactMap(\.baseFt).min()
     }
 
     /// A sky condition was given (a layer or a clear-sky word).
-    public var hasSky: Bool { !sky.isEmpty || clearSky != nil }
+    package var hasSky: Bool { !sky.isEmpty || clearSky != nil }
 
     /// The FAA flight category of these conditions alone ("VFR", "MVFR", "IFR", "LIFR"); nil when
     /// neither visibility nor sky is given. See `WeatherGroups.flightCategory`.
-    public var flightCategory: String? {
+    package var flightCategory: String? {
         if visibilityUnreadable && visibilitySM == nil { return nil }
         return WeatherGroups.flightCategory(ceilingFt: ceilingFt, hasSky: hasSky, visibilitySM: visibilitySM,
                                      visibilityLessThan: visibilityLessThan)
@@ -215,13 +215,13 @@ public struct WeatherConditions: Sendable, Equatable {
 }
 
 /// The parsers and words shared by the text decoders.
-public enum WeatherGroups {
+package enum WeatherGroups {
     /// The FAA flight category for a ceiling (feet) and a visibility (statute miles): LIFR below
     /// 500 ft or below 1 SM; IFR 500 to below 1,000 ft or 1 to below 3 SM; MVFR 1,000–3,000 ft or
     /// 3–5 SM; VFR otherwise. A missing ceiling counts as none (unlimited), a missing visibility
     /// as unrestricted, so the one given decides; nil when neither visibility nor a sky condition
     /// is given. A "less than" visibility counts as just below its value.
-    public static func flightCategory(ceilingFt: Int?, hasSky: Bool, visibilitySM: Double?,
+    package static func flightCategory(ceilingFt: Int?, hasSky: Bool, visibilitySM: Double?,
                                       visibilityLessThan: Bool = false) -> String? {
         guard hasSky || visibilitySM != nil || ceilingFt != nil else { return nil }
         let c = ceilingFt ?? Int.max
@@ -388,7 +388,7 @@ public enum WeatherGroups {
 
     /// A present-weather group in English: "-RA" "light rain", "+TSRA" "thunderstorm with heavy
     /// rain", "VCSH" "vicinity showers", "+FC" "tornado or waterspout"; nil when not one.
-    public static func weather(_ w: String) -> String? {
+    package static func weather(_ w: String) -> String? {
         if w == "NSW" { return "no significant weather" }
         var s = Substring(w)
         var intensity = ""

@@ -12,24 +12,24 @@
 /// and from the station's first letter), groups are matched to altitudes by column; otherwise
 /// they are matched from the right (the highest altitude gets the last group), which is right
 /// because blanks only ever open a line.
-public struct DecodedWindsAloft: Sendable, Equatable {
+package struct DecodedWindsAloft: Sendable, Equatable {
     /// One altitude's wind and temperature.
-    public struct Level: Sendable, Equatable {
+    package struct Level: Sendable, Equatable {
         /// Altitude, feet MSL (the header's label).
-        public var altitudeFt: Int
+        package var altitudeFt: Int
         /// True direction, degrees; nil when light and variable.
-        public var directionDeg: Int?
+        package var directionDeg: Int?
         /// Speed, knots (0 when light and variable).
-        public var speedKt: Int
+        package var speedKt: Int
         /// Temperature, °C; nil when not forecast (3,000 ft and levels near the station).
-        public var temperatureC: Int?
+        package var temperatureC: Int?
         /// Light and variable ("9900"): under 5 kt.
-        public var isLightAndVariable: Bool
+        package var isLightAndVariable: Bool
         /// The group as written.
-        public var group: String
+        package var group: String
 
         /// A level.
-        public init(altitudeFt: Int, directionDeg: Int?, speedKt: Int, temperatureC: Int? = nil,
+        package init(altitudeFt: Int, directionDeg: Int?, speedKt: Int, temperatureC: Int? = nil,
                     isLightAndVariable: Bool = false, group: String = "") {
             self.altitudeFt = altitudeFt
             self.directionDeg = directionDeg
@@ -41,24 +41,24 @@ public struct DecodedWindsAloft: Sendable, Equatable {
     }
 
     /// The text as given.
-    public var raw: String
+    package var raw: String
     /// The station ("SLE"): the word after "WINDS", else the data line's first word.
-    public var station: String?
+    package var station: String?
     /// When the forecast is valid (the last "ddhhmmZ" before the altitude header).
-    public var valid: WeatherDayTime?
+    package var valid: WeatherDayTime?
     /// The header's altitudes, feet, in order.
-    public var altitudesFt: [Int] = []
+    package var altitudesFt: [Int] = []
     /// The levels that have a decodable group, lowest first.
-    public var levels: [Level] = []
+    package var levels: [Level] = []
     /// Groups were matched to altitudes by column (else from the right).
-    public var matchedByColumn = false
+    package var matchedByColumn = false
 
     /// An empty record (the decoder fills the rest).
-    public init(raw: String) { self.raw = raw }
+    package init(raw: String) { self.raw = raw }
 
     /// Decodes a winds-aloft record. Nil when the text has neither a "WINDS" heading nor an "FT"
     /// altitude header; without the header the levels are empty (their altitudes are unknown).
-    public static func decode(_ text: String) -> DecodedWindsAloft? {
+    package static func decode(_ text: String) -> DecodedWindsAloft? {
         let lines = text.uppercased().split(whereSeparator: { $0.isNewline })
             .map { Array($0.map { $0.isWhitespace || $0 == "=" ? " " : $0 }) }
         let tokenized = lines.map(tokens)
@@ -123,7 +123,7 @@ public struct DecodedWindsAloft: Sendable, Equatable {
     }
 
     /// One group at an altitude: "9900", "2714", "2725+02", "731960"; nil when not a group.
-    public static func decodeGroup(_ group: String, altitudeFt: Int) -> Level? {
+    package static func decodeGroup(_ group: String, altitudeFt: Int) -> Level? {
         let c = Array(group)
         guard c.count >= 4, let code = WeatherGroups.number(String(c[0..<2])),
               let raw = WeatherGroups.number(String(c[2..<4])) else { return nil }
