@@ -9,7 +9,7 @@ let package = Package(
         // The gateway's modules (Sources/TrafficGateway/<Module>, one level): `package` access
         // throughout, for this package's own targets. The public faces are GDL90 (the codec) and
         // GatewaySimulation's `BenchmarkWorkloads` (what the Benchmarks/ package measures).
-        .library(name: "TrafficGateway", targets: ["GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
+        .library(name: "TrafficGateway", targets: ["GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
         .library(name: "GatewaySimulation", targets: ["GatewaySimulation"]),
         .executable(name: "gatewayd", targets: ["gatewayd"]),
     ],
@@ -54,11 +54,16 @@ let package = Package(
         // Weather: the gridded FIS-B products assembled into composites and drawn (PNG, world file,
         // JSON) off the core's queue; METAR, TAF, PIREP and winds decoded; weather fetched from
         // aviationweather.gov before the flight and kept in the database.
+        // NOTAMs (issue 53: out of Records, where they were 3,579 of 6,492 lines): the model, the
+        // parser, the plain English, the FAA sources and the store; Records keeps SQLite, the
+        // logbook and the HTTP client every fetcher uses.
+        .target(name: "GatewayNotams", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords"],
+                path: "Sources/TrafficGateway/GatewayNotams"),
         .target(name: "GatewayWeather", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "CZlib"],
                 path: "Sources/TrafficGateway/GatewayWeather"),
         // Feeds: HTTP, SSE, NMEA, forwarding, the cockpit page (its real files embedded by scripts/embed-page.py).
         .target(name: "GatewayFeeds",
-                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayWeather",
+                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayNotams", "GatewayWeather",
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -66,7 +71,7 @@ let package = Package(
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
-                path: "Sources/TrafficGateway/GatewayFeeds", exclude: ["Feeds/Page"]),
+                path: "Sources/TrafficGateway/GatewayFeeds", exclude: ["Page"]),
         // The voice: callouts scheduled, espeak-ng, ALSA.
         .target(name: "GatewayVoice", dependencies: ["GatewaySupport", "GatewayDomain", "GatewayCaptures", "CEspeak", "CALSA"],
                 path: "Sources/TrafficGateway/GatewayVoice"),
@@ -74,7 +79,7 @@ let package = Package(
         // the logbook: nothing lost offline) and the ground station that keeps the club's picture,
         // logbook and page (its files embedded by scripts/embed-page.py).
         .target(name: "GatewayFleet",
-                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayFeeds", "CMosquitto",
+                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "CMosquitto",
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -84,7 +89,7 @@ let package = Package(
                 path: "Sources/TrafficGateway/GatewayFleet", exclude: ["Page"]),
         // The runtime: sources, sinks, the live gateway, the app and its services, configuration.
         .target(name: "GatewayRuntime",
-                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet",
+                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet",
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
@@ -93,15 +98,15 @@ let package = Package(
                 path: "Sources/TrafficGateway/GatewayRuntime"),
         // Simulation and benchmarks: synthetic traffic, scenario captures, the demo flight, the
         // benchmark runners `gatewayd bench` and `gatewayd simulate` use (not in the daemon's path).
-        .target(name: "GatewaySimulation", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
+        .target(name: "GatewaySimulation", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
         // What the fuzz targets drive (the decoders, the core, an HTTP server on a socket pair).
-        .target(name: "GatewayFuzzSupport", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayFeeds", "GatewayRuntime"]),
+        .target(name: "GatewayFuzzSupport", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayFeeds", "GatewayRuntime"]),
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "gatewayd",
             dependencies: [
                 "GDL90",
-                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime",
+                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime",
                 "GatewaySimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -113,7 +118,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
+                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]

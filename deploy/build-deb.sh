@@ -74,7 +74,7 @@ if [ -z "$version" ]; then
   if runs; then
     version=$("$binary" --version)
   else
-    version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/TrafficGateway/GatewaySupport/Support/GatewayVersion.swift)
+    version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/TrafficGateway/GatewaySupport/GatewayVersion.swift)
     say "$binary does not run here: version $version from GatewayVersion.swift"
   fi
 fi

@@ -28,7 +28,7 @@ import sys
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOPS = ("Sources/TrafficGateway", "Sources/GDL90", "Sources/gatewayd", "Sources/GatewaySimulation")
-UNCHECKED = {"Sources/TrafficGateway/GatewaySupport/Support/Locked.swift",
+UNCHECKED = {"Sources/TrafficGateway/GatewaySupport/Locked.swift",
              "Sources/TrafficGateway/GatewayRecords/Logbook/AirportTable.swift",
              "Sources/GDL90/Deframer.swift"}
 RULES = [
@@ -81,7 +81,7 @@ for top in TOPS:
                     elif "//" not in raw[i]:
                         problems.append(f"{rel}:{i + 1}: @unchecked Sendable without its reason on the line")
                 # DedicatedThread is where the raw thread is made.
-                if rel.endswith("GatewaySupport/Support/DedicatedThread.swift"):
+                if rel.endswith("GatewaySupport/DedicatedThread.swift"):
                     continue
                 for pattern, why in RULES:
                     if re.search(pattern, line):

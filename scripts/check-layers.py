@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 LAYERS = [["GatewaySupport"], ["GatewayDomain"], ["GatewayCaptures"], ["GatewayRecords"],
-          ["GatewayWeather"], ["GatewayFeeds", "GatewayVoice"], ["GatewayFleet"], ["GatewayRuntime"]]
+          ["GatewayNotams", "GatewayWeather"], ["GatewayFeeds", "GatewayVoice"], ["GatewayFleet"], ["GatewayRuntime"]]
 LEVEL = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 MODULES = [m for layer in LAYERS for m in layer]
 SHIMS = ["CCurl", "CZlib", "CEspeak", "CALSA", "CMosquitto", "CSQLite"]
@@ -32,7 +32,8 @@ ALLOWED = {
     "GatewayDomain": ["GDL90"] + MODULES,
     "GatewayCaptures": ["GDL90", "CZlib"] + MODULES,
     "GatewayRecords": ["GDL90", "CCurl", "CSQLite"] + MODULES,
-    "GatewayWeather": ["GDL90", "CZlib", "CCurl"] + MODULES,
+    "GatewayNotams": ["GDL90"] + MODULES,
+    "GatewayWeather": ["GDL90", "CZlib"] + MODULES,
     "GatewayFeeds": ["GDL90", "swift-nio:NIOPosix"] + HTTP + MODULES,
     "GatewayVoice": ["GDL90", "CEspeak", "CALSA"] + MODULES,
     "GatewayFleet": ["GDL90", "CMosquitto"] + HTTP + MODULES,

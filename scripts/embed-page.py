@@ -2,8 +2,8 @@
 """Embeds the web pages' files into Swift sources as raw string literals, so the binary serves them
 byte for byte with no file beside it (a static binary copied to a Pi):
 
-- the cockpit page (Sources/TrafficGateway/GatewayFeeds/Feeds/Page: index.html, style.css, app.js)
-  into Sources/TrafficGateway/GatewayFeeds/Feeds/CockpitPageFiles.swift (`extension CockpitPage`);
+- the cockpit page (Sources/TrafficGateway/GatewayFeeds/Page: index.html, style.css, app.js)
+  into Sources/TrafficGateway/GatewayFeeds/CockpitPageFiles.swift (`extension CockpitPage`);
 - the fleet page (Sources/TrafficGateway/GatewayFleet/Page: the same three files) into
   Sources/TrafficGateway/GatewayFleet/Station/FleetPageFiles.swift (`extension FleetPage`).
 
@@ -16,9 +16,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCES = os.path.join(ROOT, "Sources", "TrafficGateway")
 PAGES = [  # (the page's folder, the generated file, the Swift type, the folder as the header names it, its files)
-    (os.path.join(SOURCES, "GatewayFeeds", "Feeds", "Page"),
-     os.path.join(SOURCES, "GatewayFeeds", "Feeds", "CockpitPageFiles.swift"),
-     "CockpitPage", "Feeds/Page/",
+    (os.path.join(SOURCES, "GatewayFeeds", "Page"),
+     os.path.join(SOURCES, "GatewayFeeds", "CockpitPageFiles.swift"),
+     "CockpitPage", "GatewayFeeds/Page/",
      [  # (file, Swift name, what it is)
          ("index.html", "html", "The document (`/`)"),
          ("style.css", "css", "The style sheet (`/cockpit.css`): day and night themes, touch targets of 48 px or more"),

@@ -4,6 +4,7 @@ import GatewaySupport
 import GatewayDomain
 import GatewayCaptures
 import GatewayRecords
+import GatewayNotams
 import GatewayFeeds
 import GatewayRuntime
 

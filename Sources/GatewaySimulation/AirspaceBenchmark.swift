@@ -13,6 +13,7 @@ import GDL90
 import GatewaySupport
 import GatewayDomain
 import GatewayRecords
+import GatewayNotams
 
 extension Benchmarks {
     /// Airspace alert evaluation per ownship update with `areas` active areas (circles and

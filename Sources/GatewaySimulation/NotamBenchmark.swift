@@ -12,6 +12,7 @@ import Darwin
 import GDL90
 import GatewaySupport
 import GatewayRecords
+import GatewayNotams
 
 /// A real-shaped NOTAM set for benchmarks and coverage checks: FAA NOTAM API features in the
 /// mix a busy region's reply has (about two thirds aerodrome NOTAMs: runways, taxiways,

@@ -1,6 +1,7 @@
 import Dispatch
 import GatewaySupport
 import GatewayRecords
+import GatewayNotams
 
 /// The regex engine's worst case (issue 40): every pattern the NOTAM parser uses, on texts made
 /// of long runs of each character class the patterns read (white space, digits, letters,

@@ -8,6 +8,7 @@ import GatewaySupport
 import GatewayDomain
 import GatewayCaptures
 import GatewayRecords
+import GatewayNotams
 import GatewayVoice
 import GatewayRuntime
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import GatewaySupport
 import GatewayRecords
+import GatewayNotams
 import GatewayRuntime
 
 // The library's typed settings as option values, each read by the library's one parser.

@@ -12,6 +12,7 @@ import Darwin
 #endif
 import GatewaySupport
 import GatewayRecords
+import GatewayNotams
 import GatewayRuntime
 
 /// `gatewayd notams`: fetch, import, list, show and follow changes of the NOTAMs kept for flight.

@@ -13,6 +13,7 @@ import Darwin
 import GDL90
 import GatewaySupport
 import GatewayRecords
+import GatewayNotams
 
 /// `gatewayd notams fetch`.
 struct NotamsFetch: AsyncParsableCommand {

@@ -13,6 +13,7 @@ import Darwin
 import GatewaySupport
 import GatewayDomain
 import GatewayRecords
+import GatewayNotams
 
 /// `gatewayd notams list`.
 struct NotamsList: ParsableCommand {

@@ -14,6 +14,7 @@ import GDL90
 import GatewayDomain
 import GatewayCaptures
 import GatewayRecords
+import GatewayNotams
 import GatewayRuntime
 
 /// `gatewayd replay`: a capture through the whole pipeline, alerts printed.

@@ -2,6 +2,7 @@ import ArgumentParser
 import GatewaySupport
 import GatewayCaptures
 import GatewayRecords
+import GatewayNotams
 import GatewayRuntime
 
 /// `gatewayd run`: the live gateway.

@@ -5,7 +5,9 @@ import Testing
 @testable import GatewayDomain
 @testable import GatewayCaptures
 @testable import GatewayRecords
+@testable import GatewayNotams
 @testable import GatewayFeeds
+@testable import GatewayWeather
 
 #if canImport(Glibc)
 import Glibc

@@ -6,7 +6,7 @@ import Testing
 /// Issue 39, the page as real files: `Feeds/Page/` holds the document, style sheet and script;
 /// the binary serves exactly them (embedded by `scripts/embed-page.py`), and the script parses.
 @Suite struct CockpitPageFilesTests {
-    static let page = repositoryRoot.appendingPathComponent("Sources/TrafficGateway/GatewayFeeds/Feeds/Page")
+    static let page = repositoryRoot.appendingPathComponent("Sources/TrafficGateway/GatewayFeeds/Page")
     static var repositoryRoot: URL { fixtures.deletingLastPathComponent() }
 
     func run(_ arguments: [String]) throws -> (status: Int32, errors: String) {

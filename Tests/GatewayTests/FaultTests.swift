@@ -5,6 +5,7 @@ import Testing
 @testable import GatewaySupport
 @testable import GatewayDomain
 @testable import GatewayRecords
+@testable import GatewayNotams
 @testable import GatewayRuntime
 
 /// Faults a gateway on a Pi meets: power cut during writes, a full disk, no network, gpsd going

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import GatewaySupport
 @testable import GatewayRecords
+@testable import GatewayNotams
 
 /// Issue 24: the daemon off full Foundation. Its own regex engine and JSON reader agree with
 /// Foundation's (which the tests may still use) on every fixture text, and no file of the daemon

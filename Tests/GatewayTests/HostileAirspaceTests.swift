@@ -5,6 +5,7 @@ import Testing
 @testable import GatewayDomain
 @testable import GatewayCaptures
 @testable import GatewayRecords
+@testable import GatewayNotams
 
 /// Issue 27, item 1: one NOTAM vertex at longitude 1e300 killed `run` at every start (the
 /// airspace index converted it to a grid cell and trapped). Every coordinate, radius and limit

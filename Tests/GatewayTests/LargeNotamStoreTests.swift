@@ -4,6 +4,7 @@ import Testing
 @testable import GatewaySupport
 @testable import GatewayDomain
 @testable import GatewayRecords
+@testable import GatewayNotams
 
 /// Issue 27, item 4: 20,000 stored NOTAMs or one NOTAM of 1,000,000 vertices must not make
 /// every datagram, every snapshot and every `/api/traffic` poll pay for the whole store.

@@ -5,6 +5,7 @@ import Testing
 @testable import GatewayDomain
 @testable import GatewayCaptures
 @testable import GatewayRecords
+@testable import GatewayNotams
 @testable import GatewayFeeds
 @testable import GatewayRuntime
 @testable import GatewaySimulation

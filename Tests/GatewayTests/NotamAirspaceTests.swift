@@ -5,6 +5,7 @@ import Testing
 @testable import GatewayDomain
 @testable import GatewayCaptures
 @testable import GatewayRecords
+@testable import GatewayNotams
 @testable import GatewayRuntime
 
 /// Real-shaped NOTAM texts in the wordings the FAA publishes (its NOTAM order's airspace

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import GatewaySupport
 @testable import GatewayRecords
+@testable import GatewayNotams
 
 /// The plain-English measurement over `fixtures/notams-english.txt`: the share of NOTAMs whose
 /// translation keeps no raw date, coordinate, height or distance group and no contraction.

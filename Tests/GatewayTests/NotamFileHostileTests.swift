@@ -3,6 +3,7 @@ import Testing
 @testable import GatewaySupport
 @testable import GatewayCaptures
 @testable import GatewayRecords
+@testable import GatewayNotams
 
 /// Issue 40, item 16: a NOTAM file cut short imported partly and exited 0; the item splitter
 /// rejected valid JSON with `]` or `{` in a string and took the first of two "items"; JSON errors

@@ -6,6 +6,7 @@ import Testing
 @testable import GatewaySupport
 @testable import GatewayDomain
 @testable import GatewayRecords
+@testable import GatewayNotams
 @testable import GatewayFeeds
 @testable import GatewayRuntime
 @testable import GatewaySimulation

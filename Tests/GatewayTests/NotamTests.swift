@@ -5,6 +5,7 @@ import Testing
 @testable import GatewaySupport
 @testable import GatewayDomain
 @testable import GatewayRecords
+@testable import GatewayNotams
 @testable import GatewaySimulation
 
 /// Real-shaped NOTAM texts of each form.

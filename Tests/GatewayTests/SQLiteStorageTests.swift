@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import GatewaySupport
 @testable import GatewayRecords
+@testable import GatewayNotams
 
 /// The gateway's own SQLite layer (Storage/SQLiteConnection.swift, which replaced GRDB): a
 /// database written by the GRDB-based gatewayd opens with nothing lost, a failed write keeps

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import GatewaySupport
 @testable import GatewayRecords
+@testable import GatewayNotams
 
 /// Issue 40, items 6 and 10: numbers from outside (a stored NOTAM's times, a radius or width in
 /// NOTAM text) never reach a conversion that traps, nor become NaN geometry.

@@ -4,6 +4,7 @@ import Testing
 @testable import GatewayDomain
 @testable import GatewayCaptures
 @testable import GatewayRecords
+@testable import GatewayNotams
 @testable import GatewayVoice
 
 /// The rendered vocabulary, once for the suite (espeak-ng from Debian: `scripts/setup.sh`).

@@ -1,7 +1,6 @@
 import GatewaySupport
 import GatewayDomain
 import GatewayRecords
-import GatewayFeeds
 
 /// A gateway's side of the fleet: publishes its status, live picture, alert events and finished
 /// flights to the club's broker under `skygate/NAME/…` (`FleetTopic`), and loses nothing while

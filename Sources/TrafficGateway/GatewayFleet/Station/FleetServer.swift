@@ -1,6 +1,5 @@
 import GatewaySupport
 import GatewayRecords
-import GatewayFeeds
 import Hummingbird
 import HummingbirdCore
 import HTTPTypes

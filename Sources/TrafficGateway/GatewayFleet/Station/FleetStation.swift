@@ -1,7 +1,6 @@
 import GatewaySupport
 import GatewayDomain
 import GatewayRecords
-import GatewayFeeds
 import GDL90
 
 /// The club's ground station: subscribes to `skygate/+/#` (MQTT 3.1.1, a persistent session,

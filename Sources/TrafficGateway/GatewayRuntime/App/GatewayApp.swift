@@ -1,6 +1,7 @@
 import GatewaySupport
 import GatewayDomain
 import GatewayRecords
+import GatewayNotams
 import GatewayFeeds
 import GatewayFleet
 import GatewayWeather

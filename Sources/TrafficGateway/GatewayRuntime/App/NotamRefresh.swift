@@ -1,5 +1,6 @@
 import GatewaySupport
 import GatewayRecords
+import GatewayNotams
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

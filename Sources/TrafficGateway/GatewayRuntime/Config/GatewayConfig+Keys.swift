@@ -2,6 +2,7 @@ import GatewaySupport
 import GatewayFleet
 import GatewayDomain
 import GatewayRecords
+import GatewayNotams
 extension GatewayConfig {
     /// Every key the configuration file may set, in the order `config show` writes them: the one
     /// table that parsing, `config show` and the unknown-key error read.

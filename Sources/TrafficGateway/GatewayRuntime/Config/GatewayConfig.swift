@@ -2,6 +2,7 @@ import GatewaySupport
 import GatewayFleet
 import GatewayDomain
 import GatewayRecords
+import GatewayNotams
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

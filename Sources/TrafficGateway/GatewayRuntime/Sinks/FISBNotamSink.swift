@@ -1,6 +1,7 @@
 import GatewaySupport
 import GatewayDomain
 import GatewayRecords
+import GatewayNotams
 import Dispatch
 
 /// Hands the FIS-B NOTAMs heard in flight, when they changed, to `handle` (which keeps them in

@@ -1,5 +1,6 @@
 import GatewaySupport
 import GatewayRecords
+import GatewayNotams
 import GatewayDomain
 import GatewayWeather
 /// What the cockpit page reads and may do beyond the hub's snapshot: the NOTAM store (and the

@@ -1,3 +1,4 @@
+import GatewayRecords
 /// The coded groups of a NOTAM text read as values and written in words: date-time groups
 /// (`2605161300` → "16 May 2026 13:00 UTC"), times (`1200`), coordinates in every form the
 /// geometry reader takes (`341118.10N0971213.30W`, `4736N12220W`, `334805N/1175517W`), heights

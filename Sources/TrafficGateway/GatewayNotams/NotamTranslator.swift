@@ -1,3 +1,4 @@
+import GatewayRecords
 /// NOTAMs in plain English. The text is read in its parts, not word by word: the keyword frames
 /// the sentence ("Runway 13/31 is closed.", "The instrument landing system (ILS) for runway 35
 /// is out of service.", "Obstacle: …", "Temporary flight restriction, SALEM, OR: …"); date-time

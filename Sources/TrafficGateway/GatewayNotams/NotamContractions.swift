@@ -1,3 +1,4 @@
+import GatewayRecords
 /// The NOTAM contractions a translation spells out: the FAA's (Order JO 7340.2, the contractions
 /// of domestic NOTAMs and FDC procedure NOTAMs) and ICAO's (Doc 8400) as they are met in NOTAMs,
 /// written from the public lists. `common` holds the ones seen most in NOTAMs, about 300 (a test fails

@@ -1,3 +1,4 @@
+import GatewayRecords
 /// What a NOTAM translation still leaves in code: raw date-time groups (`2605161300`),
 /// coordinate groups (`341118.10N0971213.30W`), radial/distance fixes (`TFD094017`), heights
 /// (`1263.1FT`, `FL180`, `SFC`, `AGL`), distances (`4.7NM`) and contractions (`VORTAC`, `MDA`).

@@ -1,6 +1,8 @@
 import GatewaySupport
 import GatewayDomain
 import GatewayRecords
+import GatewayNotams
+import GatewayWeather
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,3 +1,4 @@
+import GatewayRecords
 /// The NOTAM sources `notams fetch` and `run --notam-source` know, by the name the user types.
 package enum NotamSourceKind: String, CaseIterable, Sendable, Equatable, CustomStringConvertible {
     /// The FAA NOTAM API (api.faa.gov key: client_id and client_secret).

@@ -1,3 +1,4 @@
+import GatewayRecords
 /// Word lists the translator reads with: the English words NOTAM texts are written in (shown in
 /// lower case; any other upper-case word is a name or an identifier and stays as written), the
 /// acronyms that name a system (written "meaning (ACR)" the first time), the status words that

@@ -1,5 +1,6 @@
 import GatewaySupport
 import GatewayRecords
+import GatewayNotams
 import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -63,7 +64,7 @@ extension FeedServer {
             return await Self.heavy {
                 Self.flights(sources.logbook) { store in
                     guard let id, let f = try store.flight(id, display: true) else { return .missing("no such flight") }
-                    return .json(LogbookJSON.flight(f, areas: hub.snapshot.airspace))
+                    return .json(LogbookJSON.flight(f, areas: hub.snapshot.airspace, area: CockpitAPI.area))
                 }
             }
         }

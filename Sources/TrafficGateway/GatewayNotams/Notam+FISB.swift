@@ -1,3 +1,4 @@
+import GatewayRecords
 import GatewayDomain
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import GatewaySupport
+import GatewayRecords
 import GatewayDomain
 #if canImport(FoundationEssentials)
 import FoundationEssentials

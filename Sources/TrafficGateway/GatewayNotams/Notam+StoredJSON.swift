@@ -1,4 +1,5 @@
 import GatewaySupport
+import GatewayRecords
 /// A NOTAM as the store keeps it: the JSON its `Codable` conformance reads back (the same keys,
 /// absent optionals as null), written with the project's `JSONWriter` instead of Foundation's
 /// `JSONEncoder`, which was a third of `notams import` (issue 26: ≥ 2,000 NOTAMs/s).

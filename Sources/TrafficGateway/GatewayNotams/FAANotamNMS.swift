@@ -1,4 +1,5 @@
 import GatewaySupport
+import GatewayRecords
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

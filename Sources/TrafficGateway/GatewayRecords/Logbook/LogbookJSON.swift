@@ -1,6 +1,5 @@
 import GatewaySupport
 import GatewayDomain
-import GatewayRecords
 import GDL90
 
 /// The logbook as JSON (`flights list --json`, the page's `/api/flights`), written with `JSONWriter`.
@@ -42,8 +41,9 @@ extension LogbookJSON {
     /// One flight for the page (`/api/flights/N`): its numbers, the debrief text, the display
     /// track as [epoch s, lat, lon, altitude ft, ground speed kt], alerts, closest approaches (with the target's
     /// minute of track), airspace visits, the outlines of `areas` near the track, and the export
-    /// formats.
-    package static func flight(_ f: LoggedFlight, areas: [AirspaceArea] = []) -> String {
+    /// formats. `area` writes one outline as the page's API does (`CockpitAPI.area`, given by the
+    /// feeds; the fleet gives no areas).
+    package static func flight(_ f: LoggedFlight, areas: [AirspaceArea] = [], area: (AirspaceArea) -> String = { _ in "null" }) -> String {
         var w = JSONWriter()
         w.add("id", f.id.map { Int($0) })
         w.add("uid", LogbookStore.uid(start: LogbookStore.start(of: f)))
@@ -115,7 +115,7 @@ extension LogbookJSON {
                 let ring = a.outline(segments: 48)
                 guard ring.contains(where: { $0.latitude >= s - pad && $0.latitude <= n + pad && $0.longitude >= west - pad * 1.5 && $0.longitude <= east + pad * 1.5 })
                 else { continue }
-                near.append(CockpitAPI.area(a))
+                near.append(area(a))
             }
         }
         w.addRaw("areas", JSONWriter.array(near))
