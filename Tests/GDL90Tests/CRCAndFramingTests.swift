@@ -1,7 +1,7 @@
 import GDL90
 import Testing
 
-@Suite struct CRCAndFramingTests {
+@Suite(.timeLimit(.minutes(5))) struct CRCAndFramingTests {
     /// ICD §2.2.3/§2.2.4 example: heartbeat `00 81 41 DB D0 08 02` has CRC 0x8BB3.
     @Test func icdHeartbeatCRC() {
         #expect(CRC16.compute(hex("00 81 41 DB D0 08 02")) == 0x8BB3)

@@ -6,7 +6,7 @@ import Testing
 /// after unescaping), over seeded random streams cut into random chunks: the in-place path for
 /// whole unescaped frames, the buffered path for escaped and cut ones, and every rejection must
 /// give the same frames, reasons, offsets and lengths.
-@Suite struct DeframerReferenceTests {
+@Suite(.timeLimit(.minutes(5))) struct DeframerReferenceTests {
     enum Event: Equatable, CustomStringConvertible {
         case frame([UInt8], offset: Int)
         case rejected(FrameError)

@@ -13,7 +13,7 @@ private func bytes(_ s: String) -> [UInt8] {
     return out
 }
 
-@Suite struct FISBDLACTests {
+@Suite(.timeLimit(.minutes(5))) struct FISBDLACTests {
     @Test func knownValues() {
         // K=11 C=3 E=5 Y=25 → 001011 000011 000101 011001.
         #expect(DLAC.encode("KCEY") == bytes("2c3159"))
@@ -42,7 +42,7 @@ private func bytes(_ s: String) -> [UInt8] {
     }
 }
 
-@Suite struct FISBStructureTests {
+@Suite(.timeLimit(.minutes(5))) struct FISBStructureTests {
     @Test func uplinkHeaderKnownBytes() throws {
         // lat 45.0 = 0x200000 (23 bits), lon −123.0 → 0xA88889 (24 bits), position valid, UTC coupled,
         // application data valid, slot 7, TIS-B site 3.
@@ -128,7 +128,7 @@ private func bytes(_ s: String) -> [UInt8] {
     }
 }
 
-@Suite struct FISBMalformedTests {
+@Suite(.timeLimit(.minutes(5))) struct FISBMalformedTests {
     /// Header + raw frame bytes, zero padded to 432.
     private func payload(_ frames: [UInt8]) -> [UInt8] {
         let b = UATUplinkHeader(latitude: 45, longitude: -123).encode() + frames

@@ -1,7 +1,7 @@
 import Testing
 @testable import GDL90
 
-@Suite struct FISBGriddedTests {
+@Suite(.timeLimit(.minutes(5))) struct FISBGriddedTests {
     @Test func nexradKnownBytesAndBounds() throws {
         // Block 303 596 = row 674, column 296; high resolution, northern hemisphere, run-length.
         // 303 596 = 0x4A1EC: 0x80 | 0x4, then 0xA1 0xEC; runs: 16×2 → (15 << 3) | 2 = 0x7A, 16×3 → 0x7B, …
@@ -113,7 +113,7 @@ import Testing
     }
 }
 
-@Suite struct FISBSUATests {
+@Suite(.timeLimit(.minutes(5))) struct FISBSUATests {
     @Test func parsesFieldsAndRebuildsText() throws {
         let text = "SUA 161330Z 4242|MOA-0042|H|M|SALEM MOA|2605161400|2605161800|5|179|A|Y|NFDC1|SALEM MOA|D1|SALEM"
         let sua = try #require(SUARecord(text))

@@ -1,7 +1,7 @@
 import Testing
 @testable import GDL90
 
-@Suite struct FISBTWGOTests {
+@Suite(.timeLimit(.minutes(5))) struct FISBTWGOTests {
     private let start = TWGOGraphicRecord.Time(month: 9, day: 21, hour: 19, minute: 45)
     private let stop = TWGOGraphicRecord.Time(month: 9, day: 22, hour: 0, minute: 0)
 
@@ -155,7 +155,7 @@ import Testing
     }
 }
 
-@Suite struct FISBSegmentationTests {
+@Suite(.timeLimit(.minutes(5))) struct FISBSegmentationTests {
     @Test func reassemblesOutOfOrderAndDropsRepeatedHeaders() throws {
         let text = String(repeating: "PILOTS WHO DO NOT ADHERE TO THE FOLLOWING PROCEDURES MAY BE INTERCEPTED. ", count: 16)
         let whole = APDU(productID: 8, time: .init(month: 9, day: 21, hour: 19, minute: 45),

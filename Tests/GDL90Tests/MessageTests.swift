@@ -9,7 +9,7 @@ func grid(_ lat: Double, _ lon: Double) -> Position {
     Position(latitude: (lat / lsb).rounded() * lsb, longitude: (lon / lsb).rounded() * lsb)
 }
 
-@Suite struct MessageTests {
+@Suite(.timeLimit(.minutes(5))) struct MessageTests {
     /// ICD §2.2.4: `00 81 41 DB D0 08 02`.
     @Test func icdHeartbeat() throws {
         let message = try Message.decode(hex("00 81 41 DB D0 08 02"))

@@ -27,7 +27,7 @@ private struct Sky {
     }
 }
 
-@Suite struct AirspaceGeometryTests {
+@Suite(.timeLimit(.minutes(5))) struct AirspaceGeometryTests {
     /// Circles are exact: the time to entry solves ray against circle.
     @Test func circleEntryIsExact() {
         let sky = Sky()
@@ -78,7 +78,7 @@ private struct Sky {
     }
 }
 
-@Suite struct AirspaceAlertTests {
+@Suite(.timeLimit(.minutes(5))) struct AirspaceAlertTests {
     @Test func cautionThenWarningThenClear() {
         var sky = Sky()
         sky.engine.setAreas([sky.tfr()])
@@ -198,7 +198,7 @@ extension OwnshipFix {
     }
 }
 
-@Suite struct FISBAirspaceTests {
+@Suite(.timeLimit(.minutes(5))) struct FISBAirspaceTests {
     /// TFR graphics heard in FIS-B uplinks become airspace alerts in flight, with no network:
     /// the sample's TFR 6/6101 (3 NM around KSLE, SFC–3000 ft AGL, 14:00–18:00Z) alerts ownship
     /// flying over KSLE at 2000 ft; an area given from outside with the same id takes precedence.

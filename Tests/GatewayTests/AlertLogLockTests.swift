@@ -9,7 +9,7 @@ import Testing
 /// past the busy timeout was never written, and the message blamed disk space or permissions.
 /// Now the sink says the real cause once, keeps what it could not write, and writes it when the
 /// lock is released.
-@Suite struct AlertLogLockTests {
+@Suite(.timeLimit(.minutes(5))) struct AlertLogLockTests {
     @Test func alertsWaitForALockedDatabaseAndAreWritten() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-lock-\(UUID()).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }

@@ -3,7 +3,7 @@ import GDL90
 import Testing
 @testable import GatewayCaptures
 
-@Suite struct CaptureTests {
+@Suite(.timeLimit(.minutes(5))) struct CaptureTests {
     let datagrams: [(time: Double, bytes: [UInt8])] = [
         (1_778_940_000.25, Message.heartbeat(Heartbeat(utcOK: true, secondsSinceMidnight: 50_400)).frame()),
         (1_778_940_001.5, [0x7E, 0x7D, 0x5E] + Message.heightAboveTerrain(HeightAboveTerrain(feet: 120)).frame()),

@@ -103,7 +103,7 @@ private final class CockpitRig: @unchecked Sendable {
 }
 
 /// The JSON the cockpit page reads, over real HTTP, as README.md documents it.
-@Suite(.serialized) struct CockpitAPITests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct CockpitAPITests {
     @Test func pageAndAssetsAreServedSelfContained() throws {
         let rig = try CockpitRig()
         defer { rig.stop() }

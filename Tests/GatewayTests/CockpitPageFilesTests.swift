@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 39, the page as real files: `Feeds/Page/` holds the document, style sheet and script;
 /// the binary serves exactly them (embedded by `scripts/embed-page.py`), and the script parses.
-@Suite struct CockpitPageFilesTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct CockpitPageFilesTests {
     static let page = repositoryRoot.appendingPathComponent("Sources/TrafficGateway/GatewayFeeds/Page")
     static var repositoryRoot: URL { fixtures.deletingLastPathComponent() }
 

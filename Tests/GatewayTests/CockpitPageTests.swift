@@ -41,7 +41,7 @@ private func chromiumPath() -> String? {
 
 /// The cockpit page in a real headless browser (Debian's chromium) against the real `gatewayd run`,
 /// playing the bundled capture and the FIS-B sample as its input (`--replay`), with the demo NOTAMs.
-@Suite(.serialized) struct CockpitPageTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct CockpitPageTests {
     @Test func pageShowsTrafficAlertsAirspaceNotamsAndWeatherOffline() throws {
         let chromium = try #require(chromiumPath(), "chromium is not installed: run `bash scripts/setup.sh` (it installs Debian's chromium with apt-get)")
         let executable = try #require(gatewaydExecutable(), "build gatewayd first (swift build)")
@@ -149,7 +149,7 @@ private func chromiumPath() -> String? {
 /// The `#flights` panel (issue 23) in chromium against `gatewayd run`: the logbook's flights
 /// listed, one flight drawn offline (track over the TFR, altitude profile, encounters), its
 /// debrief as text and each export downloadable with the same bytes as `flights export`.
-@Suite(.serialized) struct FlightsPageTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct FlightsPageTests {
     @Test func flightsPanelShowsTheLogbook() throws {
         let chromium = try #require(chromiumPath(), "chromium is not installed: run `bash scripts/setup.sh` (it installs Debian's chromium with apt-get)")
         let executable = try #require(gatewaydExecutable(), "build gatewayd first (swift build)")

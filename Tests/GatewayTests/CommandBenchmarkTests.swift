@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import GatewaySimulation
 
-@Suite struct CommandBenchmarkTests {
+@Suite(.timeLimit(.minutes(5))) struct CommandBenchmarkTests {
     /// The bench says how each executable links the Swift runtime (its figures include the start):
     /// by the runtime's name in the file's dynamic string table, wherever it lies in the first megabytes.
     @Test func tellsAStaticRuntimeFromADynamicOne() throws {

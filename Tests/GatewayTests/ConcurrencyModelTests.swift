@@ -4,7 +4,7 @@ import Testing
 /// The pieces of the one concurrency model (issue 39; README, "One concurrency model"): the lock
 /// whose condition every waiting thread waits on instead of polling, the bounded hand-off built on
 /// it, and errors by kind that still read as the sentences users saw.
-@Suite struct ConcurrencyModelTests {
+@Suite(.timeLimit(.minutes(5))) struct ConcurrencyModelTests {
     /// A wait with a time limit returns false when nothing changes, and true as soon as another
     /// thread changes the value and wakes it (long before its limit).
     @Test func lockedWaitTimesOutOrIsWoken() {

@@ -8,7 +8,7 @@ import Testing
 @testable import GatewayRuntime
 
 /// The one table of configuration keys, and the typed values it reads.
-@Suite struct ConfigKeyTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigKeyTests {
     /// A value other than the default for every key: a key added to the table without one here fails.
     static let samples: [String: (toml: String, shown: String)] = [
         "input.udp_port": ("4001", "4001"), "input.bind": ("\"127.0.0.1\"", "\"127.0.0.1\""),

@@ -4,7 +4,7 @@ import Testing
 
 /// Command-line flags go through the file's table of keys: one parser and range check each, the
 /// flag named in the error, flag over file over default.
-@Suite struct ConfigOverrideTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct ConfigOverrideTests {
     @Test func flagsSetTheTablesKeys() throws {
         var c = try GatewayConfig.parse("[feeds]\nhttp_port = 9000\nnmea_port = 2001\n", file: "g.toml")
         try c.apply([
@@ -44,7 +44,7 @@ import Testing
 /// `run`'s flags and the key table (issue 21): every flag of `GatewayConfig.runFlags` names a key
 /// of the table and is an option of `gatewayd run`; every option of `run` is in `runFlags` or is
 /// one of run's own (no key: the configuration file, the replayed capture).
-@Suite struct RunFlagsTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct RunFlagsTests {
     static let runOnly: Set<String> = ["--config", "--replay", "--speed", "--loop", "--date", "--help", "--version"]
 
     @Test func runFlagsAndTheKeyTableAgree() throws {

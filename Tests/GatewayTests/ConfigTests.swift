@@ -5,7 +5,7 @@ import Testing
 @testable import GatewayRecords
 @testable import GatewayRuntime
 
-@Suite struct ConfigTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct ConfigTests {
     @Test func goodFileSetsEverything() throws {
         let c = try GatewayConfig.parse("""
             # comment

@@ -27,7 +27,7 @@ struct Scene {
     }
 }
 
-@Suite struct CPAGeometryTests {
+@Suite(.timeLimit(.minutes(5))) struct CPAGeometryTests {
     @Test func headOnCPA() {
         // Target 2 NM north, closing at 220 kt relative: CPA in 2 / (220/3600) = 32.7 s, miss 0.
         let cpa = ClosestApproach(relative: PlanePoint(east: 0, north: 2), relativeVelocity: PlaneVelocity(east: 0, north: -220))
@@ -66,7 +66,7 @@ struct Scene {
     }
 }
 
-@Suite struct TrafficAlertTests {
+@Suite(.timeLimit(.minutes(5))) struct TrafficAlertTests {
     @Test func levelsFollowThresholds() {
         var s = Scene()
         _ = s.ownship(at: 0)

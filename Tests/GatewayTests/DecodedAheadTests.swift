@@ -9,7 +9,7 @@ import Testing
 /// `replay` and `fisb` run on their reading thread) gives the pipeline the very items it would
 /// find itself: the same alerts, FIS-B products, counters and observed items, whatever the
 /// chunking, with a frame left open at the end, and across the files of one recording.
-@Suite struct DecodedAheadTests {
+@Suite(.timeLimit(.minutes(5))) struct DecodedAheadTests {
     /// What a replay produced, in order.
     struct Run: Equatable {
         var alerts: [String] = []

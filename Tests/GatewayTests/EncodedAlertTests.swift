@@ -9,7 +9,7 @@ import Testing
 /// One encoding of an alert per change, shared by every consumer: the encodings are the
 /// formatter's bytes, the hub hands each subscriber the form it asked for, and the alert log
 /// stores the JSON as it was sent.
-@Suite struct EncodedAlertTests {
+@Suite(.timeLimit(.minutes(5))) struct EncodedAlertTests {
     static let events = [
         AlertEvent(change: .raised, kind: .traffic, id: "traffic-ab4549-1", subject: "ab4549", level: .warning, time: 1_778_940_181,
                    message: "Traffic N825V (ab4549) 12 o'clock, 1.2 NM, 200 ft above", traffic: nil),
@@ -95,7 +95,7 @@ import Testing
 
 /// The terminal and the alert log are bounded consumers off the core's queue: a stalled one
 /// costs counted drops, never a stalled core.
-@Suite struct BoundedConsumerTests {
+@Suite(.timeLimit(.minutes(5))) struct BoundedConsumerTests {
     @Test func aStalledConsumerDropsAndCounts() {
         let gate = DispatchSemaphore(value: 0)
         let seen = Mutex<[Int]>([])

@@ -8,7 +8,7 @@ import Testing
 /// The product store keeps what it decoded from an APDU by the APDU's bytes (FIS-B rebroadcasts
 /// the same products over and over): a product received again unchanged is not decoded again,
 /// and the store's reports are exactly those of decoding every APDU every time.
-@Suite struct FISBProductCacheTests {
+@Suite(.timeLimit(.minutes(5))) struct FISBProductCacheTests {
     private static let t0 = FISBSamples.startTime
     private static let apduTime = APDU.Time(month: 5, day: 16, hour: 14, minute: 0)
 
@@ -148,7 +148,7 @@ import Testing
 }
 
 /// dump978 lines read in place: the `t=` time exactly as `Double(String)` reads it, the hex as before.
-@Suite struct Dump978ReaderTests {
+@Suite(.timeLimit(.minutes(5))) struct Dump978ReaderTests {
     @Test func timesAreReadAsDoubleReadsThem() {
         let samples = ["1778940000.000", "1778940000.123", "1612345678.250", "1612345679.5", "0", "12.5", "999999999999999", "0.000000000000001",
                        "1e3", "+1", "-2.5", "1.", ".5", "", "12a", "1234567890123456789", "1778940000.1234567", "nan", "1.2.3"]

@@ -26,7 +26,7 @@ private func metar(_ text: String) -> InformationFrame {
     .apdu(APDU(productID: 413, time: .init(hour: 14, minute: 0), payload: GenericTextProduct(records: [.init(text: text)]).encode()))
 }
 
-@Suite struct FISBSampleFixtureTests {
+@Suite(.timeLimit(.minutes(5))) struct FISBSampleFixtureTests {
     @Test func fixtureIsReproducible() throws {
         let text = try String(contentsOf: fixtures.appendingPathComponent("fisb-sample.978"), encoding: .utf8)
         #expect(text == FISBSamples.dump978())
@@ -100,7 +100,7 @@ private func metar(_ text: String) -> InformationFrame {
     }
 }
 
-@Suite struct FISBCaptureFormatTests {
+@Suite(.timeLimit(.minutes(5))) struct FISBCaptureFormatTests {
     /// The sample uplinks as GDL90 0x07 frames, one datagram a second.
     private func datagrams() -> [(time: Double, bytes: [UInt8])] {
         FISBSamples.uplinks().enumerated().map { i, payload in
@@ -125,7 +125,7 @@ private func metar(_ text: String) -> InformationFrame {
     }
 }
 
-@Suite struct FISBStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct FISBStoreTests {
     @Test func textFirstThenGraphicsIsOneCompleteProduct() {
         var store = FISBProductStore()
         let list = CurrentReportList(productID: 8, isTFR: true, rangeNM: 100, entries: [.init(yearOrMonth: 6, reportNumber: 9, hasText: true, hasGraphics: true)])
@@ -261,7 +261,7 @@ private func metar(_ text: String) -> InformationFrame {
     }
 }
 
-@Suite struct FISBRobustnessTests {
+@Suite(.timeLimit(.minutes(5))) struct FISBRobustnessTests {
     /// A small deterministic generator (64-bit LCG) so failures reproduce.
     private struct LCG {
         var state: UInt64
@@ -301,7 +301,7 @@ private func metar(_ text: String) -> InformationFrame {
 
 /// Issue 28, 3: a raw FIS-B stream carries no date, and a file copied on another day has that
 /// day's time. Decoding it must keep every product, dated from the products themselves.
-@Suite struct UndatedFISBTests {
+@Suite(.timeLimit(.minutes(5))) struct UndatedFISBTests {
     @Test func rawSampleIsReproducible() throws {
         #expect(try Data(contentsOf: fixtures.appendingPathComponent("fisb-sample.gdl90")) == Data(FISBSamples.rawGDL90()))
     }
@@ -366,7 +366,7 @@ private func metar(_ text: String) -> InformationFrame {
     }
 }
 
-@Suite struct FISBReportContentTests {
+@Suite(.timeLimit(.minutes(5))) struct FISBReportContentTests {
     /// `hasContent` (what the store compares a report with what it returned last) is
     /// `content ==` without building the content: over the fixture's reports, each also with one
     /// field changed at a time, and with only what is not content (reception, expiry, station) changed.

@@ -10,7 +10,7 @@ import Testing
 
 /// Faults a gateway on a Pi meets: power cut during writes, a full disk, no network, gpsd going
 /// away, the receiver falling silent, the clock jumping.
-@Suite(.serialized) struct FaultTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct FaultTests {
     func tempDir(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID())")
     }

@@ -68,7 +68,7 @@ private final class FeedRig: @unchecked Sendable {
     }
 }
 
-@Suite(.serialized) struct FeedTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct FeedTests {
     @Test func categoryAndTypeFollowReadsb() {
         #expect(FeedEncoders.category(1) == "A1")
         #expect(FeedEncoders.category(7) == "A7")

@@ -10,7 +10,7 @@ import Testing
 /// mosquitto, which is stopped for 20 s mid-flight; a ground station (`gatewayd fleet`) keeps
 /// the club's alerts and logbook. What each gateway streamed on SSE is what the station kept,
 /// once each; each flight is in the club logbook once; a killed gateway's will turns it offline.
-@Suite(.serialized) struct FleetEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct FleetEndToEndTests {
     /// A child `gatewayd` whose stderr goes to a file.
     final class Child {
         let process = Process()

@@ -29,7 +29,7 @@ func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> B
     return try condition()
 }
 
-@Suite struct FleetSettingsTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct FleetSettingsTests {
     @Test func brokerURLs() {
         #expect(FleetBroker(url: "mqtt://127.0.0.1") == FleetBroker(url: "mqtt://127.0.0.1:1883"))
         #expect(FleetBroker(url: "mqtts://club.example")?.port == 8883)
@@ -113,7 +113,7 @@ func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> B
 }
 
 /// Without libmosquitto, a gateway configured for a fleet says so once and alerts as ever.
-@Suite struct FleetWithoutLibraryTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct FleetWithoutLibraryTests {
     static func emptyConfig(_ dir: URL) throws -> String {
         let path = dir.appendingPathComponent("empty.toml").path
         try "".write(toFile: path, atomically: true, encoding: .utf8)
@@ -151,7 +151,7 @@ func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> B
 }
 
 /// The publisher and the ground station through a real mosquitto.
-@Suite(.serialized) struct FleetBrokerTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct FleetBrokerTests {
     /// A temporary folder.
     static func folder() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-\(UUID())")
@@ -331,7 +331,7 @@ func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> B
 
 /// The SSE stream's event ids (issue 43): a client that reconnects with `Last-Event-ID` gets
 /// exactly what it missed, from the hub, or from the alert log after a restart.
-@Suite(.serialized) struct AlertStreamResumeTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct AlertStreamResumeTests {
     /// Reads SSE events from `url` (sending `lastEventID`) until `count` arrived.
     static func read(_ url: String, after lastEventID: String?, count: Int) throws -> [(id: String?, data: String)] {
         let target = try #require(HTTPConnection.Target(url))

@@ -7,7 +7,7 @@ import Testing
 /// Issue 24: the daemon off full Foundation. Its own regex engine and JSON reader agree with
 /// Foundation's (which the tests may still use) on every fixture text, and no file of the daemon
 /// imports full Foundation again without a listed reason.
-@Suite struct FoundationFreeTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct FoundationFreeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Every pattern the NOTAM code compiles.
@@ -153,7 +153,7 @@ import Testing
 /// libcurl and libespeak-ng are loaded on first use; when one is missing, the command that needs
 /// it says which package to install (at once: it is not a network error to retry), and the rest of
 /// gatewayd works without it.
-@Suite struct LazyLibraryTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct LazyLibraryTests {
     func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stderr: String) {
         let executable = try #require(gatewaydExecutable(), "build gatewayd first (swift build)")
         let p = Process()

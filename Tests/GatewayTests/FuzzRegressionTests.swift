@@ -6,14 +6,27 @@ import Testing
 /// Every input the fuzzers ever crashed on (fixtures/fuzz-regressions/TARGET/, see
 /// scripts/fuzz.sh) goes through its target again, plus a deterministic mutation run over the
 /// fixtures, so a fixed bug stays fixed and CI exercises the targets without libFuzzer.
-@Suite struct FuzzRegressionTests {
+@Suite(.timeLimit(.minutes(5))) struct FuzzRegressionTests {
     @Test(arguments: FuzzTarget.allCases)
     func savedCrashesStayFixed(target: FuzzTarget) throws {
         let dir = fixtures.appendingPathComponent("fuzz-regressions/\(target.rawValue)")
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-        for file in files.sorted() where !file.hasPrefix(".") {
+        // A target with no crash saved has no folder, or an empty one; the folder of all of them
+        // must be there (`savedCrashesAreThere`), so a moved fixtures folder is not a pass.
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { !$0.hasPrefix(".") }
+        for file in files.sorted() {
             target.run(Array(try Data(contentsOf: dir.appendingPathComponent(file))))
         }
+    }
+
+    /// The saved crashes are where the tests read them: a moved or lost folder fails here rather
+    /// than making `savedCrashesStayFixed` pass on nothing.
+    @Test func savedCrashesAreThere() throws {
+        let root = fixtures.appendingPathComponent("fuzz-regressions")
+        let saved = FuzzTarget.allCases.flatMap { target in
+            ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(target.rawValue).path)) ?? []).filter { !$0.hasPrefix(".") }
+        }
+        #expect(FileManager.default.fileExists(atPath: root.path), "\(root.path) is missing")
+        #expect(saved.count >= 2, "\(saved.count) saved crash inputs (the airspace and capture targets have one each)")
     }
 
     /// 2,000 mutations (bit flips, truncations, insertions) of fixture bytes per target.

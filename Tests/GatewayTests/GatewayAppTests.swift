@@ -30,7 +30,7 @@ final class ConsoleLines: Sendable {
     var text: String { lines.withLock { $0.joined(separator: "\n") } }
 }
 
-@Suite(.serialized) struct GatewayAppTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct GatewayAppTests {
     /// A gateway on loopback with a real database and feeds: it reports the ports it bound,
     /// turns a datagram sent over a real UDP socket into an alert line, and a graceful shutdown
     /// stops every service and closes the database (its write-ahead log checkpointed).

@@ -4,7 +4,7 @@ import Testing
 /// Every `--help` as a person reads it in an 80-column terminal (issue 28): no line wider than 80
 /// columns, no example command broken across lines, and no option's paragraph at the left margin
 /// under its option.
-@Suite struct HelpTextTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct HelpTextTests {
     static let commands: [[String]] = [
         [], ["run"], ["tail"], ["replay"], ["decode"], ["fisb"], ["send"], ["simulate"], ["bench"],
         ["notams"], ["notams", "fetch"], ["notams", "import"], ["notams", "list"], ["notams", "show"], ["notams", "changes"],

@@ -10,7 +10,7 @@ import Testing
 /// Issue 27, item 1: one NOTAM vertex at longitude 1e300 killed `run` at every start (the
 /// airspace index converted it to a grid cell and trapped). Every coordinate, radius and limit
 /// is range-checked where it enters, and the index's conversions are total.
-@Suite struct HostileAirspaceTests {
+@Suite(.timeLimit(.minutes(5))) struct HostileAirspaceTests {
     let notamFile = fixtures.appendingPathComponent("hostile/notam-vertex-out-of-range.json").path
     let eventsFile = fixtures.appendingPathComponent("hostile/events-huge-radius.jsonl").path
     let origin = Position(latitude: 45, longitude: -123)

@@ -33,7 +33,7 @@ private func get(_ port: UInt16, _ path: String, from source: String = "127.0.0.
 /// flooded with connections and datagrams, it keeps decoding and answering /healthz, and stops
 /// on SIGTERM. How fast it answers and stops is `gatewayd bench --only hostile`'s to measure (a
 /// timed unit test fails on a loaded machine); here a bound of 10 s only catches a hang.
-@Suite(.serialized) struct HostileClientTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct HostileClientTests {
     @Test func connectionStormsAndFloodsNeverTakeTheGatewayDown() throws {
         let executable = try #require(gatewaydExecutable(), "build gatewayd first (swift build)")
         let http = freePort(Int32(SOCK_STREAM.rawValue)), nmea = freePort(Int32(SOCK_STREAM.rawValue)), udp = freePort(Int32(SOCK_DGRAM.rawValue))

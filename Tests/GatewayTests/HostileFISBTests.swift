@@ -9,7 +9,7 @@ import Testing
 /// that expands, one new key a station) and climbing (gridded blocks anywhere). The product
 /// store is bounded in reports, bytes, one report's text and the composites being assembled,
 /// and says what it dropped.
-@Suite struct HostileFISBTests {
+@Suite(.timeLimit(.minutes(5))) struct HostileFISBTests {
     let start = FISBSamples.startTime
 
     /// The generator makes what the issue measured (440 bytes on the wire, 16 kB of text with

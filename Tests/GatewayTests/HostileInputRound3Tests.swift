@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 40, items 7, 8, 9, 14, 15 and 17, through the command as a person runs it: each
 /// reproduced as the probe found it, then its fix.
-@Suite(.serialized) struct HostileInputRound3Tests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct HostileInputRound3Tests {
     /// Runs gatewayd with `arguments`: status, stdout, stderr.
     func gatewayd(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) { try runGatewayd(arguments) }
 

@@ -14,7 +14,7 @@ import Synchronization
 /// Issue 52 (keep alerting, round four): each item the probe found, rebuilt as it found it
 /// (a crafted dump978 line, a pcapng header, an MQTT payload, a small HTTP server), then its fix.
 /// The shared rules first, where they live; then the items through the code that had them.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct HostileInputRound4Tests {
+@Suite(.serialized, .timeLimit(.minutes(5)), .tags(.process), .slow) struct HostileInputRound4Tests {
     static func folder() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("round4-\(UUID())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -551,7 +551,7 @@ final class BinaryHTTPServer: Sendable {
 
 /// Items 10, 11 and 12: the live gateway's sources and the fleet, through the real command and a
 /// real broker.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct KeepAlertingRound4LiveTests {
+@Suite(.serialized, .timeLimit(.minutes(5)), .tags(.process), .slow) struct KeepAlertingRound4LiveTests {
     /// Item 10's rule: a fast stream source's offers wait at most `mostOffered`; the rest are
     /// dropped and counted, and the queue never grows.
     @Test func offersAreBounded() {
@@ -719,7 +719,7 @@ final class BinaryHTTPServer: Sendable {
 }
 
 /// Issue 52's medium and low items that are rules of their own.
-@Suite(.timeLimit(.minutes(3))) struct KeepAlertingRound4RulesTests {
+@Suite(.timeLimit(.minutes(3)), .tags(.process), .slow) struct KeepAlertingRound4RulesTests {
     /// A run of connections dropped right after they are made is said once, with the likely
     /// cause; a steady connection's loss is said; "connected" only outside a run.
     @Test func flappingConnectionsAreSaidOnce() {

@@ -10,7 +10,7 @@ import Testing
 
 /// Numbers and inputs a hostile neighbour or a broken device sends: each changes nothing but a
 /// counter (and a log line), never traps, never hangs.
-@Suite struct HostileInputTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct HostileInputTests {
     let origin = Position(latitude: 45, longitude: -123)
 
     @Test func gpsdValuesAreCheckedWhereTheyEnter() {

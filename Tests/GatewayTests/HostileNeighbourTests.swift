@@ -9,7 +9,7 @@ import Testing
 
 /// Issue 27, items 5–7, 9, 11, 12: one client must not starve the others, and what the
 /// configuration check accepts is what `run` binds.
-@Suite struct HostileNeighbourTests {
+@Suite(.timeLimit(.minutes(5))) struct HostileNeighbourTests {
     /// Item 7: ten bad attempts a minute from a neighbour lock out that neighbour, not the pilot.
     @Test func acknowledgementLimitIsPerAddress() {
         let gate = AcknowledgementGate(token: "s3cret", perMinute: 10)

@@ -7,7 +7,7 @@ import Testing
 /// capture (kept as "overlapping") and keep an 8,760-hour flight of distance 0, losing the
 /// 0.08 NM encounter; a clock stepped back an hour lost half the flight. The logbook, like the
 /// alerts, survives clock jumps.
-@Suite struct ImportClockJumpTests {
+@Suite(.timeLimit(.minutes(5))) struct ImportClockJumpTests {
     /// The demo flight's datagrams (a head-on encounter to 0.08 NM with N825V, ab4549).
     func demo() throws -> [CapturedDatagram] {
         try CaptureFile.read(path: fixtures.appendingPathComponent("demo-flight.pcap").path).datagrams

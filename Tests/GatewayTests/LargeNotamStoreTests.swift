@@ -8,7 +8,7 @@ import Testing
 
 /// Issue 27, item 4: 20,000 stored NOTAMs or one NOTAM of 1,000,000 vertices must not make
 /// every datagram, every snapshot and every `/api/traffic` poll pay for the whole store.
-@Suite struct LargeNotamStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct LargeNotamStoreTests {
     let salem = Position(latitude: 44.9095, longitude: -123.003)
 
     /// A ring of a million vertices (a 20 NM circle drawn point by point) keeps its shape in at

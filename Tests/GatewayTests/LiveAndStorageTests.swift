@@ -12,7 +12,7 @@ final class Collected: Sendable {
     let alerts = Mutex<[AlertEvent]>([])
 }
 
-@Suite(.serialized) struct LiveGatewayTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct LiveGatewayTests {
     /// The real listener on loopback: several frames per datagram, a frame split across two
     /// datagrams, and a conflict that raises a warning from wall-clock receive times.
     @Test func listenerReceivesDatagramsAndRaisesAlerts() throws {
@@ -65,7 +65,7 @@ final class Collected: Sendable {
     }
 }
 
-@Suite struct AlertLogTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct AlertLogTests {
     @Test func appendsSurviveReopenAndFilterBySince() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("alerts-\(UUID()).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }

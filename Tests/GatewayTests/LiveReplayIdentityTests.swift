@@ -10,7 +10,7 @@ import Testing
 /// One pipeline, one tick rule: a live session over a real UDP socket and the replay of its own
 /// flight recording (one pcapng file an hour, the airspace sets and acknowledgements in it) give
 /// byte-identical alerts.
-@Suite(.serialized) struct LiveReplayIdentityTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct LiveReplayIdentityTests {
     @Test func liveSessionAndTheReplayOfItsRecordingAreIdentical() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-recorder-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -100,7 +100,7 @@ func runCommand(_ executable: URL, _ arguments: [String]) throws -> (status: Int
     return (r.status, r.output, r.errors)
 }
 
-@Suite struct ReplaySessionTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct ReplaySessionTests {
     /// A stem or the hour's pcapng finds the hour's files (the three-file form's side files too);
     /// a folder every hour in order; a side file or a missing one is an error that says what to give.
     @Test func stemsFoldersAndSideFiles() throws {
@@ -143,7 +143,7 @@ func runCommand(_ executable: URL, _ arguments: [String]) throws -> (status: Int
     }
 }
 
-@Suite struct FlightRecorderTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct FlightRecorderTests {
     /// One file an hour; past the cap the oldest hour goes (never the current one); what was
     /// written reads back with the very times it was stamped with, the gpsd fixes too.
     @Test func rotatesHourlyAndKeepsWithinItsCap() throws {

@@ -34,7 +34,7 @@ private func scenarioPath(_ name: String) -> String { fixtures.appendingPathComp
 
 /// The automatic logbook (issue 23): flights from the scenario captures, the store, the
 /// airport table, the exports read back by independent readers.
-@Suite struct LogbookTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct LogbookTests {
     /// The committed captures are what the scripted flights produce.
     @Test(arguments: FlightScenario.all.map(\.scenario.name))
     func flightScenarioFixturesAreReproducible(_ name: String) throws {

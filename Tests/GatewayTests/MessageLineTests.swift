@@ -6,7 +6,7 @@ import Testing
 /// Every message type's one-cursor line against the field-by-field text it replaced
 /// (`MessageLineReference`), over messages decoded from seeded random bytes: every field at odd
 /// values, absent values, long strings and bytes that need escaping.
-@Suite struct MessageLineTests {
+@Suite(.timeLimit(.minutes(5))) struct MessageLineTests {
     /// SplitMix64: the same bytes on every run.
     struct Seeded {
         var state: UInt64

@@ -9,7 +9,7 @@ import Glibc
 
 /// The NMEA server on SwiftNIO's bootstrap keeps its caps: at most `maximumPerAddress` clients
 /// from one address (one past it is closed at once and counted), and a stop closes every client.
-@Suite struct NMEAServerTests {
+@Suite(.timeLimit(.minutes(5))) struct NMEAServerTests {
     @Test func perAddressCapAndStop() throws {
         let server = try NMEAServer(address: "127.0.0.1", port: 0, hub: FeedHub(), interval: 0.1)
         var fds: [Int32] = []

@@ -58,7 +58,7 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
                             lookAheadSec: 120).signedDistanceNM < 0
 }
 
-@Suite struct AirspaceClassificationTests {
+@Suite(.timeLimit(.minutes(5))) struct AirspaceClassificationTests {
     @Test func everyKindFromRealWordings() {
         let cases: [(String, AirspaceKind?, String)] = [
             (AirspaceTexts.restricted, .restricted, "warning"), (AirspaceTexts.moa, .moa, "caution"), (AirspaceTexts.moaBelow, .moa, "caution"),
@@ -127,7 +127,7 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
     }
 }
 
-@Suite struct NotamTextGeometryTests {
+@Suite(.timeLimit(.minutes(5))) struct NotamTextGeometryTests {
     @Test func circlesInEveryWording() throws {
         let nmr = NotamParser.parse(AirspaceTexts.tfr91137, source: "t")
         guard case .circle(let c, let r)? = nmr.geometry?.shape else { Issue.record("3 NMR OF …/… not read"); return }
@@ -237,7 +237,7 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
     }
 }
 
-@Suite struct OfficialGeometryTests {
+@Suite(.timeLimit(.minutes(5))) struct OfficialGeometryTests {
     /// Every part of a MultiPolygon counts, not only the first.
     @Test func multiPolygonKeepsEveryPart() throws {
         let geometry = #"{"type":"MultiPolygon","coordinates":[[[[-122.8,44.93],[-122.75,44.93],[-122.75,44.96],[-122.8,44.96],[-122.8,44.93]]],[[[-123.03,44.93],[-122.97,44.93],[-122.97,44.96],[-123.03,44.96],[-123.03,44.93]]]]}"#
@@ -309,7 +309,7 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
     }
 }
 
-@Suite struct AirspaceFileRegionTests {
+@Suite(.timeLimit(.minutes(5))) struct AirspaceFileRegionTests {
     /// GeoJSON files take MultiPolygons with holes and a `kind` (its levels instead of severity's).
     @Test func multiPolygonWithHoleAndKind() throws {
         let json = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"MOA-X","kind":"moa","ceilingFt":18000},"geometry":{"type":"MultiPolygon","coordinates":[[[[-123,45],[-122,45],[-122,46],[-123,46],[-123,45]],[[-122.6,45.4],[-122.4,45.4],[-122.4,45.6],[-122.6,45.6],[-122.6,45.4]]],[[[-121,45],[-120.5,45],[-120.5,45.5],[-121,45.5],[-121,45]]]]}}]}"#
@@ -334,7 +334,7 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
     }
 }
 
-@Suite struct NotamTranslatorContextTests {
+@Suite(.timeLimit(.minutes(5))) struct NotamTranslatorContextTests {
     @Test func tokensInContext() {
         // Sentences since issue 26; designators stay names, NM after a number is nautical miles.
         #expect(NotamTranslator.translate("TWY N CLSD") == "Taxiway N is closed.")
@@ -347,7 +347,7 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
     }
 }
 
-@Suite(.serialized) struct NotamStoreRefreshTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct NotamStoreRefreshTests {
     func store() throws -> (NotamStore, URL) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("notamrefresh-\(UUID())")
         return (NotamStore(database: try GatewayDatabase(path: dir.appendingPathComponent("g.sqlite").path)), dir)
@@ -403,7 +403,7 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
     }
 }
 
-@Suite struct NotamFileStreamTests {
+@Suite(.timeLimit(.minutes(5))) struct NotamFileStreamTests {
     /// Members split the same whatever the chunking, strings with brackets and escapes intact.
     @Test func splitterHandlesChunksStringsAndEscapes() throws {
         let doc = #"{"pageSize":2,"note":"items [x]","nested":{"items":[1]},"items":[{"a":"}\"]{"},{"b":[1,{"c":2}]}],"totalPages":1}"#
@@ -434,7 +434,7 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
 
 /// Replay reads the stored set: import the fixture into a temporary database, replay the demo
 /// flight with that database (no --notams), and the restricted area and the MOA on its path alert.
-@Suite(.serialized) struct StoredAirspaceReplayTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct StoredAirspaceReplayTests {
     func replay(_ areas: [AirspaceArea]) throws -> [AlertEvent] {
         let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("demo-flight.pcap").path)
         var pipeline = GatewayPipeline()

@@ -6,7 +6,7 @@ import Testing
 
 /// The plain-English measurement over `fixtures/notams-english.txt`: the share of NOTAMs whose
 /// translation keeps no raw date, coordinate, height or distance group and no contraction.
-@Suite struct NotamEnglishMeasureTests {
+@Suite(.timeLimit(.minutes(5))) struct NotamEnglishMeasureTests {
     static func fixtureNotams() throws -> [String] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("fixtures/notams-english.txt")
@@ -34,19 +34,24 @@ import Testing
     }
 }
 
-/// Prints every fixture translation (run with NOTAM_ENGLISH_DUMP=1 to review them).
-@Suite struct NotamEnglishDump {
+/// Prints every fixture translation to review them (NOTAM_ENGLISH_DUMP=1 swift test --filter
+/// NotamEnglishDump; skipped otherwise), each checked to say something.
+@Suite(.timeLimit(.minutes(5)), .enabled(if: ProcessInfo.processInfo.environment["NOTAM_ENGLISH_DUMP"] != nil, "set NOTAM_ENGLISH_DUMP=1 to print the translations"))
+struct NotamEnglishDump {
     @Test func dump() throws {
-        guard ProcessInfo.processInfo.environment["NOTAM_ENGLISH_DUMP"] != nil else { return }
-        for raw in try NotamEnglishMeasureTests.fixtureNotams() {
+        let all = try NotamEnglishMeasureTests.fixtureNotams()
+        #expect(!all.isEmpty)
+        for raw in all {
             let n = NotamParser.parse(raw, source: "fixture")
-            print("# \(n.text)\n  \(NotamTranslator.translate(n.text))")
+            let english = NotamTranslator.translate(n.text)
+            #expect(!english.isEmpty, "\(n.text)")
+            print("# \(n.text)\n  \(english)")
         }
     }
 }
 
 /// The coded groups, each read as a value (issue 26).
-@Suite struct NotamGroupTests {
+@Suite(.timeLimit(.minutes(5))) struct NotamGroupTests {
     @Test func datesTimesAndSchedules() {
         #expect(NotamGroups.date("2010300800") == "30 October 2020 08:00 UTC")
         #expect(NotamGroups.dateRange("2010300800-2010301200") == "from 30 October 2020 08:00 to 12:00 UTC")
@@ -87,7 +92,7 @@ import Testing
 }
 
 /// Real-shaped NOTAMs of every family, written after the FAA's public examples (issue 26).
-@Suite struct NotamTranslatorFamilyTests {
+@Suite(.timeLimit(.minutes(5))) struct NotamTranslatorFamilyTests {
     func t(_ s: String) -> String { NotamTranslator.translate(s) }
 
     @Test func obstacleOfTheIssue() {
@@ -172,7 +177,7 @@ import Testing
 
 /// Every contraction of the table the translator does not expand is listed; one of the ~300
 /// most common left unexpanded fails.
-@Suite struct NotamContractionCoverageTests {
+@Suite(.timeLimit(.minutes(5))) struct NotamContractionCoverageTests {
     @Test func everyCommonContractionIsExpanded() {
         #expect(NotamContractions.common.count >= 300)
         var unexpanded: [String] = []
@@ -192,7 +197,7 @@ import Testing
 }
 
 /// Hostile texts never trap the translator, and what it cannot read stays as written.
-@Suite struct NotamTranslatorHostileTests {
+@Suite(.timeLimit(.minutes(5))) struct NotamTranslatorHostileTests {
     @Test func oddInputs() {
         for s in ["", " ", "RWY", "TWY ,", "OBST", "OBST LGT", "AD AP", "NAV RWY", "..", "...", "(", ")", "-", "!", "!A B C", "FL", "99999999999999999999999FT",
                   "1.5NM", "NM", "ABC999999", "9999N99999W", "0000N00000E-", "SFC-", "-FL180", "RWY 13/31 CLSD ( U/S", "ÄÖÜ 12€ RWY ½",
@@ -209,7 +214,7 @@ import Testing
 
 /// A location ending in Q before a parenthesis ("(3.9NM SSW ABQ)") is no ICAO Q) item: the
 /// NOTAM stays domestic (it was read as ICAO, its whole raw text becoming the body).
-@Suite struct NotamParserItemTests {
+@Suite(.timeLimit(.minutes(5))) struct NotamParserItemTests {
     @Test func abqIsNotAQItem() {
         let n = NotamParser.parse("!ABQ 05/310 ABQ OBST TOWER LGT (ASR 1234567) 350300N1063700W (3.9NM SSW ABQ) 5612FT (302FT AGL) U/S 2605160000-2606150000", source: "t")
         #expect(n.number == "05/310" && n.designator == "ABQ" && n.end == Timestamp.parse("2026-06-15T00:00:00Z"))
@@ -218,7 +223,7 @@ import Testing
 }
 
 /// Issue 44: what real NOTAMs still showed after the last round, on texts of their shapes.
-@Suite struct NotamEnglishRound2Tests {
+@Suite(.timeLimit(.minutes(5))) struct NotamEnglishRound2Tests {
     static func english(_ text: String) -> String { NotamTranslator.translate(NotamParser.parse(text, source: "test").text) }
 
     /// Sentence case: plain words in lower case; a place's name keeps its capitals.

@@ -9,7 +9,7 @@ import Testing
 /// rejected valid JSON with `]` or `{` in a string and took the first of two "items"; JSON errors
 /// lost their reason and byte offset; invalid `--gps` lines were ignored without a word; a lone
 /// `\ud800` swallowed the next `\u` escape.
-@Suite struct NotamFileHostileTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct NotamFileHostileTests {
     let demo = fixtures.appendingPathComponent("notams-demo.json").path
     var demoBytes: [UInt8] { [UInt8](FileManager.default.contents(atPath: demo)!) }
 

@@ -16,7 +16,7 @@ import Testing
 /// at 100 kB, a start that opened no socket and a FIS-B queue that grew. The engine is linear
 /// (a memo of failed states) with a step budget as a belt; costs are counted in engine steps,
 /// which are deterministic, never timed.
-@Suite struct NotamLinearTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct NotamLinearTests {
     /// The issue's shapes, inside real-shaped FDC TFRs: the text that follows the spaces keeps
     /// the range pattern from matching there, so every search backtracks over the whole run.
     static func issueTexts(spaces n: Int) -> [(name: String, raw: String, ceilingAGL: Bool)] {
@@ -154,7 +154,7 @@ import Testing
 
 /// Issue 40: FIS-B NOTAMs are parsed once while they stay on the air, and the writes into the
 /// store wait in a bounded queue (a newer set replaces one still waiting).
-@Suite struct FISBNotamWriterTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct FISBNotamWriterTests {
     static func report(_ number: String, text: String, received: Double = 1_778_940_000) -> FISBReport {
         var r = FISBReport(key: "notam-\(number)", productID: 8, kind: .notam, location: "KSLE", text: text, received: received, expires: received + 3_600)
         r.number = number
@@ -228,7 +228,7 @@ import Testing
 
 /// Issue 40: the gateway's start never waits for NOTAM texts to be read; a bad file is still an
 /// error there, and a load under way is let go of when the gateway stops.
-@Suite(.serialized) struct AirspaceStartTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct AirspaceStartTests {
     static let area = AirspaceArea(id: "TEST 1/1", name: "test", shape: .circle(center: Position(latitude: 45, longitude: -123), radiusNM: 3), kind: .tfr)
 
     /// Polls `condition` for up to `seconds`.

@@ -49,7 +49,7 @@ enum NotamTexts {
         """
 }
 
-@Suite struct NotamParsingTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct NotamParsingTests {
     @Test func icaoRestrictedArea() {
         let n = NotamParser.parse(NotamTexts.icaoRestricted, source: "test")
         #expect(n.number == "A0123/26" && n.series == "A" && n.type == "N")
@@ -128,7 +128,7 @@ enum NotamTexts {
     }
 }
 
-@Suite(.serialized) struct NotamFetchTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct NotamFetchTests {
     static let page = """
         {"pageSize":1000,"pageNum":1,"totalCount":1,"totalPages":1,"items":[{"type":"Feature","properties":{"coreNOTAMData":{"notam":{"id":"N2","number":"05/020","type":"N","accountId":"SLE","icaoLocation":"KSLE","location":"SLE","effectiveStart":"2026-05-16T00:00:00Z","effectiveEnd":"2026-05-18T00:00:00Z","text":"TWY A CLSD","classification":"DOM"},"notamTranslation":[{"type":"LOCAL_FORMAT","simpleText":"!SLE 05/020 SLE TWY A CLSD 2605160000-2605180000"}]}},"geometry":{"type":"GeometryCollection","geometries":[]}}]}
         """
@@ -230,7 +230,7 @@ enum NotamTexts {
     }
 }
 
-@Suite(.serialized) struct NotamStoreTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct NotamStoreTests {
     func store() throws -> (NotamStore, URL) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("notamstore-\(UUID())")
         return (NotamStore(database: try GatewayDatabase(path: dir.appendingPathComponent("g.sqlite").path)), dir)
@@ -289,7 +289,7 @@ final class Delays: Sendable {
     var values: [Double] { m.withLock { $0 } }
 }
 
-@Suite(.serialized) struct NotamNMSTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct NotamNMSTests {
     /// The NMS flow against a loopback server: token first (Basic auth, client_credentials), then
     /// the NOTAM query with the bearer token and the GEOJSON format header.
     @Test func tokenThenGeoJSONQuery() async throws {
@@ -308,7 +308,7 @@ final class Delays: Sendable {
     }
 }
 
-@Suite struct FISBNotamTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct FISBNotamTests {
     /// The sample's FIS-B TFR becomes a NOTAM with the FIS-B graphic, and merges in the store with
     /// a fetched copy of the same FDC NOTAM (one row, both sources, the better geometry kept).
     @Test func fisbTFRMergesWithAFetchedCopy() throws {
@@ -338,7 +338,7 @@ final class Delays: Sendable {
 /// The store's JSON, written without `JSONEncoder` (issue 26's import rate), reads back through
 /// `Codable` as the very NOTAM that was written: every NOTAM of the real-shaped benchmark set
 /// and of the demo file, geometry, limits and Q-line included.
-@Suite struct NotamStoredJSONTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct NotamStoredJSONTests {
     @Test func storedJSONReadsBackAsTheSameNotam() throws {
         var notams: [Notam] = []
         try NotamFile.read(path: fixtures.appendingPathComponent("notams-demo.json").path) { notams.append($0) }

@@ -11,7 +11,7 @@ import Testing
 /// as it did; the same inputs recorded in the one-file form replay the same; tshark reads the
 /// one-file form's three interfaces; an hour recorded across the change, and a recording cut
 /// short, still read.
-@Suite struct OneFileRecordingTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct OneFileRecordingTests {
     static let threeFile = fixtures.appendingPathComponent("recordings/three-file").path
     static let stem = threeFile + "/gdl90-2026-05-16-16"
 

@@ -8,7 +8,7 @@ import Testing
 /// The byte-level formatters behind `decode`, `fisb` and every JSON feed: exact bytes for the
 /// edge values (negative zero, nulls, rounding at the sixth decimal, non-ASCII and control
 /// characters), and the streamed capture reader against the whole-file parse.
-@Suite struct OutputFormattingTests {
+@Suite(.timeLimit(.minutes(5))) struct OutputFormattingTests {
     /// Raw bytes of every length up to 40 (the short ones copied with overlapping loads and
     /// stores), from every alignment, land after what was written before, byte for byte, with
     /// what follows right after them.
@@ -232,7 +232,7 @@ import Testing
 
 /// The callsign written from its wire bytes on the stack is the very text of `callsign`:
 /// trailing spaces and NULs trimmed, a NUL inside kept, bytes from 0x80 as Latin-1.
-@Suite struct CallsignBytesTests {
+@Suite(.timeLimit(.minutes(5))) struct CallsignBytesTests {
     @Test func wireBytesGiveTheStringsUTF8() throws {
         let patterns: [[UInt8]] = [
             Array("N825V   ".utf8), Array("ABCDEFGH".utf8), [0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20], [0, 0, 0, 0, 0, 0, 0, 0],

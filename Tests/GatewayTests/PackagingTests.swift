@@ -5,7 +5,7 @@ import Testing
 /// What the Debian package ships besides the binary, made from the commands' own help: the man
 /// page (scripts/manpage.py) and the shell completions (swift-argument-parser's), and the version
 /// `gatewayd --version` prints, which the package takes as its own (issue 41).
-@Suite struct PackagingTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct PackagingTests {
     /// Every command and subcommand, as `gatewayd --experimental-dump-help` lists them
     /// (`help` aside), as paths like "gatewayd notams fetch".
     static func commandPaths() throws -> [String] {

@@ -10,7 +10,7 @@ import Testing
 /// the size of the parts; parts that a fresh pipeline would print differently (a midnight, a
 /// damaged heartbeat at a part's start, a frame open across the cut) are read again in sequence,
 /// and parts of a real capture are not.
-@Suite struct ParallelDecodeTests {
+@Suite(.timeLimit(.minutes(5))) struct ParallelDecodeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let midnight = Timestamp.midnight(year: 2026, month: 5, day: 16)
 

@@ -7,7 +7,7 @@ import Testing
 /// The pipeline returns every output it decides, so a driver carries them out without reaching
 /// into the core: FIS-B products as they change and the product set on ticks, re-broadcast
 /// datagrams with our alert bit, the feeds' snapshot at its rate, and the next tick.
-@Suite struct PipelineOutputsTests {
+@Suite(.timeLimit(.minutes(5))) struct PipelineOutputsTests {
     @Test func fisbProductsAsTheyChangeAndTheSetOnTicks() {
         var pipeline = GatewayPipeline(outputs: .init(fisb: true))
         let t0 = DemoFlight.start

@@ -5,7 +5,7 @@ import Testing
 
 /// A capture read ahead on a second thread gives the very datagrams, in the same order, with the
 /// same damage report, as the stream read on the caller's thread, whatever the batching.
-@Suite struct PrefetchingCaptureTests {
+@Suite(.timeLimit(.minutes(5))) struct PrefetchingCaptureTests {
     /// Every datagram of `path` read directly, and the error at the end.
     static func direct(_ path: String) throws -> (datagrams: [CapturedDatagram], error: String?) {
         var stream = try CaptureStream(path: path)

@@ -67,7 +67,7 @@ private func pattern(_ n: Int, seed: Int, range: ClosedRange<UInt8> = 0...7) -> 
     }
 }
 
-@Suite struct RadarTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct RadarTests {
     /// A composite of scattered regional blocks (one above 60° N) drawn, then read back by GDAL
     /// pixel by pixel and each value found again through the independent grid.
     @Test func regionalPixelsMatchAnIndependentDecoding() throws {

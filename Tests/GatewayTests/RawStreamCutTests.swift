@@ -8,7 +8,7 @@ import Testing
 /// the file at a time; `RawStreamSegmenter.segments` reads the whole file a byte at a time. The
 /// two must cut streams thick with flags, zeros and `7E 00` pairs at every alignment, runs longer
 /// than the limit, and pairs split across the reader's windows, in the same places.
-@Suite struct RawStreamCutTests {
+@Suite(.timeLimit(.minutes(5))) struct RawStreamCutTests {
     @Test func streamedCutsAreTheByteAtATimeCuts() throws {
         var seed: UInt64 = 0xC075
         func next(_ bound: Int) -> Int {

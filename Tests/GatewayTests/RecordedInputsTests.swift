@@ -7,7 +7,7 @@ import Testing
 /// Issue 39, one replay driver order: the fixes and events a recording kept come back by time, a
 /// fix first at a tie, for `replay` and `run --replay` alike (`run --replay` handed every due fix
 /// before every due event, whatever their times).
-@Suite struct RecordedInputsTests {
+@Suite(.timeLimit(.minutes(5))) struct RecordedInputsTests {
     let fix = GPSFix(position: Position(latitude: 45, longitude: -123), altitudeFt: 1_000, groundSpeedKt: 90, trackDeg: 0, verticalSpeedFpm: 0)
 
     @Test func byTimeAFixFirstAtATie() {

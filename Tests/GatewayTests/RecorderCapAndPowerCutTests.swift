@@ -8,7 +8,7 @@ import Testing
 /// folder holds, however fast datagrams come), and an hour file cut mid-block by a power cut is
 /// continued after its last whole block, while the readers go on past a torn block left in the
 /// middle of a file by an earlier version.
-@Suite struct RecorderCapAndPowerCutTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct RecorderCapAndPowerCutTests {
     let start = Timestamp.parse("2026-05-16T14:00:00Z")!
 
     func folder() -> String {

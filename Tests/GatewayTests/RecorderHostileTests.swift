@@ -5,7 +5,7 @@ import Testing
 @testable import GatewayRuntime
 
 /// Issue 27, items 13–15: the flight recorder under a flood, a removed folder and a planted link.
-@Suite struct RecorderHostileTests {
+@Suite(.timeLimit(.minutes(5))) struct RecorderHostileTests {
     let start = Timestamp.parse("2026-05-16T14:00:00Z")!
 
     func folder() -> String {

@@ -16,7 +16,7 @@ func replayJSON(_ contents: CaptureContents, midnight: Double = 0) -> [String] {
     return replay.replay(contents.datagrams).alerts.map(AlertFormatter.json)
 }
 
-@Suite struct ReplayGoldenTests {
+@Suite(.timeLimit(.minutes(5))) struct ReplayGoldenTests {
     /// The bundled fixtures are exactly what the scripted flight produces.
     @Test func fixturesAreReproducible() throws {
         let flight = DemoFlight()

@@ -47,7 +47,7 @@ final class TestLineServer: @unchecked Sendable {
     }
 }
 
-@Suite struct SBSSourceTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct SBSSourceTests {
     /// The demo flight's N51TB as dump1090 serves it: every position a traffic report, merged with
     /// the velocity and callsign lines; the garbage counted; the connection lost and made again.
     @Test func readsAReceiversLinesAndReconnects() async throws {

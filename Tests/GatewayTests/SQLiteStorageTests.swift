@@ -7,7 +7,7 @@ import Testing
 /// The gateway's own SQLite layer (Storage/SQLiteConnection.swift, which replaced GRDB): a
 /// database written by the GRDB-based gatewayd opens with nothing lost, a failed write keeps
 /// nothing, and a database from a newer version or a file that is not one is refused by name.
-@Suite struct SQLiteStorageTests {
+@Suite(.timeLimit(.minutes(5))) struct SQLiteStorageTests {
     func copy(_ fixture: String) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-sqlite-\(UUID())").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

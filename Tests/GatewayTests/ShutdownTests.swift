@@ -12,7 +12,7 @@ func gatewaydExecutable() -> URL? {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
 }
 
-@Suite(.serialized) struct ShutdownTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct ShutdownTests {
     /// `gatewayd run` stops on SIGTERM and SIGINT, exits 0, and leaves a database that opens again
     /// with what it logged (WAL checkpointed: no -wal file left behind). How fast it stops (< 2 s)
     /// is measured by `gatewayd bench --only hostile`; the 10 s bound here only catches a hang.

@@ -8,7 +8,7 @@ import Testing
 
 /// A sink is one type and one line of wiring (issue 21): this one, a dozen lines, hears every
 /// output of a live gateway fed over a real UDP socket, the alert changes encoded once.
-@Suite struct SinkTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct SinkTests {
     final class CountingSink: GatewaySink, @unchecked Sendable {  // counted under its own lock
         let seen = Locked<(outputs: Int, alerts: [String], finished: Bool)>((0, [], false))
         func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) {

@@ -14,7 +14,7 @@ import Testing
 ///
 /// The full disk and the read-only mount are real: a small tmpfs, filled or remounted read-only
 /// (mounting needs root, which CI has).
-@Suite(.serialized) struct StorageFaultStartTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct StorageFaultStartTests {
     enum Fault: String, CaseIterable, CustomTestStringConvertible {
         case corrupt, newerVersion, fullDisk, readOnlyMount
         var testDescription: String { rawValue }

@@ -9,7 +9,7 @@ import Testing
 /// Issue 45: every capture a Stratux user already has (its UAT, 1090ES and GPS replay logs, a
 /// folder of them, dump978 text without times, SBS BaseStation text) read by content through the
 /// same pipeline, with known decoded values from the formats' own documentation.
-@Suite struct StratuxLogTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct StratuxLogTests {
     /// The Stratux replay log's START line, as Go prints it (2015-09-07T14:17:41Z).
     static let start = "START,Mon Sep 7 14:17:41 +0000 UTC 2015,Mon Sep 7 14:17:41 +0000 UTC 2015\n"
     /// A UAT downlink with the decoding dump978's uat2text gives for it (quoted in Stratux's
@@ -336,7 +336,7 @@ import Testing
 /// Issue 44: `flights import DIR` (and `replay DIR`) of a folder of captures (a Stratux user's
 /// log folder, a download of old flights) read every capture in it, in time order, each once,
 /// saying which files were skipped and why; it refused them ("no recordings in this folder").
-@Suite struct CaptureFolderTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct CaptureFolderTests {
     @Test func everyCaptureInAFolderInTimeOrder() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("captures-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("more"), withIntermediateDirectories: true)

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 #if os(Linux)
-@Suite struct SystemdNotifierTests {
+@Suite(.timeLimit(.minutes(5))) struct SystemdNotifierTests {
     @Test func environmentDecidesWhatIsSent() {
         #expect(SystemdNotifier(environment: [:]).socketPath == nil)
         #expect(SystemdNotifier(environment: [:]).notify("READY=1") == false)

@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 40, items 6 and 10: numbers from outside (a stored NOTAM's times, a radius or width in
 /// NOTAM text) never reach a conversion that traps, nor become NaN geometry.
-@Suite struct TotalConversionTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct TotalConversionTests {
     /// Item 6: a time of 1e308, -1e308, infinity or NaN is written, clamped, not trapped on
     /// (it crashed `notams list`, `notams show` and `/api/notams` with SIGILL).
     @Test func timesOutOfRangeAreWritten() {

@@ -19,7 +19,7 @@ private func replay(_ scenario: TrafficScenario) throws -> (lines: [String], eve
 
 /// The issue-13 scenarios: each phenomenon real receivers showed, reproduced, with the rules that
 /// keep the alerts trustworthy checked on it.
-@Suite struct TrafficScenarioTests {
+@Suite(.timeLimit(.minutes(5))) struct TrafficScenarioTests {
     @Test func scenarioFixturesAreReproducible() throws {
         for s in TrafficScenario.all {
             let pcap = try Data(contentsOf: fixtures.appendingPathComponent("scenarios/\(s.name).pcap"))
@@ -116,7 +116,7 @@ private func replay(_ scenario: TrafficScenario) throws -> (lines: [String], eve
     }
 }
 
-@Suite struct FlightStateTests {
+@Suite(.timeLimit(.minutes(5))) struct FlightStateTests {
     @Test func takeoffAndLandingWithHysteresis() {
         var f = FlightState()
         f.update(groundSpeedKt: 0, verticalSpeedFpm: 0, heightAboveTerrainFt: nil, at: 0)
@@ -158,7 +158,7 @@ private func replay(_ scenario: TrafficScenario) throws -> (lines: [String], eve
     }
 }
 
-@Suite struct TrafficAlertEngineTrustTests {
+@Suite(.timeLimit(.minutes(5))) struct TrafficAlertEngineTrustTests {
     let plane = LocalPlane(origin: Position(latitude: 45, longitude: -123))
 
     /// A target `north` NM ahead at ownship's altitude, closing head-on at `closure` knots.
@@ -225,7 +225,7 @@ private func replay(_ scenario: TrafficScenario) throws -> (lines: [String], eve
     }
 }
 
-@Suite struct TrafficPictureTrustTests {
+@Suite(.timeLimit(.minutes(5))) struct TrafficPictureTrustTests {
     let origin = Position(latitude: 45, longitude: -123)
 
     func report(_ address: UInt32, _ type: AddressType, east: Double, north: Double, speed: Int = 130, track: Double = 270) -> TrafficReport {
@@ -325,7 +325,7 @@ private func replay(_ scenario: TrafficScenario) throws -> (lines: [String], eve
     }
 }
 
-@Suite struct CaptureTimeTests {
+@Suite(.timeLimit(.minutes(5))) struct CaptureTimeTests {
     /// A raw stream's day: --date, else the file's modification day, a day earlier when the first
     /// heartbeat is later in the day than the file was written; never 1970.
     @Test func rawStreamDate() throws {

@@ -26,7 +26,7 @@ func eventually(_ seconds: Double = 10, _ done: () -> Bool) async throws {
     while !done() && Date() < end { try await Task.sleep(for: .milliseconds(10)) }
 }
 
-@Suite(.serialized) struct VoiceALSATests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct VoiceALSATests {
     @Test func playbackIntoFilePCMDeliversEveryFrame() async throws {
         let vocabulary = try renderedVocabulary.get()
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-voice-\(getpid()).raw").path

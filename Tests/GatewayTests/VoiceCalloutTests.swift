@@ -13,7 +13,7 @@ let flying = FlightStatus(phase: .airborne, lastMessage: nil)
 
 /// The words of a callout (issue 22, PROTOCOL.md "Callouts") and the scheduler's pacing and
 /// priority, without audio.
-@Suite struct VoiceCalloutTests {
+@Suite(.timeLimit(.minutes(5))) struct VoiceCalloutTests {
     @Test func trafficWording() {
         func say(_ level: AlertLevel, range: Double, clock: Int?, altitude: Int?, cpa: Double? = 40) -> String {
             CalloutWording.callout(for: trafficChange(level: level, at: 0, range: range, clock: clock, altitude: altitude, cpa: cpa))!.text

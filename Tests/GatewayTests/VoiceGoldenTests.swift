@@ -24,7 +24,7 @@ func calloutTimeline(_ capture: String, notams: String? = nil, gps: String? = ni
 
 /// Golden callout timelines (fixtures/*.callouts.txt, what `gatewayd replay --callouts` prints)
 /// and the demo flight's audio.
-@Suite struct VoiceGoldenTests {
+@Suite(.timeLimit(.minutes(5))) struct VoiceGoldenTests {
     static let cases: [(name: String, capture: String, notams: String?, gps: String?, golden: String)] = [
         ("demo", "demo-flight.pcap", "notams-demo.json", nil, "demo-flight.callouts.txt")
     ] + ["parked", "gaps", "churn", "twins", "echo", "frozen", "turning", "flicker"].map {

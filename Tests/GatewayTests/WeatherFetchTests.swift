@@ -10,7 +10,7 @@ import Testing
 
 /// `weather fetch` against a real HTTP server on loopback shaped like the aviationweather.gov
 /// Data API (no internet in tests), into a real SQLite file.
-@Suite(.serialized) struct WeatherFetchTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct WeatherFetchTests {
     static let now = FISBSamples.startTime
     static let area = WeatherArea(latitude: 44.9, longitude: -123.0, radiusNM: 60, station: "KSLE")
 

@@ -2,7 +2,7 @@ import Testing
 @testable import GatewayWeather
 
 /// The METAR decoder on hand-decoded reports.
-@Suite struct METARDecoderTests {
+@Suite(.timeLimit(.minutes(5))) struct METARDecoderTests {
     @Test func fisbSample() throws {
         let m = try #require(DecodedMETAR.decode("METAR KSLE 161356Z 34008KT 10SM FEW040 16/06 A3012 RMK AO2 SLP201 T01560061="))
         #expect(m.kind == "METAR")
@@ -170,7 +170,7 @@ import Testing
 }
 
 /// The TAF decoder on hand-decoded forecasts.
-@Suite struct TAFDecoderTests {
+@Suite(.timeLimit(.minutes(5))) struct TAFDecoderTests {
     @Test func amendedWithFM() throws {
         let t = try #require(DecodedTAF.decode("TAF.AMD KPDX 161340Z 1614/1718 33010KT P6SM SCT050\n     FM170000 32012KT P6SM BKN060="))
         #expect(t.station == "KPDX" && t.isAmended && !t.isCorrected)
@@ -253,7 +253,7 @@ import Testing
 }
 
 /// The PIREP decoder on hand-decoded reports.
-@Suite struct PIREPDecoderTests {
+@Suite(.timeLimit(.minutes(5))) struct PIREPDecoderTests {
     @Test func fisbSample() throws {
         let p = try #require(DecodedPIREP.decode("PIREP SLE 161350Z KSLE UA /OV SLE090010/TM 1350/FL065/TP C172/SK SCT070/RM SMOOTH"))
         #expect(!p.isUrgent)
@@ -315,7 +315,7 @@ import Testing
 }
 
 /// The winds-aloft decoder on hand-decoded records.
-@Suite struct WindsAloftDecoderTests {
+@Suite(.timeLimit(.minutes(5))) struct WindsAloftDecoderTests {
     @Test func fisbSample() throws {
         let w = try #require(DecodedWindsAloft.decode("WINDS SLE 161800Z  FT 3000 6000 9000\nSLE 3010 3115+08 3120+03"))
         #expect(w.station == "SLE" && w.valid == WeatherDayTime(day: 16, hour: 18, minute: 0))
@@ -386,7 +386,7 @@ import Testing
 
 /// Every decoder on 2,000 deterministic strings of real groups, broken groups and garbage: none
 /// may trap, and what they return keeps its invariants.
-@Suite struct WeatherTextFuzzTests {
+@Suite(.timeLimit(.minutes(5))) struct WeatherTextFuzzTests {
     static let pieces: [String] = [
         "METAR", "SPECI", "TAF", "TAF.AMD", "PIREP", "WINDS", "KSLE", "SLE", "EGLL", "161356Z", "1614/1718", "1612/1614",
         "34008KT", "24015G25KT", "VRB03KT", "00000KT", "/////KT", "210V270", "10SM", "P6SM", "1", "1/2SM", "M1/4SM", "9999",
