@@ -24,8 +24,7 @@ import Testing
         sink.carryOut(GatewayOutputs(), alerts: [EncodedAlert(events[0])], at: 0)
         sink.carryOut(GatewayOutputs(), alerts: events.dropFirst().map { EncodedAlert($0) }, at: 2)
         // Both batches were tried while the lock was held (each after the busy timeout).
-        let deadline = Date().addingTimeInterval(30)
-        while sink.waiting < 3 && Date() < deadline { usleep(50_000) }
+        _ = eventually(30) { sink.waiting >= 3 }
         #expect(sink.waiting == 3)
         #expect(said.value.count == 1, "said once: \(said.value)")
         #expect(said.value.first?.contains("the database is locked by another process") == true, "\(said.value)")

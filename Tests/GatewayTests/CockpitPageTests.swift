@@ -21,16 +21,16 @@ private func runProgram(_ path: String, _ arguments: [String], timeout: Double) 
     p.standardError = err
     try p.run()
     let collected = Locked<Data>(Data())
-    let reader = Thread { collected.set(out.fileHandleForReading.readDataToEndOfFile()) }
+    let read = Locked(0)
+    let reader = Thread { collected.set(out.fileHandleForReading.readDataToEndOfFile()); read.withLock { $0 += 1 } }
     reader.start()
     let errors = Locked<Data>(Data())
-    let errReader = Thread { errors.set(err.fileHandleForReading.readDataToEndOfFile()) }
+    let errReader = Thread { errors.set(err.fileHandleForReading.readDataToEndOfFile()); read.withLock { $0 += 1 } }
     errReader.start()
-    let deadline = Date().addingTimeInterval(timeout)
-    while p.isRunning && Date() < deadline { usleep(50_000) }
-    if p.isRunning { p.terminate() }
+    if !waitForExit(p, timeout: timeout) { p.terminate() }
     p.waitUntilExit()
-    usleep(200_000)
+    // Both pipes read to their end (a child the program left behind may still hold them open).
+    _ = eventually(5) { read.value == 2 }
     return (p.terminationStatus, String(decoding: collected.value, as: UTF8.self), String(decoding: errors.value, as: UTF8.self))
 }
 
@@ -79,12 +79,9 @@ private func chromiumPath() -> String? {
         #expect(String(decoding: seen, as: UTF8.self).contains("the clock is the capture's, from 2026-05-16T14:00:00"))
 
         let base = "http://127.0.0.1:\(http)"
-        var conflict = false
-        let until = Date().addingTimeInterval(45)
-        while Date() < until, !conflict {
-            usleep(250_000)
-            if let a = try? HTTPConnection.get(base + "/api/alerts"), a.body.contains("\"subject\":\"ab4549\""),
-               a.body.contains("\"level\":\"caution\"") || a.body.contains("\"level\":\"warning\"") { conflict = true }
+        let conflict = eventually(45, every: 0.25) {
+            guard let a = try? HTTPConnection.get(base + "/api/alerts"), a.body.contains("\"subject\":\"ab4549\"") else { return false }
+            return a.body.contains("\"level\":\"caution\"") || a.body.contains("\"level\":\"warning\"")
         }
         #expect(conflict, "the head-on conflict with N825V never alerted")
         // The API's time is the capture's.
@@ -182,7 +179,13 @@ private func chromiumPath() -> String? {
         let started = Date().addingTimeInterval(20)
         while Date() < started, !String(decoding: seen, as: UTF8.self).contains("feeds:") { seen.append(stderr.fileHandleForReading.availableData) }
         let base = "http://127.0.0.1:\(http)"
-        sleep(3)  // the TFR is active and in the snapshot
+        // The TFR is active and in the snapshot (the flight's map draws it), and the flight run
+        // plays has taken off (its own logbook has it open: kept at SIGTERM).
+        #expect(eventually(30) { (try? HTTPConnection.get(base + "/airspace.geojson"))?.body.contains("6/2174") == true }, "the TFR never became active")
+        #expect(eventually(30) {
+            guard let body = try? HTTPConnection.get(base + "/api/traffic").body else { return false }
+            return (JSONReader.object(Array(body.utf8))?["ownship"] as? [String: Any])?["airborne"] as? Bool == true
+        }, "the flight never took off")
 
         let list = try HTTPConnection.get(base + "/api/flights").body
         #expect(list.contains("\"id\":1,") && list.contains("\"id\":3,") && list.contains("\"departure\":\"7S5\""))

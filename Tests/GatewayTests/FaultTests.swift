@@ -23,10 +23,8 @@ import Testing
         p.standardOutput = Pipe()
         p.standardError = Pipe()
         try p.run()
-        if let killAfter {
-            usleep(UInt32(killAfter * 1e6))
-            kill(p.processIdentifier, SIGKILL)
-        }
+        // kill -9 `killAfter` seconds into the writes, unless it has ended by then.
+        if let killAfter, !waitForExit(p, timeout: killAfter) { kill(p.processIdentifier, SIGKILL) }
         p.waitUntilExit()
         return p.terminationStatus
     }
@@ -131,7 +129,7 @@ import Testing
                                 onStatus: { s in statuses.withLock { $0.append(s) } })
         client.start()
         defer { client.stop() }
-        func wait(_ condition: () -> Bool) { var n = 0; while !condition() && n < 1000 { usleep(10_000); n += 1 } }
+        func wait(_ condition: () -> Bool) { _ = eventually(10, condition) }
         wait { fixes.withLock { $0 } > 0 }
         #expect(statuses.withLock { $0 }.first == .connected)
         server.stop()
@@ -202,7 +200,7 @@ struct FakeGPSD {
             let line = Array("{\"class\":\"TPV\",\"mode\":3,\"lat\":44.91,\"lon\":-123.0,\"alt\":100.0,\"speed\":50.0,\"track\":10.0}\n".utf8)
             while running.value.withLock({ $0 }) {
                 if line.withUnsafeBytes({ send(c, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) < 0 { break }
-                usleep(100_000)
+                _ = eventually(0.1) { !running.value.withLock { $0 } }  // gpsd's pace: the next line in 100 ms, unless stopped
             }
             close(c)
         }.start()

@@ -54,11 +54,7 @@ private final class FeedRig: @unchecked Sendable {
 
     /// Waits until `condition` holds (up to 5 s).
     func wait(_ condition: () -> Bool) {
-        var n = 0
-        while !condition() && n < 500 {
-            usleep(10_000)
-            n += 1
-        }
+        _ = eventually(5, condition)
     }
 
     func stop() {
@@ -283,14 +279,12 @@ private final class FeedRig: @unchecked Sendable {
         defer { gateway.stop() }
         let announce = try UDPSender(host: "127.0.0.1", port: discovery.port)
         announce.send(Array(#"{"App":"ForeFlight","GDL90":{"port":\#(efb.port)}}"#.utf8))
-        var n = 0
         let now = { Date().timeIntervalSince1970 }
-        while forwarder.discovered(at: now()).isEmpty && n < 200 { usleep(10_000); n += 1 }
+        _ = eventually(2) { !forwarder.discovered(at: now()).isEmpty }
         #expect(forwarder.discovered(at: now()).map(\.port) == [efb.port])
         #expect(forwarder.discovered(at: now()).first?.app == "ForeFlight")
         try UDPSender(host: "127.0.0.1", port: gateway.port).send(FeedScene().datagram)
-        n = 0
-        while received.withLock({ $0 }) == 0 && n < 200 { usleep(10_000); n += 1 }
+        _ = eventually(2) { received.withLock { $0 } > 0 }
         #expect(received.withLock { $0 } >= 1)
     }
 
@@ -312,14 +306,7 @@ private final class FeedRig: @unchecked Sendable {
         let ok = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         #expect(ok == 0)
         defer { close(fd) }
-        var text = ""
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var tries = 0
-        while !text.contains("PFLAU") && tries < 50 {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if n > 0 { text += String(decoding: buffer[0..<n], as: UTF8.self) } else { usleep(50_000) }
-            tries += 1
-        }
+        let text = receive(fd, within: 5) { $0.contains("PFLAU") }
         let lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         let firstBurst = Array(lines.prefix { !$0.hasPrefix("$PFLAU") }) + lines.filter { $0.hasPrefix("$PFLAU") }.prefix(1)
         for line in firstBurst { #expect(NMEA.isValid(line), "\(line)") }
@@ -348,8 +335,7 @@ private final class FeedRig: @unchecked Sendable {
         try process.run()
         rig.wait { rig.hub.counters.sseClients == 1 }
         try rig.send(FeedScene().datagram)
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
+        _ = waitForExit(process, timeout: 10)
         if process.isRunning { process.terminate() }
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 0)

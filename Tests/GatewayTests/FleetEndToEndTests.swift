@@ -26,7 +26,7 @@ import Testing
             try process.run()
         }
         var text: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-        func waitFor(_ needle: String, _ timeout: Double) -> Bool { eventually(timeout) { text.contains(needle) } }
+        func waitFor(_ needle: String, _ timeout: Double) -> Bool { fileContains(log, needle, within: timeout) }
         func signal(_ s: Int32) { if process.isRunning { kill(process.processIdentifier, s) } }
         deinit {
             signal(SIGKILL)
@@ -45,7 +45,10 @@ import Testing
                 var last = "1-0"
                 while !stopped.value {
                     guard let target = HTTPConnection.Target("http://127.0.0.1:\(port)/alerts"),
-                          var c = try? HTTPConnection(target, timeout: 2, sending: [("Last-Event-ID", last)]) else { usleep(200_000); continue }
+                          var c = try? HTTPConnection(target, timeout: 2, sending: [("Last-Event-ID", last)]) else {
+                        _ = eventually(0.2) { stopped.value }  // the next attempt in 0.2 s, unless stopped
+                        continue
+                    }
                     var parser = SSEParser(lastEventID: last)
                     while !stopped.value, let piece = try? c.readBody() {
                         for e in parser.feedEvents(piece) {
@@ -54,7 +57,7 @@ import Testing
                         if let id = parser.lastEventID { last = id }
                     }
                     c.close()
-                    usleep(200_000)
+                    _ = eventually(0.2) { stopped.value }  // reconnect in 0.2 s, unless stopped
                 }
             }
         }
@@ -96,13 +99,32 @@ import Testing
         defer { for c in collectors.values { c.stopped.set(true) } }
         #expect(a.waitFor("fleet: connected", 10) && b.waitFor("fleet: connected", 10), "\(a.text)\n\(b.text)")
 
-        // Mid-flight, the broker goes away for 20 s.
-        usleep(12_000_000)
+        // Mid-flight, the broker goes away for 20 s (at speed 5: a minute into the capture, for
+        // 100 s of it), on A's clock, the capture's (its /healthz says it).
+        let captureStart = try #require(Timestamp.parse("2026-05-16T14:00:00Z"))
+        func clockA() -> Double {
+            guard let body = try? HTTPConnection.get("http://127.0.0.1:\(ports["A"]!)/healthz").body,
+                  let time = JSONReader.object(Array(body.utf8))?["time"] as? String else { return 0 }
+            return Timestamp.parse(time) ?? 0
+        }
+        #expect(eventually(60) { clockA() >= captureStart + 60 }, "\(a.text)")
         broker.stop()
-        usleep(20_000_000)
+        #expect(eventually(60) { clockA() >= captureStart + 160 }, "\(a.text)")
         try broker.restart()
         #expect(a.waitFor("has been played", 60) && b.waitFor("has been played", 60), "\(a.text)\n\(b.text)")
-        usleep(3_000_000)
+
+        // The station has what each gateway streamed before they stop (what is not published by
+        // then never is).
+        let stationStore = FleetStationStore(database: try GatewayDatabase(readingOnly: stationDB))
+        func keptNow(_ name: String) -> [String: String] {
+            var d: [String: String] = [:]
+            for e in (try? stationStore.events(after: 0)) ?? [] where e.gateway == name {
+                let id = JSONReader.object(Array(e.json.utf8))?["eventId"] as? String
+                d[id ?? "?"] = e.json
+            }
+            return d
+        }
+        _ = eventually(30) { ["A", "B"].allSatisfy { Set(keptNow($0).keys).isSuperset(of: collectors[$0]!.byID.keys) } }
         a.signal(SIGTERM)
         b.signal(SIGTERM)
         a.process.waitUntilExit()
@@ -111,21 +133,12 @@ import Testing
         #expect(a.text.contains("connected to \(broker.url)") && !a.text.contains("refused"))
 
         // What each gateway streamed is what the station kept, once each, JSON byte for byte.
-        let stationStore = FleetStationStore(database: try GatewayDatabase(readingOnly: stationDB))
         for name in ["A", "B"] {
             let streamed = collectors[name]!.byID
             #expect(streamed.count >= 10, "\(name) streamed only \(streamed.count) events")
             var kept: [String: String] = [:]
-            func keptNow() -> [String: String] {
-                var d: [String: String] = [:]
-                for e in (try? stationStore.events(after: 0)) ?? [] where e.gateway == name {
-                    let id = JSONReader.object(Array(e.json.utf8))?["eventId"] as? String
-                    d[id ?? "?"] = e.json
-                }
-                return d
-            }
             #expect(eventually(10) {
-                kept = keptNow()
+                kept = keptNow(name)
                 return kept.count >= streamed.count
             })
             #expect(kept == streamed, "\(name): the station kept \(kept.count) events, the gateway streamed \(streamed.count)")

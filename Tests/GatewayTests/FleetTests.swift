@@ -1,4 +1,5 @@
 import Foundation
+import GDL90
 import Testing
 @testable import GatewaySupport
 @testable import GatewayDomain
@@ -17,16 +18,6 @@ func fleetBroker(users: [String: String] = ["gw": "pw", "station": "pw2"], extra
         return nil
     }
     return broker
-}
-
-/// Waits up to `timeout` seconds for `condition`.
-func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return true }
-        usleep(50_000)
-    }
-    return try condition()
 }
 
 @Suite(.timeLimit(.minutes(10)), .tags(.process), .slow) struct FleetSettingsTests {
@@ -136,7 +127,7 @@ func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> B
         p.standardOutput = try FileHandle(forWritingTo: out)
         p.standardError = try FileHandle(forWritingTo: err)
         try p.run()
-        let played = eventually(20) { ((try? String(contentsOf: err, encoding: .utf8)) ?? "").contains("has been played") }
+        let played = fileContains(err, "has been played", within: 20)
         kill(p.processIdentifier, SIGTERM)
         p.waitUntilExit()
         let errors = try String(contentsOf: err, encoding: .utf8)
@@ -201,7 +192,8 @@ func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> B
         broker.stop()
         try log.append(encoded: Self.events(6...10))
         p.nudge()
-        usleep(1_500_000)
+        // Broker down: nothing arrives for 1.5 s.
+        #expect(!eventually(1.5) { ((try? station.store.eventCount(gateway: "N1")) ?? 0) > 5 })
         #expect(try station.store.eventCount(gateway: "N1") == 5)
         try broker.restart()
         #expect(eventually(20) { (try? station.store.eventCount(gateway: "N1")) == 10 }, "\(lines.all)")
@@ -212,7 +204,8 @@ func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> B
         p = publisher()
         try p.start()
         #expect(eventually(10) { (try? station.store.eventCount(gateway: "N1")) == 12 })
-        usleep(500_000)
+        // And nothing more (no event sent twice) for half a second.
+        #expect(!eventually(0.5) { ((try? station.store.eventCount(gateway: "N1")) ?? 0) > 12 })
         p.stop()
         let kept = try station.store.events(after: 0).map { JSONReader.object(Array($0.json.utf8))?["eventId"] as? String }
         #expect(kept == (1...12).map { "1-\($0)" }, "order or duplicates: \(kept)")
@@ -229,13 +222,22 @@ func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> B
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = try #require(FleetBroker(url: broker.url))
         let heard = Locked<[String: Int]>([:])
+        let subscribed = Locked(false)
         let subscriber = try MQTTClient(MQTTClient.Options(clientID: "traffic-test")) { event in
             if case .message(let topic, _, _) = event { heard.withLock { $0[topic, default: 0] += 1 } }
+            if case .subscribed = event { subscribed.set(true) }
         }
         defer { subscriber.close() }
         subscriber.connect(host: url.host, port: url.port)
-        #expect(eventually(5) { subscriber.subscribe("skygate/+/traffic", qos: 0) == 0 })
-        usleep(300_000)
+        #expect(eventually(5) { subscriber.subscribe("skygate/+/traffic", qos: 0) == 0 && subscriber.subscribe("skygate/+/ownship", qos: 0) == 0 })
+        #expect(eventually(5) { subscribed.value }, "the broker acknowledged the subscriptions")
+        // Ownship in each second's picture: its message, published each second after the
+        // traffic picture when there is one, says the picture went out (the sink keeps at most
+        // two pictures waiting: the next second is handed over once this one is out).
+        var snapshot = FeedSnapshot.empty(at: 0)
+        snapshot.ownship = OwnshipFix(position: Position(latitude: 44.9, longitude: -123), altitudeFt: 3000, altitudeIsPressure: true,
+                                      velocity: PlaneVelocity(east: 0, north: 0), groundSpeedKt: 0, trackDeg: nil, verticalSpeedFpm: 0,
+                                      airborne: true, source: .gdl90)
         for (name, every) in [("E5", 5), ("E0", 0)] {
             let db = try GatewayDatabase(path: dir.appendingPathComponent("\(name).sqlite").path)
             let p = FleetPublisher(settings: FleetSettings(broker: url, id: name), password: nil, database: db, version: "test", clock: { 0 }) { _ in }
@@ -244,12 +246,18 @@ func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> B
             let sink = FleetSink(publisher: p, trafficEverySec: every)
             for t in 0..<20 {
                 var outputs = GatewayOutputs()
-                outputs.snapshot = .empty(at: 1_778_940_000 + Double(t))
+                snapshot.time = 1_778_940_000 + Double(t)
+                outputs.snapshot = snapshot
                 sink.carryOut(outputs, alerts: [], at: 1_778_940_000 + Double(t) + 0.5)
-                usleep(20_000)
+                #expect(eventually(5) { heard.value["skygate/\(name)/ownship"] == t + 1 }, "second \(t)'s picture")
             }
             sink.finish()
-            usleep(300_000)
+            // E5's four pictures are in; E0's none comes.
+            if every > 0 {
+                #expect(eventually(5) { heard.value["skygate/\(name)/traffic"] == 20 / every })
+            } else {
+                #expect(!eventually(0.3) { heard.value["skygate/\(name)/traffic"] != nil })
+            }
             p.stop()
         }
         #expect(heard.value["skygate/E5/traffic"] == 4 && heard.value["skygate/E0/traffic"] == nil, "\(heard.value)")
@@ -266,7 +274,9 @@ func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> B
         let p = FleetPublisher(settings: FleetSettings(broker: url, id: "N1", username: "gw"), password: "wrong", database: db, version: "test",
                                clock: { 0 }) { lines.add($0) }
         try p.start()
-        usleep(4_000_000)
+        // It retried (the broker refused it twice), and the second refusal is no second line.
+        #expect(eventually(20) { broker.log.components(separatedBy: "not authorised").count > 2 }, "it did not retry")
+        #expect(!eventually(1) { lines.all.count > 1 }, "\(lines.all)")
         p.stop()
         #expect(lines.all == ["fleet: \(url) refused the connection: not authorised (check [fleet] username and password_file); retrying"], "\(lines.all)")
         #expect(broker.log.components(separatedBy: "not authorised").count > 2, "it did not retry")
@@ -283,7 +293,8 @@ func eventually(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> B
         let url = try #require(FleetBroker(url: "mqtt://127.0.0.1:\(port)"))
         let p = FleetPublisher(settings: FleetSettings(broker: url, id: "N1"), password: nil, database: db, version: "test", clock: { 0 }) { lines.add($0) }
         try p.start()
-        usleep(12_000_000)
+        // One line in 12 s: the attempt's, or the one said after `unreachableAfter` (10 s), not both.
+        #expect(!eventually(12) { lines.all.count > 1 }, "\(lines.all)")
         p.stop()
         #expect(lines.all.count == 1 && lines.all[0].hasPrefix("fleet: \(url) unreachable"), "\(lines.all)")
     }

@@ -65,11 +65,12 @@ final class ConsoleLines: Sendable {
         let feed = "http://127.0.0.1:\(config.httpPort)/data/aircraft.json"
         // The server listens once the group runs it: a moment after the "feeds" line.
         let status = await Offload.run(on: .global()) { () -> Int? in
-            for _ in 0..<50 {
-                if let s = (try? HTTPConnection.get(feed, timeout: 2))?.status { return s }
-                usleep(100_000)
+            var status: Int?
+            _ = eventually(5) {
+                status = (try? HTTPConnection.get(feed, timeout: 2))?.status
+                return status != nil
             }
-            return nil
+            return status
         }
         #expect(status == 200)
         await group.triggerGracefulShutdown()
@@ -105,11 +106,10 @@ final class ConsoleLines: Sendable {
         #expect(!output.text.contains("listening"))
         // The UDP socket it had bound is free again (closed by its Dispatch source's cancel
         // handler, which a loaded machine may run a moment later).
-        var rebound = false
-        for _ in 0..<100 where !rebound {
+        let rebound = eventually(5) {
             let again = LiveGateway(log: nil, onAlerts: { _ in })
-            do { try again.start(bind: "127.0.0.1", port: UInt16(config.udpPort)); rebound = true } catch { usleep(50_000) }
-            again.stop()
+            defer { again.stop() }
+            do { try again.start(bind: "127.0.0.1", port: UInt16(config.udpPort)); return true } catch { return false }
         }
         #expect(rebound, "UDP port \(config.udpPort) still taken 5 s after the failed start")
     }

@@ -59,7 +59,7 @@ private func get(_ port: UInt16, _ path: String, from source: String = "127.0.0.
         let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("demo-flight.pcap").path)
         let sender = try UDPSender(host: "127.0.0.1", port: udp)
         for d in capture.datagrams.prefix(20) { sender.send(d.bytes) }
-        usleep(1_200_000)
+        _ = eventually(10) { get(http, "/healthz")?.head.contains("200") == true }  // the datagrams are in: healthy
         let before = get(http, "/healthz")
         #expect(before?.head.contains("200") == true, "healthz before the storm: \(String(describing: before))")
 
@@ -87,15 +87,13 @@ private func get(_ port: UInt16, _ path: String, from source: String = "127.0.0.
             close(fd)
         }
         var clients = -1
-        let settle = Date().addingTimeInterval(25)
-        while Date() < settle {
+        _ = eventually(25, every: 0.5) {
             for d in capture.datagrams.dropFirst(40).prefix(2) { sender.send(d.bytes) }
             if let metrics = get(http, "/metrics")?.body,
                let line = metrics.split(separator: "\n").first(where: { $0.hasPrefix("gatewayd_sse_clients ") }) {
                 clients = Int(line.split(separator: " ").last ?? "") ?? -1
-                if clients == 0 { break }
             }
-            usleep(500_000)
+            return clients == 0
         }
         #expect(clients == 0, "SSE clients still counted after they left: \(clients)")
 
@@ -106,11 +104,11 @@ private func get(_ port: UInt16, _ path: String, from source: String = "127.0.0.
             while flooding.withLock({ $0 }) { for _ in 0..<100 { sender.send(junk) } }
         }
         flood.start()
-        usleep(500_000)
+        #expect(!eventually(0.5) { !process.isRunning }, "gatewayd gone under a flood of garbage datagrams")
         #expect(process.isRunning, "gatewayd gone under a flood of garbage datagrams")
         let sent = Date()
         kill(process.processIdentifier, SIGTERM)
-        while process.isRunning && Date().timeIntervalSince(sent) < 10 { usleep(10_000) }
+        _ = waitForExit(process, timeout: 10)
         let took = Date().timeIntervalSince(sent)
         flooding.withLock { $0 = false }
         #expect(!process.isRunning, "still running \(took) s after SIGTERM under a flood")

@@ -336,11 +336,9 @@ import Synchronization
 
     /// Whether the server at `base` answers `/healthz` within 10 s.
     static func serving(_ base: String) async -> Bool {
-        for _ in 0..<200 {
-            if (try? HTTPConnection.get(base + "/healthz").status) == 200 { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return false
+        func answers() -> Bool { (try? HTTPConnection.get(base + "/healthz").status) == 200 }
+        try? await eventually(10) { answers() }
+        return answers()
     }
 
     static func publish(_ station: FleetStation, _ topic: String, _ json: String) {
@@ -395,15 +393,13 @@ import Synchronization
             let r = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["mosquitto_pub", "-p", "\(broker.port)", "-q", "1", "-t", topic, "-m", json])
             #expect(r.status == 0, "\(r.errors)")
         }
-        var connected = false
-        for _ in 0..<100 where !connected { connected = station.connection.connected; try await Task.sleep(for: .milliseconds(50)) }
-        #expect(connected, "\(lines.all)")
+        try await eventually(5) { station.connection.connected }
+        #expect(station.connection.connected, "\(lines.all)")
         try publish("skygate/N1/ownship", "{\"lat\":44.9,\"lon\":-123.0,\"altitudeFt\":3000,\"trackDeg\":90}")
         try publish("skygate/N1/ownship", "{\"lat\":44.9,\"lon\":-123000000}")
         try publish("skygate/N1/ownship", "{\"lat\":1e308,\"lon\":5}")
-        var refused = 0
-        for _ in 0..<100 where refused < 2 { refused = station.refusedMessages; try await Task.sleep(for: .milliseconds(50)) }
-        #expect(refused == 2)
+        try await eventually(5) { station.refusedMessages >= 2 }
+        #expect(station.refusedMessages == 2)
         let reply = try HTTPConnection.get(base + "/api/fleet")
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [String: Any])
         let n1 = try #require((parsed["gateways"] as? [[String: Any]])?.first { $0["id"] as? String == "N1" })
@@ -607,13 +603,13 @@ final class BinaryHTTPServer: Sendable {
         p.standardOutput = try FileHandle(forWritingTo: out)
         p.standardError = try FileHandle(forWritingTo: err)
         try p.run()
+        // Until the replay has been played, its memory sampled each 0.2 s.
         var peak = 0
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, !((try? String(contentsOf: err, encoding: .utf8)) ?? "").contains("has been played") {
+        _ = eventually(60, every: 0.2) {
             if let status = try? String(contentsOfFile: "/proc/\(p.processIdentifier)/status", encoding: .utf8),
                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
                let kb = Int(line.split(separator: " ").dropFirst().first ?? "") { peak = max(peak, kb) }
-            usleep(200_000)
+            return ((try? String(contentsOf: err, encoding: .utf8)) ?? "").contains("has been played")
         }
         let stopping = Date()
         kill(p.processIdentifier, SIGTERM)
@@ -665,8 +661,7 @@ final class BinaryHTTPServer: Sendable {
             p.standardOutput = try FileHandle(forWritingTo: out)
             p.standardError = try FileHandle(forWritingTo: err)
             try p.run()
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline, p.isRunning, !((try? String(contentsOf: err, encoding: .utf8)) ?? "").contains("has been played") { usleep(100_000) }
+            _ = eventually(30) { !p.isRunning || ((try? String(contentsOf: err, encoding: .utf8)) ?? "").contains("has been played") }
             kill(p.processIdentifier, SIGTERM)
             p.waitUntilExit()
             let errors = try String(contentsOf: err, encoding: .utf8)
@@ -698,7 +693,7 @@ final class BinaryHTTPServer: Sendable {
         try away.start()
         try log.append(encoded: FleetBrokerTests.events(1...16))
         away.nudge()
-        usleep(500_000)
+        #expect(eventually(5) { away.status.queuedAlerts == 16 }, "the run while away saw the 16 events queued")
         away.finish(timeout: 1)
         away.stop()
         try broker.restart()
@@ -758,9 +753,13 @@ final class BinaryHTTPServer: Sendable {
         })
         client.start()
         defer { client.stop() }
-        try await Task.sleep(for: .seconds(8))
-        let lines = said.value
-        let connections = server.accepted.withLock { $0 }
+        // 8 s of reconnects with its backoff (over early if it reconnects more than 6 times),
+        // counted off the cooperative pool: a test waiting for a thread of it (the suite's sync
+        // tests hold them) would count a longer window.
+        let (lines, connections) = try #require(await Offload.run(on: .global()) { () -> ([String], Int) in
+            _ = eventually(8) { server.accepted.withLock { $0 } > 6 }
+            return (said.value, server.accepted.withLock { $0 })
+        })
         #expect(connections >= 3, "it reconnects")
         #expect(connections <= 6, "with a growing backoff: \(connections) connections in 8 s")
         #expect(lines.count <= 4 && lines.last?.contains("closes each connection right after it is made") == true, "\(lines)")
@@ -795,5 +794,27 @@ final class BinaryHTTPServer: Sendable {
         #expect(radius.status != 0 && radius.errors.contains("--radius must be 5 to 300 NM"), "\(radius.errors)")
         let margin = try runGatewayd(["weather", "fetch", "--route", "KSLE", "KPDX", "--margin", "-5"])
         #expect(margin.status != 0 && margin.errors.contains("--margin must be 5 to 200 NM"), "\(margin.errors)")
+    }
+}
+
+/// Low: a junk CA file is named as such before any connection (it was reported as the broker's
+/// certificate failing its check).
+@Suite(.timeLimit(.minutes(5))) struct FleetCAFileTests {
+    @Test func aJunkCAFileIsNamed() throws {
+        let dir = try HostileInputRound4Tests.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let junk = dir.appendingPathComponent("ca.pem").path
+        try "not a certificate\n".write(toFile: junk, atomically: true, encoding: .utf8)
+        #expect(throws: GatewayError.self) { try FleetSettings.checkCAFile(junk) }
+        do { try FleetSettings.checkCAFile(junk) } catch { #expect(error.reason.contains("not a PEM certificate file"), "\(error.reason)") }
+        do { try FleetSettings.checkCAFile(dir.appendingPathComponent("gone.pem").path) } catch { #expect(error.reason.contains("no such file"), "\(error.reason)") }
+        let pem = dir.appendingPathComponent("real.pem").path
+        try "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".write(toFile: pem, atomically: true, encoding: .utf8)
+        try FleetSettings.checkCAFile(pem)
+        // Through the client: the junk file refuses to make it, naming the file.
+        var options = MQTTClient.Options(clientID: "round4-ca")
+        options.tls = true
+        options.caFile = junk
+        #expect(throws: GatewayError.self) { _ = try MQTTClient(options) { _ in } }
     }
 }

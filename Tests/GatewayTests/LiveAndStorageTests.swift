@@ -33,11 +33,7 @@ final class Collected: Sendable {
         // Datagram 1: heartbeat + ownship + the first 10 bytes of the intruder; datagram 2: the rest.
         sender.send(heartbeat + own + Array(intruder.prefix(10)))
         sender.send(Array(intruder.dropFirst(10)))
-        var waited = 0
-        while collected.alerts.withLock({ $0.isEmpty }) && waited < 200 {
-            usleep(10_000)
-            waited += 1
-        }
+        _ = eventually(2) { !collected.alerts.withLock { $0.isEmpty } }
         let status = gateway.status()
         gateway.stop()
         let alerts = collected.alerts.withLock { $0 }

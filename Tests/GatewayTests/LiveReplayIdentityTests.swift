@@ -44,9 +44,11 @@ import Testing
                 gateway.setAirspace([tfr, restricted])
                 gateway.acknowledge("TEST 1/1")
             }
-            usleep(40_000)
+            usleep(40_000)  // a wall-clock wait on purpose: a live session, 25 datagrams a second; their arrival times are what its recording keeps and its replay must reproduce
         }
-        Thread.sleep(forTimeInterval: 3)
+        // Every datagram received (and recorded); the session then ends 3 s after its last one.
+        #expect(eventually(10) { gateway.status().counters.datagrams == capture.datagrams.count })
+        usleep(3_000_000)  // a wall-clock wait on purpose: the stop 3 s (of the live clock, the wall's) after the last datagram, so that the cutoff below (stop - 1.5 s) is past the last tick and the flight's last alerts are compared too
         let stopped = Date().timeIntervalSince1970
         gateway.stop()
         let liveAlerts = live.withLock { $0 }

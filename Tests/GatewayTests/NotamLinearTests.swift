@@ -231,15 +231,6 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct AirspaceStartTests {
     static let area = AirspaceArea(id: "TEST 1/1", name: "test", shape: .circle(center: Position(latitude: 45, longitude: -123), radiusNM: 3), kind: .tfr)
 
-    /// Polls `condition` for up to `seconds`.
-    static func eventually(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-        for _ in 0..<Int(seconds * 20) {
-            if condition() { return true }
-            usleep(50_000)
-        }
-        return condition()
-    }
-
     /// A load that blocks: `start` returns (the socket bound) while it runs; its areas arrive
     /// when it ends.
     @Test func startReturnsWhileTheFirstLoadRuns() throws {
@@ -256,10 +247,10 @@ import Testing
         try gateway.start(bind: "127.0.0.1", port: 0)
         defer { gateway.stop() }
         #expect(gateway.port > 0)
-        #expect(Self.eventually { loads.withLock { $0 } == 1 }, "the first load started")
+        #expect(eventually(10) { loads.withLock { $0 } == 1 }, "the first load started")
         #expect(hub.snapshot.airspace.isEmpty)
         gate.signal()
-        #expect(Self.eventually { hub.snapshot.airspace.map(\.id) == ["TEST 1/1"] })
+        #expect(eventually(10) { hub.snapshot.airspace.map(\.id) == ["TEST 1/1"] })
     }
 
     /// Stopped during the first load: nothing waits for it, and what it read is not handed in.
@@ -279,7 +270,7 @@ import Testing
         gateway.stop()
         gate.signal()
         ended.wait()
-        usleep(300_000)
+        #expect(!eventually(0.3) { !hub.snapshot.airspace.isEmpty })
         #expect(hub.snapshot.airspace.isEmpty)
     }
 
@@ -318,7 +309,7 @@ import Testing
         defer { for case let edge as EdgeService in started.services.reversed() { edge.stopNow() } }
         #expect(started.udpPort > 0)
         #expect(output.text.contains("gatewayd: listening for GDL90 on UDP 127.0.0.1:\(started.udpPort)"))
-        #expect(Self.eventually(30) { started.hub.snapshot.airspace.contains { $0.id.hasSuffix("6/0040") } }, "the NOTAM's area arrives")
+        #expect(eventually(30) { started.hub.snapshot.airspace.contains { $0.id.hasSuffix("6/0040") } }, "the NOTAM's area arrives")
         let area = try #require(started.hub.snapshot.airspace.first { $0.id.hasSuffix("6/0040") })
         #expect(area.ceilingFt == 1)
         #expect(!output.text.contains("error"))

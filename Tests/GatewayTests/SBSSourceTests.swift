@@ -147,10 +147,9 @@ final class TestLineServer: @unchecked Sendable {
         try p.run()
         defer { if p.isRunning { p.terminate() }; p.waitUntilExit() }
         var body = ""
-        for _ in 0..<50 {
-            Thread.sleep(forTimeInterval: 0.2)
+        _ = eventually(10) {
             body = loopbackGET(Int(http), "/api/traffic").body
-            if body.contains("\"c0ffee\"") { break }
+            return body.contains("\"c0ffee\"")
         }
         #expect(body.contains("\"address\":\"c0ffee\",\"callsign\":\"N51TB\""))
         p.terminate()

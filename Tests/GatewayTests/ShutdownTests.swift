@@ -37,7 +37,7 @@ func gatewaydExecutable() -> URL? {
         #expect(String(decoding: seen, as: UTF8.self).contains("listening for GDL90 on UDP 127.0.0.1:"))
         let sent = Date()
         kill(process.processIdentifier, signal)
-        while process.isRunning && Date().timeIntervalSince(sent) < 10 { usleep(10_000) }
+        _ = waitForExit(process, timeout: 10)
         let took = Date().timeIntervalSince(sent)
         let hung = process.isRunning
         if hung { process.terminate() }

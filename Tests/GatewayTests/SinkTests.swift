@@ -29,8 +29,7 @@ import Testing
         let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("demo-flight.pcap").path)
         let sender = try UDPSender(host: "127.0.0.1", port: gateway.port)
         for d in capture.datagrams.prefix(60) { sender.send(d.bytes) }
-        var waited = 0
-        while sink.seen.value.outputs < 60 && waited < 500 { usleep(10_000); waited += 1 }
+        _ = eventually(5) { sink.seen.value.outputs >= 60 }
         gateway.stop()
         let seen = sink.seen.value
         #expect(seen.outputs >= 60)  // one a datagram, and one a tick
@@ -59,8 +58,7 @@ import Testing
         let gateway = LiveGateway(sinks: [sink])
         gateway.add(CaptureThreadSource(flight))
         try gateway.start()
-        var waited = 0
-        while sink.seen.value.outputs < flight.count && waited < 500 { usleep(10_000); waited += 1 }
+        _ = eventually(5) { sink.seen.value.outputs >= flight.count }
         gateway.stop()
         #expect(sink.seen.value.outputs == flight.count)
         var replay = CaptureReplay(pipeline: GatewayPipeline())

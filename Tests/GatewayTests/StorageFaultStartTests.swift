@@ -200,14 +200,13 @@ import Testing
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, !String(decoding: errors, as: UTF8.self).contains("feeds:") { errors.append(stderr.fileHandleForReading.availableData) }
         let base = "http://127.0.0.1:\(http)"
-        for _ in 0..<100 where (try? HTTPConnection.get(base + "/healthz", timeout: 1)) == nil { usleep(100_000) }
+        _ = eventually(20) { (try? HTTPConnection.get(base + "/healthz", timeout: 1)) != nil }
         // /alerts: the first alert of the flight (the TFR ahead, then traffic) arrives as an event.
         var sse = try HTTPConnection(#require(HTTPConnection.Target(base + "/alerts")))
         sse.setReadTimeout(20)
         var parser = SSEParser()
         var events: [String] = []
         while events.isEmpty, let piece = try sse.readBody() { events += parser.feed(piece) }
-        sse.close()
         #expect(events.first?.contains("\"event\":\"raised\"") == true, "\(events)")
         let health = try HTTPConnection.get(base + "/healthz")
         #expect(health.status == 200)
@@ -218,7 +217,12 @@ import Testing
         } else {
             #expect(health.body.contains("\"status\":\"ok\""), "\(health.body)")
         }
-        sleep(2)  // a status line or two
+        // The traffic alert (N51TB) is out too, and a status line (with the storage's state) said.
+        while !events.contains(where: { $0.contains("c0ffee") }), let piece = try sse.readBody() { events += parser.feed(piece) }
+        sse.close()
+        let statusLine = fault.degrades ? "; storage degraded: database \(path): " : "status: "
+        let until = Date().addingTimeInterval(20)
+        while Date() < until, !String(decoding: errors, as: UTF8.self).contains(statusLine) { errors.append(stderr.fileHandleForReading.availableData) }
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         errors.append(stderr.fileHandleForReading.readDataToEndOfFile())

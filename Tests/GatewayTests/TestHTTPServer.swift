@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// A real HTTP/1.1 server on loopback for tests: answers each request with the next scripted
-/// reply (or never answers, for timeouts) and records what was asked.
+/// reply (or never answers, for timeouts: the connection is held open until `stop`) and records
+/// what was asked.
 final class TestHTTPServer: @unchecked Sendable {
     enum Reply: Sendable {
         case respond(status: Int, headers: [String: String] = [:], body: String)
@@ -14,6 +15,8 @@ final class TestHTTPServer: @unchecked Sendable {
     private let replies: Mutex<[Reply]>
     let requests = Mutex<[String]>([])
     private let stopped = Mutex(false)
+    /// Connections never answered (`.hang`), closed by `stop`.
+    private let held = Mutex<[Int32]>([])
 
     init(_ replies: [Reply]) throws {
         self.replies = Mutex(replies)
@@ -46,7 +49,7 @@ final class TestHTTPServer: @unchecked Sendable {
             let reply = replies.withLock { $0.isEmpty ? Reply.respond(status: 500, body: "no more scripted replies") : $0.removeFirst() }
             switch reply {
             case .hang:
-                Thread { sleep(5); close(c) }.start()
+                held.withLock { h in if stopped.withLock({ $0 }) { close(c) } else { h.append(c) } }
             case .respond(let status, let headers, let body):
                 var head = "HTTP/1.1 \(status) X\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n"
                 for (k, v) in headers { head += "\(k): \(v)\r\n" }
@@ -61,6 +64,7 @@ final class TestHTTPServer: @unchecked Sendable {
         stopped.withLock { $0 = true }
         shutdown(fd, Int32(SHUT_RDWR))
         close(fd)
+        for c in held.withLock({ h -> [Int32] in defer { h = [] }; return h }) { close(c) }
     }
 }
 

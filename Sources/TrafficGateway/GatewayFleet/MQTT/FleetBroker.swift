@@ -79,6 +79,23 @@ package struct FleetSettings: Sendable, Equatable {
         }
     }
 
+    /// Checks the CA file at `path` before libmosquitto takes it (it says nothing of a junk file
+    /// until a handshake fails, and then blames the broker's certificate): readable, and holding a
+    /// PEM certificate.
+    package static func checkCAFile(_ path: String) throws(GatewayError) {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return }  // a folder of certificates (CApath)
+        guard let file = OpenFile.reading(path) else {
+            let why = errno == ENOENT ? "no such file" : errno == EACCES ? "not readable by this user" : String(cString: strerror(errno)).lowercased()
+            throw GatewayError.setting(name: "fleet.ca_file", message: "[fleet] ca_file \(path): cannot be read (\(why))")
+        }
+        let head = file.read(upTo: 1 << 20)
+        file.close()
+        guard String(decoding: head, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
+            throw GatewayError.setting(name: "fleet.ca_file", message: "[fleet] ca_file \(path): not a PEM certificate file (no BEGIN CERTIFICATE line): give the CA that signed the broker's certificate")
+        }
+    }
+
     /// The password in the file at `path`: its content without one trailing newline (`\n` or
     /// `\r\n`). `${CREDENTIALS_DIRECTORY}` in the path is systemd's credentials folder. The
     /// error never quotes the file.

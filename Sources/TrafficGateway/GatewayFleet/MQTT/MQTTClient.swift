@@ -76,6 +76,7 @@ package final class MQTTClient: Sendable {
 
     /// A client configured by `options` (not connected: `connect`).
     package init(_ options: Options, events: @escaping @Sendable (MQTTEvent) -> Void) throws(GatewayError) {
+        if options.tls, let ca = options.caFile { try FleetSettings.checkCAFile(ca) }
         try Self.load()
         let sink = Unmanaged.passRetained(Sink(events))
         let callback: skygate_mqtt_event = { user, kind, code, mid, topic, payload, length, retain in
