@@ -105,30 +105,11 @@ struct FleetTailCommand: ParsableCommand {
         guard let target = HTTPConnection.Target(base.hasSuffix("/alerts") ? base : base + "/alerts") else {
             throw ValidationError("\(url) is not an http:// URL like http://127.0.0.1:8091")
         }
-        var printed = 0, delay = 2.0
-        var lastEventID: String?
-        while true {
-            do {
-                var connection = try HTTPConnection(target, timeout: 5, sending: lastEventID.map { [("Last-Event-ID", $0)] } ?? [])
-                defer { connection.close() }
-                guard connection.status == 200 else { throw HTTPConnection.Failure(description: "\(url) answered HTTP \(connection.status)") }
-                Terminal.error("fleet tail: following \(url)")
-                delay = 2
-                var parser = SSEParser(lastEventID: lastEventID)
-                while let piece = try connection.readBody() {
-                    let events = parser.feed(piece)
-                    lastEventID = parser.lastEventID
-                    for event in events {
-                        Terminal.out([json ? event : Self.line(event)])
-                        printed += 1
-                        if count > 0 && printed >= count { return }
-                    }
-                }
-            } catch {
-                Terminal.error("fleet tail: \(error); retrying in \(Int(delay)) s")
-            }
-            Terminal.pause(delay)
-            delay = min(delay * 1.5, 10)
+        var printed = 0
+        SSEFollower(name: "fleet tail", target: target, shown: url, peer: "the station").follow { event in
+            Terminal.out([json ? event : Self.line(event)])
+            printed += 1
+            return count == 0 || printed < count
         }
     }
 

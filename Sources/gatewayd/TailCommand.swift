@@ -61,41 +61,12 @@ struct TailCommand: ParsableCommand {
     }
 
     func run() throws {
-        let target = HTTPConnection.Target(alertsURL)!
         let colour = Terminal.colourOnStdout
         var printed = 0
-        var delay = 2.0
-        var connectedOnce = false
-        // The last event id seen: a reconnect resumes after it (Last-Event-ID), so nothing is
-        // printed twice or lost across a dropped connection or a gateway restart.
-        var lastEventID: String?
-        while true {
-            do {
-                var connection = try HTTPConnection(target, timeout: 5, sending: lastEventID.map { [("Last-Event-ID", $0)] } ?? [])
-                defer { connection.close() }
-                guard connection.status == 200 else {
-                    throw HTTPConnection.Failure(description: "\(SecretMasking.url(alertsURL)) answered HTTP \(connection.status)")
-                }
-                Terminal.error(connectedOnce ? "tail: reconnected to \(SecretMasking.url(alertsURL))" : "tail: following \(SecretMasking.url(alertsURL))")
-                connectedOnce = true
-                delay = 2
-                var parser = SSEParser(lastEventID: lastEventID)
-                defer { lastEventID = parser.lastEventID }
-                while let piece = try connection.readBody() {
-                    let events = parser.feed(piece)
-                    lastEventID = parser.lastEventID
-                    for event in events {
-                        Terminal.out([colour && !json ? AlertFormatter.colouredLine(text: event) ?? event : event])
-                        printed += 1
-                        if count > 0 && printed >= count { return }
-                    }
-                }
-                Terminal.error("tail: the gateway closed the stream; reconnecting in \(Int(delay)) s")
-            } catch {
-                Terminal.error("tail: \(error); retrying in \(Int(delay)) s")
-            }
-            Terminal.pause(delay)
-            delay = min(delay * 1.5, 10)
+        SSEFollower(name: "tail", target: HTTPConnection.Target(alertsURL)!, shown: SecretMasking.url(alertsURL), peer: "the gateway").follow { event in
+            Terminal.out([colour && !json ? AlertFormatter.colouredLine(text: event) ?? event : event])
+            printed += 1
+            return count == 0 || printed < count
         }
     }
 }

@@ -818,3 +818,46 @@ final class BinaryHTTPServer: Sendable {
         #expect(throws: GatewayError.self) { _ = try MQTTClient(options) { _ in } }
     }
 }
+
+/// The one SSE follower (issue 53) through `gatewayd fleet tail`: a station's stored events, each
+/// led by its gateway, then it stops at --count; `--json` gives the station's JSON with "gateway".
+@Suite(.timeLimit(.minutes(5)), .tags(.process), .slow) struct FleetTailTests {
+    @Test func fleetTailFollowsTheStation() async throws {
+        let dir = try HostileInputRound4Tests.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let station = try HostileInputRound4Tests.station(dir, lines: HostileInputRound4Tests.Lines())
+        let server = FleetServer(station: station)
+        try server.bind(host: "127.0.0.1", port: 0)
+        let running = Task { try await server.run() }
+        defer { running.cancel() }
+        let base = "http://127.0.0.1:\(server.port)"
+        #expect(await HostileInputRound4Tests.serving(base))
+        func publish(_ first: Int) {
+            for (i, gateway) in ["N1", "N2", "N1"].enumerated() {
+                let n = first + i
+                HostileInputRound4Tests.publish(station, "skygate/\(gateway)/alerts",
+                    "{\"event\":\"raised\",\"id\":\"traffic-a\(n)\",\"kind\":\"traffic\",\"level\":\"warning\",\"time\":\"2026-05-16T14:0\(i):00Z\",\"message\":\"Traffic \(n)\",\"eventId\":\"1-\(n)\"}")
+            }
+        }
+        // Each follower: started, its subscription awaited, then three events published live.
+        func follow(_ arguments: [String], first: Int) async throws -> (status: Int32, output: String, errors: String) {
+            let before = station.subscriberCount  // a departed follower's stream may linger a moment
+            let executable = try #require(gatewaydExecutable())
+            let tail = Task {
+                await Offload.run(on: .global()) { try? runProcess(URL(fileURLWithPath: "/usr/bin/timeout"), ["30", executable.path, "fleet", "tail", base] + arguments) } ?? nil
+            }
+            let subscribed = await Offload.run(on: .global()) { eventually(20) { station.subscriberCount > before } } ?? false
+            #expect(subscribed)
+            publish(first)
+            return try #require(await tail.value)
+        }
+        let human = try await follow(["--count", "3"], first: 1)
+        let lines = human.output.split(separator: "\n").map(String.init)
+        #expect(human.status == 0 && lines.count == 3, "\(human.errors)")
+        #expect(lines.map { String($0.prefix(4)) } == ["N1  ", "N2  ", "N1  "], "\(lines)")
+        #expect(lines[1].contains("Traffic 2"))
+        #expect(human.errors.contains("fleet tail: following \(base)"))
+        let json = try await follow(["--json", "--count", "2"], first: 4)
+        #expect(json.output.split(separator: "\n").first?.hasPrefix("{\"gateway\":\"N1\",\"event\":\"raised\"") == true, "\(json.output)")
+    }
+}

@@ -301,6 +301,9 @@ package final class FleetStation: Sendable {
         if say { log("fleet: station: refused \(kind.what) from \(gateway): \(why) (further refusals of it counted on /healthz)") }
     }
 
+    /// Clients following `/alerts` now.
+    package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
     /// Messages refused so far (`/healthz`).
     package var refusedMessages: Int { state.withLock { $0.refused } }
 
