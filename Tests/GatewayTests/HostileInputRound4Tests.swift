@@ -335,10 +335,27 @@ import Synchronization
     }
 
     /// Whether the server at `base` answers `/healthz` within 10 s.
+    /// Whether the server at `base` answers `/healthz` within 30 s, asked off the cooperative pool
+    /// (the suite's synchronous tests may hold all of its threads).
     static func serving(_ base: String) async -> Bool {
-        func answers() -> Bool { (try? HTTPConnection.get(base + "/healthz").status) == 200 }
-        try? await eventually(10) { answers() }
-        return answers()
+        await Offload.run(on: .global()) { eventually(30) { (try? HTTPConnection.get(base + "/healthz", timeout: 2).status) == 200 } } ?? false
+    }
+
+    /// Runs a station's server on an executor of its own: on 2 cores the suite's synchronous tests
+    /// can hold every thread of the cooperative pool, and a server task there would not start.
+    static func serve(_ server: FleetServer) -> Task<Void, any Error> {
+        Task(executorPreference: ServerExecutor.shared) { try await server.run() }
+    }
+
+    /// A task executor on one serial dispatch queue (see `serve`).
+    final class ServerExecutor: TaskExecutor {
+        static let shared = ServerExecutor()
+        private let queue = DispatchQueue(label: "round4-fleet-server")
+        func enqueue(_ job: consuming ExecutorJob) {
+            let unowned = UnownedJob(job)
+            let executor = asUnownedTaskExecutor()
+            queue.async { unowned.runSynchronously(on: executor) }
+        }
     }
 
     static func publish(_ station: FleetStation, _ topic: String, _ json: String) {
@@ -385,7 +402,7 @@ import Synchronization
         defer { station.stop() }
         let server = FleetServer(station: station)
         try server.bind(host: "127.0.0.1", port: 0)
-        let running = Task { try await server.run() }
+        let running = HostileInputRound4Tests.serve(server)
         defer { running.cancel() }
         let base = "http://127.0.0.1:\(server.port)"
         #expect(await Self.serving(base))
@@ -486,7 +503,7 @@ import Synchronization
         }
         let server = FleetServer(station: station)
         try server.bind(host: "127.0.0.1", port: 0)
-        let running = Task { try await server.run() }
+        let running = HostileInputRound4Tests.serve(server)
         defer { running.cancel() }
         let url = "http://127.0.0.1:\(server.port)"
         #expect(await Self.serving(url))
@@ -828,7 +845,7 @@ final class BinaryHTTPServer: Sendable {
         let station = try HostileInputRound4Tests.station(dir, lines: HostileInputRound4Tests.Lines())
         let server = FleetServer(station: station)
         try server.bind(host: "127.0.0.1", port: 0)
-        let running = Task { try await server.run() }
+        let running = HostileInputRound4Tests.serve(server)
         defer { running.cancel() }
         let base = "http://127.0.0.1:\(server.port)"
         #expect(await HostileInputRound4Tests.serving(base))
