@@ -341,21 +341,11 @@ import Synchronization
         await Offload.run(on: .global()) { eventually(30) { (try? HTTPConnection.get(base + "/healthz", timeout: 2).status) == 200 } } ?? false
     }
 
-    /// Runs a station's server on an executor of its own: on 2 cores the suite's synchronous tests
-    /// can hold every thread of the cooperative pool, and a server task there would not start.
+    /// Runs a station's server on the stand-alone harness's executor (`HarnessExecutor`): on 2
+    /// cores the suite's synchronous tests can hold every thread of the cooperative pool, and a
+    /// server task there would not start.
     static func serve(_ server: FleetServer) -> Task<Void, any Error> {
-        Task(executorPreference: ServerExecutor.shared) { try await server.run() }
-    }
-
-    /// A task executor on one serial dispatch queue (see `serve`).
-    final class ServerExecutor: TaskExecutor {
-        static let shared = ServerExecutor()
-        private let queue = DispatchQueue(label: "round4-fleet-server")
-        func enqueue(_ job: consuming ExecutorJob) {
-            let unowned = UnownedJob(job)
-            let executor = asUnownedTaskExecutor()
-            queue.async { unowned.runSynchronously(on: executor) }
-        }
+        Task(executorPreference: HarnessExecutor.shared) { try await server.run() }
     }
 
     static func publish(_ station: FleetStation, _ topic: String, _ json: String) {

@@ -21,12 +21,13 @@ extension FeedServer {
 }
 
 /// A task executor on one serial dispatch queue, for a server run outside the gateway's group
-/// by callers that block cooperative threads (see `FeedServer.start`).
-final class HarnessExecutor: TaskExecutor {  // concurrency: the stand-alone harness's executor (see the type)
-    static let shared = HarnessExecutor()
+/// by callers that block cooperative threads (see `FeedServer.start`; the tests run the fleet
+/// station's server on it too).
+package final class HarnessExecutor: TaskExecutor {  // concurrency: the stand-alone harness's executor (see the type)
+    package static let shared = HarnessExecutor()
     private let queue = DispatchQueue(label: "gatewayd.http-harness")
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         let executor = asUnownedTaskExecutor()  // concurrency: the stand-alone harness's executor (see the type)
         queue.async { unowned.runSynchronously(on: executor) }

@@ -455,7 +455,7 @@ package struct CaptureStream {
             scanner = .pcapng(r)
         case .dump978(var r):
             consumed = r.scan(window, base: base, atEnd: atEnd, name: path, into: &out)
-            if atEnd, out.error == nil, error == nil { out.error = r.timeProblems.error(path: path) }
+            if atEnd, out.error == nil, error == nil { out.error = r.lineProblems.error(path: path) }
             scanner = .dump978(r)
         case .text(var r):
             consumed = r.scan(window, base: base, atEnd: atEnd, into: &out)

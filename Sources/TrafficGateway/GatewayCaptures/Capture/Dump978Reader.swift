@@ -18,7 +18,7 @@ struct Dump978Reader {
         var out = CaptureContents(format: .dump978, datagrams: [], error: nil, skipped: 0)
         var reader = Dump978Reader()
         _ = reader.scan(bytes, base: 0, atEnd: true, name: name, into: &out)
-        if out.error == nil { out.error = reader.timeProblems.error(path: name) }
+        if out.error == nil { out.error = reader.lineProblems.error(path: name) }
         return out
     }
 
@@ -43,14 +43,14 @@ struct Dump978Reader {
                     out.error = CaptureError(path: name, offset: base + lineStart, reason: "line \(lineNumber) is not valid dump978 hex")
                     out.skipped += 1
                 case .timeOutOfRange(let text):
-                    timeProblems.add(line: lineNumber, "its time t=\(text) is not a time between 1970 and 2099")
+                    lineProblems.add(line: lineNumber, "its time t=\(text) is not a time between 1970 and 2099")
                     out.skipped += 1
                 case .wrongLength, .notALine:
                     out.skipped += 1
                 }
             } tooLong: { start in
                 lineNumber += 1
-                timeProblems.add(line: lineNumber, "a line of more than \(TextLines.longestLine / 1024) kB without a newline (not dump978 text): skipped to the next newline")
+                lineProblems.add(line: lineNumber, "a line of more than \(TextLines.longestLine / 1024) kB without a newline (not dump978 text): skipped to the next newline")
                 out.skipped += 1
             }
         }
@@ -58,7 +58,7 @@ struct Dump978Reader {
 
     /// Lines skipped for a time out of range or an endless line (`LineProblems`); said once
     /// the file is read (`error(path:)`), reading goes on.
-    private(set) var timeProblems = LineProblems()
+    private(set) var lineProblems = LineProblems()
     /// Inside a line longer than `TextLines.longestLine`, skipping to its newline.
     private var overlong = false
 

@@ -173,13 +173,11 @@ struct TextLogReader {
                 if continuesHeld && !continuesOld {
                     beginSession(at: h, into: &out)
                 } else {
-                    let saved = lineNumber
-                    lineNumber = h.lineNumber
                     let last = lastOffset ?? h.offset
                     problem(h.offset < last
                             ? "its time goes back \(Self.seconds(last - h.offset)) s from the line before, and the line after it does not: skipped alone"
-                            : "its time jumps \(Self.seconds(h.offset - last)) s ahead of the line before, and the line after it does not: skipped alone", into: &out)
-                    lineNumber = saved
+                            : "its time jumps \(Self.seconds(h.offset - last)) s ahead of the line before, and the line after it does not: skipped alone",
+                            line: h.lineNumber, into: &out)
                     if !continuesOld {
                         hold(nanoseconds, body, offset: offset)
                         return
@@ -296,8 +294,9 @@ struct TextLogReader {
         }
     }
 
-    private mutating func problem(_ reason: String, into out: inout CaptureContents) {
-        problems.add(line: lineNumber, reason)
+    /// Counts a line skipped for `reason`: the current one, or `line` (a line held back).
+    private mutating func problem(_ reason: String, line: Int? = nil, into out: inout CaptureContents) {
+        problems.add(line: line ?? lineNumber, reason)
         out.skipped += 1
     }
 

@@ -109,11 +109,14 @@ package final class LiveGateway: Sendable {
     /// Hands `input` in at `time` (nil: the clock now) from any thread: recorded, fed to the
     /// pipeline and its outputs carried out, on the core's queue.
     package func deliver(_ input: GatewayInput, at time: Double? = nil) {
-        queue.async {
-            let t = CaptureTime.quantized(time ?? self.clock())
-            if input.isRecorded { self.recorder?.record(input, at: t) }
-            self.state.withLock { c in Self.carryOut(c.pipeline.process(input, at: t), to: c.sinks, ids: &c.ids, at: t) }
-        }
+        queue.async { self.handle(input, at: time) }
+    }
+
+    /// One input on the core's queue: timed (nil: the clock now), recorded, processed, carried out.
+    private func handle(_ input: GatewayInput, at time: Double?) {
+        let t = CaptureTime.quantized(time ?? clock())
+        if input.isRecorded { recorder?.record(input, at: t) }
+        state.withLock { c in Self.carryOut(c.pipeline.process(input, at: t), to: c.sinks, ids: &c.ids, at: t) }
     }
 
     /// Inputs offered by fast stream sources (`offer`) waiting for the core, and those dropped.
@@ -134,9 +137,7 @@ package final class LiveGateway: Sendable {
         }
         guard taken else { return false }
         queue.async {
-            let t = CaptureTime.quantized(time ?? self.clock())
-            if input.isRecorded { self.recorder?.record(input, at: t) }
-            self.state.withLock { c in Self.carryOut(c.pipeline.process(input, at: t), to: c.sinks, ids: &c.ids, at: t) }
+            self.handle(input, at: time)
             self.offered.withLock { $0.waiting -= 1 }
         }
         return true
