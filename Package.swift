@@ -9,7 +9,7 @@ let package = Package(
         // The gateway's modules (Sources/TrafficGateway/<Module>, one level): `package` access
         // throughout, for this package's own targets. The public faces are GDL90 (the codec) and
         // GatewaySimulation's `BenchmarkWorkloads` (what the Benchmarks/ package measures).
-        .library(name: "TrafficGateway", targets: ["GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
+        .library(name: "TrafficGateway", targets: ["GatewaySupport", "GatewayDomain", "GatewayHTTP", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
         .library(name: "GatewaySimulation", targets: ["GatewaySimulation"]),
         .executable(name: "gatewayd", targets: ["gatewayd"]),
     ],
@@ -61,9 +61,21 @@ let package = Package(
                 path: "Sources/TrafficGateway/GatewayNotams"),
         .target(name: "GatewayWeather", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "CZlib"],
                 path: "Sources/TrafficGateway/GatewayWeather"),
+        // The HTTP kit both servers (the cockpit feeds, the fleet station) are made with: the
+        // server's lifecycle as a Service (the port from its running signal), connection caps by
+        // address, the token check, the one Server-Sent Events writer.
+        .target(name: "GatewayHTTP",
+                dependencies: ["GatewaySupport",
+                               .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "HummingbirdCore", package: "hummingbird"),
+                               .product(name: "HTTPTypes", package: "swift-http-types"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                path: "Sources/TrafficGateway/GatewayHTTP"),
         // Feeds: HTTP, SSE, NMEA, forwarding, the cockpit page (its real files embedded by scripts/embed-page.py).
         .target(name: "GatewayFeeds",
-                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayNotams", "GatewayWeather",
+                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayHTTP",
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -79,7 +91,7 @@ let package = Package(
         // the logbook: nothing lost offline) and the ground station that keeps the club's picture,
         // logbook and page (its files embedded by scripts/embed-page.py).
         .target(name: "GatewayFleet",
-                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "CMosquitto",
+                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayHTTP", "CMosquitto",
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -118,7 +130,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
+                "GatewaySupport", "GatewayDomain", "GatewayHTTP", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]

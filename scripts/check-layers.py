@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 
-LAYERS = [["GatewaySupport"], ["GatewayDomain"], ["GatewayCaptures"], ["GatewayRecords"],
+LAYERS = [["GatewaySupport"], ["GatewayDomain", "GatewayHTTP"], ["GatewayCaptures"], ["GatewayRecords"],
           ["GatewayNotams", "GatewayWeather"], ["GatewayFeeds", "GatewayVoice"], ["GatewayFleet"], ["GatewayRuntime"]]
 LEVEL = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 MODULES = [m for layer in LAYERS for m in layer]
@@ -30,6 +30,7 @@ ALLOWED = {
     **{shim: [] for shim in SHIMS},
     "GatewaySupport": ["GDL90"],
     "GatewayDomain": ["GDL90"] + MODULES,
+    "GatewayHTTP": HTTP + MODULES,  # the HTTP kit: Hummingbird, GatewaySupport
     "GatewayCaptures": ["GDL90", "CZlib"] + MODULES,
     "GatewayRecords": ["GDL90", "CCurl", "CSQLite"] + MODULES,
     "GatewayNotams": ["GDL90"] + MODULES,

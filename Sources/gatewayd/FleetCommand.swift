@@ -52,6 +52,9 @@ struct FleetStationCommand: AsyncParsableCommand {
     @Option(help: "Address the HTTP server binds (default 0.0.0.0).")
     var httpBind = "0.0.0.0"
 
+    @Option(help: ArgumentHelp("A token every request to the page and API must carry (Authorization: Bearer, or ?token=; the page asks for it) (default: [fleet] station_token; none).", valueName: "token"))
+    var httpToken: String?
+
     @Option(help: ArgumentHelp("The station's database: the club logbook and every alert event (default $XDG_DATA_HOME/gatewayd/fleet.sqlite).", valueName: "path"))
     var database: String?
 
@@ -65,7 +68,8 @@ struct FleetStationCommand: AsyncParsableCommand {
             try c.apply([GatewayConfig.Override("--broker", "fleet.broker", broker.map(TOMLValue.string)),
                          GatewayConfig.Override("--fleet-user", "fleet.username", fleetUser.map(TOMLValue.string)),
                          GatewayConfig.Override("--fleet-password-file", "fleet.password_file", fleetPasswordFile.map(TOMLValue.string)),
-                         GatewayConfig.Override("--fleet-ca", "fleet.ca_file", fleetCa.map(TOMLValue.string))])
+                         GatewayConfig.Override("--fleet-ca", "fleet.ca_file", fleetCa.map(TOMLValue.string)),
+                         GatewayConfig.Override("--http-token", "fleet.station_token", httpToken.map(TOMLValue.string))])
         } catch {
             throw ValidationError("\(error)")
         }
@@ -75,7 +79,7 @@ struct FleetStationCommand: AsyncParsableCommand {
         let settings = FleetSettings(broker: broker, id: nil, username: c.fleetUsername, passwordFile: c.fleetPasswordFile, caFile: c.fleetCA)
         do {
             try await FleetStationApp(settings: settings, database: database ?? FleetStationApp.defaultDatabase(), httpBind: httpBind, httpPort: httpPort,
-                                      console: Terminal.console).run()
+                                      httpToken: c.fleetStationToken, console: Terminal.console).run()
         } catch {
             throw CommandFailure("\(error)")
         }

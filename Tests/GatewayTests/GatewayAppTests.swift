@@ -9,6 +9,7 @@ import Testing
 @testable import GatewayDomain
 @testable import GatewayRecords
 @testable import GatewayFeeds
+import GatewayHTTP
 @testable import GatewayRuntime
 @testable import GatewaySimulation
 
@@ -56,7 +57,7 @@ final class ConsoleLines: Sendable {
         let group = ServiceGroup(services: started.services, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         // The group (and the HTTP server's tasks, its children) on a queue of its own: the other
         // tests running meanwhile block threads of the cooperative pool.
-        let running = Task(executorPreference: HarnessExecutor.shared) { try await group.run() }
+        let running = Task(executorPreference: QueueExecutor.shared) { try await group.run() }
         let sender = try UDPSender(host: "127.0.0.1", port: started.udpPort)
         sender.send(Self.conflict())
         var alerts = output.alerts.makeAsyncIterator()

@@ -341,13 +341,6 @@ import Synchronization
         await Offload.run(on: .global()) { eventually(30) { (try? HTTPConnection.get(base + "/healthz", timeout: 2).status) == 200 } } ?? false
     }
 
-    /// Runs a station's server on the stand-alone harness's executor (`HarnessExecutor`): on 2
-    /// cores the suite's synchronous tests can hold every thread of the cooperative pool, and a
-    /// server task there would not start.
-    static func serve(_ server: FleetServer) -> Task<Void, any Error> {
-        Task(executorPreference: HarnessExecutor.shared) { try await server.run() }
-    }
-
     static func publish(_ station: FleetStation, _ topic: String, _ json: String) {
         station.receive(topic: topic, payload: Array(json.utf8))
     }
@@ -391,9 +384,8 @@ import Synchronization
         try station.start()
         defer { station.stop() }
         let server = FleetServer(station: station)
-        try server.bind(host: "127.0.0.1", port: 0)
-        let running = HostileInputRound4Tests.serve(server)
-        defer { running.cancel() }
+        try server.start(host: "127.0.0.1", port: 0)
+        defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
         #expect(await Self.serving(base))
         func publish(_ topic: String, _ json: String) throws {
@@ -492,9 +484,8 @@ import Synchronization
             }
         }
         let server = FleetServer(station: station)
-        try server.bind(host: "127.0.0.1", port: 0)
-        let running = HostileInputRound4Tests.serve(server)
-        defer { running.cancel() }
+        try server.start(host: "127.0.0.1", port: 0)
+        defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)"
         #expect(await Self.serving(url))
         let events = try AlertStreamResumeTests.read(url + "/alerts", after: "0", count: stored)
@@ -834,9 +825,8 @@ final class BinaryHTTPServer: Sendable {
         defer { try? FileManager.default.removeItem(at: dir) }
         let station = try HostileInputRound4Tests.station(dir, lines: HostileInputRound4Tests.Lines())
         let server = FleetServer(station: station)
-        try server.bind(host: "127.0.0.1", port: 0)
-        let running = HostileInputRound4Tests.serve(server)
-        defer { running.cancel() }
+        try server.start(host: "127.0.0.1", port: 0)
+        defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
         #expect(await HostileInputRound4Tests.serving(base))
         func publish(_ first: Int) {

@@ -6,6 +6,7 @@ import Testing
 @testable import GatewayDomain
 @testable import GatewayRecords
 @testable import GatewayFeeds
+import GatewayHTTP
 @testable import GatewayRuntime
 
 /// Numbers and inputs a hostile neighbour or a broken device sends: each changes nothing but a

@@ -5,6 +5,7 @@ import Testing
 @testable import GatewaySupport
 @testable import GatewayDomain
 @testable import GatewayFeeds
+import GatewayHTTP
 @testable import GatewayRuntime
 
 /// Issue 27, items 5–7, 9, 11, 12: one client must not starve the others, and what the
@@ -50,11 +51,11 @@ import Testing
     /// (`/healthz`) on the server's executor is answered meanwhile (one serial queue held them all).
     @Test func quickHandlersDoNotWaitBehindASlowOne() async throws {
         let release = DispatchSemaphore(value: 0)
-        let slow = Task(executorPreference: HarnessExecutor.shared) {
+        let slow = Task(executorPreference: QueueExecutor.shared) {
             await FeedServer.heavy { release.wait(); return Response(status: .ok) }
         }
         let started = ContinuousClock.now
-        let fast = Task(executorPreference: HarnessExecutor.shared) { ContinuousClock.now }
+        let fast = Task(executorPreference: QueueExecutor.shared) { ContinuousClock.now }
         let answered = await fast.value
         release.signal()
         #expect(await slow.value.status == .ok)

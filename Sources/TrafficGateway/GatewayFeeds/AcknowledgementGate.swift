@@ -1,4 +1,5 @@
 import GatewaySupport
+import GatewayHTTP
 import Hummingbird
 
 /// Decides whether an acknowledgement request may pass: the page's one write. Off unless a

@@ -1,6 +1,7 @@
 import GatewaySupport
 import GatewayDomain
 import GatewayRecords
+import GatewayHTTP
 import HTTPTypes
 import Dispatch
 #if canImport(FoundationEssentials)
@@ -26,14 +27,10 @@ import Glibc
 package final class FeedServer: Service, CustomStringConvertible {
     /// The hub the handlers read.
     package let hub: FeedHub
-    private let application = Locked<(any Service)?>(nil)
-    private let boundPort = Locked<Int>(0)
-    let running = Locked(false)
-    /// The task serving outside a group (`start`, for tests and tools).
-    let standalone = Locked<Task<Void, Never>?>(nil)
+    let server = Locked<HTTPService?>(nil)
 
     /// The TCP port bound (useful with port 0).
-    package var port: Int { boundPort.withLock { $0 } }
+    package var port: Int { server.value?.port ?? 0 }
 
     /// When set, every request must carry it (`Authorization: Bearer TOKEN`, or `?token=TOKEN` for
     /// clients that cannot set headers): a shared Wi-Fi then cannot read ownship's position.
@@ -62,7 +59,7 @@ package final class FeedServer: Service, CustomStringConvertible {
     func router() -> Router<FeedRequestContext> {
         let hub = self.hub
         let router = Router(context: FeedRequestContext.self)
-        if let token { router.add(middleware: TokenMiddleware(token: token)) }
+        if let token { router.add(middleware: TokenMiddleware(token: token, publicPaths: Self.publicPaths)) }
         addCockpitRoutes(to: router)
         addWeatherRoutes(to: router)
         router.get("/data/aircraft.json") { _, _ in Self.json(FeedEncoders.aircraftJSON(hub.snapshot)) }
@@ -89,7 +86,7 @@ package final class FeedServer: Service, CustomStringConvertible {
             // A client resuming after a reconnect (the SSE `Last-Event-ID` header, or
             // `?lastEventId=` for clients that cannot set it) gets what it missed: from the hub's
             // hour of history, else from the alert log (a restart, a long outage).
-            let last = (request.headers[Self.lastEventID] ?? request.uri.queryParameters["lastEventId"].map(String.init)).flatMap { $0.isEmpty ? nil : $0 }
+            let last = ServerSentEvents.lastEventID(request)
             var earlier: [EncodedAlert]?
             if let last, !hub.remembers(eventID: last), let database = cockpit.logbook?.database {
                 earlier = await Offload.run(on: Self.resumeQueue) { () -> [EncodedAlert]? in
@@ -100,26 +97,18 @@ package final class FeedServer: Service, CustomStringConvertible {
                 return Response(status: .serviceUnavailable, headers: [.contentType: "text/plain", .retryAfter: "10"],
                                 body: .init(byteBuffer: ByteBuffer(string: "too many /alerts clients; retry later\n")))
             }
-            @Sendable func frame(_ alert: EncodedAlert, id: Bool = true) -> ByteBuffer {
-                let idLine = id ? alert.eventId.map { "id: \($0)\n" } ?? "" : ""
-                return ByteBuffer(string: "\(idLine)data: \(text ? alert.text : alert.json)\n\n")
-            }
-            let body = ResponseBody { writer in
-                // A comment first so clients see the stream open even with no alert active.
-                try await writer.write(ByteBuffer(string: ": gatewayd alerts\(start.resumed ? " (resumed)" : "")\nretry: 2000\n\n"))
+            return ServerSentEvents.response(opening: "gatewayd alerts" + (start.resumed ? " (resumed)" : "")) { events in
                 // The active alerts are not in stream order: sent without ids, then the newest
                 // id alone, which per the SSE rules sets the client's last id without an event.
-                for alert in start.backlog { try await writer.write(frame(alert, id: start.resumed)) }
-                if let mark = start.mark { try await writer.write(ByteBuffer(string: "id: \(mark)\n\n")) }
+                for alert in start.backlog { try await events.event(text ? alert.text : alert.json, id: start.resumed ? alert.eventId : nil) }
+                if let mark = start.mark { try await events.mark(mark) }
                 for await line in start.stream {
                     switch line {
-                    case .keepAlive: try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                    case .alert(let alert): try await writer.write(frame(alert))
+                    case .keepAlive: try await events.keepAlive()
+                    case .alert(let alert): try await events.event(text ? alert.text : alert.json, id: alert.eventId)
                     }
                 }
-                try await writer.finish(nil)
             }
-            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
         }
         return router
     }
@@ -128,79 +117,33 @@ package final class FeedServer: Service, CustomStringConvertible {
     /// slow page query on the heavy queue never holds up an alert stream.
     static let resumeQueue = DispatchQueue(label: "gatewayd.alerts-resume")
 
-    /// The SSE reconnection header.
-    static let lastEventID = HTTPField.Name("Last-Event-ID")!
-
     static func json(_ text: String, type: String = "application/json") -> Response {
         Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// Checks that `host:port` can be served (binding it once, which also picks the port when
-    /// 0) and makes the server; nothing listens until `run`. A port in use or a bad address is
-    /// an error here, before any "listening" line.
+    /// Serves `host:port` (0: any free port) once `run` (in the gateway's group) or `start` (alone)
+    /// is called; a bad port or address is an error here.
     package func bind(host: String, port: Int) throws(GatewayError) {
-        guard (0...65_535).contains(port) else { throw GatewayError.setting(name: "--http-port", message: "--http-port \(port): give 1–65535, or 0 to disable") }
-        let (fd, bound) = try IPv4Socket.bound(type: Int32(SOCK_STREAM.rawValue), address: host, port: UInt16(port), what: "HTTP",
-                                               inUse: "choose another with --http-port, or --http-port 0 to disable", reuseAddress: true)
-        close(fd)
-        var logger = Logger(label: "gatewayd.http")
-        logger.logLevel = .critical  // cancellation on stop logs at error level: noise
-        let perAddress = self.perAddress, running = self.running
-        // Bounded: at most `maximumConnections` at once (more wait in the backlog), and a connection
-        // idle for 30 s between requests (a slowloris, an unread body) is closed.
-        let app = Application(
-            router: router(),
-            server: .http1(configuration: .init(additionalChannelHandlers: [perAddress.handler()], idleTimeout: .seconds(30))),
-            configuration: .init(address: .hostname(host, port: Int(bound)), serverName: "gatewayd",
-                                 availableConnectionsDelegate: MaximumAvailableConnections(Self.maximumConnections)),
-            onServerRunning: { _ in running.setWaking(true) }, logger: logger)
-        boundPort.set(Int(bound))
-        application.set(app)
+        guard (1...65_535).contains(port) || port == 0 else { throw GatewayError.setting(name: "--http-port", message: "--http-port \(port): give 1–65535, or 0 to disable") }
+        let hub = self.hub
+        server.set(try HTTPService("HTTP feeds", router: router(), host: host, port: port,
+                                   inUse: "choose another with --http-port, or --http-port 0 to disable", serverName: "gatewayd",
+                                   maximumConnections: Self.maximumConnections, perAddress: perAddress) { hub.finishAll() })
     }
+
+    /// Listens, returning once the server accepts connections; a port in use is an error here,
+    /// before any "listening" line (`bind` first).
+    package func listen() throws(GatewayError) { try server.value?.start() }
 
     /// Serves (a service of the gateway's `ServiceGroup`) until graceful shutdown, which ends
     /// every `/alerts` stream so that the server's own graceful shutdown does not wait for them.
-    package func run() async throws {
-        guard let app = application.value else { return }
-        let hub = self.hub
-        try await withGracefulShutdownHandler {
-            try await app.run()
-        } onGracefulShutdown: {
-            hub.finishAll()
-        }
-    }
+    package func run() async throws { try await server.value?.run() }
 
     /// Whether the server is accepting connections.
-    package var isRunning: Bool { running.value }
+    package var isRunning: Bool { server.value?.isRunning ?? false }
 
     /// `HTTP feeds`.
     package var description: String { "HTTP feeds" }
-}
-
-/// Refuses (401) any request without the configured token, compared in constant time; the page
-/// and its assets (`FeedServer.publicPaths`, no data in them) load without it and ask for it.
-struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
-    let token: String
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if request.method == .get, FeedServer.publicPaths.contains(request.uri.path) { return try await next(request, context) }
-        // Either place may carry it: the page sends the feeds token as ?token= and, when it
-        // acknowledges, the acknowledgement token as the Bearer header.
-        let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-        let query = request.uri.queryParameters["token"].map(String.init)
-        guard bearer.map({ Self.same($0, token) }) == true || query.map({ Self.same($0, token) }) == true else {
-            return Response(status: .unauthorized, headers: [.contentType: "text/plain", .wwwAuthenticate: "Bearer"],
-                            body: .init(byteBuffer: ByteBuffer(string: "a token is required (Authorization: Bearer …, or ?token=…)\n")))
-        }
-        return try await next(request, context)
-    }
-
-    static func same(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        var diff = UInt8(x.count == y.count ? 0 : 1)
-        for i in 0..<max(x.count, y.count) { diff |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0) }
-        return diff == 0
-    }
 }
 
 /// The request context of the feeds: Hummingbird's basic one plus the client's address (the

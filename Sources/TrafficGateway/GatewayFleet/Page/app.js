@@ -27,8 +27,16 @@
     return e;
   }
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  // A station started with a token ([fleet] station_token) wants it on every request: from the
+  // address (?token=) or kept on this device, asked for when the station says 401.
+  let token = params.get('token') || localStorage.getItem('fleet-token') || '';
+  function withToken(path) {
+    if (!token) return path;
+    return path + (path.indexOf('?') < 0 ? '?' : '&') + 'token=' + encodeURIComponent(token);
+  }
   async function getJSON(path) {
-    const r = await fetch(path, { cache: 'no-store' });
+    const r = await fetch(withToken(path), { cache: 'no-store' });
+    if (r.status === 401) { $('need-token').hidden = false; throw new Error(path + ': a token is required'); }
     if (!r.ok) throw new Error(path + ': HTTP ' + r.status);
     return r.json();
   }
@@ -333,7 +341,8 @@
   // the strip lives on the gateways' last alerts from /api/fleet alone.
   function stream() {
     if (!window.EventSource || navigator.webdriver) { $('stream').textContent = '\u00b7 from the last alerts'; return; }
-    const es = new EventSource('/alerts');
+    if (state.stream) state.stream.close();
+    const es = new EventSource(withToken('/alerts'));
     state.stream = es;
     es.onopen = () => { $('stream').textContent = '\u00b7 live'; };
     es.onmessage = (m) => {
@@ -379,5 +388,11 @@
   every(60000, loadFlights);
   setInterval(tick, 1000);
   tick();
+  $('token-save').addEventListener('click', () => {
+    token = $('token-input').value;
+    localStorage.setItem('fleet-token', token);
+    $('need-token').hidden = true;
+    loadFleet(); loadFlights(); stream();
+  });
   stream();
 })();

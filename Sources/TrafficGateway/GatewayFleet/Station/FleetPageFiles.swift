@@ -24,6 +24,10 @@ extension FleetPage {
           <span id="link" class="link down" title="connection to the station">offline</span>
           <button id="theme" type="button" aria-label="day or night colours">Night</button>
         </header>
+        <div id="need-token" class="need-token" hidden>
+          <label>This station needs its token: <input id="token-input" type="password" autocomplete="off"></label>
+          <button id="token-save" type="button">Use token</button>
+        </div>
         <main>
         <div class="top">
           <section class="map-box" aria-label="Fleet map">
@@ -128,6 +132,8 @@ extension FleetPage {
         tr.off td{color:var(--muted)}
         @media (max-width:900px){table.list{font-size:.85rem}table.list th{white-space:normal}table.list td,table.list th{padding-left:4px;padding-right:4px}table.list td.wrap{min-width:12em}table.list .sub{white-space:normal}}
         @media (max-width:700px){header h1{font-size:1.05rem}.map-wrap{height:min(90vw,480px)}.strip-box{max-height:360px}}
+        .need-token{padding:8px 14px;background:#f0b429;color:#000}
+        .need-token[hidden]{display:none}
 
         """#
 
@@ -162,8 +168,16 @@ extension FleetPage {
             return e;
           }
           function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+          // A station started with a token ([fleet] station_token) wants it on every request: from the
+          // address (?token=) or kept on this device, asked for when the station says 401.
+          let token = params.get('token') || localStorage.getItem('fleet-token') || '';
+          function withToken(path) {
+            if (!token) return path;
+            return path + (path.indexOf('?') < 0 ? '?' : '&') + 'token=' + encodeURIComponent(token);
+          }
           async function getJSON(path) {
-            const r = await fetch(path, { cache: 'no-store' });
+            const r = await fetch(withToken(path), { cache: 'no-store' });
+            if (r.status === 401) { $('need-token').hidden = false; throw new Error(path + ': a token is required'); }
             if (!r.ok) throw new Error(path + ': HTTP ' + r.status);
             return r.json();
           }
@@ -468,7 +482,8 @@ extension FleetPage {
           // the strip lives on the gateways' last alerts from /api/fleet alone.
           function stream() {
             if (!window.EventSource || navigator.webdriver) { $('stream').textContent = '\u00b7 from the last alerts'; return; }
-            const es = new EventSource('/alerts');
+            if (state.stream) state.stream.close();
+            const es = new EventSource(withToken('/alerts'));
             state.stream = es;
             es.onopen = () => { $('stream').textContent = '\u00b7 live'; };
             es.onmessage = (m) => {
@@ -514,6 +529,12 @@ extension FleetPage {
           every(60000, loadFlights);
           setInterval(tick, 1000);
           tick();
+          $('token-save').addEventListener('click', () => {
+            token = $('token-input').value;
+            localStorage.setItem('fleet-token', token);
+            $('need-token').hidden = true;
+            loadFleet(); loadFlights(); stream();
+          });
           stream();
         })();
 

@@ -36,7 +36,7 @@ package final class FleetStation: Sendable {
         var stopped = false
         var problem: String?
         var problemSaid = false
-        var subscribers: [Int: AsyncStream<(rowid: Int64, json: String)>.Continuation] = [:]
+        var subscribers: [Int: AsyncStream<StreamItem>.Continuation] = [:]
         var nextSubscriber = 0
         /// Messages refused (too large, a position off the Earth, a gateway named in the payload
         /// that is not the topic's), and the kinds already said in the log.
@@ -141,7 +141,7 @@ package final class FleetStation: Sendable {
         state.withLockWaking { $0.stopped = true }
         let mqtt = client.withLock { c -> MQTTClient? in defer { c = nil }; return c }
         mqtt?.close()
-        let subscribers = state.withLock { s -> [AsyncStream<(rowid: Int64, json: String)>.Continuation] in
+        let subscribers = state.withLock { s -> [AsyncStream<StreamItem>.Continuation] in
             defer { s.subscribers = [:] }
             return Array(s.subscribers.values)
         }
@@ -273,7 +273,7 @@ package final class FleetStation: Sendable {
                     // stream skips rows it has (`FleetServer`).
                     let subscribers = state.withLock { Array($0.subscribers.values) }
                     let line = Self.withGateway(text, gateway)
-                    for c in subscribers { c.yield((rowid, line)) }
+                    for c in subscribers { c.yield(.event(rowid: rowid, json: line)) }
                 }
             case .flight(let uid):
                 try store.record(flightSummary: object, gateway: gateway, uid: uid)
@@ -372,8 +372,8 @@ package final class FleetStation: Sendable {
 
     /// A subscription to the fleet's alert events (the station's `/alerts`): those after station
     /// row `after` (`Last-Event-ID`) from the database, then the live ones, each with its row.
-    package func subscribe(after: Int64?) -> (backlog: [(rowid: Int64, json: String)], stream: AsyncStream<(rowid: Int64, json: String)>) {
-        let (stream, continuation) = AsyncStream<(rowid: Int64, json: String)>.makeStream(bufferingPolicy: .bufferingOldest(512))
+    package func subscribe(after: Int64?) -> (backlog: [(rowid: Int64, json: String)], stream: AsyncStream<StreamItem>) {
+        let (stream, continuation) = AsyncStream<StreamItem>.makeStream(bufferingPolicy: .bufferingOldest(512))
         let id = state.withLock { s -> Int in
             defer { s.nextSubscriber += 1 }
             s.subscribers[s.nextSubscriber] = continuation
@@ -382,5 +382,27 @@ package final class FleetStation: Sendable {
         continuation.onTermination = { [weak self] _ in self?.state.withLock { s in s.subscribers[id] = nil } }
         let backlog = after.map { after in ((try? store.events(after: after)) ?? []).map { ($0.rowid, Self.withGateway($0.json, $0.gateway)) } } ?? []
         return (backlog, stream)
+    }
+
+    /// A keep-alive to every `/alerts` stream (the station's timer, every
+    /// `keepAliveSeconds`): a proxy or a phone's network keeps a quiet stream open.
+    package func keepAlive() {
+        let subscribers = state.withLock { Array($0.subscribers.values) }
+        for c in subscribers { c.yield(.keepAlive) }
+    }
+
+    /// Seconds between keep-alives on a quiet `/alerts` stream.
+    package static let keepAliveSeconds = 15
+
+    /// What an `/alerts` stream carries: an alert event with its station row, or a keep-alive.
+    package enum StreamItem: Sendable {
+        case event(rowid: Int64, json: String)
+        case keepAlive
+
+        /// The event, nil for a keep-alive.
+        package var event: (rowid: Int64, json: String)? {
+            if case .event(let rowid, let json) = self { return (rowid, json) }
+            return nil
+        }
     }
 }

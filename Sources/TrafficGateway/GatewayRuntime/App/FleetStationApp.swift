@@ -18,6 +18,8 @@ package struct FleetStationApp: Sendable {
     package var database: String
     package var httpBind: String
     package var httpPort: Int
+    /// When set, every request to the station's server (but the page's files) must carry it.
+    package var httpToken: String?
     package let console: GatewayConsole
 
     /// The default database: `$XDG_DATA_HOME/gatewayd/fleet.sqlite`, beside a gateway's.
@@ -26,8 +28,9 @@ package struct FleetStationApp: Sendable {
         return String(gateway[..<(gateway.lastIndex(of: "/") ?? gateway.endIndex)]) + "/fleet.sqlite"
     }
 
-    package init(settings: FleetSettings, database: String, httpBind: String, httpPort: Int, console: GatewayConsole) {
+    package init(settings: FleetSettings, database: String, httpBind: String, httpPort: Int, httpToken: String? = nil, console: GatewayConsole) {
         self.settings = settings
+        self.httpToken = httpToken
         self.database = database
         self.httpBind = httpBind
         self.httpPort = httpPort
@@ -46,12 +49,14 @@ package struct FleetStationApp: Sendable {
         let host = (try? String(contentsOfFile: "/etc/hostname", encoding: .utf8))?.trimmingWhitespaceAndNewlines() ?? "station"
         let station = FleetStation(settings: settings, password: password, database: db, clientID: "skygate-station-" + (host.isEmpty ? "station" : host),
                                    clock: { Date().timeIntervalSince1970 }) { console.info($0) }
-        let server = FleetServer(station: station)
-        try server.bind(host: httpBind, port: httpPort)
+        let server = FleetServer(station: station, token: httpToken)
+        try server.start(host: httpBind, port: httpPort)
         try station.start()
-        console.info("gatewayd fleet: station for \(settings.broker) (\(FleetTopic.everything)); page and API on http://\(httpBind):\(server.port)/; database \(database)")
+        // Quiet alert streams stay open through proxies and phones' networks.
+        let keepAlive = PeriodicService("fleet keep-alive", delay: .seconds(FleetStation.keepAliveSeconds), every: .seconds(FleetStation.keepAliveSeconds)) { station.keepAlive() }
+        console.info("gatewayd fleet: station for \(settings.broker) (\(FleetTopic.everything)); page and API on http://\(httpBind):\(server.port)/\(httpToken == nil ? "" : " (token required)"); database \(database)")
         var configuration = ServiceGroupConfiguration(
-            services: [.init(service: signals, successTerminationBehavior: .gracefullyShutdownGroup), .init(service: server)],
+            services: [.init(service: signals, successTerminationBehavior: .gracefullyShutdownGroup), .init(service: server), .init(service: keepAlive)],
             logger: Logger(label: "gatewayd.fleet") { _ in SwiftLogNoOpLogHandler() })
         configuration.gracefulShutdownSignals = []
         try await ServiceGroup(configuration: configuration).run()

@@ -246,6 +246,7 @@ package struct GatewayApp: Sendable {
         if c.httpPort > 0 {
             // Hummingbird's application, a service of the group like every other part.
             try http.bind(host: c.httpBind, port: c.httpPort)
+            try http.listen()
             edges.append(http)
             feeds.append("HTTP http://\(c.httpBind):\(http.port)/")
             httpPort = http.port

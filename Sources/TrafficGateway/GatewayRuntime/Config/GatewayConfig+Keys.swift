@@ -75,6 +75,8 @@ extension GatewayConfig {
             .optional("fleet", "password_file", \.fleetPasswordFile, help: "file path (root-only; its one trailing newline is not part of the password)",
                       parse: { $0.isEmpty ? nil : $0 }, format: path),
             .optional("fleet", "ca_file", \.fleetCA, help: "file path (PEM)", parse: { $0.isEmpty ? nil : $0 }, format: path),
+            .optional("fleet", "station_token", \.fleetStationToken, help: "string (every request to the ground station's page and API must carry it)", secret: true,
+                      unset: "# station_token = \"…\"   (default: no token; anyone on the station's network reads the fleet)", parse: token, format: path),
             .integer("fleet", "traffic_every_sec", \.fleetTrafficEverySec, in: 0...3600, help: "seconds between traffic pictures, 0 to 3600 (0: never; ownship still every second)"),
 
             .boolean("voice", "enabled", \.voiceEnabled),

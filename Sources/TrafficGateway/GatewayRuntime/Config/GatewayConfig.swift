@@ -80,6 +80,8 @@ package struct GatewayConfig: Sendable, Equatable {
     package var fleetUsername: String?
     package var fleetPasswordFile: String?
     package var fleetCA: String?
+    /// The ground station's HTTP token (`gatewayd fleet`), nil for none.
+    package var fleetStationToken: String?
     /// Seconds between the `traffic` topic's pictures (0: never): the whole `/api/traffic` is
     /// about 144 KB at 500 targets, what an LTE data plan pays for; ownship still goes every second.
     package var fleetTrafficEverySec = 1

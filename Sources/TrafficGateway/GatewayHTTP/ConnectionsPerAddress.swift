@@ -2,7 +2,7 @@ import GatewaySupport
 import NIOCore
 
 /// Open HTTP connections counted by client address, so one neighbour on a shared Wi-Fi cannot
-/// take every connection the server has (`FeedServer.maximumConnections` in all).
+/// take every connection the server has (the server's `maximumConnections` in all).
 package final class ConnectionsPerAddress: Sendable {
     /// Most connections from one address.
     package let limit: Int
@@ -10,7 +10,7 @@ package final class ConnectionsPerAddress: Sendable {
     private let counts = Locked<(byAddress: [String: Int], total: Int)>(([:], 0))
     private let refusedCount = Locked(0)
 
-    /// Connections the server serves at once (`FeedServer.maximumConnections`).
+    /// Connections the server serves at once.
     package let capacity: Int
     /// Slots near the cap kept for addresses that hold no connection.
     package let reserved: Int
@@ -35,7 +35,7 @@ package final class ConnectionsPerAddress: Sendable {
     /// near its cap (`capacity - reserved` open) and the address holds a connection already:
     /// the last `reserved` slots are kept for addresses that hold none, so a few neighbours
     /// with idle connections cannot lock a health check or the pilot's tablet out.
-    func acquire(_ address: String) -> Bool {
+    package func acquire(_ address: String) -> Bool {
         let ok = counts.withLock { c in
             let held = c.byAddress[address, default: 0]
             guard held < limit else { return false }
@@ -49,7 +49,7 @@ package final class ConnectionsPerAddress: Sendable {
     }
 
     /// Gives back a slot.
-    func release(_ address: String) {
+    package func release(_ address: String) {
         counts.withLock { c in
             guard let held = c.byAddress[address] else { return }
             c.byAddress[address] = held > 1 ? held - 1 : nil
@@ -58,7 +58,7 @@ package final class ConnectionsPerAddress: Sendable {
     }
 
     /// A channel handler for one connection: closes it at once when its address is over the limit.
-    func handler() -> any RemovableChannelHandler { Handler(table: self) }
+    package func handler() -> any RemovableChannelHandler { Handler(table: self) }
 
     final class Handler: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = NIOAny
