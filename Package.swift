@@ -127,10 +127,45 @@ let package = Package(
         // (scripts/fuzz.sh), else a runner that replays a corpus (regressions, CI).
         .executableTarget(name: "gatewayd-fuzz", dependencies: ["GDL90", "GatewayFuzzSupport"]),
         .testTarget(name: "GDL90Tests", dependencies: ["GDL90"]),
+        // The tests (issue 53): one target per module, `<Module>Tests`, holding that module's unit
+        // tests (a file goes to the highest module it is about); GatewayTests keeps the end-to-end
+        // and process suites (gatewayd run as a person runs it, a real broker, the whole app, the
+        // golden replays, packaging, fuzz regressions, benchmarks) and those spanning many modules.
+        // GatewayTestSupport is what several of them share: the waits, the `.process` tag, the
+        // `.slow` (SKYGATE_FAST=1) and `.ownThread` traits, the fixtures, gatewayd as a process, the
+        // loopback servers.
+        .target(name: "GatewayTestSupport", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewaySimulation"],
+                path: "Tests/GatewayTestSupport"),
+        .testTarget(name: "GatewaySupportTests", dependencies: ["GatewaySupport"]),
+        .testTarget(name: "GatewayDomainTests",
+                    dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayFeeds", "GatewaySimulation", "GatewayTestSupport"]),
+        .testTarget(name: "GatewayCapturesTests",
+                    dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewaySimulation", "GatewayTestSupport"]),
+        .testTarget(name: "GatewayRecordsTests",
+                    dependencies: ["GatewaySupport", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayTestSupport"]),
+        .testTarget(name: "GatewayNotamsTests",
+                    dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayRuntime",
+                                   "GatewaySimulation", "GatewayTestSupport"]),
+        .testTarget(name: "GatewayWeatherTests",
+                    dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayWeather", "GatewayFeeds", "GatewaySimulation",
+                                   "GatewayTestSupport"]),
+        .testTarget(name: "GatewayFeedsTests",
+                    dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather",
+                                   "GatewayFeeds", "GatewaySimulation", "GatewayTestSupport"]),
+        .testTarget(name: "GatewayVoiceTests",
+                    dependencies: ["GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayVoice", "GatewayRuntime",
+                                   "GatewayTestSupport"]),
+        .testTarget(name: "GatewayFleetTests",
+                    dependencies: ["GatewaySupport", "GatewayHTTP", "GatewayRecords", "GatewayFeeds", "GatewayFleet", "GatewayTestSupport"]),
+        .testTarget(name: "GatewayRuntimeTests",
+                    dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayFeeds", "GatewayRuntime",
+                                   "GatewayTestSupport",
+                                   .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle")]),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "GatewaySupport", "GatewayDomain", "GatewayHTTP", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
+                "GatewaySupport", "GatewayDomain", "GatewayHTTP", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayFleet", "GatewayRuntime", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
+                "GatewayTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]

@@ -24,6 +24,8 @@ MODULES = [m for layer in LAYERS for m in layer]
 SHIMS = ["CCurl", "CZlib", "CEspeak", "CALSA", "CMosquitto", "CSQLite"]
 HTTP = ["hummingbird:Hummingbird", "hummingbird:HummingbirdCore", "swift-http-types:HTTPTypes", "swift-nio:NIOCore",
         "swift-log:Logging", "swift-service-lifecycle:ServiceLifecycle"]
+TESTS = ["GDL90", "GatewaySimulation", "GatewayFuzzSupport", "GatewayTestSupport", "swift-service-lifecycle:ServiceLifecycle",
+         "swift-service-lifecycle:ServiceLifecycleTestKit"] + MODULES
 # What each target may depend on (C shims and products by name, `package:product`).
 ALLOWED = {
     "GDL90": [],  # the codec: the standard library only
@@ -44,8 +46,9 @@ ALLOWED = {
     "gatewayd": ["GDL90", "GatewaySimulation", "swift-argument-parser:ArgumentParser"] + MODULES,
     "gatewayd-fuzz": ["GDL90", "GatewayFuzzSupport"],
     "GDL90Tests": ["GDL90"],
-    "GatewayTests": ["GDL90", "GatewaySimulation", "GatewayFuzzSupport", "swift-service-lifecycle:ServiceLifecycle",
-                     "swift-service-lifecycle:ServiceLifecycleTestKit"] + MODULES,
+    # The tests (issue 53): what any of them may use; the end-to-end and process suites in GatewayTests,
+    # a target per module `<Module>Tests`, and the helpers they share in GatewayTestSupport.
+    **{tests: TESTS for tests in ["GatewayTests", "GatewayTestSupport"] + [m + "Tests" for m in MODULES]},
 }
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

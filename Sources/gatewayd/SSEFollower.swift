@@ -3,7 +3,7 @@ import GatewayFeeds
 
 /// The one follower of an alert stream (issue 53: `tail` and `fleet tail` each had their own
 /// loop): connects, hands on each event's data, and when the stream ends or the peer is away
-/// reconnects after 2 s, then 1.5 times longer up to 10 s, resuming after the last event id it
+/// reconnects under the one `ReconnectPolicy` (2 s, then 1.5 times longer up to 10 s, jittered), resuming after the last event id it
 /// saw (`Last-Event-ID`), so nothing is printed twice or missed. Each state is said once on
 /// stderr, led by the command's name.
 struct SSEFollower {
@@ -18,7 +18,9 @@ struct SSEFollower {
 
     /// Follows until `onEvent` returns false.
     func follow(_ onEvent: (String) -> Bool) {
-        var delay = 2.0
+        // The one reconnect policy (`ReconnectPolicy.follower`): 2 s, 1.5 times longer up to
+        // 10 s, jittered; a failure said once until the stream is back.
+        var policy = ReconnectPolicy.follower
         var connectedOnce = false
         var lastEventID: String?
         while true {
@@ -26,23 +28,23 @@ struct SSEFollower {
                 var connection = try HTTPConnection(target, timeout: 5, sending: lastEventID.map { [("Last-Event-ID", $0)] } ?? [])
                 defer { connection.close() }
                 guard connection.status == 200 else {
-                    throw HTTPConnection.Failure(description: "\(shown) answered HTTP \(connection.status)")
+                    throw HTTPConnection.Failure(description: "\(shown) answered HTTP \(connection.status)\(connection.status == 401 ? " (give the token as ?token=… in the URL)" : "")")
                 }
+                _ = policy.connected(at: DedicatedThread.monotonicSeconds)
                 Terminal.error(connectedOnce ? "\(name): reconnected to \(shown)" : "\(name): following \(shown)")
                 connectedOnce = true
-                delay = 2
                 var parser = SSEParser(lastEventID: lastEventID)
                 while let piece = try connection.readBody() {
                     let events = parser.feed(piece)
                     lastEventID = parser.lastEventID
                     for event in events where !onEvent(event) { return }
                 }
-                Terminal.error("\(name): \(peer) closed the stream; reconnecting in \(Int(delay)) s")
+                _ = policy.lost(at: DedicatedThread.monotonicSeconds)
+                Terminal.error("\(name): \(peer) closed the stream; reconnecting")
             } catch {
-                Terminal.error("\(name): \(error); retrying in \(Int(delay)) s")
+                if policy.failed() { Terminal.error("\(name): \(error); retrying every few seconds (up to \(Int(policy.longest)) s apart)") }
             }
-            Terminal.pause(delay)
-            delay = min(delay * 1.5, 10)
+            Terminal.pause(policy.delay())
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GDL90
 import Testing
+import GatewayTestSupport
 @testable import GatewaySupport
 @testable import GatewayRecords
 @testable import GatewayFeeds
@@ -42,7 +43,7 @@ private func chromiumPath() -> String? {
 /// The cockpit page in a real headless browser (Debian's chromium) against the real `gatewayd run`,
 /// playing the bundled capture and the FIS-B sample as its input (`--replay`), with the demo NOTAMs.
 @Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct CockpitPageTests {
-    @Test func pageShowsTrafficAlertsAirspaceNotamsAndWeatherOffline() throws {
+    @Test(.ownThread) func pageShowsTrafficAlertsAirspaceNotamsAndWeatherOffline() throws {
         let chromium = try #require(chromiumPath(), "chromium is not installed: run `bash scripts/setup.sh` (it installs Debian's chromium with apt-get)")
         let executable = try #require(gatewaydExecutable(), "build gatewayd first (swift build)")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-cockpit-\(UUID())")

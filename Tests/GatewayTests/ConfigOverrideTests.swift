@@ -1,4 +1,5 @@
 import Testing
+import GatewayTestSupport
 @testable import GatewaySupport
 @testable import GatewayRuntime
 

@@ -2,6 +2,7 @@ import Foundation
 import GDL90
 import Synchronization
 import Testing
+import GatewayTestSupport
 @testable import GatewaySupport
 @testable import GatewayDomain
 @testable import GatewayRecords

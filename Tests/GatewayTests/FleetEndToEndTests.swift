@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GatewayTestSupport
 @testable import GatewaySupport
 @testable import GatewayRecords
 @testable import GatewayFeeds
@@ -67,7 +68,7 @@ import Testing
         }
     }
 
-    @Test func twoGatewaysThroughABrokerOutage() throws {
+    @Test(.ownThread) func twoGatewaysThroughABrokerOutage() throws {
         guard let broker = try fleetBroker() else { return }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-e2e-\(UUID())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

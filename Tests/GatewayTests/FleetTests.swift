@@ -1,6 +1,7 @@
 import Foundation
 import GDL90
 import Testing
+import GatewayTestSupport
 @testable import GatewaySupport
 @testable import GatewayDomain
 @testable import GatewayRecords
@@ -284,7 +285,7 @@ func fleetBroker(users: [String: String] = ["gw": "pw", "station": "pw2"], extra
     }
 
     /// A broker that is not there: one line after the attempt, naming it.
-    @Test func unreachableBrokerIsOneLine() throws {
+    @Test(.ownThread) func unreachableBrokerIsOneLine() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = try GatewayDatabase(path: dir.appendingPathComponent("gw.sqlite").path)
@@ -300,7 +301,7 @@ func fleetBroker(users: [String: String] = ["gw": "pw", "station": "pw2"], extra
     }
 
     /// TLS: the broker's certificate checked against the CA file and the name connected to.
-    @Test func tlsChecksTheBrokersCertificate() throws {
+    @Test(.ownThread) func tlsChecksTheBrokersCertificate() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         func openssl(_ arguments: [String]) throws -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GatewayTestSupport
 @testable import GatewaySupport
 @testable import GatewayRecords
 @testable import GatewayNotams
@@ -22,7 +23,7 @@ import Testing
     /// NOTAM texts from the fixtures (the English corpus, the airspace and demo sets), upper-cased as
     /// the parser sees them, plus edge cases written for the engine.
     static func texts() throws -> [String] {
-        var out = try NotamEnglishMeasureTests.fixtureNotams()
+        var out = try englishNotamFixtures()
         for name in ["notams-airspace.json", "notams-demo.json"] {
             let data = try Data(contentsOf: fixtures.appendingPathComponent(name))
             let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GatewayTestSupport
 @testable import GatewayFuzzSupport
 @testable import GatewaySimulation
 

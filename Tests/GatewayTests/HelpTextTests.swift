@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GatewayTestSupport
 
 /// Every `--help` as a person reads it in an 80-column terminal (issue 28): no line wider than 80
 /// columns, no example command broken across lines, and no option's paragraph at the left margin

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import GDL90
 import Testing
+import GatewayTestSupport
 @testable import GatewayCaptures
 @testable import GatewayRuntime
 

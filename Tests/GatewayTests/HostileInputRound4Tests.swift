@@ -1,6 +1,7 @@
 import Foundation
 import GDL90
 import Testing
+import GatewayTestSupport
 import Synchronization
 @testable import GatewaySupport
 @testable import GatewayDomain
@@ -223,7 +224,7 @@ import Synchronization
 
     /// Item 9: a `.log.gz` that is one endless line is skipped to its newline a window at a time,
     /// never held whole; lines after it are read.
-    @Test func anEndlessLineIsNotHeldWhole() throws {
+    @Test(.ownThread) func anEndlessLineIsNotHeldWhole() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let plain = dir.appendingPathComponent("0001-es.log")
@@ -565,7 +566,7 @@ final class BinaryHTTPServer: Sendable {
     /// Item 10 end to end: `run --sbs` beside a replay while the SBS peer floods as fast as the
     /// loopback takes it: every one of the replay's 16 alert changes comes out, memory stays
     /// bounded, and SIGTERM stops it at once (no queue to drain).
-    @Test func aFloodingSBSPeerNeverStopsTheAlerts() throws {
+    @Test(.ownThread) func aFloodingSBSPeerNeverStopsTheAlerts() throws {
         let executable = try #require(gatewaydExecutable())
         // Aircraft far from the flight (10° N 10° E), a position line each: traffic to merge, no alert.
         let fixture = Array((0..<500).map { i in
@@ -632,7 +633,7 @@ final class BinaryHTTPServer: Sendable {
 
     /// Item 12: a fleet password file that cannot be used (missing, empty, a folder, a link loop,
     /// `${CREDENTIALS_DIRECTORY}` unset) is one line; every alert goes on; `config check` warns.
-    @Test func aBadPasswordFileStopsOnlyTheFleet() throws {
+    @Test(.ownThread) func aBadPasswordFileStopsOnlyTheFleet() throws {
         let executable = try #require(gatewaydExecutable())
         let dir = try HostileInputRound4Tests.folder()
         defer { try? FileManager.default.removeItem(at: dir) }

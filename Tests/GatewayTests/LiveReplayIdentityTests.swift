@@ -2,6 +2,7 @@ import Foundation
 import GDL90
 import Synchronization
 import Testing
+import GatewayTestSupport
 @testable import GatewaySupport
 @testable import GatewayDomain
 @testable import GatewayCaptures
@@ -11,7 +12,7 @@ import Testing
 /// flight recording (one pcapng file an hour, the airspace sets and acknowledgements in it) give
 /// byte-identical alerts.
 @Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct LiveReplayIdentityTests {
-    @Test func liveSessionAndTheReplayOfItsRecordingAreIdentical() throws {
+    @Test(.ownThread) func liveSessionAndTheReplayOfItsRecordingAreIdentical() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatewayd-recorder-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let live = Mutex<[AlertEvent]>([])

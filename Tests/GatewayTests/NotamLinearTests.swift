@@ -3,6 +3,7 @@ import Foundation
 import GDL90
 import Synchronization
 import Testing
+import GatewayTestSupport
 @testable import GatewaySupport
 @testable import GatewayDomain
 @testable import GatewayRecords
@@ -306,7 +307,7 @@ import Testing
             .write(to: file)
         let output = ConsoleLines()
         let started = try GatewayApp(config: Self.config(notams: file.path), console: output.console).start()
-        defer { for case let edge as EdgeService in started.services.reversed() { edge.stopNow() } }
+        defer { started.stop() }
         #expect(started.udpPort > 0)
         #expect(output.text.contains("gatewayd: listening for GDL90 on UDP 127.0.0.1:\(started.udpPort)"))
         #expect(eventually(30) { started.hub.snapshot.airspace.contains { $0.id.hasSuffix("6/0040") } }, "the NOTAM's area arrives")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GatewayTestSupport
 @testable import GatewaySupport
 
 /// What the Debian package ships besides the binary, made from the commands' own help: the man

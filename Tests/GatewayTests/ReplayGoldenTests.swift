@@ -1,14 +1,11 @@
 import Foundation
 import GDL90
 import Testing
+import GatewayTestSupport
 @testable import GatewaySupport
 @testable import GatewayDomain
 @testable import GatewayCaptures
 @testable import GatewaySimulation
-
-/// The repository's fixtures folder (tests never read ../shared).
-let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("fixtures")
 
 /// Replays a capture the way `gatewayd replay` does and returns the JSON Lines.
 func replayJSON(_ contents: CaptureContents, midnight: Double = 0) -> [String] {

@@ -1,16 +1,7 @@
 import Foundation
 import Testing
+import GatewayTestSupport
 @testable import GatewayRecords
-
-/// The built `gatewayd` executable, next to the test bundle (`swift test` builds every product).
-func gatewaydExecutable() -> URL? {
-    let candidates = [
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gatewayd"),
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/gatewayd"),
-    ]
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-}
 
 @Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct ShutdownTests {
     /// `gatewayd run` stops on SIGTERM and SIGINT, exits 0, and leaves a database that opens again

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GatewayTestSupport
 @testable import GatewaySimulation
 @testable import GatewaySupport
 @testable import GatewayDomain
@@ -177,7 +178,7 @@ import Testing
 
     /// The daemon: with each fault it starts, prints the demo flight's alerts on stdout, streams
     /// them on `/alerts`, and `/healthz` says degraded with the reason (a corrupt file: replaced, ok).
-    @Test(.enabled(if: isRoot, "mounts a tmpfs: run as root (CI does)"), arguments: Fault.allCases)
+    @Test(.ownThread, .enabled(if: isRoot, "mounts a tmpfs: run as root (CI does)"), arguments: Fault.allCases)
     func runAlertsThroughTheFault(_ fault: Fault) throws {
         let executable = try #require(gatewaydExecutable(), "build gatewayd first (swift build)")
         let (path, _, undo) = try prepare(fault)

@@ -1,6 +1,7 @@
 import Foundation
 import GDL90
 import Testing
+import GatewayTestSupport
 @testable import GatewaySupport
 @testable import GatewayDomain
 @testable import GatewayCaptures

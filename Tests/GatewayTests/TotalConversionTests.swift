@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GatewayTestSupport
 @testable import GatewaySupport
 @testable import GatewayRecords
 @testable import GatewayNotams

@@ -132,19 +132,3 @@ package final class HTTPService: Service, CustomStringConvertible, Sendable {
     /// The server's name.
     package var description: String { name }
 }
-
-/// A task executor on one serial dispatch queue: each HTTP server's tasks run on one (see
-/// `HTTPService`); the tests' stand-alone harness uses `shared`.
-package final class QueueExecutor: TaskExecutor {  // concurrency: a server's own serial executor (see HTTPService)
-    /// One for harnesses outside a server (the tests' own tasks that must not wait for the pool).
-    package static let shared = QueueExecutor(label: "gatewayd.harness")
-    private let queue: DispatchQueue
-
-    package init(label: String) { queue = DispatchQueue(label: label) }
-
-    package func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()  // concurrency: a server's own serial executor (see HTTPService)
-        queue.async { unowned.runSynchronously(on: executor) }
-    }
-}

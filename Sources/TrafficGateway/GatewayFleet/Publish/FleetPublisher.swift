@@ -53,10 +53,10 @@ package final class FleetPublisher: Sendable {
         var flightsInFlight: Set<String> = []
         var flightsAcked: [(uid: String, points: Int)] = []
         var connectedAt = 0.0
-        var lostAt = 0.0
-        var flaps = ConnectionFlaps()
-        var problem: String? = nil
-        var problemSaid = false
+        /// The session's second: count what waits (offline) or look for work (online).
+        var tick = false
+        /// A storage problem was said (once until it clears).
+        var storageSaid = false
         var queuedAlerts = 0
         var queuedFlights = 0
         var acknowledged = 0
@@ -65,16 +65,16 @@ package final class FleetPublisher: Sendable {
 
     /// Unacknowledged alert events at once.
     package static let window = 64
-    /// A connection that has not come up this long after an attempt or a loss is said (once).
-    package static let unreachableAfter = 10.0
 
     package let settings: FleetSettings
     private let id: String
     private let outbox: FleetOutbox
     private let logbook: LogbookStore
     private let state = Locked(State())
-    private let client: Locked<MQTTClient?> = Locked(nil)
+    /// The session to the broker (the client, its supervision on the gateway's clock).
+    private let session: Locked<MQTTSession?> = Locked(nil)
     private let password: String?
+    private let timers: any Clock<Duration>
     private let clock: @Sendable () -> Double
     private let log: @Sendable (String) -> Void
     private let version: String
@@ -83,7 +83,8 @@ package final class FleetPublisher: Sendable {
     /// password read already; `clock` is the gateway's (a replay's), `log` hears one line a
     /// change of state (connected, refused, unreachable), never a password.
     package init(settings: FleetSettings, password: String?, database: GatewayDatabase, version: String,
-                clock: @escaping @Sendable () -> Double, log: @escaping @Sendable (String) -> Void) {
+                clock: @escaping @Sendable () -> Double, timers: any Clock<Duration> = ContinuousClock(), log: @escaping @Sendable (String) -> Void) {
+        self.timers = timers
         self.settings = settings
         self.id = settings.id ?? "gateway"
         self.password = password
@@ -97,11 +98,25 @@ package final class FleetPublisher: Sendable {
     /// The client id the broker knows this gateway by.
     var clientID: String { "skygate-gw-" + id }
 
-    /// Loads libmosquitto and starts the pump, which connects (off the caller's thread: the name
-    /// lookup blocks). Throws when the library cannot be loaded or the client set up.
+    /// Loads libmosquitto, starts the session (which connects off the caller's thread: the name
+    /// lookup blocks) and the pump. Throws when the library cannot be loaded or the client set up.
     package func start() throws(GatewayError) {
-        let mqtt = try makeClient()
-        client.set(mqtt)
+        let broker = settings.broker, id = self.id
+        let mqtt = MQTTSession("fleet", broker: broker, clock: timers, makeClient: { [self] handler throws(GatewayError) in
+            try makeClient(handler)
+        }, words: { [weak self] change in
+            switch change {
+            case .connected:
+                let (alerts, flights) = self?.state.withLock { ($0.queuedAlerts, $0.queuedFlights) } ?? (0, 0)
+                return "fleet: connected to \(broker) as \(id)\(alerts + flights > 0 ? " (\(alerts) alert event(s) and \(flights) flight(s) to send)" : "")"
+            case .refused(let reason, let hint): return "fleet: \(broker) refused the connection: \(reason)\(hint); retrying"
+            case .lost(let reason): return "fleet: lost \(broker) (\(reason)); reconnecting"
+            case .flapping(let n): return ConnectionFlaps.flappingLine(broker: "\(broker)", id: id, count: n)
+            case .unreachable(let problem): return "fleet: \(broker) unreachable (\(problem)); retrying with backoff up to 4 min"
+            }
+        }, log: log, onEvent: { [weak self] in self?.handle($0) }, onRestart: { [weak self] in self?.restarted() },
+        onTick: { [weak self] _ in self?.state.withLockWaking { $0.tick = true } }, onShutdown: { [weak self] in self?.stop() })
+        session.set(mqtt)
         do {
             let stored = try outbox.cursor()
             let cursor = try stored ?? outbox.initialCursor(now: clock())
@@ -118,43 +133,31 @@ package final class FleetPublisher: Sendable {
         } catch {
             log("fleet: cannot read what was published before (\(GatewayDatabase.explain(error))): starting from the newest event")
         }
-        let broker = settings.broker
-        DedicatedThread.start { [self] in
-            let rc = mqtt.connect(host: broker.host, port: broker.port)
-            state.withLock { s in
-                s.lostAt = DedicatedThread.monotonicSeconds
-                if rc != 0 { s.problem = MQTTClient.errorText(rc) }
-            }
-            if rc != 0 { say("fleet: \(broker) unreachable (\(MQTTClient.errorText(rc))); retrying with backoff up to 4 min") }
-            pump()
-        }
+        try mqtt.start()
+        // The pump: a thread of its own that waits for work (a nudge, an acknowledgement, the
+        // session's second), never polling.
+        DedicatedThread.start { [self] in pump() }
     }
 
-    /// A client for the broker, with the will set (not connected).
-    private func makeClient() throws(GatewayError) -> MQTTClient {
+    /// The session, a service of the gateway's group: its `run` ends in `stop`.
+    package var service: MQTTSession? { session.value }
+
+    private var client: MQTTClient? { session.value?.client }
+
+    /// A client for the broker, with the will set (not connected), reporting to `handler`.
+    private func makeClient(_ handler: @escaping @Sendable (MQTTEvent) -> Void) throws(GatewayError) -> MQTTClient {
         var options = MQTTClient.Options(clientID: clientID)
         options.username = settings.username
         options.password = password
         options.tls = settings.broker.tls
         options.caFile = settings.caFile
         options.will = (FleetTopic.status.name(gateway: id), statusJSON(online: false, reason: "connection lost", time: nil), true)
-        return try MQTTClient(options) { [weak self] event in self?.handle(event) }
+        return try MQTTClient(options, events: handler)
     }
 
-    /// libmosquitto's thread gives up for good after some failures (a TLS handshake refused, a
-    /// protocol error): a connection down this long since the last attempt is started afresh
-    /// with a new client, the delay doubling up to `restartMax`. What the old one had in flight
-    /// is published again from the cursor (at least once).
-    package static let restartFirst = 15.0, restartMax = 240.0
-
-    private func restartClient(attempt: inout Double, delay: inout Double) {
-        let now = DedicatedThread.monotonicSeconds
-        guard now - attempt >= delay else { return }
-        attempt = now
-        delay = min(delay * 2, Self.restartMax)
-        guard let fresh = try? makeClient() else { return }
-        let old = client.withLock { c -> MQTTClient? in defer { c = fresh }; return c }
-        old?.close()
+    /// The session started a fresh client (libmosquitto's thread had given up): what the old one
+    /// had in flight is published again from the cursor (at least once).
+    private func restarted() {
         state.withLock { s in
             s.inflight = [:]
             s.sent = []
@@ -162,21 +165,14 @@ package final class FleetPublisher: Sendable {
             s.sentRowid = s.cursor
             s.flightsInFlight = []
         }
-        let rc = fresh.connect(host: settings.broker.host, port: settings.broker.port)
-        if rc != 0 { state.withLock { $0.problem = MQTTClient.errorText(rc) } }
-    }
-
-    /// Why a broker may not answer at all.
-    package static func noAnswer(_ broker: FleetBroker) -> String {
-        "no answer: the broker is down or a firewall drops port \(broker.port)" + (broker.tls ? ", or its certificate does not name \(broker.host)" : "")
     }
 
     /// The status now.
     package var status: Status {
-        state.withLock { s in
+        let problem = session.value?.problem ?? "connecting"
+        return state.withLock { s in
             Status(connected: s.connected, queuedAlerts: s.queuedAlerts, queuedFlights: s.queuedFlights,
-                   problem: s.connected ? nil : s.problem ?? (s.lostAt > 0 ? Self.noAnswer(settings.broker) : "connecting"),
-                   acknowledged: s.acknowledged)
+                   problem: s.connected ? nil : problem, acknowledged: s.acknowledged)
         }
     }
 
@@ -186,7 +182,7 @@ package final class FleetPublisher: Sendable {
     /// The live picture (QoS 0, dropped while disconnected): `traffic` whole (when given) and
     /// ownship's part.
     package func picture(traffic: String?, ownship: String?) {
-        guard state.withLock({ $0.connected }), let mqtt = client.value else { return }
+        guard state.withLock({ $0.connected }), let mqtt = client else { return }
         if let traffic { mqtt.publish(FleetTopic.traffic.name(gateway: id), text: traffic, qos: 0) }
         if let ownship { mqtt.publish(FleetTopic.ownship.name(gateway: id), text: ownship, qos: 0) }
     }
@@ -216,7 +212,7 @@ package final class FleetPublisher: Sendable {
             return s.connected
         }
         state.wait(until: { $0.stopped }, timeout: 2)
-        if connected, let mqtt = client.value {
+        if connected, let mqtt = client {
             let text = statusJSON(online: false, reason: "stopped", time: clock())
             if let mid = mqtt.publish(FleetTopic.status.name(gateway: id), text: text, qos: 1, retain: true) {
                 state.withLock { $0.inflight[mid] = .status }
@@ -224,47 +220,24 @@ package final class FleetPublisher: Sendable {
             }
         }
         writeCursor()
-        let mqtt = client.withLock { c -> MQTTClient? in defer { c = nil }; return c }
-        mqtt?.close()
+        session.value?.close()
     }
 
     // MARK: - libmosquitto's thread
 
+    /// The publisher's part of each event (the session said what it means already).
     private func handle(_ event: MQTTEvent) {
-        let broker = settings.broker
         switch event {
         case .connected:
-            let (alerts, flights, said, tell) = state.withLockWaking { s -> (Int, Int, Bool, Bool) in
+            state.withLockWaking { s in
                 s.connected = true
                 s.connectedAt = DedicatedThread.monotonicSeconds
                 s.statusDue = true
                 s.nudged = true
-                let tell = s.flaps.connected(at: s.connectedAt)
-                defer { if tell { s.problemSaid = false; s.problem = nil } }
-                return (s.queuedAlerts, s.queuedFlights, s.problemSaid, tell)
             }
-            if tell { log("fleet: connected to \(broker) as \(id)\(said || alerts + flights > 0 ? " (\(alerts) alert event(s) and \(flights) flight(s) to send)" : "")") }
-        case .refused(_, let reason):
-            let hint = reason.contains("authori") || reason.contains("password") || reason.contains("identifier")
-                ? " (check [fleet] username and password_file)" : ""
-            setProblem("refused the connection: \(reason)\(hint)", say: "fleet: \(broker) refused the connection: \(reason)\(hint); retrying")
-        case .lost(let code, let reason):
-            let (was, saying) = state.withLockWaking { s -> (Bool, ConnectionFlaps.Saying) in
-                defer { s.connected = false; s.lostAt = DedicatedThread.monotonicSeconds }
-                // A failed attempt's reason is what the "unreachable" line says.
-                // A refusal's words ("not authorised") stay: the loss that follows it says only "refused".
-                if !s.connected, code != 0, !(s.problem?.hasPrefix("refused the connection") ?? false) { s.problem = reason }
-                return (s.connected, s.connected ? s.flaps.lost(at: DedicatedThread.monotonicSeconds) : .quiet)
-            }
-            if was, code != 0 {
-                switch saying {
-                case .lost: setProblem("connection lost (\(reason))", say: "fleet: lost \(broker) (\(reason)); reconnecting")
-                case .flapping(let n):
-                    setProblem("connection lost (\(reason))", say: nil)
-                    log(ConnectionFlaps.flappingLine(broker: "\(broker)", id: id, count: n))
-                case .quiet: setProblem("connection lost (\(reason))", say: nil)
-                }
-            }
+        case .lost:
+            state.withLockWaking { $0.connected = false }
+        case .refused: break
         case .acknowledged(let mid):
             state.withLockWaking { s in
                 guard let item = s.inflight.removeValue(forKey: mid) else { return }
@@ -293,42 +266,29 @@ package final class FleetPublisher: Sendable {
         }
     }
 
-    /// Records why the fleet is not connected and says it once an outage.
-    private func setProblem(_ problem: String, say line: String?) {
-        let first = state.withLock { s -> Bool in
-            s.problem = problem
-            defer { s.problemSaid = true }
-            return !s.problemSaid
-        }
-        if first, let line { log(line) }
-    }
-
-    private func say(_ line: String) {
-        if state.withLock({ s -> Bool in defer { s.problemSaid = true }; return !s.problemSaid }) { log(line) }
+    /// Says a storage problem once (until the pump reads again).
+    private func sayStorage(_ line: String) {
+        if state.withLock({ s -> Bool in defer { s.storageSaid = true }; return !s.storageSaid }) { log(line) }
     }
 
     // MARK: - The pump
 
     private func pump() {
         var lastCursorWrite = 0.0
-        var lastAttempt = DedicatedThread.monotonicSeconds, restartDelay = Self.restartFirst
         while true {
-            let (stopping, connected) = state.withLock(when: { $0.stopping || ($0.connected && ($0.nudged || $0.statusDue || !$0.flightsAcked.isEmpty)) },
-                                                       timeout: 1) { s, _ in (s.stopping, s.connected) }
+            let (stopping, connected, tick) = state.withLock(when: { $0.stopping || $0.tick || $0.nudged || ($0.connected && ($0.statusDue || !$0.flightsAcked.isEmpty)) }) { s, _ in
+                // Offline, a nudge is counted (the status line's queue) and waits for the connection,
+                // which nudges again.
+                defer { s.tick = false; if !s.connected { s.nudged = false } }
+                return (s.stopping, s.connected, s.tick || s.nudged)
+            }
             if stopping { break }
             let now = DedicatedThread.monotonicSeconds
-            guard connected, let mqtt = client.value else {
+            guard connected, let mqtt = client else {
                 // What waits, for the status line and the "connected (N … to send)" line.
-                countQueued()
-                let (lostAt, problem) = state.withLock { ($0.lostAt, $0.problem) }
-                if lostAt > 0, now - lostAt > Self.unreachableAfter {
-                    say("fleet: \(settings.broker) unreachable (\(problem ?? Self.noAnswer(settings.broker))); retrying with backoff up to 4 min")
-                    restartClient(attempt: &lastAttempt, delay: &restartDelay)
-                }
+                if tick { countQueued() }
                 continue
             }
-            restartDelay = Self.restartFirst
-            lastAttempt = now
             if state.withLock({ s -> Bool in defer { s.statusDue = false }; return s.statusDue }) {
                 mqtt.publish(FleetTopic.status.name(gateway: id), text: statusJSON(online: true, reason: nil, time: clock()), qos: 1, retain: true)
             }
@@ -376,7 +336,7 @@ package final class FleetPublisher: Sendable {
                 if !published { return }
             }
         } catch {
-            setProblem("cannot read the alert log (\(GatewayDatabase.explain(error)))", say: "fleet: cannot read the alert log: \(GatewayDatabase.explain(error)); retrying")
+            sayStorage("fleet: cannot read the alert log: \(GatewayDatabase.explain(error)); retrying")
         }
     }
 
@@ -406,7 +366,7 @@ package final class FleetPublisher: Sendable {
                 }
             }
         } catch {
-            setProblem("cannot read the logbook (\(error))", say: "fleet: cannot read the logbook: \(error); retrying")
+            sayStorage("fleet: cannot read the logbook: \(error); retrying")
         }
     }
 

@@ -32,23 +32,21 @@ package final class FleetStation: Sendable {
 
     private struct State {
         var gateways: [String: Gateway] = [:]
-        var connected = false
         var stopped = false
-        var problem: String?
-        var problemSaid = false
         var subscribers: [Int: AsyncStream<StreamItem>.Continuation] = [:]
         var nextSubscriber = 0
         /// Messages refused (too large, a position off the Earth, a gateway named in the payload
         /// that is not the topic's), and the kinds already said in the log.
         var refused = 0
         var refusalsSaid: Set<String> = []
-        var flaps = ConnectionFlaps()
     }
 
     package let settings: FleetSettings
     package let store: FleetStationStore
     private let state = Locked(State())
-    private let client = Locked<MQTTClient?>(nil)
+    /// The session to the broker (the client, its supervision on the clock).
+    private let session = Locked<MQTTSession?>(nil)
+    private let timers: any Clock<Duration>
     private let password: String?
     private let clock: @Sendable () -> Double
     private let log: @Sendable (String) -> Void
@@ -71,7 +69,8 @@ package final class FleetStation: Sendable {
     }
 
     package init(settings: FleetSettings, password: String?, database: GatewayDatabase, clientID: String,
-                clock: @escaping @Sendable () -> Double, log: @escaping @Sendable (String) -> Void) {
+                clock: @escaping @Sendable () -> Double, timers: any Clock<Duration> = ContinuousClock(), log: @escaping @Sendable (String) -> Void) {
+        self.timers = timers
         self.settings = settings
         self.password = password
         self.store = FleetStationStore(database: database)
@@ -96,51 +95,43 @@ package final class FleetStation: Sendable {
 
     private let clientIDValue: String
 
-    /// Connects (on libmosquitto's thread; the name lookup on a thread of its own) and subscribes.
-    /// A connection down for `FleetPublisher.restartFirst` s is started afresh with a new client
-    /// (libmosquitto's thread ends for good after some failures), the delay doubling up to
-    /// `FleetPublisher.restartMax`; the persistent session keeps what the broker queued.
+    /// Connects (the one `MQTTSession`: libmosquitto's thread, the name lookup on the session's
+    /// queue, a fresh client after the policy's delay when its thread gave up; the persistent
+    /// session keeps what the broker queued) and subscribes on each connection.
     package func start() throws(GatewayError) {
-        let mqtt = try makeClient()
-        client.set(mqtt)
-        let broker = settings.broker
-        DedicatedThread.start { [self] in
-            let rc = mqtt.connect(host: broker.host, port: broker.port)
-            if rc != 0 { say("fleet: \(broker) unreachable (\(MQTTClient.errorText(rc))); retrying with backoff up to 4 min") }
-            var since = DedicatedThread.monotonicSeconds, delay = FleetPublisher.restartFirst
-            while !state.wait(until: { $0.stopped }, timeout: 1) {
-                let now = DedicatedThread.monotonicSeconds
-                if state.withLock({ $0.connected }) {
-                    since = now
-                    delay = FleetPublisher.restartFirst
-                    continue
-                }
-                guard now - since >= delay, let fresh = try? makeClient() else { continue }
-                say("fleet: \(broker) unreachable (\(state.withLock { $0.problem } ?? FleetPublisher.noAnswer(broker))); retrying with backoff up to 4 min")
-                since = now
-                delay = min(delay * 2, FleetPublisher.restartMax)
-                let old = client.withLock { c -> MQTTClient? in defer { c = fresh }; return c }
-                old?.close()
-                fresh.connect(host: broker.host, port: broker.port)
+        let broker = settings.broker, clientID = clientIDValue
+        let mqtt = MQTTSession("fleet station", broker: broker, clock: timers, makeClient: { [self] handler throws(GatewayError) in
+            try makeClient(handler)
+        }, words: { change in
+            switch change {
+            case .connected: "fleet: station connected to \(broker), subscribed to \(FleetTopic.everything)"
+            case .refused(let reason, let hint): "fleet: \(broker) refused the connection: \(reason)\(hint); retrying"
+            case .lost(let reason): "fleet: station lost \(broker) (\(reason)); reconnecting"
+            case .flapping(let n): ConnectionFlaps.flappingLine(broker: "\(broker)", id: clientID, count: n)
+            case .unreachable(let problem): "fleet: \(broker) unreachable (\(problem)); retrying with backoff up to 4 min"
             }
-        }
+        }, log: log, onEvent: { [weak self] in self?.handle($0) }, onShutdown: { [weak self] in self?.stop() })
+        session.set(mqtt)
+        try mqtt.start()
     }
 
-    private func makeClient() throws(GatewayError) -> MQTTClient {
+    /// The session, a service of the station's group: its `run` ends in `stop`.
+    package var service: MQTTSession? { session.value }
+
+    private func makeClient(_ handler: @escaping @Sendable (MQTTEvent) -> Void) throws(GatewayError) -> MQTTClient {
         var options = MQTTClient.Options(clientID: clientIDValue)
         options.cleanSession = false
         options.username = settings.username
         options.password = password
         options.tls = settings.broker.tls
         options.caFile = settings.caFile
-        return try MQTTClient(options) { [weak self] event in self?.handle(event) }
+        return try MQTTClient(options, events: handler)
     }
 
     /// Disconnects.
     package func stop() {
         state.withLockWaking { $0.stopped = true }
-        let mqtt = client.withLock { c -> MQTTClient? in defer { c = nil }; return c }
-        mqtt?.close()
+        session.value?.close()
         let subscribers = state.withLock { s -> [AsyncStream<StreamItem>.Continuation] in
             defer { s.subscribers = [:] }
             return Array(s.subscribers.values)
@@ -149,44 +140,19 @@ package final class FleetStation: Sendable {
     }
 
     /// Connected to the broker, and why not.
-    package var connection: (connected: Bool, problem: String?) { state.withLock { ($0.connected, $0.connected ? nil : $0.problem ?? "connecting") } }
-
-    private func say(_ line: String) {
-        if state.withLock({ s -> Bool in defer { s.problemSaid = true }; return !s.problemSaid }) { log(line) }
+    package var connection: (connected: Bool, problem: String?) {
+        guard let session = session.value else { return (false, "connecting") }
+        return (session.isConnected, session.problem)
     }
 
     // MARK: - Messages (libmosquitto's thread)
 
+    /// The station's part of each event (the session said what it means already).
     private func handle(_ event: MQTTEvent) {
         switch event {
         case .connected:
-            let tell = state.withLock { s -> Bool in
-                s.connected = true
-                let tell = s.flaps.connected(at: DedicatedThread.monotonicSeconds)
-                if tell { s.problem = nil; s.problemSaid = false }
-                return tell
-            }
-            client.value?.subscribe(FleetTopic.everything, qos: 1)
-            if tell { log("fleet: station connected to \(settings.broker), subscribed to \(FleetTopic.everything)") }
-        case .refused(_, let reason):
-            let hint = reason.contains("authori") ? " (check [fleet] username and password_file)" : ""
-            state.withLock { $0.problem = "refused: \(reason)" }
-            say("fleet: \(settings.broker) refused the connection: \(reason)\(hint); retrying")
-        case .lost(let code, let reason):
-            let (was, saying) = state.withLock { s -> (Bool, ConnectionFlaps.Saying) in
-                // A refusal's words ("not authorised") stay: the loss that follows it says only "refused".
-                defer { s.connected = false; if code != 0, !(s.problem?.hasPrefix("refused:") ?? false) { s.problem = reason } }
-                return (s.connected, s.connected ? s.flaps.lost(at: DedicatedThread.monotonicSeconds) : .quiet)
-            }
-            // Once an outage (failed attempts report too, every few seconds: quiet), and a run of
-            // connections dropped right after they were made once.
-            if was, code != 0 {
-                switch saying {
-                case .lost: log("fleet: station lost \(settings.broker) (\(reason)); reconnecting")
-                case .flapping(let n): log(ConnectionFlaps.flappingLine(broker: "\(settings.broker)", id: clientIDValue, count: n))
-                case .quiet: break
-                }
-            }
+            _ = session.value?.client?.subscribe(FleetTopic.everything, qos: 1)
+        case .refused, .lost: break
         case .message(let topic, let payload, _):
             receive(topic: topic, payload: payload)
         case .acknowledged, .subscribed: break

@@ -56,7 +56,7 @@ package struct FleetStationApp: Sendable {
         let keepAlive = PeriodicService("fleet keep-alive", delay: .seconds(FleetStation.keepAliveSeconds), every: .seconds(FleetStation.keepAliveSeconds)) { station.keepAlive() }
         console.info("gatewayd fleet: station for \(settings.broker) (\(FleetTopic.everything)); page and API on http://\(httpBind):\(server.port)/\(httpToken == nil ? "" : " (token required)"); database \(database)")
         var configuration = ServiceGroupConfiguration(
-            services: [.init(service: signals, successTerminationBehavior: .gracefullyShutdownGroup), .init(service: server), .init(service: keepAlive)],
+            services: [.init(service: signals, successTerminationBehavior: .gracefullyShutdownGroup), .init(service: server), .init(service: keepAlive)] + (station.service.map { [.init(service: $0)] } ?? []),
             logger: Logger(label: "gatewayd.fleet") { _ in SwiftLogNoOpLogHandler() })
         configuration.gracefulShutdownSignals = []
         try await ServiceGroup(configuration: configuration).run()

@@ -97,23 +97,23 @@ package struct GatewayApp: Sendable {
             // After the logbook's sink: the flight closed at shutdown is kept before this one finishes.
             sinks.append(FleetSink(publisher: publisher, trafficEverySec: c.fleetTrafficEverySec))
         }
-        // The running parts, in the order they stop last (the group stops them in reverse).
+        // The running parts (StartedParts.swift), in the order they stop last (the group stops
+        // them in reverse); `undo` stops them when the start fails half-way.
         var edges: [any Service] = []
+        var undo: [@Sendable () -> Void] = []
         // Alert lines still waiting for the terminal are printed before the process ends.
-        edges.append(EdgeService("terminal") { terminal.drain() })
+        edges.append(TerminalLines(consumer: terminal))
+        undo.append { terminal.drain() }
         if let log {
-            edges.append(EdgeService("alert log") {
-                fisbWrites.sync {}
-                // Degraded: a last try to keep in the file what memory holds, else say what is lost.
-                if log.database.degradedReason != nil {
-                    console.warning("gatewayd: " + (log.database.retry() ?? "database \(log.database.path) still not usable: the alert log and logbook of this run, kept in memory, are lost (the alerts were printed)"))
-                }
-                do { try log.database.close() } catch { console.error("warning: \(error)") }
-            })
+            let database = AlertLogDatabase(log: log, writes: fisbWrites, console: console)
+            edges.append(database)
+            undo.append { database.close() }
         }
         if let publisher {
-            // Stopped before the alert log's edge closes the database (edges stop in reverse).
-            edges.append(EdgeService("fleet") { publisher.stop() })
+            // The fleet's MQTT session: its shutdown stops the publisher (a last status, the cursor
+            // written), before the alert log's edge closes the database (edges stop in reverse).
+            if let session = publisher.service { edges.append(session) }
+            undo.append { publisher.stop() }
         }
         var feeds: [String] = []
         var httpPort: Int?
@@ -124,7 +124,10 @@ package struct GatewayApp: Sendable {
             let recorder = try c.recordDirectory.map { dir throws(GatewayError) in
                 try FlightRecorder(directory: dir, maximumBytes: Int64(c.recordMaxMB) << 20, clock: clock) { console.warning("warning: \($0)") }
             }
-            if let recorder { edges.append(EdgeService("flight recorder") { recorder.close() }) }
+            if let recorder {
+                edges.append(recorder)
+                undo.append { recorder.close() }
+            }
             let (forwarder, discovery) = try forwarding(hub: hub)
             // Every alert event gets a stable id, "<boot>-<seq>" (the SSE stream's id, the fleet's
             // deduplication key): the boot a row of the database, else this start's time in ms.
@@ -145,14 +148,15 @@ package struct GatewayApp: Sendable {
             gateway.add(TickSource(every: replay.map { .seconds(max(0.05, 1 / $0.speed)) } ?? .seconds(1), clock: clock))
             replay?.whenPlayed { console.info("gatewayd: " + $0) }
             try gateway.start()
-            edges.append(EdgeService("GDL90 ingest") { gateway.stop() })
+            edges.append(gateway)
+            undo.append { gateway.stop() }
             timers = gateway.services + (recorder?.services ?? [])
             (feeds, httpPort) = try self.feeds(hub: hub, store: store, log: log, radar: radar, acknowledgements: acknowledgements,
-                                                fleet: publisher.map { p in { @Sendable in Self.fleetLine(p.status) } }, into: &edges)
+                                                fleet: publisher.map { p in { @Sendable in Self.fleetLine(p.status) } }, into: &edges, undo: &undo)
             if !c.forward.isEmpty { feeds.append("GDL90 forward to " + c.forward.map(\.description).joined(separator: ", ")) }
             if let publisher { feeds.append("fleet \(publisher.settings.broker) as \(publisher.settings.id ?? "")") }
         } catch {
-            for case let edge as EdgeService in edges.reversed() { edge.stopNow() }
+            for stop in undo.reversed() { stop() }
             throw error
         }
         if descriptors < 1_100 { console.warning("gatewayd: only \(descriptors) open files allowed: raise LimitNOFILE (the HTTP and NMEA caps need about 600)") }
@@ -178,15 +182,10 @@ package struct GatewayApp: Sendable {
             timers.append(PeriodicService("alert log retry", delay: .seconds(5), every: .seconds(5), clock: clock) { alertLog.retryUnwritten() })
         }
         // Stopped first: the line that says why, and systemd's STOPPING=1.
-        let stoppingLine = EdgeService("stopping line") {
-            // Input stops first: the status below waits for the core's queue, which a flood keeps busy.
-            gateway.stopReading()
-            let status = gateway.status().line
-            console.info(signals?.received.map { "gatewayd: stopping on \($0) (\(status))" } ?? "gatewayd: stopping (\(status))")
-            systemd.notify("STOPPING=1")
-        }
+        let stoppingLine = StoppingLine(gateway: gateway, signals: signals, console: console, systemd: systemd)
+        let stops = undo
         return StartedGateway(gateway: gateway, hub: hub, udpPort: gateway.port, httpPort: httpPort, log: log,
-                              services: edges + timers + [stoppingLine])
+                              services: edges + timers + [stoppingLine], stopParts: { for stop in stops.reversed() { stop() } })
     }
 
     /// The sinks, in the order they are handed outputs (the feeds' hub comes first, with the
@@ -225,7 +224,7 @@ package struct GatewayApp: Sendable {
     /// The feeds' servers (HTTP with the cockpit page, FLARM NMEA), bound and added to `edges`;
     /// returns their lines for the log and the HTTP port.
     private func feeds(hub: FeedHub, store: NotamStore?, log: AlertLog?, radar: RadarStore, acknowledgements: AcknowledgementSource,
-                       fleet: (@Sendable () -> String)?, into edges: inout [any Service]) throws(GatewayError) -> ([String], Int?) {
+                       fleet: (@Sendable () -> String)?, into edges: inout [any Service], undo: inout [@Sendable () -> Void]) throws(GatewayError) -> ([String], Int?) {
         let c = config
         var feeds: [String] = []
         var httpPort: Int?
@@ -248,12 +247,14 @@ package struct GatewayApp: Sendable {
             try http.bind(host: c.httpBind, port: c.httpPort)
             try http.listen()
             edges.append(http)
+            undo.append { http.stop() }
             feeds.append("HTTP http://\(c.httpBind):\(http.port)/")
             httpPort = http.port
         }
         if c.nmeaPort > 0 {
             let nmea = try NMEAServer(address: c.httpBind, port: UInt16(c.nmeaPort), hub: hub)
-            edges.append(EdgeService("FLARM NMEA") { nmea.stop() })
+            edges.append(nmea)
+            undo.append { nmea.stop() }
             feeds.append("FLARM NMEA tcp \(c.httpBind):\(c.nmeaPort)")
         }
         return (feeds, httpPort)
@@ -335,7 +336,8 @@ package struct GatewayApp: Sendable {
             console.warning("\(error.reason); not publishing to the fleet (alerts and every other feed go on)")
             return nil
         }
-        let publisher = FleetPublisher(settings: settings, password: password, database: database, version: GatewayVersion.current, clock: clock) { line in
+        let publisher = FleetPublisher(settings: settings, password: password, database: database, version: GatewayVersion.current,
+                                       clock: clock, timers: self.clock) { line in
             if line.contains(": connected to ") { console.info(line) } else { console.warning(line) }
         }
         do throws(GatewayError) {

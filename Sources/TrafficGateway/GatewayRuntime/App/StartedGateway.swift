@@ -18,4 +18,9 @@ package struct StartedGateway: Sendable {
     /// Every running part, in start order: a `ServiceGroup` stops them in reverse (timers first,
     /// then the feeds, the ingest, the recorder, and the database last).
     package let services: [any Service]
+    /// Stops the started parts in reverse order without a group (a caller that never runs one).
+    let stopParts: @Sendable () -> Void
+
+    /// Stops what `start()` started, without running the services (tests, tools).
+    package func stop() { stopParts() }
 }

@@ -32,8 +32,8 @@ package final class GPSDClient: Service, Sendable, CustomStringConvertible {
     private let port: UInt16
     private let connection: ReconnectingConnection
 
-    /// Seconds between connection attempts.
-    package static let retryDelay: Int64 = 3
+    /// Seconds a connection attempt may take.
+    package static let connectTimeout: Int64 = 3
     /// Seconds of silence after which the connection is given up (gpsd reports every second).
     package static let silence: Int64 = 10
 
@@ -43,10 +43,13 @@ package final class GPSDClient: Service, Sendable, CustomStringConvertible {
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
         self.host = host
         self.port = port
+        // The one reconnect policy (`ReconnectPolicy.gpsd`): 1 s, doubling up to 30 s, jittered;
+        // a connection that lasts starts it over.
+        let policy = Locked(ReconnectPolicy.gpsd)
         connection = ReconnectingConnection(
-            host: host, port: port, connectTimeout: Self.retryDelay, silence: Self.silence, group: group,
-            handler: { GPSDLineHandler(host: host, port: port, onFix: onFix, onStatus: onStatus) },
-            retryDelay: { Self.retryDelay },
+            host: host, port: port, connectTimeout: Self.connectTimeout, silence: Self.silence, group: group,
+            handler: { GPSDLineHandler(host: host, port: port, onFix: onFix, onStatus: onStatus, policy: policy) },
+            retryDelay: { policy.withLock { $0.delay() } },
             failed: { error in onStatus(.disconnected("gpsd \(HostPort(host: host, port: port)): \(ConnectionFailure.reason(error)) (is gpsd running?)")) })
     }
 
@@ -58,8 +61,8 @@ package final class GPSDClient: Service, Sendable, CustomStringConvertible {
         HostPort(text, defaultPort: 2947).map { ($0.host, $0.port) }
     }
 
-    /// Connects (SwiftNIO's `ClientBootstrap`), asks gpsd to watch, and reconnects every
-    /// `retryDelay` seconds after a failure or `silence` seconds without a report, until `stop`.
+    /// Connects (SwiftNIO's `ClientBootstrap`), asks gpsd to watch, and reconnects after a failure
+    /// or `silence` seconds without a report (`ReconnectPolicy.gpsd`), until `stop`.
     package func start() { connection.start() }
 
     /// Stops reconnecting and closes the connection.
@@ -86,7 +89,11 @@ private final class GPSDLineHandler: ChannelInboundHandler {
     private var pending: [UInt8] = []
     private var reason: String?
 
-    init(host: String, port: UInt16, onFix: @escaping @Sendable (GPSFix) -> Void, onStatus: @escaping @Sendable (GPSDClient.Status) -> Void) {
+    private let policy: Locked<ReconnectPolicy>
+
+    init(host: String, port: UInt16, onFix: @escaping @Sendable (GPSFix) -> Void, onStatus: @escaping @Sendable (GPSDClient.Status) -> Void,
+         policy: Locked<ReconnectPolicy>) {
+        self.policy = policy
         self.host = host
         self.port = port
         self.onFix = onFix
@@ -96,6 +103,7 @@ private final class GPSDLineHandler: ChannelInboundHandler {
     private var name: String { "gpsd \(HostPort(host: host, port: port))" }
 
     func channelActive(context: ChannelHandlerContext) {
+        _ = policy.withLock { $0.connected(at: DedicatedThread.monotonicSeconds) }
         context.writeAndFlush(NIOAny(ByteBuffer(string: "?WATCH={\"enable\":true,\"json\":true}\n")), promise: nil)
         onStatus(.connected)
         context.fireChannelActive()

@@ -14,17 +14,17 @@ final class ReconnectingConnection: Sendable {
     private let connectTimeout: Int64
     private let silence: Int64
     private let handler: @Sendable () -> any ChannelHandler
-    private let retryDelay: @Sendable () -> Int64
+    private let retryDelay: @Sendable () -> Double
     private let failed: @Sendable (any Error) -> Void
     private let group: any EventLoopGroup
     /// Stopped, and the channel of the connection in use (to close on stop).
     private let state = Locked<(stopped: Bool, channel: (any Channel)?)>((false, nil))
 
     /// A connection to `host:port`: `handler` makes the protocol's handler for each connection,
-    /// `retryDelay` says how long to wait before the next attempt (asked at each), `failed` hears
+    /// `retryDelay` says how long to wait before the next attempt, seconds (asked at each: the client's `ReconnectPolicy`), `failed` hears
     /// an attempt that failed (a connection that ends says so through its handler).
     init(host: String, port: UInt16, connectTimeout: Int64, silence: Int64, group: any EventLoopGroup,
-         handler: @escaping @Sendable () -> any ChannelHandler, retryDelay: @escaping @Sendable () -> Int64,
+         handler: @escaping @Sendable () -> any ChannelHandler, retryDelay: @escaping @Sendable () -> Double,
          failed: @escaping @Sendable (any Error) -> Void) {
         self.host = host
         self.port = port
@@ -85,6 +85,6 @@ final class ReconnectingConnection: Sendable {
 
     private func retry(on loop: any EventLoop) {
         guard !isStopped else { return }
-        loop.scheduleTask(in: .seconds(retryDelay())) { self.connect(on: loop) }  // concurrency: the reconnect backoff (gpsd, SBS) on the connection's own event loop; stop() ends it
+        loop.scheduleTask(in: .milliseconds(Int64(retryDelay() * 1000))) { self.connect(on: loop) }  // concurrency: the reconnect backoff (gpsd, SBS) on the connection's own event loop; stop() ends it
     }
 }

@@ -11,7 +11,7 @@ import Glibc
 /// hands on, for each read, the GDL 90 traffic reports its positions make (`SBSDecoder`: the
 /// lines merged per address). Built like `GPSDClient` on `ReconnectingConnection` (SwiftNIO's
 /// `ClientBootstrap`): event-loop I/O, never the core's queue, so a stalled peer never delays the core. Reconnects with backoff
-/// (1 s, doubling to `longestRetry`) after a refused or lost connection, or `silence` seconds
+/// (`ReconnectPolicy.sbs`: 1 s, doubling to a minute, jittered) after a refused or lost connection, or `silence` seconds
 /// without a line (readsb sends nothing while no aircraft is heard: a quiet reconnect then).
 /// A line longer than 64 kB (not SBS) is dropped and counted; wrong lines are counted, with the
 /// last one's reason kept for the status line.
@@ -39,13 +39,11 @@ package final class SBSClient: Sendable, CustomStringConvertible {
     private let onStatus: @Sendable (Status, Bool) -> Void
     private let clock: @Sendable () -> Double
     private let group: any EventLoopGroup
-    /// The next retry's delay, and the status.
-    private let state = Locked<(retry: Int64, status: Status, flaps: ConnectionFlaps)>((1, Status(), ConnectionFlaps()))
+    /// The reconnect policy (`ReconnectPolicy.sbs`: backoff, jitter, flaps), and the status.
+    private let state = Locked<(policy: ReconnectPolicy, status: Status)>((.sbs, Status()))
     /// The connection kept up (from `start`).
     private let connection = Locked<ReconnectingConnection?>(nil)
 
-    /// The longest wait between attempts, seconds.
-    package static let longestRetry: Int64 = 60
     /// Seconds without a line after which the connection is tried anew.
     package static let silence: Int64 = 120
     /// The longest line kept waiting for its newline.
@@ -78,12 +76,7 @@ package final class SBSClient: Sendable, CustomStringConvertible {
         let c = ReconnectingConnection(
             host: host, port: port, connectTimeout: 5, silence: Self.silence, group: group,
             handler: { SBSLineHandler(client: self, name: name, clock: clock) },
-            retryDelay: { [state] in
-                state.withLock { s in
-                    defer { s.retry = min(s.retry * 2, Self.longestRetry) }
-                    return s.retry
-                }
-            },
+            retryDelay: { [state] in state.withLock { $0.policy.delay() } },
             failed: { error in
                 self.ended("\(name): \(ConnectionFailure.reason(error)) (is dump1090 or readsb running with its SBS output on port \(port)?)")
             })
@@ -106,11 +99,7 @@ package final class SBSClient: Sendable, CustomStringConvertible {
     fileprivate func connected() {
         // A peer that closes each connection at once (a run of flaps): the backoff keeps
         // growing and "connected" is not said again until a connection lasts.
-        let tell = state.withLock { s -> Bool in
-            let tell = s.flaps.connected(at: DedicatedThread.monotonicSeconds)
-            if s.flaps.flaps == 0 { s.retry = 1 }
-            return tell
-        }
+        let tell = state.withLock { $0.policy.connected(at: DedicatedThread.monotonicSeconds) }
         update { s in
             s.connected = true
             s.reason = nil
@@ -120,7 +109,7 @@ package final class SBSClient: Sendable, CustomStringConvertible {
 
     fileprivate func ended(_ reason: String) {
         let saying = state.withLock { s -> ConnectionFlaps.Saying? in
-            s.status.connected ? s.flaps.lost(at: DedicatedThread.monotonicSeconds) : nil
+            s.status.connected ? s.policy.lost(at: DedicatedThread.monotonicSeconds) : nil
         }
         var reason = reason
         if case .flapping(let n) = saying {

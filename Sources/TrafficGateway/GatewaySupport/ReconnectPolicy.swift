@@ -1,0 +1,78 @@
+/// The one reconnect policy of every client the gateway keeps connected (issue 53: there were
+/// five loops, each with its own delays and words): gpsd, the SBS source, the fleet's MQTT
+/// session (publisher and station), and the SSE followers (`tail`, `fleet tail`).
+///
+/// - **Backoff with jitter**: the first retry after `first` seconds, each next one `factor`
+///   times longer up to `longest`, each delay spread by ±`jitter` of itself so that a club's
+///   gateways (or a Pi's clients) that lost one broker do not all come back in the same second.
+/// - **Said once**: the first failure after a connection (or at start) is said, the next ones
+///   are quiet until a connection is made again; a run of connections dropped right after they
+///   were made is said once (`ConnectionFlaps`).
+/// - A connection that lasts resets the backoff; one that flaps keeps it growing.
+package struct ReconnectPolicy: Sendable {
+    /// The first delay, seconds.
+    package let first: Double
+    /// The longest delay, seconds.
+    package let longest: Double
+    /// How much longer each next delay is.
+    package let factor: Double
+    /// The spread of each delay, a fraction of it (0.2: ±20 %).
+    package let jitter: Double
+    private var nextDelay: Double
+    private var failureSaid = false
+    /// The connections dropped right after they were made.
+    package private(set) var flaps = ConnectionFlaps()
+
+    package init(first: Double, longest: Double, factor: Double = 2, jitter: Double = 0.2) {
+        self.first = first
+        self.longest = max(first, longest)
+        self.factor = max(1, factor)
+        self.jitter = min(max(0, jitter), 0.5)
+        nextDelay = first
+    }
+
+    /// gpsd on the same host: back quickly, never longer than 30 s.
+    package static let gpsd = ReconnectPolicy(first: 1, longest: 30)
+    /// A 1090 receiver's SBS output: 1 s, doubling up to a minute.
+    package static let sbs = ReconnectPolicy(first: 1, longest: 60)
+    /// The club's MQTT broker: libmosquitto retries a connection itself; a client whose thread has
+    /// given up (a refused TLS handshake) is made anew after 15 s, doubling up to 4 min.
+    package static let mqtt = ReconnectPolicy(first: 15, longest: 240)
+    /// A terminal following a stream: 2 s, then 1.5 times longer up to 10 s.
+    package static let follower = ReconnectPolicy(first: 2, longest: 10, factor: 1.5)
+
+    /// The delay before the next attempt, seconds (jittered, never below a tenth of `first`);
+    /// the one after it grows.
+    package mutating func delay() -> Double {
+        let base = nextDelay
+        nextDelay = min(nextDelay * factor, longest)
+        let spread = base * jitter
+        return max(first / 10, base + (spread > 0 ? Double.random(in: -spread...spread) : 0))
+    }
+
+    /// The delay the next `delay()` starts from, unjittered (for the lines that say it).
+    package var upcoming: Double { nextDelay }
+
+    /// A connection was made at `now` (monotonic seconds): whether to say so (not inside a run of
+    /// flaps). A connection outside a run resets the backoff.
+    package mutating func connected(at now: Double) -> Bool {
+        let say = flaps.connected(at: now)
+        if flaps.flaps == 0 { nextDelay = first }
+        failureSaid = false
+        return say
+    }
+
+    /// The connection was lost at `now`: what to say (`ConnectionFlaps`).
+    package mutating func lost(at now: Double) -> ConnectionFlaps.Saying {
+        let saying = flaps.lost(at: now)
+        // A steady connection that ends says so; the failures that follow are quiet.
+        if saying != .quiet { failureSaid = true }
+        return saying
+    }
+
+    /// An attempt failed: whether to say it (the first since the last connection, or at start).
+    package mutating func failed() -> Bool {
+        defer { failureSaid = true }
+        return !failureSaid
+    }
+}
