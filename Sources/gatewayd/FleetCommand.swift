@@ -94,7 +94,7 @@ struct FleetTailCommand: ParsableCommand {
         discussion: "Reconnects by itself and resumes after the last event printed, like 'gatewayd tail'."
     )
 
-    @Argument(help: "The station's base URL.")
+    @Argument(help: "The station's base URL (with ?token=… when the station has one).")
     var url = "http://127.0.0.1:8091"
 
     @Flag(help: "Print the JSON Lines (each alert with its \"gateway\") instead of the human lines.")
@@ -104,13 +104,15 @@ struct FleetTailCommand: ParsableCommand {
     var count = 0
 
     func run() throws {
-        var base = url
+        // A token rides as ?token=… after the path: the stream's path goes before it.
+        let query = url.firstIndex(of: "?").map { String(url[$0...]) } ?? ""
+        var base = String(url.prefix(url.count - query.count))
         while base.hasSuffix("/") { base.removeLast() }
-        guard let target = HTTPConnection.Target(base.hasSuffix("/alerts") ? base : base + "/alerts") else {
+        guard let target = HTTPConnection.Target((base.hasSuffix("/alerts") ? base : base + "/alerts") + query) else {
             throw ValidationError("\(url) is not an http:// URL like http://127.0.0.1:8091")
         }
         var printed = 0
-        SSEFollower(name: "fleet tail", target: target, shown: url, peer: "the station").follow { event in
+        SSEFollower(name: "fleet tail", target: target, shown: SecretMasking.url(url), peer: "the station").follow { event in
             Terminal.out([json ? event : Self.line(event)])
             printed += 1
             return count == 0 || printed < count
