@@ -228,6 +228,29 @@ private func scenarioPath(_ name: String) -> String { fixtures.appendingPathComp
         #expect(order(CockpitAPI.weather(reports, near: near, time: t + 60)) == ["EGLL", "KPDX", "KSLE"])
     }
 
+    /// Away from ownship (issue 57: the Weather view on the ground listed winds-aloft points
+    /// first) the stations with a METAR come first, then TAF-only, then winds alone, each group
+    /// nearest first; in flight (a track) the nearest come first whatever they hold. The answer
+    /// says where it is centred.
+    @Test func awayFromOwnshipMETARsComeFirst() throws {
+        let t = 1_778_940_000.0
+        func report(_ station: String, _ kind: FISBReport.Kind, _ text: String) -> FISBReport {
+            FISBReport(key: "\(kind.rawValue)-\(station)", productID: 413, kind: kind, location: station, text: text, time: t, received: t, expires: t + 3_600)
+        }
+        let reports = [report("KSLE", .winds, "SLE 9900 2715"), report("KPDX", .taf, "TAF KPDX 161130Z 1612/1712 00000KT P6SM SKC"),
+                       report("EGLL", .metar, "METAR EGLL 161353Z 00000KT 10SM CLR 15/05 A3000")]
+        let near = Position(latitude: 44.8672, longitude: -123.1982)
+        func order(_ json: String) -> [String] {
+            ["EGLL", "KPDX", "KSLE"].sorted { json.firstRange(of: "\"\($0)\"")!.lowerBound < json.firstRange(of: "\"\($1)\"")!.lowerBound }
+        }
+        let home = CockpitAPI.weather(reports, near: near, nearFrom: "home 7S5", time: t + 60, airports: try airports())
+        #expect(order(home) == ["EGLL", "KPDX", "KSLE"])
+        #expect(home.contains(#""near":{"lat":44.8672,"lon":-123.1982,"from":"home 7S5"}"#), "\(home.prefix(300))")
+        let flying = CockpitAPI.weather(reports, near: near, nearFrom: "ownship", trackDeg: 0, time: t + 60, airports: try airports())
+        #expect(order(flying) == ["KSLE", "KPDX", "EGLL"])
+        #expect(!CockpitAPI.weather(reports, near: nil, time: t + 60).contains("\"near\""))
+    }
+
     /// `notams fetch --near` takes an airport of the table (no NOTAM API needed to place it);
     /// an unknown one is refused by name.
     @Test func notamsFetchNearAnAirport() throws {

@@ -338,7 +338,12 @@ package enum CockpitAPI {
     /// `trackDeg` (ownship's, in flight): the stations ahead along it (within 35° of the track
     /// and 25 NM of its line, 200 NM out) come first with the nearest (within 25 NM), nearest
     /// first, each marked `alongTrack`; then the others by distance.
-    package static func weather(_ reports: [FISBReport], fetched: [FISBReport] = [], near: Position?, trackDeg: Double? = nil, time: Double,
+    ///
+    /// Away from ownship (`nearFrom` is not "ownship"), the stations with an observation (METAR,
+    /// SPECI) come first, then those with a forecast, then winds aloft alone; each group nearest
+    /// first: a pilot on the ground looks for the field's weather, not a winds-aloft point.
+    /// `nearFrom` says where `near` came from (`"near"` in the answer).
+    package static func weather(_ reports: [FISBReport], fetched: [FISBReport] = [], near: Position?, nearFrom: String? = nil, trackDeg: Double? = nil, time: Double,
                                airports: AirportTable? = nil) -> String {
         var byStation: [String: [FISBReport]] = [:]
         var advisories: [FISBReport] = []
@@ -391,8 +396,14 @@ package enum CockpitAPI {
             let d = entry.value.compactMap(distance).min()
             return (entry.key, d, entry.value, ahead(entry.key, d))
         }
-        // First the near ones and those ahead, then the rest; each group nearest first.
-        func first(_ e: (id: String, distance: Double?, products: [FISBReport], ahead: Bool)) -> Int { e.ahead || (e.distance ?? .infinity) <= 25 ? 0 : 1 }
+        // In flight: first the near ones and those ahead, then the rest. Elsewhere: observations,
+        // then forecasts, then winds alone. Each group nearest first.
+        let inFlight = trackDeg != nil
+        func first(_ e: (id: String, distance: Double?, products: [FISBReport], ahead: Bool)) -> Int {
+            if inFlight { return e.ahead || (e.distance ?? .infinity) <= 25 ? 0 : 1 }
+            if e.products.contains(where: { $0.kind == .metar || $0.kind == .speci }) { return 0 }
+            return e.products.contains(where: { $0.kind == .taf }) ? 1 : 2
+        }
         nearest.sort { (first($0), $0.distance ?? .infinity, $0.id) < (first($1), $1.distance ?? .infinity, $1.id) }
         var stations: [String] = []
         for (id, d, products, isAhead) in nearest.prefix(Self.weatherLimit) {
@@ -410,6 +421,13 @@ package enum CockpitAPI {
         }
         advisories.sort { (distance($0) ?? .infinity, $0.key) < (distance($1) ?? .infinity, $1.key) }
         var w = header(time)
+        if let near {
+            var n = JSONWriter()
+            n.add("lat", near.latitude, decimals: 4)
+            n.add("lon", near.longitude, decimals: 4)
+            n.add("from", nearFrom)
+            w.addRaw("near", n.result)
+        }
         w.addRaw("stations", JSONWriter.array(stations))
         w.addRaw("advisories", JSONWriter.array(advisories.prefix(Self.weatherLimit).map(product)))
         return w.result

@@ -3,6 +3,7 @@ import GatewayRecords
 import GatewayNotams
 import GatewayDomain
 import GatewayWeather
+import GDL90
 /// What the cockpit page reads and may do beyond the hub's snapshot: the NOTAM store (and the
 /// NOTAM files `run --notams` watches), the one write (acknowledging an airspace alert), and
 /// what the status panel names. Everything is optional: a server without them still serves the
@@ -32,6 +33,18 @@ package struct CockpitSources: Sendable {
     /// The weather fetched before the flight (`gatewayd weather fetch`, `[weather]`), shown beside
     /// FIS-B's (nil: `--no-database`).
     package var weather: WeatherStore?
+    /// The gateway's home (`[weather] near`), where the Weather view centres without a position.
+    package var home: (name: String, position: Position)?
+
+    /// Where the gateway last landed: the newest flight of the logbook with an arrival airport
+    /// the airport table knows (the Weather view's place after a flight, with no fix).
+    package func lastLanding() -> (airport: String, position: Position)? {
+        guard let flights = try? logbook?.list() else { return nil }
+        for f in flights.reversed() {
+            if let id = f.arrival, let a = AirportTable.shared?.airport(id) { return (id, a.position) }
+        }
+        return nil
+    }
 
     /// The fetched reports not expired at `time`, as the page's weather takes them (a storage
     /// fault reads as none: FIS-B's still show).

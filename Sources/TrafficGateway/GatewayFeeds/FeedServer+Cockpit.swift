@@ -41,12 +41,21 @@ extension FeedServer {
         }
         router.get("/api/weather") { request, _ in
             let s = hub.snapshot
-            let near = Self.position(request) ?? s.ownship?.position
+            let asked = Self.position(request), own = s.ownship?.position
+            // `?centre=LAT,LON`: the page's last resort (its radar picture's centre).
+            let centre = request.uri.queryParameters["centre"].flatMap { AirportTable.place(String($0)) }
             return await Self.heavy {
+                // Without a position asked for or ownship's: where the gateway last landed (the
+                // logbook), else its home ([weather] near), else the page's picture.
+                var place: (position: Position, from: String)?
+                if let asked { place = (asked, "asked") } else if let own { place = (own, "ownship") }
+                if place == nil, let landed = sources.lastLanding() { place = (landed.position, "last landing at " + landed.airport) }
+                if place == nil, let home = sources.home { place = (home.position, "home " + home.name) }
+                if place == nil, let centre { place = (centre, "the radar picture's centre") }
                 // Along the track only around ownship in flight (not around a position asked for).
-                let track = Self.position(request) == nil && s.ownship?.airborne == true ? s.ownship?.trackDeg : nil
-                return Self.json(CockpitAPI.weather(hub.weather, fetched: sources.fetchedWeather(at: s.time), near: near, trackDeg: track, time: s.time,
-                                                    airports: AirportTable.shared))
+                let track = asked == nil && s.ownship?.airborne == true ? s.ownship?.trackDeg : nil
+                return Self.json(CockpitAPI.weather(hub.weather, fetched: sources.fetchedWeather(at: s.time), near: place?.position, nearFrom: place?.from,
+                                                    trackDeg: track, time: s.time, airports: AirportTable.shared))
             }
         }
         router.get("/api/airports") { request, _ in

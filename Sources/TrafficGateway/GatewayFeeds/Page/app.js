@@ -338,10 +338,11 @@
     for (const p of radar.index) if (wanted.has(p.kind)) await fetchPicture(p, p.kind, p.png, p.json);
     if (state.panel === 'radar') {
       radar.advisories = await getJSON('/weather/advisories.geojson').catch(() => radar.advisories);
-      const own = state.traffic && state.traffic.ownship;
-      if (own && (!radar.airportsAt || Math.abs(radar.airportsAt[0] - own.lat) + Math.abs(radar.airportsAt[1] - own.lon) > 0.2)) {
-        const a = await getJSON('/api/airports?lat=' + own.lat + '&lon=' + own.lon + '&radius=200').catch(() => null);
-        if (a) { radar.airports = a.airports; radar.airportsAt = [own.lat, own.lon]; }
+      // The airports around the view's centre: ownship's, else the picture's.
+      const centre = radarCentre();
+      if (centre && (!radar.airportsAt || Math.abs(radar.airportsAt[0] - centre.lat) + Math.abs(radar.airportsAt[1] - centre.lon) > 0.2)) {
+        const a = await getJSON('/api/airports?lat=' + centre.lat + '&lon=' + centre.lon + '&radius=200').catch(() => null);
+        if (a) { radar.airports = a.airports; radar.airportsAt = [centre.lat, centre.lon]; }
       }
       const k = layerKind(radar.layer);
       if (radar.looping && k) {
@@ -422,6 +423,20 @@
   // outlines, the advisories, the airports, ownship and the traffic on top.
   const rlabels = [];
   function rlabel(i) { while (rlabels.length <= i) { const d = el('div', 'rlbl'); $('radar-labels').appendChild(d); rlabels.push(d); } return rlabels[i]; }
+  // The radar view's centre: ownship, else the shown picture's centre (nil with neither).
+  function radarPicture() {
+    const k = layerKind(radar.layer);
+    let pic = k ? radar.pictures[k] : null;
+    const frames = radar.loops[k] || [];
+    if (radar.looping && radar.frame !== null && radar.frame < frames.length) pic = frames[radar.frame];
+    return pic || radar.pictures[layerKind('nexrad')] || null;
+  }
+  function radarCentre() {
+    const own = state.traffic && state.traffic.ownship;
+    if (own) return { lat: own.lat, lon: own.lon };
+    const pic = radarPicture();
+    return pic ? { lat: (pic.meta.bounds.north + pic.meta.bounds.south) / 2, lon: (pic.meta.bounds.east + pic.meta.bounds.west) / 2 } : null;
+  }
   function drawRadarMap() {
     if (state.panel !== 'radar') return;
     const cv = $('radar-map'), box = cv.getBoundingClientRect(), size = Math.round(box.width) || 800, dpr = window.devicePixelRatio || 1;
@@ -486,7 +501,8 @@
     for (let i = used; i < rlabels.length; i++) rlabels[i].textContent = '';
     if (pic) status.push((radar.looping && frames.length ? 'Loop frame ' + (Math.min(radar.frame === null ? frames.length : radar.frame + 1, frames.length)) + ' of ' + frames.length + ': ' : '') + pic.kind + ' ' + utc(pic.meta.time) + ', ' + ageText(pic.meta.time) + ' old, over FIS-B');
     else status.push(radar.index.length ? 'No ' + $('radar-layer').selectedOptions[0].textContent + ' picture received yet' : 'No gridded FIS-B products received yet');
-    status.push(advisories.length + (advisories.length === 1 ? ' advisory' : ' advisories'), 'the ' + radar.airports.length + ' nearest airports');
+    status.push(advisories.length + (advisories.length === 1 ? ' advisory' : ' advisories'),
+      radar.airports.length ? 'the ' + radar.airports.length + ' airports within 200 NM of the ' + (own ? 'aircraft' : 'centre') : 'no airport of the table within 200 NM of the ' + (own ? 'aircraft' : 'centre'));
     if (!own) status.push('no ownship fix: centred on the picture');
     $('radar-status').textContent = status.join(' \u00b7 ');
     legendInto($('radar-map-legend'), pic);
@@ -683,12 +699,31 @@
 
   // ---- weather ----
   async function loadWeather() {
-    const doc = await getJSON('/api/weather');
+    // The server centres on ownship, the last landing or the home; failing those, the picture.
+    let bounds = radar.pictures[layerKind('nexrad')] ? radar.pictures[layerKind('nexrad')].meta.bounds : null;
+    if (!bounds && !(state.traffic && state.traffic.ownship)) {
+      const index = await getJSON('/weather/').catch(() => null);
+      const p = index && index.pictures.find((x) => x.kind.indexOf('nexrad') === 0);
+      const meta = p ? await getJSON(p.json).catch(() => null) : null;
+      if (meta && meta.bounds) bounds = meta.bounds;
+    }
+    const hint = bounds ? '?centre=' + ((bounds.north + bounds.south) / 2).toFixed(3) + ',' + ((bounds.east + bounds.west) / 2).toFixed(3) : '';
+    const doc = await getJSON('/api/weather' + hint);
     syncClock(doc);
-    $('weather-summary').textContent = doc.stations.length + ' station' + (doc.stations.length === 1 ? '' : 's') + ' (FIS-B and fetched before the flight), nearest first, decoded (raw text under each) \u00b7 ' + hhmmss(doc.time);
+    state.weatherDoc = doc;
+    renderWeather();
+  }
+  function renderWeather() {
+    const doc = state.weatherDoc;
+    if (!doc) return;
+    const filter = ($('weather-filter').value || '').trim().toUpperCase();
+    const shown = filter ? doc.stations.filter((s) => String(s.id).toUpperCase().indexOf(filter) >= 0) : doc.stations;
+    const from = doc.near ? (doc.near.from === 'ownship' ? 'nearest the aircraft first' : 'nearest ' + doc.near.from + ' first, METARs first') : 'no position known: by name';
+    $('weather-summary').textContent = doc.stations.length + ' station' + (doc.stations.length === 1 ? '' : 's') + (filter ? ' (' + shown.length + ' shown)' : '') + ' (FIS-B and fetched before the flight), ' + from + ', decoded (raw text under each) \u00b7 ' + hhmmss(doc.time);
     const list = $('weather-list'); clear(list);
     if (!doc.stations.length) list.appendChild(el('p', 'muted', 'No FIS-B weather held (the receiver hears a ground station within about 150 NM in flight).'));
-    for (const s of doc.stations) {
+    else if (!shown.length) list.appendChild(el('p', 'muted', 'No station matches \u201c' + filter + '\u201d.'));
+    for (const s of shown) {
       const card = el('article', 'card station');
       const h = el('h3');
       if (s.category) h.appendChild(el('span', 'chip ' + s.category, s.category));
@@ -973,6 +1008,7 @@
     localStorage.setItem('gw-theme', t); draw(); drawFlight();
   }
   $('theme').addEventListener('click', () => setTheme(document.documentElement.dataset.theme === 'night' ? 'day' : 'night'));
+  $('weather-filter').addEventListener('input', renderWeather);
   $('token-save').addEventListener('click', () => { token = $('token-input').value; localStorage.setItem('gw-token', token); $('need-token').hidden = true; schedule(); stream(); });
   setInterval(() => { $('clock').textContent = hhmmss(new Date(now() * 1000).toISOString()); }, 1000);
   const savedRange = Number(localStorage.getItem('gw-range') || 10);

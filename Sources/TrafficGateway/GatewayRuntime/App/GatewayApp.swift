@@ -241,6 +241,7 @@ package struct GatewayApp: Sendable {
         cockpit.radar = radar
         cockpit.fleet = fleet
         cockpit.weather = log.map { WeatherStore(database: $0.database) }
+        if let near = c.weatherNear, let position = AirportTable.place(near) { cockpit.home = (near, position) }
         let http = FeedServer(hub: hub, token: c.httpToken, cockpit: cockpit)
         if c.httpPort > 0 {
             // Hummingbird's application, a service of the group like every other part.
