@@ -1,5 +1,5 @@
-import Dispatch
 import Foundation
+import GatewaySupport
 import Testing
 
 /// How the suites are told apart (issue 53): a developer runs the fast ones alone with
@@ -27,24 +27,11 @@ extension Trait where Self == ConditionTrait {
 /// other suite, and the runner's own (its time limits among them), wait behind it.
 package struct OwnThreadTrait: TestTrait, TestScoping {
     package func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        try await withTaskExecutorPreference(OwnThreadExecutor(label: "skygate.test." + test.name)) { try await function() }
+        try await withTaskExecutorPreference(QueueExecutor(label: "skygate.test." + test.name)) { try await function() }
     }
 }
 
 extension Trait where Self == OwnThreadTrait {
     /// The test runs on a thread of its own (`OwnThreadTrait`).
     package static var ownThread: Self { Self() }
-}
-
-/// A task executor on a serial queue of its own: a thread of dispatch's overcommit pool, never one
-/// of the cooperative pool's.
-package final class OwnThreadExecutor: TaskExecutor {
-    private let queue: DispatchQueue
-
-    package init(label: String) { queue = DispatchQueue(label: label) }
-
-    package func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
 }
