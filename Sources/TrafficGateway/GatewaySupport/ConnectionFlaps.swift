@@ -8,27 +8,27 @@
 ///
 /// A peer that accepts and closes at once is said in four lines ("connected", "lost",
 /// "connected", then the run), however long it goes on.
-package struct ConnectionFlaps: Sendable {
+public struct ConnectionFlaps: Sendable {
     /// A connection shorter than this is a flap, seconds.
-    package static let shortest = 10.0
+    public static let shortest = 10.0
     /// Flaps in a row before they are said.
-    package static let said = 3
+    public static let said = 3
 
     private var connectedAt: Double?
-    package private(set) var flaps = 0
+    public private(set) var flaps = 0
     private var flappingSaid = false
 
-    package init() {}
+    public init() {}
 
     /// A connection came up at `now` (monotonic seconds): whether to say so.
-    package mutating func connected(at now: Double) -> Bool {
+    public mutating func connected(at now: Double) -> Bool {
         connectedAt = now
         // After one short connection ("lost" was said) a reconnection is said; inside a run, not.
         return flaps < 2
     }
 
     /// What a lost connection at `now` calls for.
-    package enum Saying: Equatable {
+    public enum Saying: Equatable {
         /// A steady connection ended: say it was lost (and why).
         case lost
         /// The run of flaps reached `said`: say it keeps dropping, once.
@@ -38,7 +38,7 @@ package struct ConnectionFlaps: Sendable {
     }
 
     /// The connection went down at `now`.
-    package mutating func lost(at now: Double) -> Saying {
+    public mutating func lost(at now: Double) -> Saying {
         guard let up = connectedAt else { return .quiet }
         connectedAt = nil
         if now - up >= Self.shortest {
@@ -55,7 +55,7 @@ package struct ConnectionFlaps: Sendable {
     }
 
     /// The sentence for a run of flaps of the connection to `broker` as client `id`.
-    package static func flappingLine(broker: String, id: String, count: Int) -> String {
+    public static func flappingLine(broker: String, id: String, count: Int) -> String {
         "fleet: the connection to \(broker) drops right after it is made (\(count) times in a row): another client using the id \(id) takes it over, or the broker refuses this client (see the broker's log); retrying quietly"
     }
 }

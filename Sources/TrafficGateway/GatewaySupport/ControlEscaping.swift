@@ -3,7 +3,7 @@ extension String {
     /// as a visible `\u{1B}` escape: safe to print to a terminal or the journal, so text from
     /// outside (a NOTAM, an acknowledgement id, a file name) can neither forge a log line nor
     /// send escape codes.
-    package var escapingControlCharacters: String {
+    public var escapingControlCharacters: String {
         guard unicodeScalars.contains(where: Self.isControl) else { return self }
         var out = ""
         out.reserveCapacity(utf8.count + 8)

@@ -8,9 +8,9 @@ import Darwin
 /// runs (ALSA playback, a replay paced on the wall clock), off Dispatch's and Swift's shared
 /// pools, whose few threads such work would hold from the rest of the process. It waits on a
 /// `Locked` value's condition (`withLock(when:timeout:_:)`), never by polling.
-package enum DedicatedThread {
+public enum DedicatedThread {
     /// Runs `body` on a new detached thread (on the caller's thread when none can be made).
-    package static func start(_ body: @escaping @Sendable () -> Void) {
+    public static func start(_ body: @escaping @Sendable () -> Void) {
         final class Box: Sendable { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
@@ -28,7 +28,7 @@ package enum DedicatedThread {
     }
 
     /// Seconds on the monotonic clock (the clock `Locked`'s timed waits run on).
-    package static var monotonicSeconds: Double {
+    public static var monotonicSeconds: Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

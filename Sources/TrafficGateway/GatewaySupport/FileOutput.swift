@@ -11,9 +11,9 @@ import Darwin
 ///   place, never replaced by a regular file;
 /// - a symbolic link: refused, neither followed nor replaced.
 /// A failure names the path and its cause ("the disk is full"); nothing half-written is left.
-package enum FileOutput {
+public enum FileOutput {
     /// Writes `bytes` to `path` as described above.
-    package static func write(_ bytes: [UInt8], to path: String) throws(GatewayError) {
+    public static func write(_ bytes: [UInt8], to path: String) throws(GatewayError) {
         var info = stat()
         if lstat(path, &info) == 0 {
             switch info.st_mode & S_IFMT {

@@ -1,6 +1,6 @@
 /// Errors a person can act on, naming what went wrong and where, by kind: each is thrown where
 /// the fault is seen, with the file, socket, setting or part it is about.
-package enum GatewayError: Error, CustomStringConvertible, Equatable {
+public enum GatewayError: Error, CustomStringConvertible, Equatable {
     /// The database could not be opened or written.
     case database(path: String, reason: String)
     /// A socket could not be set up.
@@ -23,7 +23,7 @@ package enum GatewayError: Error, CustomStringConvertible, Equatable {
     case subprocess(name: String, status: Int32)
 
     /// What went wrong, without the path or the part named.
-    package var reason: String {
+    public var reason: String {
         switch self {
         case .database(_, let reason), .socket(_, let reason), .file(_, let reason), .content(_, let reason), .upstream(_, let reason): reason
         case .unreadable: "no such file or not readable"
@@ -34,7 +34,7 @@ package enum GatewayError: Error, CustomStringConvertible, Equatable {
     }
 
     /// One sentence.
-    package var description: String {
+    public var description: String {
         switch self {
         case .database(let path, let reason): "database \(path): \(reason)"
         case .socket(let what, let reason): "\(what): \(reason)"

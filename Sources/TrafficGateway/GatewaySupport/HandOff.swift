@@ -5,7 +5,7 @@
 /// Unlike `BoundedConsumer`, which drops when full (live output must never stall the core), the
 /// producer here waits: nothing of a file being decoded may be lost. Both sides wait on the one
 /// lock's condition.
-package final class HandOff<Element: Sendable>: Sendable {
+public final class HandOff<Element: Sendable>: Sendable {
     private struct State {
         /// Full batches in order (`nil`: the producer closed).
         var full: [[Element]?] = []
@@ -18,12 +18,12 @@ package final class HandOff<Element: Sendable>: Sendable {
     private let state: Locked<State>
 
     /// A hand-off holding at most `depth` batches.
-    package init(depth: Int) {
+    public init(depth: Int) {
         state = Locked(State(room: max(depth, 1)))
     }
 
     /// Producer: hands `batch` over (waiting for room) and returns an emptied batch to fill.
-    package func put(_ batch: [Element]) -> [Element] {
+    public func put(_ batch: [Element]) -> [Element] {
         var spare = state.withLock(when: { $0.room > 0 }, waking: true) { s, _ -> [Element] in
             s.room -= 1
             s.full.append(batch)
@@ -37,13 +37,13 @@ package final class HandOff<Element: Sendable>: Sendable {
     }
 
     /// Producer: nothing more will come.
-    package func close() {
+    public func close() {
         state.withLockWaking { $0.full.append(nil) }
     }
 
     /// Consumer: the next batch, or nil once the producer has closed (then the hand-off is
     /// spent). Give each batch back with `recycle` when done with it.
-    package func take() -> [Element]? {
+    public func take() -> [Element]? {
         state.withLock(when: { !$0.full.isEmpty }) { s, _ in
             // The end marker stays: every later take sees the end too.
             if s.full.first! == nil { return nil }
@@ -52,7 +52,7 @@ package final class HandOff<Element: Sendable>: Sendable {
     }
 
     /// Consumer: a batch taken is done with; it goes back to the producer, which empties it.
-    package func recycle(_ batch: consuming [Element]) {
+    public func recycle(_ batch: consuming [Element]) {
         var batch = batch
         state.withLockWaking { s in
             s.spare.append(batch)

@@ -1,14 +1,14 @@
 /// A network endpoint as the user writes it: `host:port`, `host` (with a default port, where one
 /// applies), or `[v6 address]:port`. The one parser behind `--gpsd`, `--forward`, `send --to` and
 /// the configuration file.
-package struct HostPort: Sendable, Hashable, CustomStringConvertible {
+public struct HostPort: Sendable, Hashable, CustomStringConvertible {
     /// A host name or address, without brackets.
-    package var host: String
+    public var host: String
     /// 1...65535.
-    package var port: UInt16
+    public var port: UInt16
 
     /// An endpoint from its parts.
-    package init(host: String, port: UInt16) {
+    public init(host: String, port: UInt16) {
         self.host = host
         self.port = port
     }
@@ -16,7 +16,7 @@ package struct HostPort: Sendable, Hashable, CustomStringConvertible {
     /// Parses `host:port`, `[address]:port` or, when `defaultPort` is given, a bare `host` or
     /// `[address]`. Nil for an empty host, a port that is not 1...65535, or an IPv6 address without
     /// brackets (its colons would be ambiguous). Spaces around the text are not allowed.
-    package init?(_ text: String, defaultPort: UInt16? = nil) {
+    public init?(_ text: String, defaultPort: UInt16? = nil) {
         let bare: Substring, portText: Substring?
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else { return nil }
@@ -52,5 +52,5 @@ package struct HostPort: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `host:port`, with brackets around an IPv6 address.
-    package var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }

@@ -9,16 +9,16 @@ import Glibc
 
 /// Opening and binding the gateway's IPv4 sockets (UDP listener, EFB discovery, NMEA server),
 /// with one set of error sentences.
-package enum IPv4Socket {
+public enum IPv4Socket {
     /// Whether `text` is an IPv4 address as the sockets take it (`inet_pton`: four decimal
     /// octets, no sign, no leading zeros): the one parser `config check` and `run` share.
-    package static func isAddress(_ text: String) -> Bool {
+    public static func isAddress(_ text: String) -> Bool {
         var a = in_addr()
         return inet_pton(AF_INET, text, &a) == 1
     }
 
     /// `address:port` as a socket address, or the error sentence for an address that is not IPv4.
-    package static func socketAddress(_ address: String, port: UInt16) throws(GatewayError) -> sockaddr_in {
+    public static func socketAddress(_ address: String, port: UInt16) throws(GatewayError) -> sockaddr_in {
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
@@ -29,7 +29,7 @@ package enum IPv4Socket {
     }
 
     /// The error sentence for a bind or listen on `what address:port` that failed with `code`.
-    package static func listenError(what: String, address: String, port: UInt16, inUse: String, code: Int32) -> GatewayError {
+    public static func listenError(what: String, address: String, port: UInt16, inUse: String, code: Int32) -> GatewayError {
         let reason = code == EADDRINUSE ? "port \(port) is already in use (\(inUse))"
             : code == EACCES ? "permission denied (ports below 1024 need privileges)" : String(cString: strerror(code))
         return GatewayError.socket(what: "cannot listen on \(what) \(address):\(port)", reason: reason)
@@ -38,7 +38,7 @@ package enum IPv4Socket {
     /// A socket of `type` (SOCK_DGRAM, SOCK_STREAM) bound to `address:port`, non-blocking;
     /// returns it and the port actually bound (useful with port 0). `inUse` says what to do when
     /// the port is taken.
-    package static func bound(type: Int32, address: String, port: UInt16, what: String, inUse: String,
+    public static func bound(type: Int32, address: String, port: UInt16, what: String, inUse: String,
                       reuseAddress: Bool = false, broadcast: Bool = false, receiveBuffer: Int32? = nil) throws(GatewayError) -> (fd: Int32, port: UInt16) {
         var addr = try socketAddress(address, port: port)
         let fd = socket(AF_INET, type, 0)

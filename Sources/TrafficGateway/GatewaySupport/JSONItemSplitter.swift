@@ -9,19 +9,19 @@ import Foundation
 /// wherever the string stands), each object or array member is handed over as its bytes, with
 /// its offset in the stream (`itemOffset`). After the array the rest of the document is read on
 /// for a second `arrayKey` (`repeated`): which of the two is meant cannot be told.
-package struct JSONItemSplitter: Sendable {
+public struct JSONItemSplitter: Sendable {
     /// The key whose array is split.
-    package let arrayKey: [UInt8]
+    public let arrayKey: [UInt8]
     /// Whether the array was found.
-    package private(set) var sawArray = false
+    public private(set) var sawArray = false
     /// Whether the array's closing bracket was seen.
-    package var finished: Bool { sawArray && state == 0 }
+    public var finished: Bool { sawArray && state == 0 }
     /// The key came twice at the top level (the second array is not read).
-    package private(set) var repeated = false
+    public private(set) var repeated = false
     /// Bytes fed so far.
-    package private(set) var offset = 0
+    public private(set) var offset = 0
     /// The stream offset of the member handed over last (or being read).
-    package private(set) var itemOffset = 0
+    public private(set) var itemOffset = 0
     private var state = 0  // 0: outside the array (before or after it), 1: inside it
     private var recent: [UInt8] = []
     private var item: [UInt8] = []
@@ -34,15 +34,15 @@ package struct JSONItemSplitter: Sendable {
     private var pendingKey = false
 
     /// A splitter for `"arrayKey": [ … ]` at the top level of the document.
-    package init(arrayKey: String) { self.arrayKey = Array("\"\(arrayKey)\"".utf8) }
+    public init(arrayKey: String) { self.arrayKey = Array("\"\(arrayKey)\"".utf8) }
 
     /// Feeds bytes; `emit` gets each complete member.
-    package mutating func feed<E: Error>(_ data: Data, emit: ([UInt8]) throws(E) -> Void) throws(E) {
+    public mutating func feed<E: Error>(_ data: Data, emit: ([UInt8]) throws(E) -> Void) throws(E) {
         try feed(data) { (bytes: [UInt8], _: Int) throws(E) in try emit(bytes) }
     }
 
     /// Feeds bytes; `emit` gets each complete member and its offset in the stream.
-    package mutating func feed<E: Error>(_ data: Data, emit: ([UInt8], Int) throws(E) -> Void) throws(E) {
+    public mutating func feed<E: Error>(_ data: Data, emit: ([UInt8], Int) throws(E) -> Void) throws(E) {
         for byte in data {
             offset += 1
             switch state {

@@ -7,30 +7,30 @@
 /// reader never confuses `1` with `true`. Duplicate keys keep the last value. Nesting deeper than
 /// 512 levels is refused rather than overflowing the stack. A number too large for a `Double`
 /// (`1e400`) is refused, never read as infinity: every number a reader gets is finite.
-package enum JSONReader {
+public enum JSONReader {
     /// JSON's `null` in a tree.
-    package struct Null: Sendable, Equatable {}
+    public struct Null: Sendable, Equatable {}
     /// The one `null` value.
-    package static let null = Null()
+    public static let null = Null()
 
     /// Why text is not JSON, and at which byte.
-    package struct Failure: Error, CustomStringConvertible, Sendable, Equatable {
+    public struct Failure: Error, CustomStringConvertible, Sendable, Equatable {
         /// The byte offset.
-        package var offset: Int
+        public var offset: Int
         /// What was wrong.
-        package var reason: String
+        public var reason: String
         /// One line.
-        package var description: String { "not JSON at byte \(offset): \(reason)" }
+        public var description: String { "not JSON at byte \(offset): \(reason)" }
 
         /// A failure at `offset` for `reason`.
-        package init(offset: Int, reason: String) {
+        public init(offset: Int, reason: String) {
             self.offset = offset
             self.reason = reason
         }
     }
 
     /// The value `bytes` hold (an object, an array or a scalar), or why they are not JSON.
-    package static func value(_ bytes: some Sequence<UInt8>) throws(Failure) -> Any {
+    public static func value(_ bytes: some Sequence<UInt8>) throws(Failure) -> Any {
         let array = bytes as? [UInt8] ?? Array(bytes)
         return try array.withUnsafeBufferPointer { (buffer) throws(Failure) -> Any in
             var parser = Parser(bytes: buffer)
@@ -43,12 +43,12 @@ package enum JSONReader {
     }
 
     /// The object `bytes` hold; nil when they are not JSON or not an object.
-    package static func object(_ bytes: some Sequence<UInt8>) -> [String: Any]? {
+    public static func object(_ bytes: some Sequence<UInt8>) -> [String: Any]? {
         (try? value(bytes)) as? [String: Any]
     }
 
     /// A number that is a whole number (ports, counts, gpsd's mode).
-    package static func int(_ value: Any?) -> Int? {
+    public static func int(_ value: Any?) -> Int? {
         guard let d = value as? Double, d == d.rounded(), abs(d) < 9.0e15 else { return nil }
         return Int(d)
     }

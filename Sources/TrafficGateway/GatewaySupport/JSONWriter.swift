@@ -1,13 +1,13 @@
 /// A small, fast, deterministic JSON object writer: keys in the order written, numbers with a
 /// fixed number of decimals, strings escaped per RFC 8259. Used for every JSON Lines output so
 /// that replaying a capture twice gives byte-identical output.
-package struct JSONWriter {
+public struct JSONWriter {
     /// The bytes so far (what came before the object, then the object's opening and fields).
-    package private(set) var out: OutputBuffer
+    public private(set) var out: OutputBuffer
     private var first = true
 
     /// Starts an object.
-    package init() {
+    public init() {
         out = OutputBuffer(capacity: 256)
         out.append(byte: 0x7B)
     }
@@ -15,21 +15,21 @@ package struct JSONWriter {
     /// Starts an object at the end of `buffer`, whose bytes move into the writer (`buffer` is
     /// left empty) until `finish(into:)` moves them back: the hot paths write line after line into
     /// one buffer, with no `String` and no copy in between.
-    package init(continuing buffer: inout OutputBuffer) {
+    public init(continuing buffer: inout OutputBuffer) {
         out = OutputBuffer(capacity: 0)
         swap(&out, &buffer)
         out.append(byte: 0x7B)
     }
 
     /// The finished object.
-    package var result: String {
+    public var result: String {
         var o = out
         o.append(byte: 0x7D)
         return o.text
     }
 
     /// Closes the object and moves the bytes back into `buffer`.
-    package mutating func finish(into buffer: inout OutputBuffer) {
+    public mutating func finish(into buffer: inout OutputBuffer) {
         out.append(byte: 0x7D)
         swap(&out, &buffer)
     }
@@ -50,20 +50,20 @@ package struct JSONWriter {
     }
 
     /// Writes a string (or null).
-    package mutating func add(_ k: StaticString, _ v: String?) {
+    public mutating func add(_ k: StaticString, _ v: String?) {
         guard var v else { field(k, upTo: 4) { $0.put("null" as StaticString) }; return }
         v.withUTF8 { utf8 in field(k, upTo: utf8.count * 6 + 2) { $0.putJSONQuoted(UnsafeRawBufferPointer(utf8)) } }
     }
 
     /// Writes an integer (or null).
-    package mutating func add(_ k: StaticString, _ v: Int?) {
+    public mutating func add(_ k: StaticString, _ v: Int?) {
         field(k, upTo: 20) { c in
             if let v { c.put(decimal: Int64(v)) } else { c.put("null" as StaticString) }
         }
     }
 
     /// Writes a Boolean (or null).
-    package mutating func add(_ k: StaticString, _ v: Bool?) {
+    public mutating func add(_ k: StaticString, _ v: Bool?) {
         field(k, upTo: 5) { c in
             switch v {
             case true?: c.put("true" as StaticString)
@@ -74,12 +74,12 @@ package struct JSONWriter {
     }
 
     /// Writes a number with at most `decimals` decimals, trailing zeros trimmed (or null).
-    package mutating func add(_ k: StaticString, _ v: Double?, decimals: Int) {
+    public mutating func add(_ k: StaticString, _ v: Double?, decimals: Int) {
         field(k, upTo: 42) { $0.putJSON(v, decimals: decimals) }
     }
 
     /// Writes a time as an ISO-8601 string (or null), through `clock`'s once-a-second cache.
-    package mutating func add(_ k: StaticString, time: Double?, clock: inout ISO8601Writer) {
+    public mutating func add(_ k: StaticString, time: Double?, clock: inout ISO8601Writer) {
         guard let time else { field(k, upTo: 4) { $0.put("null" as StaticString) }; return }
         clock.prepare(time)
         field(k, upTo: ISO8601Writer.maximumLength + 2) { c in
@@ -90,7 +90,7 @@ package struct JSONWriter {
     }
 
     /// Writes six lowercase hex digits as a string (an ICAO address).
-    package mutating func add(_ k: StaticString, hex6 v: UInt32) {
+    public mutating func add(_ k: StaticString, hex6 v: UInt32) {
         field(k, upTo: 10) { c in
             c.put(0x22)
             c.putHex(v, width: 6)
@@ -107,43 +107,43 @@ package struct JSONWriter {
     }
 
     /// Writes pre-encoded JSON under a key known only at run time.
-    package mutating func addRaw(key k: String, _ json: String) {
+    public mutating func addRaw(key k: String, _ json: String) {
         dynamicKey(k)
         out.append(json)
     }
 
     /// Writes a string (or null) under a key known only at run time.
-    package mutating func add(key k: String, _ v: String?) {
+    public mutating func add(key k: String, _ v: String?) {
         dynamicKey(k)
         if let v { out.appendJSONQuoted(v) } else { out.append("null" as StaticString) }
     }
 
     /// Writes an integer (or null) under a key known only at run time.
-    package mutating func add(key k: String, _ v: Int?) {
+    public mutating func add(key k: String, _ v: Int?) {
         dynamicKey(k)
         if let v { out.append(v) } else { out.append("null" as StaticString) }
     }
 
     /// Writes pre-encoded JSON (an array or object) verbatim.
-    package mutating func addRaw(_ k: StaticString, _ json: String) {
+    public mutating func addRaw(_ k: StaticString, _ json: String) {
         var json = json
         json.withUTF8 { utf8 in field(k, upTo: utf8.count) { $0.put(UnsafeRawBufferPointer(utf8)) } }
     }
 
     /// Formats `v` with at most `decimals` decimals (half away from zero), trailing zeros trimmed.
-    package static func format(_ v: Double, decimals: Int) -> String {
+    public static func format(_ v: Double, decimals: Int) -> String {
         var out = OutputBuffer(capacity: 24)
         out.append(v, decimals: decimals)
         return out.text
     }
 
     /// Appends `s` as a quoted JSON string.
-    package static func appendQuoted(_ s: String, to out: inout String) {
+    public static func appendQuoted(_ s: String, to out: inout String) {
         var buffer = OutputBuffer(capacity: s.utf8.count + 2)
         buffer.appendJSONQuoted(s)
         out += buffer.text
     }
 
     /// A JSON array of pre-encoded elements.
-    package static func array(_ elements: [String]) -> String { "[" + elements.joined(separator: ",") + "]" }
+    public static func array(_ elements: [String]) -> String { "[" + elements.joined(separator: ",") + "]" }
 }

@@ -16,13 +16,13 @@ import Darwin
 /// Like `Mutex`, it is `Sendable` whatever it holds: the value is reached only inside `withLock`,
 /// under the mutex, which is what makes a class holding only `let`s of it checked `Sendable`
 /// by the compiler (the state it confines can be touched no other way).
-package final class Locked<Value>: @unchecked Sendable {  // the value is touched under its own mutex only
+public final class Locked<Value>: @unchecked Sendable {  // the value is touched under its own mutex only
     private var protected: Value
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
     /// A lock holding `value`.
-    package init(_ value: Value) {
+    public init(_ value: Value) {
         protected = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -49,7 +49,7 @@ package final class Locked<Value>: @unchecked Sendable {  // the value is touche
 
     /// Runs `body` with the value, holding the lock.
     @inline(__always)
-    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&protected)
@@ -57,7 +57,7 @@ package final class Locked<Value>: @unchecked Sendable {  // the value is touche
 
     /// Runs `body` with the value, holding the lock, then wakes every thread waiting in
     /// `withLock(when:timeout:_:)` to look at the value again.
-    package func withLockWaking<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    public func withLockWaking<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer {
             pthread_cond_broadcast(condition)
@@ -70,7 +70,7 @@ package final class Locked<Value>: @unchecked Sendable {  // the value is touche
     /// the lock released while waiting; then runs `body` with the value and whether `ready`
     /// held, holding the lock (and, `waking`, wakes the other waiters after it). Woken by
     /// `withLockWaking` on another thread, not by polling.
-    package func withLock<R>(when ready: (Value) -> Bool, timeout: Double? = nil, waking: Bool = false,
+    public func withLock<R>(when ready: (Value) -> Bool, timeout: Double? = nil, waking: Bool = false,
                              _ body: (inout Value, _ ready: Bool) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer {
@@ -92,18 +92,18 @@ package final class Locked<Value>: @unchecked Sendable {  // the value is touche
 
     /// Waits until `ready` holds (true) or `timeout` seconds have passed (false).
     @discardableResult
-    package func wait(until ready: (Value) -> Bool, timeout: Double? = nil) -> Bool {
+    public func wait(until ready: (Value) -> Bool, timeout: Double? = nil) -> Bool {
         withLock(when: ready, timeout: timeout) { _, ready in ready }
     }
 
     /// The value now (a copy, taken under the lock).
-    package var value: Value { withLock { $0 } }
+    public var value: Value { withLock { $0 } }
 
     /// Replaces the value.
-    package func set(_ newValue: Value) { withLock { $0 = newValue } }
+    public func set(_ newValue: Value) { withLock { $0 = newValue } }
 
     /// Replaces the value and wakes the threads waiting on it.
-    package func setWaking(_ newValue: Value) { withLockWaking { $0 = newValue } }
+    public func setWaking(_ newValue: Value) { withLockWaking { $0 = newValue } }
 
     private static func deadline(after seconds: Double) -> timespec {
         var now = timespec()

@@ -2,11 +2,11 @@ import Dispatch
 
 /// Blocking work (SQLite, libcurl, a `sync` on the core's queue) handed from Swift concurrency to
 /// a dispatch queue, so it never holds one of the few cooperative threads.
-package enum Offload {
+public enum Offload {
     /// Runs `body` on `queue` and returns its result; when the calling task is cancelled first
     /// (a shutdown during a slow NOTAM fetch), returns nil at once and lets `body` finish on its own.
     @discardableResult
-    package static func run<T: Sendable>(on queue: DispatchQueue, _ body: @escaping @Sendable () -> T) async -> T? {
+    public static func run<T: Sendable>(on queue: DispatchQueue, _ body: @escaping @Sendable () -> T) async -> T? {
         let result = OneResult<T>()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in

@@ -6,26 +6,26 @@ import Darwin
 
 /// An open file descriptor, closed when the value goes (or by `close`): the recorder's appends and
 /// the NOTAM file's chunked reads, in place of Foundation's `FileHandle`.
-package final class OpenFile {
+public final class OpenFile {
     /// The descriptor (-1 once closed).
-    package private(set) var descriptor: Int32
+    public private(set) var descriptor: Int32
     /// The path, for messages.
-    package let path: String
+    public let path: String
 
     /// Takes ownership of `descriptor`.
-    package init(descriptor: Int32, path: String) {
+    public init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
         self.path = path
     }
 
     /// `path` opened for reading; nil when it cannot be.
-    package static func reading(_ path: String) -> OpenFile? {
+    public static func reading(_ path: String) -> OpenFile? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         return fd >= 0 ? OpenFile(descriptor: fd, path: path) : nil
     }
 
     /// `path` created or emptied for writing.
-    package static func writing(_ path: String) throws(GatewayError) -> OpenFile {
+    public static func writing(_ path: String) throws(GatewayError) -> OpenFile {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw GatewayError.file(path: path, reason: "cannot write (\(String(cString: strerror(errno))))") }
         return OpenFile(descriptor: fd, path: path)
@@ -34,7 +34,7 @@ package final class OpenFile {
     deinit { close() }
 
     /// Closes the descriptor (once).
-    package func close() {
+    public func close() {
         guard descriptor >= 0 else { return }
         #if canImport(Glibc)
         _ = Glibc.close(descriptor)
@@ -45,7 +45,7 @@ package final class OpenFile {
     }
 
     /// Writes every byte (retrying short writes and interruptions).
-    package func write(_ bytes: some Collection<UInt8>) throws(GatewayError) {
+    public func write(_ bytes: some Collection<UInt8>) throws(GatewayError) {
         let failure: Int32? = bytes.withContiguousStorageIfAvailable { buffer -> Int32? in
             var done = 0
             while done < buffer.count {
@@ -68,7 +68,7 @@ package final class OpenFile {
     }
 
     /// Up to `count` bytes (empty at the end of the file or on an error).
-    package func read(upTo count: Int) -> [UInt8] {
+    public func read(upTo count: Int) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var done = 0
             while done < count {

@@ -3,36 +3,36 @@
 /// line a message (`decode`, `fisb`) costs little more than the decoding. Each append reserves
 /// its largest size once and writes through a `ByteCursor` (no check per byte); written out with
 /// large writes, and `removeAll` keeps the storage for the next batch.
-package struct OutputBuffer: Sendable {
+public struct OutputBuffer: Sendable {
     /// Storage: `count` bytes written, the rest room to grow into. (`Array.append(contentsOf:)`
     /// per piece cost a third of `decode --json`.)
     @usableFromInline var storage: [UInt8]
     /// Bytes held.
-    package var count: Int { _count }
+    public var count: Int { _count }
     @usableFromInline var _count = 0
 
     /// An empty buffer with room for `capacity` bytes.
-    package init(capacity: Int = 1 << 16) {
+    public init(capacity: Int = 1 << 16) {
         storage = capacity > 0 ? [UInt8](repeating: 0, count: capacity) : []
     }
 
     /// Empties the buffer, keeping its storage.
-    package mutating func removeAll() { _count = 0 }
+    public mutating func removeAll() { _count = 0 }
 
     /// The bytes held.
-    package var bytes: [UInt8] { Array(storage[0..<_count]) }
+    public var bytes: [UInt8] { Array(storage[0..<_count]) }
 
     /// The bytes as text (UTF-8).
-    package var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+    public var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
 
     /// Calls `body` with the bytes held.
-    package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<_count])) }
     }
 
     /// Reserves `maximum` bytes and lets `body` write at most that many through a cursor.
     @inlinable @inline(__always)
-    package mutating func write(upTo maximum: Int, _ body: (inout ByteCursor) -> Void) {
+    public mutating func write(upTo maximum: Int, _ body: (inout ByteCursor) -> Void) {
         if _count + maximum > storage.count { grow(_count + maximum) }
         let at = _count
         _count = storage.withUnsafeMutableBufferPointer { buffer in
@@ -52,47 +52,47 @@ package struct OutputBuffer: Sendable {
 
     /// Appends one byte.
     @inlinable @inline(__always)
-    package mutating func append(byte: UInt8) { write(upTo: 1) { $0.put(byte) } }
+    public mutating func append(byte: UInt8) { write(upTo: 1) { $0.put(byte) } }
 
     /// Appends raw bytes.
     @inlinable @inline(__always)
-    package mutating func append(raw: UnsafeRawBufferPointer) { write(upTo: raw.count) { $0.put(raw) } }
+    public mutating func append(raw: UnsafeRawBufferPointer) { write(upTo: raw.count) { $0.put(raw) } }
 
     /// Appends the UTF-8 of `s`.
     @inlinable @inline(__always)
-    package mutating func append(_ s: String) {
+    public mutating func append(_ s: String) {
         var s = s
         s.withUTF8 { append(raw: UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends the UTF-8 of a literal.
     @inlinable @inline(__always)
-    package mutating func append(_ s: StaticString) { write(upTo: s.utf8CodeUnitCount) { $0.put(s) } }
+    public mutating func append(_ s: StaticString) { write(upTo: s.utf8CodeUnitCount) { $0.put(s) } }
 
     /// Appends other bytes.
-    package mutating func append(contentsOf other: [UInt8]) { other.withUnsafeBytes { append(raw: $0) } }
+    public mutating func append(contentsOf other: [UInt8]) { other.withUnsafeBytes { append(raw: $0) } }
 
     /// Appends `v` in decimal.
-    package mutating func append(_ v: Int) { write(upTo: 20) { $0.put(decimal: Int64(v)) } }
+    public mutating func append(_ v: Int) { write(upTo: 20) { $0.put(decimal: Int64(v)) } }
 
     /// Appends the decimal digits of `v`, at least `width` (at most 20) of them.
-    package mutating func appendDigits(_ v: UInt64, width: Int) { write(upTo: 20) { $0.putDigits(v, width: width) } }
+    public mutating func appendDigits(_ v: UInt64, width: Int) { write(upTo: 20) { $0.putDigits(v, width: width) } }
 
     /// Appends `v` with at most `decimals` decimals (half away from zero), trailing zeros
     /// trimmed, `-0` written `0`: the same text as `JSONWriter.format`.
-    package mutating func append(_ v: Double, decimals: Int) {
+    public mutating func append(_ v: Double, decimals: Int) {
         write(upTo: 42) { $0.putNumber(v, decimals: decimals) }
     }
 
     /// Appends `v` as lowercase hex, zero-padded to `width` digits.
-    package mutating func appendHex(_ v: UInt32, width: Int) { write(upTo: 8) { $0.putHex(v, width: width) } }
+    public mutating func appendHex(_ v: UInt32, width: Int) { write(upTo: 8) { $0.putHex(v, width: width) } }
 
     /// Appends a byte as two lowercase hex digits.
-    package mutating func appendHex(byte b: UInt8) { write(upTo: 2) { $0.putHex(byte: b) } }
+    public mutating func appendHex(byte b: UInt8) { write(upTo: 2) { $0.putHex(byte: b) } }
 
     /// Appends `s` quoted as a JSON string (RFC 8259: `"`, `\` and control characters escaped;
     /// everything else, non-ASCII included, as its UTF-8).
-    package mutating func appendJSONQuoted(_ s: String) {
+    public mutating func appendJSONQuoted(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in write(upTo: utf8.count * 6 + 2) { $0.putJSONQuoted(UnsafeRawBufferPointer(utf8)) } }
     }
@@ -100,9 +100,9 @@ package struct OutputBuffer: Sendable {
 
 /// A write position in memory an `OutputBuffer` reserved: every `put` writes without a check,
 /// so a caller reserves the most it can write first (`OutputBuffer.write(upTo:_:)`).
-package struct ByteCursor {
+public struct ByteCursor {
     /// Where the next byte goes.
-    package var position: UnsafeMutablePointer<UInt8> { _position }
+    public var position: UnsafeMutablePointer<UInt8> { _position }
     @usableFromInline var _position: UnsafeMutablePointer<UInt8>
     @usableFromInline let end: UnsafeMutablePointer<UInt8>
 
@@ -114,7 +114,7 @@ package struct ByteCursor {
 
     /// Writes one byte.
     @inlinable @inline(__always)
-    package mutating func put(_ b: UInt8) {
+    public mutating func put(_ b: UInt8) {
         assert(_position < end)
         _position.pointee = b
         _position += 1
@@ -129,7 +129,7 @@ package struct ByteCursor {
     /// `false`, a type's name, the date, a callsign), and a call to `memmove` for each, a
     /// million a second, was a twentieth of `decode --json`'s time.
     @inlinable @inline(__always)
-    package mutating func put(_ raw: UnsafeRawBufferPointer) {
+    public mutating func put(_ raw: UnsafeRawBufferPointer) {
         guard let from = raw.baseAddress else { return }
         let n = raw.count
         assert(_position + n <= end)
@@ -164,13 +164,13 @@ package struct ByteCursor {
 
     /// Writes a literal's UTF-8.
     @inlinable @inline(__always)
-    package mutating func put(_ s: StaticString) {
+    public mutating func put(_ s: StaticString) {
         put(UnsafeRawBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
     /// Writes `v` in decimal (at most 20 bytes).
     @inlinable @inline(__always)
-    package mutating func put(decimal v: Int64) {
+    public mutating func put(decimal v: Int64) {
         if v < 0 {
             put(0x2D)
             putDigits(v.magnitude, width: 1)
@@ -181,7 +181,7 @@ package struct ByteCursor {
 
     /// Writes the decimal digits of `v`, zero-padded to at least `width` (at most 20) of them.
     @inlinable @inline(__always)
-    package mutating func putDigits(_ v: UInt64, width: Int) {
+    public mutating func putDigits(_ v: UInt64, width: Int) {
         // Most numbers on a line are one or two digits (integrity and accuracy codes, categories,
         // a level aircraft's zero vertical speed): written straight away, with no digits counted.
         if v < 100 && width <= 2 {
@@ -248,7 +248,7 @@ package struct ByteCursor {
     /// True when `put(_:decimals:)` can write `v` (finite, and within Int64 once scaled);
     /// otherwise `String(v)` is written, as `JSONWriter.format` does.
     @inlinable @inline(__always)
-    package static func fitsFixed(_ v: Double, decimals: Int) -> Bool {
+    public static func fitsFixed(_ v: Double, decimals: Int) -> Bool {
         // From 2^52 up every double is a whole number, so `x.rounded() < 9e15` is `x < 9e15`
         // (and NaN fails it): no call into libm's round.
         abs(v) * scale(decimals) < 9e15
@@ -288,7 +288,7 @@ package struct ByteCursor {
     /// is a constant at the call, as it is on every hot path); the fraction's trailing zeros are
     /// dropped before any digit is written.
     @inlinable @inline(__always)
-    package mutating func put(_ v: Double, decimals: Int) {
+    public mutating func put(_ v: Double, decimals: Int) {
         // Each count of decimals the gateway writes gets its own specialised copy, the powers of
         // ten constants in it (dividing by a variable is a slow instruction), inlined or not.
         switch decimals {
@@ -347,7 +347,7 @@ package struct ByteCursor {
     /// Writes a string known to need no escaping (no control character, quote or backslash) quoted, or,
     /// if it does need escaping, as `putJSONQuoted` does: short names (a callsign) in one pass.
     @inlinable @inline(__always)
-    package mutating func putJSONQuotedShort(_ text: UnsafeRawBufferPointer) {
+    public mutating func putJSONQuotedShort(_ text: UnsafeRawBufferPointer) {
         var plain = true
         for i in 0..<text.count {
             let c = text[i]
@@ -365,7 +365,7 @@ package struct ByteCursor {
     /// Writes `v` as `OutputBuffer.append(_:decimals:)` does: fixed-point when it fits, else
     /// Swift's shortest text (at most 42 bytes).
     @inlinable @inline(__always)
-    package mutating func putNumber(_ v: Double, decimals: Int) {
+    public mutating func putNumber(_ v: Double, decimals: Int) {
         if Self.fitsFixed(v, decimals: decimals) {
             put(v, decimals: decimals)
         } else {
@@ -382,27 +382,27 @@ package struct ByteCursor {
 
     /// Writes an integer or `null` (at most 20 bytes).
     @inlinable @inline(__always)
-    package mutating func putJSON(_ v: Int?) {
+    public mutating func putJSON(_ v: Int?) {
         if let v { put(decimal: Int64(v)) } else { put("null" as StaticString) }
     }
 
     /// Writes `true` or `false` (at most 5 bytes).
     @inlinable @inline(__always)
-    package mutating func putJSON(_ v: Bool) {
+    public mutating func putJSON(_ v: Bool) {
         if v { put("true" as StaticString) } else { put("false" as StaticString) }
     }
 
     /// Writes a number as `JSONWriter.add(_:_:decimals:)` does: `null` when nil or not finite,
     /// fixed-point when it fits, else Swift's shortest text (at most 42 bytes).
     @inlinable @inline(__always)
-    package mutating func putJSON(_ v: Double?, decimals: Int) {
+    public mutating func putJSON(_ v: Double?, decimals: Int) {
         guard let v, v.isFinite else { put("null" as StaticString); return }
         putNumber(v, decimals: decimals)
     }
 
     /// Writes `v` as lowercase hex, zero-padded to `width` digits (at most 8 bytes).
     @inlinable @inline(__always)
-    package mutating func putHex(_ v: UInt32, width: Int) {
+    public mutating func putHex(_ v: UInt32, width: Int) {
         var shift = 28
         var started = false
         while shift >= 0 {
@@ -414,7 +414,7 @@ package struct ByteCursor {
     }
 
     /// Writes `v` as lowercase hex without leading zeros (`String(v, radix: 16)`; at most 16 bytes).
-    package mutating func putHex(_ v: UInt64) {
+    public mutating func putHex(_ v: UInt64) {
         var shift = 60
         var started = false
         while shift >= 0 {
@@ -427,7 +427,7 @@ package struct ByteCursor {
 
     /// Writes a byte as two lowercase hex digits.
     @inlinable @inline(__always)
-    package mutating func putHex(byte b: UInt8) {
+    public mutating func putHex(byte b: UInt8) {
         put(Self.hex(Int(b >> 4)))
         put(Self.hex(Int(b & 0xF)))
     }
@@ -436,13 +436,13 @@ package struct ByteCursor {
     static func hex(_ nibble: Int) -> UInt8 { UInt8(truncatingIfNeeded: nibble < 10 ? 0x30 + nibble : 0x57 + nibble) }
 
     /// Writes `s` quoted as a JSON string (at most 6 × its UTF-8 length + 2 bytes).
-    package mutating func putJSONQuoted(_ s: String) {
+    public mutating func putJSONQuoted(_ s: String) {
         var s = s
         s.withUTF8 { putJSONQuoted(UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes the UTF-8 of `s` as it is (at most its UTF-8 length).
-    package mutating func put(_ s: String) {
+    public mutating func put(_ s: String) {
         var s = s
         s.withUTF8 { put(UnsafeRawBufferPointer($0)) }
     }
@@ -451,7 +451,7 @@ package struct ByteCursor {
     /// tenths below 10^14, which is every angle of a GDL 90 AHRS message, is written from its
     /// digits; any other falls back to the standard library's text (at most 24 bytes).
     @inlinable @inline(__always)
-    package mutating func putDescription(_ v: Double) {
+    public mutating func putDescription(_ v: Double) {
         let magnitude = abs(v)
         if magnitude < 1e14 {
             let tenths = Self.roundedMagnitude(magnitude * 10)
@@ -467,7 +467,7 @@ package struct ByteCursor {
     }
 
     /// Writes UTF-8 `text` quoted as a JSON string (at most 6 × its length + 2 bytes).
-    package mutating func putJSONQuoted(_ text: UnsafeRawBufferPointer) {
+    public mutating func putJSONQuoted(_ text: UnsafeRawBufferPointer) {
         put(0x22)
         var clean = 0  // start of the run of bytes that need no escape
         for i in 0..<text.count {
@@ -494,7 +494,7 @@ package struct ByteCursor {
 /// ISO-8601 UTC times appended to an `OutputBuffer`, the text of `Timestamp.iso8601`: the
 /// `YYYY-MM-DDTHH:MM:SS` part is kept and copied for every line of its second; when the second
 /// changes only its `HH:MM:SS` is rewritten, and the date made again only on a new day.
-package struct ISO8601Writer: Sendable {
+public struct ISO8601Writer: Sendable {
     @usableFromInline var second = Int64.min
     @usableFromInline var day = Int64.min
     @usableFromInline var prefix: [UInt8] = []
@@ -503,13 +503,13 @@ package struct ISO8601Writer: Sendable {
     @usableFromInline var prepared = Double.nan
 
     /// The longest text written (a year of up to nine digits).
-    package static let maximumLength = 32
+    public static let maximumLength = 32
 
     /// A writer with nothing cached.
-    package init() {}
+    public init() {}
 
     /// Makes `t` (epoch seconds) the time `put(into:)` writes.
-    package mutating func prepare(_ t: Double) {
+    public mutating func prepare(_ t: Double) {
         if t == prepared { return }
         prepared = t
         // Total, as `Timestamp.iso8601` is: NaN, infinities and 1e300 read as the limits.
@@ -551,7 +551,7 @@ package struct ISO8601Writer: Sendable {
 
     /// Writes the prepared time, `2026-05-16T14:00:03Z` or `…03.250Z` (at most `maximumLength`).
     @inlinable
-    package func put(into c: inout ByteCursor) {
+    public func put(into c: inout ByteCursor) {
         prefix.withUnsafeBytes { c.put($0) }
         if millis != 0 {
             c.put(0x2E)
@@ -562,7 +562,7 @@ package struct ISO8601Writer: Sendable {
 
     /// Appends `t` (epoch seconds) as `2026-05-16T14:00:03Z` or `…03.250Z`.
     @inlinable
-    package mutating func append(_ t: Double, to out: inout OutputBuffer) {
+    public mutating func append(_ t: Double, to out: inout OutputBuffer) {
         prepare(t)
         out.write(upTo: Self.maximumLength) { put(into: &$0) }
     }

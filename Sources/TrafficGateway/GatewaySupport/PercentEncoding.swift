@@ -1,9 +1,9 @@
 /// RFC 3986 percent-decoding of one path segment or query value (`%C3%89sa-1` → `Ésa-1`), without
 /// Foundation: what a browser's `encodeURIComponent` made is read back. A `%` not followed by two
 /// hex digits is kept as it is; bytes that are not UTF-8 become U+FFFD.
-package enum PercentEncoding {
+public enum PercentEncoding {
     /// `text` with each `%XX` replaced by its byte.
-    package static func decode(_ text: String) -> String {
+    public static func decode(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []

@@ -4,14 +4,14 @@ import Dispatch
 /// pool (2 threads on a Pi, which a caller blocking in a test or at start may hold): each HTTP
 /// server's tasks (`HTTPService`), each MQTT session's supervision (`MQTTSession`); the tests'
 /// own harness uses `shared`.
-package final class QueueExecutor: TaskExecutor {  // concurrency: a serial executor of its own (see the type)
+public final class QueueExecutor: TaskExecutor {  // concurrency: a serial executor of its own (see the type)
     /// One for harnesses outside a server (the tests' own tasks that must not wait for the pool).
-    package static let shared = QueueExecutor(label: "gatewayd.harness")
+    public static let shared = QueueExecutor(label: "gatewayd.harness")
     private let queue: DispatchQueue
 
-    package init(label: String) { queue = DispatchQueue(label: label) }
+    public init(label: String) { queue = DispatchQueue(label: label) }
 
-    package func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         let executor = asUnownedTaskExecutor()  // concurrency: a serial executor of its own (see the type)
         queue.async { unowned.runSynchronously(on: executor) }

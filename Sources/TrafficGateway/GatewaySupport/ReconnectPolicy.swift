@@ -9,21 +9,21 @@
 ///   are quiet until a connection is made again; a run of connections dropped right after they
 ///   were made is said once (`ConnectionFlaps`).
 /// - A connection that lasts resets the backoff; one that flaps keeps it growing.
-package struct ReconnectPolicy: Sendable {
+public struct ReconnectPolicy: Sendable {
     /// The first delay, seconds.
-    package let first: Double
+    public let first: Double
     /// The longest delay, seconds.
-    package let longest: Double
+    public let longest: Double
     /// How much longer each next delay is.
-    package let factor: Double
+    public let factor: Double
     /// The spread of each delay, a fraction of it (0.2: ±20 %).
-    package let jitter: Double
+    public let jitter: Double
     private var nextDelay: Double
     private var failureSaid = false
     /// The connections dropped right after they were made.
-    package private(set) var flaps = ConnectionFlaps()
+    public private(set) var flaps = ConnectionFlaps()
 
-    package init(first: Double, longest: Double, factor: Double = 2, jitter: Double = 0.2) {
+    public init(first: Double, longest: Double, factor: Double = 2, jitter: Double = 0.2) {
         self.first = first
         self.longest = max(first, longest)
         self.factor = max(1, factor)
@@ -32,18 +32,18 @@ package struct ReconnectPolicy: Sendable {
     }
 
     /// gpsd on the same host: back quickly, never longer than 30 s.
-    package static let gpsd = ReconnectPolicy(first: 1, longest: 30)
+    public static let gpsd = ReconnectPolicy(first: 1, longest: 30)
     /// A 1090 receiver's SBS output: 1 s, doubling up to a minute.
-    package static let sbs = ReconnectPolicy(first: 1, longest: 60)
+    public static let sbs = ReconnectPolicy(first: 1, longest: 60)
     /// The club's MQTT broker: libmosquitto retries a connection itself; a client whose thread has
     /// given up (a refused TLS handshake) is made anew after 15 s, doubling up to 4 min.
-    package static let mqtt = ReconnectPolicy(first: 15, longest: 240)
+    public static let mqtt = ReconnectPolicy(first: 15, longest: 240)
     /// A terminal following a stream: 2 s, then 1.5 times longer up to 10 s.
-    package static let follower = ReconnectPolicy(first: 2, longest: 10, factor: 1.5)
+    public static let follower = ReconnectPolicy(first: 2, longest: 10, factor: 1.5)
 
     /// The delay before the next attempt, seconds (jittered, never below a tenth of `first`);
     /// the one after it grows.
-    package mutating func delay() -> Double {
+    public mutating func delay() -> Double {
         let base = nextDelay
         nextDelay = min(nextDelay * factor, longest)
         let spread = base * jitter
@@ -51,11 +51,11 @@ package struct ReconnectPolicy: Sendable {
     }
 
     /// The delay the next `delay()` starts from, unjittered (for the lines that say it).
-    package var upcoming: Double { nextDelay }
+    public var upcoming: Double { nextDelay }
 
     /// A connection was made at `now` (monotonic seconds): whether to say so (not inside a run of
     /// flaps). A connection outside a run resets the backoff.
-    package mutating func connected(at now: Double) -> Bool {
+    public mutating func connected(at now: Double) -> Bool {
         let say = flaps.connected(at: now)
         if flaps.flaps == 0 { nextDelay = first }
         failureSaid = false
@@ -63,7 +63,7 @@ package struct ReconnectPolicy: Sendable {
     }
 
     /// The connection was lost at `now`: what to say (`ConnectionFlaps`).
-    package mutating func lost(at now: Double) -> ConnectionFlaps.Saying {
+    public mutating func lost(at now: Double) -> ConnectionFlaps.Saying {
         let saying = flaps.lost(at: now)
         // A steady connection that ends says so; the failures that follow are quiet.
         if saying != .quiet { failureSaid = true }
@@ -71,7 +71,7 @@ package struct ReconnectPolicy: Sendable {
     }
 
     /// An attempt failed: whether to say it (the first since the last connection, or at start).
-    package mutating func failed() -> Bool {
+    public mutating func failed() -> Bool {
         defer { failureSaid = true }
         return !failureSaid
     }

@@ -3,7 +3,7 @@ extension Int {
     /// conversion: `Int(Double)` traps on NaN, infinities and values past ±9.2e18, and numbers from
     /// outside (gpsd, NOTAM texts, configuration) must never take the gateway down.
     @inlinable
-    package init(saturating value: Double) {
+    public init(saturating value: Double) {
         guard value.isFinite else {
             self = value.isNaN ? 0 : (value > 0 ? .max : .min)
             return

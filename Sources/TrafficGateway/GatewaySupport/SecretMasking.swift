@@ -1,12 +1,12 @@
 /// URLs as they may be printed: a password in the authority (`user:secret@host`) and the values of
 /// query parameters that hold secrets (`client_secret`, `api_key`, `token`, `password`…) become
 /// `****`. Every URL the gateway prints (errors, `config show`, logs) goes through it.
-package enum SecretMasking {
+public enum SecretMasking {
     /// Query parameter names (lower-cased) whose values are secrets.
     static let secretNames = ["secret", "password", "passwd", "token", "key", "signature", "auth"]
 
     /// `url` with its secrets masked.
-    package static func url(_ url: String) -> String {
+    public static func url(_ url: String) -> String {
         var out = url
         // user:password@ in the authority.
         if let scheme = out.firstRange(of: "://") {

@@ -15,17 +15,17 @@ import Darwin
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs (Unicode white space other than line breaks):
     /// what `trimmingCharacters(in: .whitespaces)` did.
-    package func trimmingWhitespace() -> String {
+    public func trimmingWhitespace() -> String {
         trimmed { $0.properties.isWhitespace && !Self.isLineBreak($0) }
     }
 
     /// Without leading and trailing white space and line breaks.
-    package func trimmingWhitespaceAndNewlines() -> String {
+    public func trimmingWhitespaceAndNewlines() -> String {
         trimmed { $0.properties.isWhitespace }
     }
 
     /// Every occurrence of `target` replaced by `replacement` (left to right, not overlapping).
-    package func replacingAll(_ target: String, with replacement: String) -> String {
+    public func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty else { return String(self) }
         let hay = Array(utf8), needle = Array(target.utf8)
         var out: [UInt8] = []
@@ -46,7 +46,7 @@ extension StringProtocol {
     }
 
     /// Padded with spaces on the right to `width` characters, or cut to it (table columns).
-    package func paddedRight(_ width: Int) -> String {
+    public func paddedRight(_ width: Int) -> String {
         count >= width ? String(prefix(width)) : String(self) + String(repeating: " ", count: width - count)
     }
 
@@ -68,7 +68,7 @@ extension StringProtocol {
 }
 
 /// Creates `path` and its missing parents (`mkdir -p`); the reason, from the system, when it cannot.
-package func makeDirectories(_ path: String) throws(GatewayError) {
+public func makeDirectories(_ path: String) throws(GatewayError) {
     var prefix = path.hasPrefix("/") ? "/" : ""
     for part in path.split(separator: "/") {
         prefix += part
@@ -84,7 +84,7 @@ package func makeDirectories(_ path: String) throws(GatewayError) {
 }
 
 /// A sentence for an error from the file system or elsewhere (the system's reason when it has one).
-package func describe(_ error: any Error) -> String {
+public func describe(_ error: any Error) -> String {
     if let e = error as? GatewayError { return e.description }
     if let e = error as? CocoaError, let posix = e.underlying as? POSIXError {
         return String(cString: strerror(posix.code.rawValue))

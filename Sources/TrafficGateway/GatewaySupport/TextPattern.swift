@@ -26,44 +26,44 @@
 /// a longer look-around body runs in an inner machine without a memo. A hard budget of steps is
 /// kept as a belt (a text so long that its bitset would pass `Tuning.memoBits`, or such a
 /// look-around): a search over it stops and says so (`Outcome.overBudget`, `Meter.overBudget`).
-package struct TextPattern: Sendable {
+public struct TextPattern: Sendable {
     /// The pattern as written.
-    package let source: String
+    public let source: String
     private let program: [Instruction]
     private let looks: [[Instruction]]
     /// Capturing groups.
-    package let groupCount: Int
+    public let groupCount: Int
     private let firstBytes: ByteSet?
     /// The `split` instructions of `program` (each numbered in its `.split`, for the memo).
-    package let splitCount: Int
+    public let splitCount: Int
     /// Instructions in the program and its look-arounds (the budget's unit).
-    package var size: Int { program.count + looks.reduce(0) { $0 + $1.count } }
+    public var size: Int { program.count + looks.reduce(0) { $0 + $1.count } }
 
     /// When the memo switches on and where the budget lies. Tests and benchmarks change them.
-    package struct Tuning: Sendable {
+    public struct Tuning: Sendable {
         /// Steps a byte of the text left (from the search's start), beyond `memoMinimumSteps`,
         /// before the memo switches on; nil: never (the plain backtracking machine).
-        package var memoStepsPerByte: Int?
+        public var memoStepsPerByte: Int?
         /// Steps any search may take before the memo switches on (short texts never need it).
-        package var memoMinimumSteps = 0
+        public var memoMinimumSteps = 0
         /// Steps allowed a byte of the text left and an instruction of the program; nil: no budget.
-        package var budgetStepsPerByteAndInstruction: Int?
+        public var budgetStepsPerByteAndInstruction: Int?
         /// The largest memo, in bits (a longer text runs on its budget alone).
-        package var memoBits: Int
+        public var memoBits: Int
 
         /// What the parser uses. With the memo the NOTAM patterns take at most about 35 steps a
         /// byte on the worst texts measured (`gatewayd bench --only patterns`), where the budget
         /// allows 2 × their 11 to 226 instructions; the memo (16 MB at most) covers texts up to
         /// 3 MB for the largest pattern (`range`, 41 splits), the budget the rest.
-        package static let standard = Tuning(memoStepsPerByte: 8, memoMinimumSteps: 4_096, budgetStepsPerByteAndInstruction: 2, memoBits: 1 << 27)
+        public static let standard = Tuning(memoStepsPerByte: 8, memoMinimumSteps: 4_096, budgetStepsPerByteAndInstruction: 2, memoBits: 1 << 27)
         /// The memo from the first step, no budget (the exactness test's subject).
-        package static let memoAlways = Tuning(memoStepsPerByte: 0, budgetStepsPerByteAndInstruction: nil, memoBits: Int.max)
+        public static let memoAlways = Tuning(memoStepsPerByte: 0, budgetStepsPerByteAndInstruction: nil, memoBits: Int.max)
         /// Plain backtracking (the exactness test's reference).
-        package static let memoNever = Tuning(memoStepsPerByte: nil, budgetStepsPerByteAndInstruction: nil, memoBits: 0)
+        public static let memoNever = Tuning(memoStepsPerByte: nil, budgetStepsPerByteAndInstruction: nil, memoBits: 0)
     }
 
     /// What one search found.
-    package enum Outcome: Sendable {
+    public enum Outcome: Sendable {
         /// The leftmost match.
         case match(TextMatch)
         /// No match anywhere.
@@ -75,22 +75,22 @@ package struct TextPattern: Sendable {
     /// What searches cost, summed over every search it is handed to: the engine's steps, and
     /// the patterns whose search stopped over budget (the search then reports no match). It
     /// also carries how those searches run.
-    package struct Meter: Sendable {
+    public struct Meter: Sendable {
         /// The memo's threshold and the budget of the searches given this meter.
-        package var tuning: Tuning
+        public var tuning: Tuning
         /// Machine steps (instructions executed), look-arounds included.
-        package var steps = 0
+        public var steps = 0
         /// Searches that switched the memo on.
-        package var memoised = 0
+        public var memoised = 0
         /// The sources of the patterns stopped over budget, in order (repeats kept).
-        package var overBudget: [String] = []
+        public var overBudget: [String] = []
 
         /// A meter with nothing counted, for searches tuned by `tuning`.
-        package init(tuning: Tuning = .standard) { self.tuning = tuning }
+        public init(tuning: Tuning = .standard) { self.tuning = tuning }
     }
 
     /// Compiles `pattern`.
-    package init(_ pattern: String) {
+    public init(_ pattern: String) {
         source = pattern
         var parser = PatternParser(pattern: Array(pattern.utf8))
         let node = parser.parse()
@@ -106,19 +106,19 @@ package struct TextPattern: Sendable {
     }
 
     /// The first match in `text` at or after `from`.
-    package func firstMatch(in text: [UInt8], from: Int = 0) -> TextMatch? {
+    public func firstMatch(in text: [UInt8], from: Int = 0) -> TextMatch? {
         var meter = Meter()
         return firstMatch(in: text, from: from, meter: &meter)
     }
 
     /// The first match in `text` at or after `from`, its cost added to `meter` (nil when over budget).
-    package func firstMatch(in text: [UInt8], from: Int = 0, meter: inout Meter) -> TextMatch? {
+    public func firstMatch(in text: [UInt8], from: Int = 0, meter: inout Meter) -> TextMatch? {
         if case .match(let m) = search(in: text, from: from, meter: &meter) { return m }
         return nil
     }
 
     /// The first match in `text` at or after `from`, or whether the search ran over budget.
-    package func search(in text: [UInt8], from: Int = 0, meter: inout Meter) -> Outcome {
+    public func search(in text: [UInt8], from: Int = 0, meter: inout Meter) -> Outcome {
         text.withUnsafeBufferPointer { buffer in
             var machine = Machine(slots: 2 * (groupCount + 1), splits: splitCount, text: buffer.count, from: from, size: size, tuning: meter.tuning)
             defer { machine.account(into: &meter, source) }
@@ -127,14 +127,14 @@ package struct TextPattern: Sendable {
     }
 
     /// Every match, left to right, not overlapping.
-    package func matches(in text: [UInt8]) -> [TextMatch] {
+    public func matches(in text: [UInt8]) -> [TextMatch] {
         var meter = Meter()
         return matches(in: text, meter: &meter)
     }
 
     /// Every match, left to right, not overlapping, their cost added to `meter`; over budget,
     /// the matches found before (and the pattern in `meter.overBudget`).
-    package func matches(in text: [UInt8], meter: inout Meter) -> [TextMatch] {
+    public func matches(in text: [UInt8], meter: inout Meter) -> [TextMatch] {
         text.withUnsafeBufferPointer { buffer in
             var out: [TextMatch] = []
             var at = 0
@@ -152,10 +152,10 @@ package struct TextPattern: Sendable {
     }
 
     /// Whether the pattern occurs in `text`.
-    package func occurs(in text: [UInt8]) -> Bool { firstMatch(in: text) != nil }
+    public func occurs(in text: [UInt8]) -> Bool { firstMatch(in: text) != nil }
 
     /// Whether the pattern occurs in `text`, its cost added to `meter` (false when over budget).
-    package func occurs(in text: [UInt8], meter: inout Meter) -> Bool { firstMatch(in: text, meter: &meter) != nil }
+    public func occurs(in text: [UInt8], meter: inout Meter) -> Bool { firstMatch(in: text, meter: &meter) != nil }
 
     private func firstMatch(in text: UnsafeBufferPointer<UInt8>, from: Int, machine: inout Machine) -> Outcome {
         var start = from
@@ -180,14 +180,14 @@ package struct TextPattern: Sendable {
 }
 
 /// One match: its range and its groups' ranges (byte offsets).
-package struct TextMatch: Sendable {
-    package let slots: [Int]
+public struct TextMatch: Sendable {
+    public let slots: [Int]
 
     /// The whole match.
-    package var range: Range<Int> { slots[0]..<slots[1] }
+    public var range: Range<Int> { slots[0]..<slots[1] }
 
     /// Group `n`'s range (0: the whole match); nil when the group took no part.
-    package func range(at n: Int) -> Range<Int>? {
+    public func range(at n: Int) -> Range<Int>? {
         let a = slots[2 * n], b = slots[2 * n + 1]
         return a >= 0 && b >= a ? a..<b : nil
     }
@@ -195,7 +195,7 @@ package struct TextMatch: Sendable {
 
 extension Array where Element == UInt8 {
     /// The text of `range` (a match's or a group's).
-    package func text(_ range: Range<Int>?) -> String {
+    public func text(_ range: Range<Int>?) -> String {
         guard let range else { return "" }
         return String(decoding: self[range], as: UTF8.self)
     }

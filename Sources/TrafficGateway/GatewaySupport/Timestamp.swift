@@ -1,12 +1,12 @@
 /// Event times: seconds since the Unix epoch (UTC), as carried by every event into the core.
 /// The core never reads a clock; these helpers only format and split such times.
-package enum Timestamp {
+public enum Timestamp {
     /// ISO-8601 UTC with millisecond precision when the time has a fraction, e.g.
     /// `2026-05-16T14:00:03Z` or `2026-05-16T14:00:03.250Z`. Deterministic, no locale, no Foundation.
     ///
     /// Total: a time before year 0 or after 9999 (a stored or received number such as 1e308)
     /// reads as the nearest of those limits, NaN as the epoch; never a trap.
-    package static func iso8601(_ t: Double) -> String {
+    public static func iso8601(_ t: Double) -> String {
         let millis = Int64((clamped(t) * 1000).rounded())
         var seconds = millis / 1000
         var ms = millis % 1000
@@ -28,44 +28,44 @@ package enum Timestamp {
 
     /// `t`'s whole second as `yyyyMMdd'T'HHmmss'Z'` (20260516T140030Z): a stamp for names (a
     /// file moved aside, a flight's stable id).
-    package static func compact(_ t: Double) -> String {
+    public static func compact(_ t: Double) -> String {
         iso8601(t.rounded(.down)).replacingAll("-", with: "").replacingAll(":", with: "").replacingAll(".000", with: "")
     }
 
     /// `HH:MM:SS` of the UTC time of day.
-    package static func timeOfDay(_ t: Double) -> String {
+    public static func timeOfDay(_ t: Double) -> String {
         var secOfDay = Int64(clamped(t).rounded(.down)) % 86_400
         if secOfDay < 0 { secOfDay += 86_400 }
         return "\(pad(secOfDay / 3600, 2)):\(pad(secOfDay / 60 % 60, 2)):\(pad(secOfDay % 60, 2))"
     }
 
     /// The earliest and latest times written (0000-01-01 and 9999-12-31T23:59:59.999Z).
-    package static let earliest = -62_167_219_200.0, latest = 253_402_300_799.999
+    public static let earliest = -62_167_219_200.0, latest = 253_402_300_799.999
 
     /// The event times an input may carry (a capture's packet, a dump978 `t=`, a Stratux log's
     /// offset, a reply's observation time): the epoch to the end of 2099. The shared rule for
     /// every parsed time: a time outside it (NaN, 1e300, 2^53 s, a pcapng read with the wrong
     /// `if_tsresol`) is refused where it is read, counted and said, never handed to the core,
     /// whose one-second tick cannot step past 2^53 and whose dates end at 9999.
-    package static let plausible: ClosedRange<Double> = 0...4_102_444_799
+    public static let plausible: ClosedRange<Double> = 0...4_102_444_799
 
     /// Whether `t` is within `plausible` (and so finite).
     @inline(__always)
-    package static func isPlausible(_ t: Double) -> Bool { plausible.contains(t) }
+    public static func isPlausible(_ t: Double) -> Bool { plausible.contains(t) }
 
     /// `t` within `earliest...latest` (NaN: the epoch), so that every conversion of it is total.
     @inline(__always)
-    package static func clamped(_ t: Double) -> Double {
+    public static func clamped(_ t: Double) -> Double {
         t.isNaN ? 0 : min(max(t, earliest), latest)
     }
 
     /// Seconds since the epoch of midnight UTC at the start of the given civil date.
-    package static func midnight(year: Int, month: Int, day: Int) -> Double {
+    public static func midnight(year: Int, month: Int, day: Int) -> Double {
         Double(days(fromCivil: Int64(year), Int64(month), Int64(day)) * 86_400)
     }
 
     /// Parses `YYYY-MM-DD` or an ISO-8601 UTC time (`YYYY-MM-DDTHH:MM[:SS[.fff]]Z`); nil when malformed.
-    package static func parse(_ text: String) -> Double? {
+    public static func parse(_ text: String) -> Double? {
         let chars = Array(text.utf8)
         func num(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= chars.count else { return nil }
@@ -104,15 +104,15 @@ package enum Timestamp {
         return i == chars.count ? t : nil
     }
 
-    package static func pad(_ v: Int64, _ width: Int) -> String {
+    public static func pad(_ v: Int64, _ width: Int) -> String {
         let s = String(v)
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }
 
-    package static func pad(_ v: Int, _ width: Int) -> String { pad(Int64(v), width) }
+    public static func pad(_ v: Int, _ width: Int) -> String { pad(Int64(v), width) }
 
     // Howard Hinnant's days-from-civil algorithms (public domain).
-    package static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    public static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -125,7 +125,7 @@ package enum Timestamp {
         return (m <= 2 ? y + 1 : y, m, d)
     }
 
-    package static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+    public static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400

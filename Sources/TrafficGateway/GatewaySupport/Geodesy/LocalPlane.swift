@@ -11,20 +11,20 @@ import Darwin
 import GDL90
 
 /// Earth-model constants and great-circle helpers (WGS-84 where it matters).
-package enum Geodesy {
+public enum Geodesy {
     /// WGS-84 semi-major axis, metres.
-    package static let semiMajorAxis = 6_378_137.0
+    public static let semiMajorAxis = 6_378_137.0
     /// WGS-84 first eccentricity squared.
-    package static let eccentricitySquared = 6.694_379_990_14e-3
+    public static let eccentricitySquared = 6.694_379_990_14e-3
     /// Metres in a nautical mile.
-    package static let metersPerNM = 1852.0
+    public static let metersPerNM = 1852.0
     /// Metres in a foot.
-    package static let metersPerFoot = 0.3048
+    public static let metersPerFoot = 0.3048
     /// Mean Earth radius for great-circle work, metres.
-    package static let meanRadius = 6_371_008.8
+    public static let meanRadius = 6_371_008.8
 
     /// Great-circle distance in nautical miles (haversine on the mean sphere; < 0.5 % error).
-    package static func distanceNM(_ a: Position, _ b: Position) -> Double {
+    public static func distanceNM(_ a: Position, _ b: Position) -> Double {
         let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
         let dφ = φ2 - φ1, dλ = (b.longitude - a.longitude) * .pi / 180
         let h = sin(dφ / 2) * sin(dφ / 2) + cos(φ1) * cos(φ2) * sin(dλ / 2) * sin(dλ / 2)
@@ -32,7 +32,7 @@ package enum Geodesy {
     }
 
     /// Initial great-circle bearing from `a` to `b`, degrees true in [0, 360).
-    package static func bearingDeg(_ a: Position, _ b: Position) -> Double {
+    public static func bearingDeg(_ a: Position, _ b: Position) -> Double {
         let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
         let dλ = (b.longitude - a.longitude) * .pi / 180
         let y = sin(dλ) * cos(φ2)
@@ -42,7 +42,7 @@ package enum Geodesy {
     }
 
     /// The point `distanceNM` from `origin` along `bearingDeg` (great circle on the mean sphere).
-    package static func destination(from origin: Position, bearingDeg: Double, distanceNM: Double) -> Position {
+    public static func destination(from origin: Position, bearingDeg: Double, distanceNM: Double) -> Position {
         let δ = distanceNM * metersPerNM / meanRadius
         let θ = bearingDeg * .pi / 180
         let φ1 = origin.latitude * .pi / 180, λ1 = origin.longitude * .pi / 180
@@ -55,20 +55,20 @@ package enum Geodesy {
 }
 
 /// A point on a local tangent plane, in nautical miles east and north of the plane's origin.
-package struct PlanePoint: Hashable, Sendable {
+public struct PlanePoint: Hashable, Sendable {
     /// Nautical miles east of the origin.
-    package var east: Double
+    public var east: Double
     /// Nautical miles north of the origin.
-    package var north: Double
+    public var north: Double
     /// Creates a point.
-    package init(east: Double, north: Double) {
+    public init(east: Double, north: Double) {
         self.east = east
         self.north = north
     }
     /// Distance from the origin, NM.
-    package var length: Double { (east * east + north * north).squareRoot() }
+    public var length: Double { (east * east + north * north).squareRoot() }
     /// Bearing from the origin, degrees true in [0, 360).
-    package var bearingDeg: Double {
+    public var bearingDeg: Double {
         let deg = atan2(east, north) * 180 / .pi
         return deg < 0 ? deg + 360 : deg
     }
@@ -76,14 +76,14 @@ package struct PlanePoint: Hashable, Sendable {
 
 /// A flat local tangent plane around an origin, scaled by the WGS-84 radii of curvature at the
 /// origin's latitude: accurate to well under 0.1 % within the 20 NM that traffic alerting uses.
-package struct LocalPlane: Sendable {
+public struct LocalPlane: Sendable {
     /// The plane's origin (usually ownship).
-    package let origin: Position
+    public let origin: Position
     let nmPerDegreeLat: Double
     let nmPerDegreeLon: Double
 
     /// Creates a plane tangent at `origin`.
-    package init(origin: Position) {
+    public init(origin: Position) {
         self.origin = origin
         let φ = origin.latitude * .pi / 180
         let s = sin(φ)
@@ -95,14 +95,14 @@ package struct LocalPlane: Sendable {
     }
 
     /// Projects a position onto the plane.
-    package func project(_ p: Position) -> PlanePoint {
+    public func project(_ p: Position) -> PlanePoint {
         var dLon = p.longitude - origin.longitude
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
         return PlanePoint(east: dLon * nmPerDegreeLon, north: (p.latitude - origin.latitude) * nmPerDegreeLat)
     }
 
     /// The position of a plane point.
-    package func unproject(_ p: PlanePoint) -> Position {
+    public func unproject(_ p: PlanePoint) -> Position {
         var lon = origin.longitude + p.east / nmPerDegreeLon
         if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
         return Position(latitude: origin.latitude + p.north / nmPerDegreeLat, longitude: lon)
@@ -110,24 +110,24 @@ package struct LocalPlane: Sendable {
 }
 
 /// A horizontal velocity as east/north components in knots.
-package struct PlaneVelocity: Hashable, Sendable {
+public struct PlaneVelocity: Hashable, Sendable {
     /// Knots east.
-    package var east: Double
+    public var east: Double
     /// Knots north.
-    package var north: Double
+    public var north: Double
     /// Creates a velocity from components.
-    package init(east: Double, north: Double) {
+    public init(east: Double, north: Double) {
         self.east = east
         self.north = north
     }
     /// Creates a velocity from ground speed and track.
-    package init(speedKt: Double, trackDeg: Double) {
+    public init(speedKt: Double, trackDeg: Double) {
         let θ = trackDeg * .pi / 180
         self.init(east: speedKt * sin(θ), north: speedKt * cos(θ))
     }
 }
 
 /// The sine of an angle in degrees.
-package func sinDeg(_ d: Double) -> Double { PlaneVelocity(speedKt: 1, trackDeg: d).east }
+public func sinDeg(_ d: Double) -> Double { PlaneVelocity(speedKt: 1, trackDeg: d).east }
 /// The cosine of an angle in degrees.
-package func cosDeg(_ d: Double) -> Double { PlaneVelocity(speedKt: 1, trackDeg: d).north }
+public func cosDeg(_ d: Double) -> Double { PlaneVelocity(speedKt: 1, trackDeg: d).north }

@@ -5,14 +5,14 @@ extension Position {
     /// flight's track): both numbers present, finite, `|latitude| ≤ 90` and `|longitude| ≤ 180`;
     /// nil otherwise, so that one `"lon": -123000000` or `1e308` never reaches a map, a
     /// distance or a JSON reply (`JSONReader` already refuses numbers past a `Double`).
-    package static func valid(latitude: Double?, longitude: Double?) -> Position? {
+    public static func valid(latitude: Double?, longitude: Double?) -> Position? {
         guard let latitude, let longitude, isValid(latitude: latitude, longitude: longitude) else { return nil }
         return Position(latitude: latitude, longitude: longitude)
     }
 
     /// Whether `latitude`, `longitude` name a place on the Earth (`valid`).
     @inline(__always)
-    package static func isValid(latitude: Double, longitude: Double) -> Bool {
+    public static func isValid(latitude: Double, longitude: Double) -> Bool {
         (-90...90).contains(latitude) && (-180...180).contains(longitude)
     }
 }
