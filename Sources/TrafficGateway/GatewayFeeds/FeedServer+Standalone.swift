@@ -8,9 +8,6 @@ extension FeedServer {
         try listen()
     }
 
-    /// Stops serving (`start`) and ends every `/alerts` stream.
-    package func stop() {
-        hub.finishAll()
-        server.value?.stop()
-    }
+    /// Stops serving (`start`) and ends every `/alerts` stream (the server's shutdown hook).
+    package func stop() { server.value?.stop() }
 }

@@ -100,6 +100,17 @@ package final class MQTTSession: Service, CustomStringConvertible, Sendable {
         state.withLock { s in s.connected ? nil : s.problem ?? (s.lostAt > 0 ? Self.noAnswer(broker) : "connecting") }
     }
 
+    /// The words publisher and station share: a refusal, an unreachable broker, a run of flaps
+    /// of the client `id` (nil for `connected` and `lost`, which each owner says its own way).
+    package static func sharedLine(_ change: Change, broker: FleetBroker, id: String) -> String? {
+        switch change {
+        case .refused(let reason, let hint): "fleet: \(broker) refused the connection: \(reason)\(hint); retrying"
+        case .unreachable(let problem): "fleet: \(broker) unreachable (\(problem)); retrying with backoff up to 4 min"
+        case .flapping(let n): ConnectionFlaps.flappingLine(broker: "\(broker)", id: id, count: n)
+        case .connected, .lost: nil
+        }
+    }
+
     /// Why a broker may not answer at all.
     package static func noAnswer(_ broker: FleetBroker) -> String {
         "no answer: the broker is down or a firewall drops port \(broker.port)" + (broker.tls ? ", or its certificate does not name \(broker.host)" : "")

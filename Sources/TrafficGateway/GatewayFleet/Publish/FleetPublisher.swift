@@ -55,7 +55,7 @@ package final class FleetPublisher: Sendable {
         var connectedAt = 0.0
         /// The session's second: count what waits (offline) or look for work (online).
         var tick = false
-        /// A storage problem was said (once until it clears).
+        /// A storage problem was said (once a connection, as before the session).
         var storageSaid = false
         var queuedAlerts = 0
         var queuedFlights = 0
@@ -109,10 +109,8 @@ package final class FleetPublisher: Sendable {
             case .connected:
                 let (alerts, flights) = self?.state.withLock { ($0.queuedAlerts, $0.queuedFlights) } ?? (0, 0)
                 return "fleet: connected to \(broker) as \(id)\(alerts + flights > 0 ? " (\(alerts) alert event(s) and \(flights) flight(s) to send)" : "")"
-            case .refused(let reason, let hint): return "fleet: \(broker) refused the connection: \(reason)\(hint); retrying"
             case .lost(let reason): return "fleet: lost \(broker) (\(reason)); reconnecting"
-            case .flapping(let n): return ConnectionFlaps.flappingLine(broker: "\(broker)", id: id, count: n)
-            case .unreachable(let problem): return "fleet: \(broker) unreachable (\(problem)); retrying with backoff up to 4 min"
+            default: return MQTTSession.sharedLine(change, broker: broker, id: id)
             }
         }, log: log, onEvent: { [weak self] in self?.handle($0) }, onRestart: { [weak self] in self?.restarted() },
         onTick: { [weak self] _ in self?.state.withLockWaking { $0.tick = true } }, onShutdown: { [weak self] in self?.stop() })
@@ -234,6 +232,7 @@ package final class FleetPublisher: Sendable {
                 s.connectedAt = DedicatedThread.monotonicSeconds
                 s.statusDue = true
                 s.nudged = true
+                s.storageSaid = false
             }
         case .lost:
             state.withLockWaking { $0.connected = false }

@@ -105,10 +105,8 @@ package final class FleetStation: Sendable {
         }, words: { change in
             switch change {
             case .connected: "fleet: station connected to \(broker), subscribed to \(FleetTopic.everything)"
-            case .refused(let reason, let hint): "fleet: \(broker) refused the connection: \(reason)\(hint); retrying"
             case .lost(let reason): "fleet: station lost \(broker) (\(reason)); reconnecting"
-            case .flapping(let n): ConnectionFlaps.flappingLine(broker: "\(broker)", id: clientID, count: n)
-            case .unreachable(let problem): "fleet: \(broker) unreachable (\(problem)); retrying with backoff up to 4 min"
+            default: MQTTSession.sharedLine(change, broker: broker, id: clientID)
             }
         }, log: log, onEvent: { [weak self] in self?.handle($0) }, onShutdown: { [weak self] in self?.stop() })
         session.set(mqtt)
