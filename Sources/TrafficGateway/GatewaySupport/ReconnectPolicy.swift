@@ -50,9 +50,6 @@ public struct ReconnectPolicy: Sendable {
         return max(first / 10, base + (spread > 0 ? Double.random(in: -spread...spread) : 0))
     }
 
-    /// The delay the next `delay()` starts from, unjittered (for the lines that say it).
-    public var upcoming: Double { nextDelay }
-
     /// A connection was made at `now` (monotonic seconds): whether to say so (not inside a run of
     /// flaps). A connection outside a run resets the backoff.
     public mutating func connected(at now: Double) -> Bool {
