@@ -11,7 +11,7 @@ let package = Package(
         // `BenchmarkWorkloads` (what the Benchmarks/ package measures) and GatewaySupport, whose
         // small hot helpers the default cross-module optimisation inlines only when public
         // (package access made decode 12-20 % slower: docs/architecture.md).
-        .library(name: "TrafficGateway", targets: ["GatewaySupport", "GatewayDomain", "GatewayHTTP", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
+        .library(name: "TrafficGateway", targets: ["GatewaySupport", "GatewayDomain", "GatewayHTTP", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayNotify", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
         .library(name: "GatewaySimulation", targets: ["GatewaySimulation"]),
         .executable(name: "gatewayd", targets: ["gatewayd"]),
     ],
@@ -63,6 +63,10 @@ let package = Package(
                 path: "Sources/TrafficGateway/GatewayNotams"),
         .target(name: "GatewayWeather", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "CZlib"],
                 path: "Sources/TrafficGateway/GatewayWeather"),
+        // Notifications (issue 54): ntfy, e-mail and webhooks, told of NOTAM changes, weather on
+        // the route, the gateway itself, the fleet and flights, through an outbox in the database.
+        .target(name: "GatewayNotify", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayNotams", "GatewayWeather", "CCurl"],
+                path: "Sources/TrafficGateway/GatewayNotify"),
         // The HTTP kit both servers (the cockpit feeds, the fleet station) are made with: the
         // server's lifecycle as a Service (the port from its running signal), connection caps by
         // address, the token check, the one Server-Sent Events writer.
@@ -103,7 +107,7 @@ let package = Package(
                 path: "Sources/TrafficGateway/GatewayFleet", exclude: ["Page"]),
         // The runtime: sources, sinks, the live gateway, the app and its services, configuration.
         .target(name: "GatewayRuntime",
-                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet",
+                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayFeeds", "GatewayVoice", "GatewayFleet",
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
@@ -112,7 +116,7 @@ let package = Package(
                 path: "Sources/TrafficGateway/GatewayRuntime"),
         // Simulation and benchmarks: synthetic traffic, scenario captures, the demo flight, the
         // benchmark runners `gatewayd bench` and `gatewayd simulate` use (not in the daemon's path).
-        .target(name: "GatewaySimulation", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
+        .target(name: "GatewaySimulation", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
         // What the fuzz targets drive (the decoders, the core, an HTTP server on a socket pair).
         .target(name: "GatewayFuzzSupport", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayFeeds", "GatewayRuntime"]),
         // The executable: argument parsing and wiring only.
@@ -120,7 +124,7 @@ let package = Package(
             name: "gatewayd",
             dependencies: [
                 "GDL90",
-                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime",
+                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime",
                 "GatewaySimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -159,14 +163,16 @@ let package = Package(
                                    "GatewayTestSupport"]),
         .testTarget(name: "GatewayFleetTests",
                     dependencies: ["GatewaySupport", "GatewayHTTP", "GatewayRecords", "GatewayFeeds", "GatewayFleet", "GatewayTestSupport"]),
+        .testTarget(name: "GatewayNotifyTests",
+                    dependencies: ["GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayNotams", "GatewayNotify", "GatewayRuntime", "GatewayTestSupport"]),
         .testTarget(name: "GatewayRuntimeTests",
-                    dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayFeeds", "GatewayRuntime",
+                    dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayNotify", "GatewayFeeds", "GatewayRuntime",
                                    "GatewayTestSupport",
                                    .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle")]),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "GatewaySupport", "GatewayDomain", "GatewayHTTP", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayFeeds", "GatewayFleet", "GatewayRuntime", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
+                "GatewaySupport", "GatewayDomain", "GatewayHTTP", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayFeeds", "GatewayFleet", "GatewayRuntime", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
                 "GatewayTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),

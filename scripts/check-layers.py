@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 LAYERS = [["GatewaySupport"], ["GatewayDomain", "GatewayHTTP"], ["GatewayCaptures"], ["GatewayRecords"],
-          ["GatewayNotams", "GatewayWeather"], ["GatewayFeeds", "GatewayVoice"], ["GatewayFleet"], ["GatewayRuntime"]]
+          ["GatewayNotams", "GatewayWeather"], ["GatewayFeeds", "GatewayVoice", "GatewayNotify"], ["GatewayFleet"], ["GatewayRuntime"]]
 LEVEL = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 MODULES = [m for layer in LAYERS for m in layer]
 SHIMS = ["CCurl", "CZlib", "CEspeak", "CALSA", "CMosquitto", "CSQLite"]
@@ -39,6 +39,7 @@ ALLOWED = {
     "GatewayWeather": ["GDL90", "CZlib"] + MODULES,
     "GatewayFeeds": ["GDL90", "swift-nio:NIOPosix"] + HTTP + MODULES,
     "GatewayVoice": ["GDL90", "CEspeak", "CALSA"] + MODULES,
+    "GatewayNotify": ["GDL90", "CCurl"] + MODULES,
     "GatewayFleet": ["GDL90", "CMosquitto"] + HTTP + MODULES,
     "GatewayRuntime": ["GDL90", "swift-nio:NIOPosix", "swift-service-lifecycle:UnixSignals"] + HTTP + MODULES,
     "GatewaySimulation": ["GDL90"] + MODULES,

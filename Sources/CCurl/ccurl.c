@@ -62,3 +62,33 @@ CURLcode skygate_setopt_pointer(CURL *c, CURLoption o, void *v) { return easy_se
 CURLcode skygate_setopt_slist(CURL *c, CURLoption o, struct curl_slist *v) { return easy_setopt(c, o, v); }
 CURLcode skygate_setopt_write(CURL *c, CURLoption o, skygate_write_callback v) { return easy_setopt(c, o, v); }
 CURLcode skygate_getinfo_long(CURL *c, CURLINFO i, long *v) { return easy_getinfo(c, i, v); }
+
+// HMAC-SHA256 for the webhooks' signature (issue 54), from OpenSSL's libcrypto: libcurl4 (the
+// OpenSSL flavour Debian ships) already depends on it, so it is there wherever a webhook can be
+// sent, and it is loaded only when one is signed. Its two functions are declared here by hand
+// (no libssl-dev needed to build): HMAC() and EVP_sha256() have kept these signatures since 1.1.
+static pthread_once_t crypto_once = PTHREAD_ONCE_INIT;
+static const void *(*evp_sha256)(void);
+static unsigned char *(*hmac)(const void *, const void *, int, const unsigned char *, size_t, unsigned char *, unsigned int *);
+static const char *crypto_failure;
+
+static void load_crypto(void) {
+    void *library = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
+    if (!library) library = dlopen("libcrypto.so", RTLD_NOW | RTLD_LOCAL);
+    if (!library) { crypto_failure = dlerror(); return; }
+    evp_sha256 = dlsym(library, "EVP_sha256");
+    hmac = dlsym(library, "HMAC");
+    if (!evp_sha256 || !hmac) crypto_failure = "libcrypto lacks HMAC or EVP_sha256";
+}
+
+int skygate_hmac_sha256(const void *key, int key_length, const unsigned char *data, size_t length, unsigned char out[32]) {
+    pthread_once(&crypto_once, load_crypto);
+    if (!evp_sha256 || !hmac) return 0;
+    unsigned int n = 0;
+    return hmac(evp_sha256(), key, key_length, data, length, out, &n) != NULL && n == 32;
+}
+
+const char *skygate_hmac_error(void) {
+    pthread_once(&crypto_once, load_crypto);
+    return crypto_failure;
+}

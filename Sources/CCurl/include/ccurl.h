@@ -27,4 +27,8 @@ CURLcode skygate_setopt_slist(CURL *c, CURLoption o, struct curl_slist *v);
 typedef size_t (*skygate_write_callback)(char *ptr, size_t size, size_t nmemb, void *userdata);
 CURLcode skygate_setopt_write(CURL *c, CURLoption o, skygate_write_callback v);
 CURLcode skygate_getinfo_long(CURL *c, CURLINFO i, long *v);
+/// HMAC-SHA256 of `data` with `key` into `out` (libcrypto loaded on first use): 1 when done, else 0.
+int skygate_hmac_sha256(const void *key, int key_length, const unsigned char *data, size_t length, unsigned char out[32]);
+/// Why libcrypto could not be used, or NULL.
+const char *skygate_hmac_error(void);
 #endif

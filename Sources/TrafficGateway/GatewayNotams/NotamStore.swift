@@ -29,6 +29,9 @@ package struct NotamChange: Sendable, Equatable {
     package var summary: String
     /// Seen by the user (`notams changes` marks them read).
     package var read: Bool
+    /// The NOTAM as the refresh stored it (new, modified) or as it was before it went (cancelled,
+    /// expired), for the notifications (issue 54); nil when read back from the database.
+    package var notam: Notam? = nil
 }
 
 /// The NOTAMs kept for flight, in the gateway's SQLite database: one row per NOTAM (merged
@@ -56,7 +59,11 @@ package struct NotamStore: Sendable {
     /// Replaces what `source` said about the NOTAMs `inScope` selects with `notams`, at `time`;
     /// returns the changes. An empty `notams` is refused (an outage must not wipe the cache).
     @discardableResult
-    package func refresh(source: String, notams: [Notam], at time: Double, inScope: @escaping @Sendable (Notam) -> Bool = { _ in true })
+    /// `alsoInTransaction` runs inside the refresh's transaction with its changes (the
+    /// notifications' outbox is written there: a change and what is to be said of it are stored
+    /// together or not at all).
+    package func refresh(source: String, notams: [Notam], at time: Double, inScope: @escaping @Sendable (Notam) -> Bool = { _ in true },
+                         alsoInTransaction: ((SQLiteConnection, [NotamChange]) throws -> Void)? = nil)
         throws(GatewayError) -> [NotamChange]
     {
         guard !notams.isEmpty else {
@@ -74,10 +81,11 @@ package struct NotamStore: Sendable {
                     if let ref = n.refersTo { cancelled["\(n.issuer ?? n.location ?? n.designator ?? "?"):\(ref)"] = n }
                 }
                 for (refKey, n) in cancelled.sorted(by: { $0.key < $1.key }) {
-                    if let row = try db.row("SELECT rid FROM notam WHERE key = ?", [refKey]) {
+                    if let row = try db.row("SELECT rid, json FROM notam WHERE key = ?", [refKey]) {
                         try Self.delete(db, rid: row.int64("rid") ?? 0)
+                        let old = try? JSONDecoder().decode(Notam.self, from: Data((row.string("json") ?? "").utf8))
                         changes.append(NotamChange(time: time, kind: "cancelled", key: refKey, number: n.refersTo, location: n.location,
-                                                   summary: "cancelled by \(n.number ?? "?")", read: false))
+                                                   summary: "cancelled by \(n.number ?? "?")", read: false, notam: old))
                     }
                     seen.insert(refKey)
                 }
@@ -100,7 +108,7 @@ package struct NotamStore: Sendable {
                         let rid = existing.int64("rid") ?? 0
                         if existing.string("hash") != content {
                             changes.append(NotamChange(time: time, kind: "modified", key: key, number: n.number, location: n.location ?? n.designator,
-                                                       summary: String(merged.text.prefix(100)), read: false))
+                                                       summary: String(merged.text.prefix(100)), read: false, notam: merged))
                         }
                         try db.execute("""
                             UPDATE notam SET id = ?, number = ?, location = ?, severity = ?, start = ?, "end" = ?, sources = ?, updated = ?, hash = ?, json = ?
@@ -116,7 +124,7 @@ package struct NotamStore: Sendable {
                                              merged.end, sources.joined(separator: "+"), time, content, json])
                         try Self.index(db, rid: db.lastInsertedRowID, merged)
                         changes.append(NotamChange(time: time, kind: "new", key: key, number: n.number, location: n.location ?? n.designator,
-                                                   summary: String(merged.text.prefix(100)), read: false))
+                                                   summary: String(merged.text.prefix(100)), read: false, notam: merged))
                     }
                 }
                 // NOTAMs this source held in the same scope that it no longer lists: cancelled
@@ -134,7 +142,7 @@ package struct NotamStore: Sendable {
                     if expired || (mine && inScope(old)) {
                         try Self.delete(db, rid: row.int64("rid") ?? 0)
                         changes.append(NotamChange(time: time, kind: expired ? "expired" : "cancelled", key: key, number: row.string("number"),
-                                                   location: row.string("location"), summary: String(old.text.prefix(100)), read: false))
+                                                   location: row.string("location"), summary: String(old.text.prefix(100)), read: false, notam: old))
                     }
                 }
                 for c in changes {
@@ -142,6 +150,7 @@ package struct NotamStore: Sendable {
                                    [c.time, c.kind, c.key, c.number, c.location, c.summary])
                 }
                 try db.execute("DELETE FROM notam_change WHERE time < ?", [time - keepChanges])
+                try alsoInTransaction?(db, changes)
                 try db.execute("INSERT OR REPLACE INTO notam_refresh (source, time, count) VALUES (?, ?, ?)",
                                [source, time, notams.count])
                 return changes
@@ -152,7 +161,7 @@ package struct NotamStore: Sendable {
     }
 
     /// A stable digest of what matters in a NOTAM (text, times, geometry), to detect changes.
-    static func contentHash(_ n: Notam) -> String {
+    package static func contentHash(_ n: Notam) -> String {
         var h: UInt64 = 1_469_598_103_934_665_603
         let text = "\(n.text)|\(n.start ?? -1)|\(n.end ?? -1)|\(n.geometry?.json ?? "")|\(n.type ?? "")"
         for b in text.utf8 { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }

@@ -79,6 +79,11 @@ package struct HTTPClient: Sendable {
     package var longestRetryAfter = 60.0
     /// Called before each retry with the attempt number and the reason (progress messages).
     package var onRetry: @Sendable (Int, String) -> Void = { _, _ in }
+    /// Check the server's certificate (false: `verify=no` on a notification target, a
+    /// self-signed certificate on the LAN).
+    package var verifyTLS = true
+    /// A CA or self-signed certificate file the server's is checked against, instead of the system's.
+    package var caFile: String?
 
     /// A client with the defaults.
     package init() {}
@@ -91,6 +96,11 @@ package struct HTTPClient: Sendable {
     /// POST `form` (URL-encoded) to `url`, retrying as described.
     package func post(_ url: String, form: [(String, String)], headers: [(String, String)] = []) async throws(FetchError) -> HTTPResponse {
         try await send(url: url, headers: headers, form: form)
+    }
+
+    /// POST `body` as it is (its `Content-Type` among `headers`) to `url`, retrying as described.
+    package func post(_ url: String, body: [UInt8], headers: [(String, String)] = []) async throws(FetchError) -> HTTPResponse {
+        try await send(url: url, headers: headers, form: nil, raw: body)
     }
 
     /// Most redirects followed.
@@ -107,17 +117,17 @@ package struct HTTPClient: Sendable {
         return (target.absoluteString, same)
     }
 
-    func send(url: String, headers: [(String, String)], form: [(String, String)]?) async throws(FetchError) -> HTTPResponse {
+    func send(url: String, headers: [(String, String)], form: [(String, String)]?, raw: [UInt8]? = nil) async throws(FetchError) -> HTTPResponse {
         // A missing libcurl is not a network error to retry.
         guard skygate_curl_load() != 0 else {
             let why = skygate_curl_load_error().map { String(cString: $0) } ?? "not found"
             throw FetchError(.network, url: url, reason: "libcurl is not installed (\(why)): sudo apt-get install libcurl4")
         }
         var attempt = 0
-        var url = url, headers = headers, form = form, redirects = 0
+        var url = url, headers = headers, form = form, raw = raw, redirects = 0
         while true {
-            let (u, h, f) = (url, headers, form)
-            guard let result = await Offload.run(on: .global(), { self.once(url: u, headers: h, form: f) }) else {
+            let (u, h, f, r) = (url, headers, form, raw)
+            guard let result = await Offload.run(on: .global(), { self.once(url: u, headers: h, form: f, raw: r) }) else {
                 throw FetchError(.network, url: url, reason: "cancelled (the gateway is stopping)")
             }
             // Redirects are followed here, not by libcurl, which would send our credential headers
@@ -129,7 +139,7 @@ package struct HTTPClient: Sendable {
                 redirects += 1
                 url = next.url
                 if !next.keepHeaders { headers = [] }
-                if r.status == 303 || ((r.status == 301 || r.status == 302) && form != nil) { form = nil }
+                if r.status == 303 || ((r.status == 301 || r.status == 302) && (form != nil || raw != nil)) { form = nil; raw = nil }
                 continue
             }
             var retryAfter: Double? = nil
@@ -185,7 +195,7 @@ package struct HTTPClient: Sendable {
     }
 
     /// One attempt, no retry.
-    func once(url: String, headers: [(String, String)], form: [(String, String)]?) -> Result<HTTPResponse, FetchError> {
+    func once(url: String, headers: [(String, String)], form: [(String, String)]?, raw: [UInt8]? = nil) -> Result<HTTPResponse, FetchError> {
         guard skygate_curl_load() != 0 else {
             let why = skygate_curl_load_error().map { String(cString: $0) } ?? "not found"
             return .failure(FetchError(.network, url: url, reason: "libcurl is not installed (\(why)): sudo apt-get install libcurl4"))
@@ -227,8 +237,9 @@ package struct HTTPClient: Sendable {
         _ = skygate_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(min(timeout, 10) * 1000))
         _ = skygate_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
         _ = skygate_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 0)
-        _ = skygate_setopt_long(curl, CURLOPT_SSL_VERIFYPEER, 1)
-        _ = skygate_setopt_long(curl, CURLOPT_SSL_VERIFYHOST, 2)
+        _ = skygate_setopt_long(curl, CURLOPT_SSL_VERIFYPEER, verifyTLS ? 1 : 0)
+        _ = skygate_setopt_long(curl, CURLOPT_SSL_VERIFYHOST, verifyTLS ? 2 : 0)
+        if let caFile { _ = skygate_setopt_string(curl, CURLOPT_CAINFO, caFile) }
         _ = skygate_setopt_string(curl, CURLOPT_ACCEPT_ENCODING, "")
         _ = skygate_setopt_string(curl, CURLOPT_USERAGENT, userAgent)
         _ = skygate_setopt_slist(curl, CURLOPT_HTTPHEADER, list)
@@ -240,6 +251,12 @@ package struct HTTPClient: Sendable {
             body = form.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
             _ = skygate_setopt_long(curl, CURLOPT_POST, 1)
             _ = skygate_setopt_string(curl, CURLOPT_COPYPOSTFIELDS, body)
+        } else if var raw {
+            _ = skygate_setopt_long(curl, CURLOPT_POST, 1)
+            _ = skygate_setopt_long(curl, CURLOPT_POSTFIELDSIZE, raw.count)
+            // COPYPOSTFIELDS copies POSTFIELDSIZE bytes (set first): the body may hold any byte.
+            if raw.isEmpty { raw = [0] }
+            _ = raw.withUnsafeMutableBytes { skygate_setopt_pointer(curl, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
         }
         let code = skygate_curl_easy_perform(curl)
         if sink.overflowed {

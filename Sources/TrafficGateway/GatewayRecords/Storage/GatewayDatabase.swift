@@ -490,6 +490,23 @@ package final class GatewayDatabase: Sendable {
             CREATE TABLE fleet_event (rowid INTEGER PRIMARY KEY AUTOINCREMENT, gateway TEXT NOT NULL, event_id TEXT NOT NULL,
                 received REAL NOT NULL, json TEXT NOT NULL, UNIQUE (gateway, event_id));
             """),
+        // Notifications (issue 54): each written once (`notify_message`, its stable id), with a row
+        // per target until that target has it (`notify_delivery`); the identities of what was
+        // notified (a NOTAM change, a SIGMET), so nothing is said twice, ever; each place's first
+        // refresh (the baseline, which says nothing); the gateway's open episodes (a silent
+        // receiver) across restarts; what the outbox's bounds dropped.
+        Migration(id: "v7-notify", sql: """
+            CREATE TABLE notify_message (rowid INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
+                created REAL NOT NULL, json TEXT NOT NULL);
+            CREATE TABLE notify_delivery (message INTEGER NOT NULL, target TEXT NOT NULL, label TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')), tries INTEGER NOT NULL DEFAULT 0,
+                next_try REAL NOT NULL, last_error TEXT, done REAL, PRIMARY KEY (message, target));
+            CREATE INDEX notify_delivery_state ON notify_delivery(state, target, message);
+            CREATE TABLE notify_seen (identity TEXT PRIMARY KEY, time REAL NOT NULL);
+            CREATE TABLE notify_place (place TEXT PRIMARY KEY, time REAL NOT NULL);
+            CREATE TABLE notify_episode (name TEXT PRIMARY KEY, since REAL NOT NULL, detail TEXT NOT NULL);
+            CREATE TABLE notify_counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+            """),
     ]
 
     /// Applies the migrations not yet applied, each in its own transaction.

@@ -3,6 +3,7 @@ import GatewayFleet
 import GatewayDomain
 import GatewayRecords
 import GatewayNotams
+import GatewayNotify
 extension GatewayConfig {
     /// Every key the configuration file may set, in the order `config show` writes them: the one
     /// table that parsing, `config show` and the unknown-key error read.
@@ -78,6 +79,20 @@ extension GatewayConfig {
             .optional("fleet", "station_token", \.fleetStationToken, help: "string (every request to the ground station's page and API must carry it)", secret: true,
                       unset: "# station_token = \"…\"   (default: no token; anyone on the station's network reads the fleet)", parse: token, format: path),
             .integer("fleet", "traffic_every_sec", \.fleetTrafficEverySec, in: 0...3600, help: "seconds between traffic pictures, 0 to 3600 (0: never; ownship still every second)"),
+
+            .list("notify", "targets", \.notify.targets, help: "array of target URLs: ntfy://[TOKEN@]HOST/TOPIC, mailto://[USER:PASSWORD@]HOST[:PORT]?to=ADDRESS, json://HOST[:PORT]/PATH[?secret=S] (ntfys://, mailtos://, jsons:// over TLS)",
+                  unset: "# targets = [\"ntfy://ntfy.sh/my-secret-topic\"]   (default: no notifications)",
+                  parse: { try? NotifyTarget(url: $0) }, format: \.description),
+            .text("notify", "min_severity", \.notify.minSeverity, help: "info, caution, warning or critical (NOTAM changes below it are not sent)",
+                  parse: { Notification.severities.contains($0) ? $0 : nil }, format: path),
+            .optional("notify", "page_url", \.notify.pageURL, help: "the cockpit page's address as a phone reaches it, http://raspberrypi.local:8090",
+                      unset: "# page_url = \"http://raspberrypi.local:8090\"   (default: no links in notifications)",
+                      parse: { ($0.hasPrefix("https://") || $0.hasPrefix("http://")) && $0.count > 8 ? $0 : nil }, format: path),
+            .integer("notify", "receiver_silent_min", \.notify.receiverSilentMin, in: 0...1440, help: "minutes without GDL90 before it is said, 0 to 1440 (0: never)"),
+            .boolean("notify", "flight_events", \.notify.flightEvents),
+            .optional("notify", "fleet_alerts", \.notify.fleetAlerts, help: "advisory, caution or warning (the ground station notifies every aircraft's alert at that level or above)",
+                      unset: "# fleet_alerts = \"warning\"   (default: the ground station notifies only gateways going offline)",
+                      parse: { ["advisory", "caution", "warning"].contains($0) ? $0 : nil }, format: path),
 
             .boolean("voice", "enabled", \.voiceEnabled),
             .text("voice", "device", \.voiceDevice, help: "an ALSA playback device name ('gatewayd voice list')",

@@ -3,6 +3,7 @@ import GatewayFleet
 import GatewayDomain
 import GatewayRecords
 import GatewayNotams
+import GatewayNotify
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -118,6 +119,10 @@ package struct GatewayConfig: Sendable, Equatable {
     package var voiceRepeatWarningSec = 15.0
     /// Remind of an airspace warning this often while it lasts (seconds; 0: never, the default).
     package var voiceAirspaceReminderSec = 0.0
+
+    /// Notifications (`[notify]`, issue 54): where to, from which severity, the page's address
+    /// for the links, the silent-receiver minutes, flights, and the ground station's alerts.
+    package var notify = NotifySettings()
 
     /// The defaults.
     package init() {}

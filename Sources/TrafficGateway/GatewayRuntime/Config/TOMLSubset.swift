@@ -49,7 +49,8 @@ package struct ConfigError: Error, CustomStringConvertible, Equatable {
 }
 
 /// The subset of TOML the configuration needs: `[section]` tables, `key = value` with basic
-/// strings (\" \\ \n \t escapes), integers, floats, booleans and one-line arrays of those,
+/// strings (\" \\ \n \t escapes), integers, floats, booleans and arrays of those (on one line or
+/// one item a line),
 /// `#` comments. Anything else is an error naming its line, never silently ignored.
 package enum TOMLSubset {
     /// Parses `text` (`file` is used in errors).
@@ -59,10 +60,27 @@ package enum TOMLSubset {
         var seen = Set<String>()
         // A byte-order mark and Windows line ends (an editor's habits) are accepted.
         let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
-        for (i, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        var i = -1
+        while i + 1 < lines.count {
+            i += 1
             let n = i + 1
-            let line = stripComment(String(rawLine)).trimmingWhitespaceAndNewlines()
+            var line = stripComment(String(lines[i])).trimmingWhitespaceAndNewlines()
             if line.isEmpty { continue }
+            // An array written over several lines, one item a line (comments and a trailing
+            // comma allowed), is read as if on one: the lines up to its closing bracket.
+            if !line.hasPrefix("["), let eq = line.firstIndex(of: "="),
+               line[line.index(after: eq)...].trimmingWhitespace().hasPrefix("["), openBrackets(line) > 0 {
+                var j = i
+                while openBrackets(line) > 0 {
+                    j += 1
+                    guard j < lines.count else {
+                        throw ConfigError(file: file, line: n, message: "the array opened here is not closed with ]")
+                    }
+                    line += " " + stripComment(String(lines[j])).trimmingWhitespaceAndNewlines()
+                }
+                i = j
+            }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), !line.hasPrefix("[[") else { throw ConfigError(file: file, line: n, message: "a section is written [name]") }
                 section = String(line.dropFirst().dropLast()).trimmingWhitespace()
@@ -88,6 +106,23 @@ package enum TOMLSubset {
             out.append(TOMLEntry(section: section, key: key, value: value, line: n))
         }
         return out
+    }
+
+    /// How many `[` outside strings are not closed on `line`.
+    static func openBrackets(_ line: String) -> Int {
+        var depth = 0, inString = false, escaped = false
+        for c in line {
+            if inString {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+            } else if c == "\"" {
+                inString = true
+            } else if c == "[" {
+                depth += 1
+            } else if c == "]" {
+                depth -= 1
+            }
+        }
+        return depth
     }
 
     /// The line without a `#` comment (a `#` inside a string stays).
@@ -153,7 +188,7 @@ package enum TOMLSubset {
                 s = s.drop { $0 == " " }
                 if s.first == "," { s = s.dropFirst(); continue }
                 if s.first == "]" { s = s.dropFirst(); return .array(items) }
-                throw ConfigError(file: file, line: line, message: "an array is written [\"a\", \"b\"] on one line")
+                throw ConfigError(file: file, line: line, message: "an array is written [\"a\", \"b\"]: items separated by commas")
             }
         }
         let token = s.prefix { $0 != "," && $0 != "]" && $0 != " " }
