@@ -48,7 +48,7 @@ struct Gatewayd: AsyncParsableCommand {
         version: GatewayVersion.current,
         subcommands: [
             RunCommand.self, TailCommand.self, ReplayCommand.self, NotamsCommand.self, DecodeCommand.self, FISBCommand.self,
-            WeatherCommand.self, SendCommand.self, AlertsCommand.self, FlightsCommand.self, FleetCommand.self, VoiceCommand.self, ConfigCommand.self, SimulateCommand.self, BenchCommand.self,
+            WeatherCommand.self, SendCommand.self, AlertsCommand.self, FlightsCommand.self, FleetCommand.self, NotifyCommand.self, VoiceCommand.self, ConfigCommand.self, SimulateCommand.self, BenchCommand.self,
         ]
     )
 }

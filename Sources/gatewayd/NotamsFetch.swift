@@ -14,6 +14,8 @@ import GDL90
 import GatewaySupport
 import GatewayRecords
 import GatewayNotams
+import GatewayNotify
+import GatewayRuntime
 
 /// `gatewayd notams fetch`.
 struct NotamsFetch: AsyncParsableCommand {
@@ -39,11 +41,14 @@ struct NotamsFetch: AsyncParsableCommand {
     @Option(help: "Credentials file (client_id=… and client_secret=… lines, chmod 600).")
     var credentials: String?
 
+    @Option(help: "Configuration file: its [notify] targets are told of the changes (and its [notams] locations fetched when no --location or --near is given).")
+    var config: String?
+
     @OptionGroup var db: NotamDatabaseOption
 
     func validate() throws {
         for l in location where !NotamParser.isICAO(l) { throw ValidationError("--location \(l) is not an ICAO location like KSLE") }
-        if location.isEmpty && near == nil { throw ValidationError("give --location ICAO (repeatable) or --near LAT,LON") }
+        if location.isEmpty && near == nil && config == nil { throw ValidationError("give --location ICAO (repeatable), --near LAT,LON, or --config FILE with [notams] locations") }
         if let near, Self.point(near) == nil {
             throw ValidationError("--near \(near) is neither LAT,LON like 44.91,-123.00 nor an airport of the airport table (data/airports.bin)")
         }
@@ -56,10 +61,13 @@ struct NotamsFetch: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let settings = try RefreshNotifications.load(config)
+        let locations = location.isEmpty && near == nil ? settings?.config.notamLocations ?? [] : location
+        if locations.isEmpty && near == nil { throw CommandFailure("notams: no --location, no --near, and no [notams] locations in \(config ?? "the configuration")") }
         let store = try db.store()
         var http = HTTPClient()
         http.onRetry = { attempt, reason in Terminal.error("notams: \(reason); retry \(attempt) of 3") }
-        let query = NotamQuery(locations: location, near: near.flatMap(Self.point).map { ($0.0, $0.1, radius) })
+        let query = NotamQuery(locations: locations, near: near.flatMap(Self.point).map { ($0.0, $0.1, radius) })
         let notams: [Notam]
         do {
             let file = credentials
@@ -72,34 +80,72 @@ struct NotamsFetch: AsyncParsableCommand {
             throw CommandFailure("\(source): \(error) — kept the \(kept) stored NOTAMs")
         }
         do {
-            let changes = try store.refresh(source: source.rawValue, notams: notams, at: Date().timeIntervalSince1970) { query.covers($0) }
+            let now = Date().timeIntervalSince1970
+            let notices = settings?.config.notamNotices(extra: locations + (near.map { [$0] } ?? []))
+            let changes = try store.refresh(source: source.rawValue, notams: notams, at: now, inScope: { query.covers($0) },
+                                            alsoInTransaction: { db, changes in try notices?.addToOutbox(changes, in: db, now: now) })
             reportChanges(changes, source: source.rawValue, count: notams.count)
         } catch {
             throw CommandFailure("\(error)")
         }
+        await RefreshNotifications.deliver(settings, database: store.database)
     }
 }
 
 /// `gatewayd notams import`.
-struct NotamsImport: ParsableCommand {
+struct NotamsImport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Store NOTAMs from a file in the FAA NOTAM API's JSON shape (canned sets, offline copies).")
 
     @Argument(help: "JSON file ({\"items\": [GeoJSON Feature…]} as the FAA NOTAM API answers).")
     var file: String
 
+    @Option(help: "Configuration file: its [notify] targets are told of the changes.")
+    var config: String?
+
     @OptionGroup var db: NotamDatabaseOption
 
-    func run() throws {
+    func run() async throws {
+        let settings = try RefreshNotifications.load(config)
         let notams = try NotamFileCommand.read(path: file)
         let store = try db.store()
         do {
-            let changes = try store.refresh(source: "file", notams: notams, at: Date().timeIntervalSince1970) { _ in false }
+            let now = Date().timeIntervalSince1970
+            let notices = settings?.config.notamNotices()
+            let changes = try store.refresh(source: "file", notams: notams, at: now, inScope: { _ in false },
+                                            alsoInTransaction: { db, changes in try notices?.addToOutbox(changes, in: db, now: now) })
             reportChanges(changes, source: file, count: notams.count)
             let kept = notams.filter(NotamParser.isKeptAsWritten).count
             if kept > 0 { Terminal.error("notams: \(kept) text(s) too costly to read, kept as written with no area or limits from the text (notams show)") }
         } catch {
             throw CommandFailure("\(error)")
+        }
+        await RefreshNotifications.deliver(settings, database: store.database)
+    }
+}
+
+/// A NOTAM command's notifications (`--config FILE` with `[notify] targets`): added to the
+/// outbox in the refresh's transaction, then everything waiting delivered now (a person is
+/// waiting: no backoff), one line a target.
+enum RefreshNotifications {
+    struct Settings {
+        var config: GatewayConfig
+    }
+
+    /// The configuration at `path` (nil: none given, or the default file without targets).
+    static func load(_ path: String?) throws -> Settings? {
+        do {
+            let c = try GatewayConfig.load(path: path ?? GatewayConfig.defaultPath, required: path != nil)
+            return path != nil || c.notify.enabled ? Settings(config: c) : nil
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+
+    static func deliver(_ settings: Settings?, database: GatewayDatabase) async {
+        guard let settings, let notifier = settings.config.notifier(database: database, clock: { Date().timeIntervalSince1970 }, log: { _ in }) else { return }
+        for r in await notifier.deliver(ignoringBackoff: true) where r.delivered > 0 || r.problem != nil {
+            Terminal.error("notify: \(r.target): \(r.delivered) sent" + (r.problem.map { "; \(r.waiting) kept for later (\($0))" } ?? ""))
         }
     }
 }

@@ -171,14 +171,14 @@ package final class Notifier: Sendable {
 
     /// Sends a test notification to every target now, each once, without the outbox
     /// (`notify test`): per target, nil when delivered, else why not.
-    package func test(now: Double) async -> [(target: NotifyTarget, failure: String?)] {
+    package static func test(_ settings: NotifySettings, delivery: Delivery = Delivery(), now: Double) async -> [(target: NotifyTarget, failure: String?)] {
         let n = Notification(id: Notification.id(kind: .test, identity: "\(now)"), kind: .test, title: "skygate: test notification",
                              message: "If you read this, skygate's notifications reach you here. Sent by gatewayd notify test at \(Timestamp.iso8601(now)).",
                              severity: "info", url: settings.link(panel: "notams"), time: now, place: nil)
         return await withTaskGroup(of: (Int, String?).self) { group in
             for (i, target) in settings.targets.enumerated() {
                 group.addTask {
-                    do { try await self.delivery.send(n, to: target); return (i, nil) } catch { return (i, "\(error)") }
+                    do { try await delivery.send(n, to: target); return (i, nil) } catch { return (i, "\(error)") }
                 }
             }
             var out: [(Int, String?)] = []

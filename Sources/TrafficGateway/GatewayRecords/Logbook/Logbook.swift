@@ -24,6 +24,8 @@ package struct Logbook: Sendable {
 
     /// Samples older than the last one, dropped (a clock stepping back, a recording given twice).
     package var outOfOrder: Int { detector.outOfOrder }
+    /// A flight is open (ownship took off and has not come to rest).
+    package var inFlight: Bool { detector.inFlight }
 
     /// The source named in flights from now on (the next recording of an import).
     package mutating func setSource(_ source: String) { detector.source = source }

@@ -5,6 +5,7 @@ import GatewayNotams
 import GatewayFeeds
 import GatewayFleet
 import GatewayWeather
+import GatewayNotify
 import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -91,7 +92,10 @@ package struct GatewayApp: Sendable {
         let radar = RadarStore()
         // The fleet (issue 43): published from the alert log and the logbook (at least once, in order).
         let publisher = try fleetPublisher(database: log?.database, clock: now)
-        var sinks = self.sinks(log: log, store: store, terminal: terminal, fisbWrites: fisbWrites) + [RadarSink(store: radar)]
+        // Notifications (issue 54): an outbox in the database, delivered from this process.
+        let notifier = log.flatMap { log in c.notifier(database: log.database, clock: now) { console.warning($0) } }
+        if let notifier { console.info("gatewayd: notifications to " + notifier.settings.targets.map(\.description).joined(separator: ", ") + " (at or above \(c.notify.minSeverity))") }
+        var sinks = self.sinks(log: log, store: store, terminal: terminal, fisbWrites: fisbWrites, notifier: notifier) + [RadarSink(store: radar)]
         if let publisher {
             sinks.lazy.compactMap { $0 as? AlertLogSink }.first?.whenWritten { publisher.nudge() }
             // After the logbook's sink: the flight closed at shutdown is kept before this one finishes.
@@ -139,7 +143,7 @@ package struct GatewayApp: Sendable {
             let acknowledgements = AcknowledgementSource(log: log, clock: clock) { id, fromPage in
                 console.info("gatewayd: \(id) acknowledged\(fromPage ? " from the cockpit page" : "")")
             }
-            gateway.add(airspaceSource(store: store, clock: now))
+            gateway.add(airspaceSource(store: store, notifier: notifier, clock: now))
             gateway.add(acknowledgements)
             if let discovery { gateway.add(discovery) }
             if let gpsd { gateway.add(gpsd) }
@@ -175,7 +179,18 @@ package struct GatewayApp: Sendable {
         if c.statusInterval > 0 { timers.append(statusLine(gateway, gpsd: gpsd, sbs: sbs, database: log?.database, fleet: publisher)) }
         if let database = log?.database, database.degradedReason != nil { timers.append(databaseRetry(database)) }
         if let database = log?.database, let area = WeatherArea.of(near: c.weatherNear, radiusNM: c.weatherRadiusNM, route: c.weatherRoute) {
-            timers.append(weatherRefresh(area, database: database))
+            timers.append(weatherRefresh(area, database: database, notifier: notifier))
+        }
+        if let notifier, let database = log?.database {
+            // Every 30 s: the gateway's own episodes, then what waits in the outbox (past its backoff).
+            let watch = GatewayWatch(episodes: GatewayEpisodes(settings: notifier.settings, outbox: notifier.outbox, name: c.fleetID.map { "gateway \($0)" } ?? "skygate"),
+                                     messages: { gateway.status().counters.messages }, storage: { database.degradedReason },
+                                     broker: { publisher.flatMap { p in p.status.connected ? nil : p.status.problem.flatMap { $0.contains("refused") || $0.contains("authori") ? "The fleet broker \(p.settings.broker) refuses the gateway: \($0)" : nil } } },
+                                     clock: now)
+            timers.append(PeriodicService("notifications", delay: .seconds(5), every: .seconds(30), clock: clock) {
+                _ = await Offload.run(on: .global()) { watch.check() }
+                await notifier.deliver(ignoringBackoff: false)
+            })
         }
         if let alertLog = sinks.lazy.compactMap({ $0 as? AlertLogSink }).first {
             // Alert changes a locked or full database did not take are tried again every 5 s.
@@ -191,7 +206,7 @@ package struct GatewayApp: Sendable {
     /// The sinks, in the order they are handed outputs (the feeds' hub comes first, with the
     /// gateway; the forwarder is added with its discovery source): the terminal, notices, heap
     /// trim, the alert log and the logbook, the NOTAM store, the voice.
-    private func sinks(log: AlertLog?, store: NotamStore?, terminal: BoundedConsumer<[String]>, fisbWrites: DispatchQueue) -> [any GatewaySink] {
+    private func sinks(log: AlertLog?, store: NotamStore?, terminal: BoundedConsumer<[String]>, fisbWrites: DispatchQueue, notifier: Notifier?) -> [any GatewaySink] {
         let c = config, console = self.console
         let formatter = AlertFormatter(style: c.json ? .json : .human(colour: console.colour))
         var sinks: [any GatewaySink] = [AlertHandlerSink { alerts in
@@ -207,7 +222,20 @@ package struct GatewayApp: Sendable {
             let airports = AirportTable.located()
             if airports == nil { console.warning("gatewayd: " + AirportTable.notFound()) }
             let logbook = Logbook(store: LogbookStore(database: log.database), airports: airports, source: replay == nil ? "live" : "run --replay")
-            sinks.append(LogbookSink(logbook: logbook, onFlight: { console.info("gatewayd: logbook: \(FlightImport.line($0, nil))") }, onError: { console.warning("warning: logbook: \($0)") }))
+            // Takeoff and landing told (`[notify] flight_events`), from the logbook's detector.
+            let flights = notifier.flatMap { $0.settings.flightEvents ? $0 : nil }
+            let name = c.fleetID ?? "skygate"
+            sinks.append(LogbookSink(logbook: logbook, onTakeoff: { sample in
+                guard let flights else { return }
+                let airport = sample.position.flatMap { airports?.nearest(to: $0, withinNM: 3)?.airport.spoken }
+                let n = FlightNotices.notification("takeoff", airport: airport, at: sample.time, name: name, settings: flights.settings)
+                Task { await flights.notify([n]) }  // concurrency: a notification handed to the notifier's own delivery, off the logbook's queue
+            }, onFlight: { f in
+                console.info("gatewayd: logbook: \(FlightImport.line(f, nil))")
+                guard let flights, let landing = f.landing else { return }
+                let n = FlightNotices.notification("landing", airport: f.arrival, at: landing, from: f.departure, since: f.takeoff, name: name, settings: flights.settings)
+                Task { await flights.notify([n]) }  // concurrency: as above
+            }, onError: { console.warning("warning: logbook: \($0)") }))
         }
         if let store { sinks.append(storeFISBNotams(in: store, on: fisbWrites)) }
         // The voice (issue 22): spoken callouts, a sink with its own queue and playback thread (the
@@ -283,12 +311,14 @@ package struct GatewayApp: Sendable {
     /// file read (GeoJSON, no texts), the NOTAM file's shape (every item a JSON object, some
     /// NOTAM in it) without parsing the texts. Replayed, the first load is part of the start, so
     /// the alerts do not depend on when it ends.
-    private func airspaceSource(store: NotamStore?, clock now: @escaping @Sendable () -> Double) -> AirspaceSource {
+    private func airspaceSource(store: NotamStore?, notifier: Notifier?, clock now: @escaping @Sendable () -> Double) -> AirspaceSource {
         let notamFiles = config.notamsFile.map { [$0] } ?? [], airspaceFiles = config.airspaceFile.map { [$0] } ?? []
         let levels = config.airspaceLevels
         var refresh: (job: AirspaceSource.Refresh, every: Duration)?
         if let source = config.notamSource, let store {
-            refresh = (notamRefresh(NotamRefresh(source: source, config: config, store: store)), .seconds(config.notamRefreshHours * 3600))
+            var job = NotamRefresh(source: source, config: config, store: store)
+            job.notices = notifier == nil ? nil : config.notamNotices()
+            refresh = (notamRefresh(job, notifier: notifier), .seconds(config.notamRefreshHours * 3600))
         }
         let console = self.console
         return AirspaceSource(load: { (time: Double) throws(GatewayError) in
@@ -361,7 +391,7 @@ package struct GatewayApp: Sendable {
     /// The weather refresh (`[weather]`, issue 42): every product for the area from the Data API,
     /// stored as `weather fetch` stores it; one line a refresh: what came, and what failed (what
     /// is stored stays: the page flies on it).
-    private func weatherRefresh(_ area: WeatherArea, database: GatewayDatabase) -> PeriodicService {
+    private func weatherRefresh(_ area: WeatherArea, database: GatewayDatabase, notifier: Notifier?) -> PeriodicService {
         let console = self.console, c = config
         let client = AviationWeatherClient(baseURL: c.weatherURL ?? AviationWeatherClient.defaultURL)
         let fetch = WeatherFetch(client: client, store: WeatherStore(database: database), area: area)
@@ -376,6 +406,15 @@ package struct GatewayApp: Sendable {
             } else {
                 console.info(line)
             }
+            // A SIGMET or CWA new on the area or route, told once (issue 54).
+            guard let notifier else { return }
+            let notices = WeatherNotices(settings: notifier.settings, area: c.weatherRoute.count > 1 ? "route " + c.weatherRoute.joined(separator: "–") : "\(area.centreStation) and \(Int(area.radiusNM)) NM around")
+            let now = Date().timeIntervalSince1970
+            let added = await Offload.run(on: .global()) { () -> Int in
+                guard let records = try? WeatherStore(database: database).all(at: now) else { return 0 }
+                return (try? database.write { db in try notices.addToOutbox(records, in: db, now: now).count }) ?? 0
+            }
+            if (added ?? 0) > 0 { await notifier.deliver(ignoringBackoff: false) }
         }
     }
 
@@ -407,7 +446,7 @@ package struct GatewayApp: Sendable {
     /// The NOTAM fetch (the airspace source runs it 2 s after start and every
     /// `notams.refresh_hours`): a failure is reported and the stored set kept. A shutdown does not
     /// wait for a fetch under way. True when the store changed.
-    private func notamRefresh(_ refresh: NotamRefresh) -> AirspaceSource.Refresh {
+    private func notamRefresh(_ refresh: NotamRefresh, notifier: Notifier?) -> AirspaceSource.Refresh {
         let console = self.console
         return {
             do {
@@ -418,6 +457,8 @@ package struct GatewayApp: Sendable {
                 }
                 guard let stored else { return false }
                 console.error(try stored.get())
+                // What the refresh put in the outbox, delivered now (a dead target waits for the next round).
+                await notifier?.deliver(ignoringBackoff: false)
                 return true
             } catch {
                 console.warning(refresh.failure(error))

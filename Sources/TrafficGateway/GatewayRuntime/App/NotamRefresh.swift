@@ -1,6 +1,7 @@
 import GatewaySupport
 import GatewayRecords
 import GatewayNotams
+import GatewayNotify
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -19,6 +20,9 @@ package struct NotamRefresh: Sendable {
     package let config: GatewayConfig
     /// Where to.
     package let store: NotamStore
+    /// What the changes tell the pilot (`[notify]`), added to the outbox in the refresh's
+    /// transaction; nil without targets.
+    package var notices: NotamNotices?
 
     /// A refresh of `config.notamLocations` from `source` into `store`.
     package init(source: NotamSourceKind, config: GatewayConfig, store: NotamStore) {
@@ -41,7 +45,9 @@ package struct NotamRefresh: Sendable {
     /// Stores what `fetch` returned; the line to log says what changed.
     package func store(_ notams: [Notam], at time: Double) throws(GatewayError) -> String {
         let wanted = Set(locations)
-        let changes = try store.refresh(source: source.rawValue, notams: notams, at: time) { n in n.location.map(wanted.contains) ?? false }
+        let notices = self.notices
+        let changes = try store.refresh(source: source.rawValue, notams: notams, at: time, inScope: { n in n.location.map(wanted.contains) ?? false },
+                                        alsoInTransaction: { db, changes in try notices?.addToOutbox(changes, in: db, now: time) })
         return Self.summary(changes, source: source.rawValue, count: notams.count)
     }
 

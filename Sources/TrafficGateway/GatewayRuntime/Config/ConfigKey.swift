@@ -37,6 +37,8 @@ package struct ConfigKey: Sendable {
     package let note: String?
     private let read: @Sendable (TOMLValue, inout GatewayConfig) -> Bool
     private let show: @Sendable (GatewayConfig) -> String?
+    /// What exactly is wrong with a value the key refused (a target URL's own error), nil: `help` says it.
+    package var explain: @Sendable (TOMLValue) -> String? = { _ in nil }
 
     private init(copying key: ConfigKey, note: String?) {
         section = key.section
@@ -46,6 +48,14 @@ package struct ConfigKey: Sendable {
         self.note = note
         read = key.read
         show = key.show
+        explain = key.explain
+    }
+
+    /// The same key with `explain` saying what is wrong with a refused value.
+    func explained(_ explain: @escaping @Sendable (TOMLValue) -> String?) -> ConfigKey {
+        var copy = self
+        copy.explain = explain
+        return copy
     }
 
     /// The same key with a comment line above it in `config show`.

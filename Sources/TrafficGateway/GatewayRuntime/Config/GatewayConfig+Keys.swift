@@ -82,7 +82,14 @@ extension GatewayConfig {
 
             .list("notify", "targets", \.notify.targets, help: "array of target URLs: ntfy://[TOKEN@]HOST/TOPIC, mailto://[USER:PASSWORD@]HOST[:PORT]?to=ADDRESS, json://HOST[:PORT]/PATH[?secret=S] (ntfys://, mailtos://, jsons:// over TLS)",
                   unset: "# targets = [\"ntfy://ntfy.sh/my-secret-topic\"]   (default: no notifications)",
-                  parse: { try? NotifyTarget(url: $0) }, format: \.description),
+                  parse: { try? NotifyTarget(url: $0) }, format: \.description).explained { value in
+                // The first bad target, in its own words (the URL masked).
+                guard case .array(let items) = value else { return nil }
+                for case .string(let url) in items {
+                    do { _ = try NotifyTarget(url: url) } catch { return "\(error)" }
+                }
+                return nil
+            },
             .text("notify", "min_severity", \.notify.minSeverity, help: "info, caution, warning or critical (NOTAM changes below it are not sent)",
                   parse: { Notification.severities.contains($0) ? $0 : nil }, format: path),
             .optional("notify", "page_url", \.notify.pageURL, help: "the cockpit page's address as a phone reaches it, http://raspberrypi.local:8090",

@@ -178,7 +178,8 @@ package struct GatewayConfig: Sendable, Equatable {
                 throw ConfigError(file: file, line: e.line, message: unknownKey(e.key, in: e.section, keys: keys))
             }
             guard key.read(e.value, into: &c) else {
-                throw ConfigError(file: file, line: e.line, message: "'\(e.key)' in [\(e.section)] must be \(key.help)")
+                throw ConfigError(file: file, line: e.line, message: key.explain(e.value).map { "'\(e.key)' in [\(e.section)]: \($0)" }
+                                  ?? "'\(e.key)' in [\(e.section)] must be \(key.help)")
             }
             lines[key.name] = e.line
         }

@@ -11,15 +11,22 @@ package final class LogbookSink: GatewaySink {
     private let onError: @Sendable (GatewayError) -> Void
     private let onFlight: @Sendable (LoggedFlight) -> Void
 
-    /// A sink into `logbook`; `onFlight` hears each flight kept, `onError` each failure.
-    package init(logbook: Logbook, onFlight: @escaping @Sendable (LoggedFlight) -> Void = { _ in },
+    /// A sink into `logbook`; `onTakeoff` hears the sample a flight opened at, `onFlight` each
+    /// flight kept, `onError` each failure.
+    package init(logbook: Logbook, onTakeoff: @escaping @Sendable (FlightSample) -> Void = { _ in },
+                 onFlight: @escaping @Sendable (LoggedFlight) -> Void = { _ in },
                 onError: @escaping @Sendable (GatewayError) -> Void) {
         let state = Locked(logbook)
         self.logbook = state
         self.onError = onError
         self.onFlight = onFlight
         writer = BoundedConsumer(label: "gatewayd.logbook", limit: 4_096) { (batch: ([FlightSample], [AlertEvent])) in
-            let result = state.withLock { book in Result { () throws(GatewayError) in try book.receive(samples: batch.0, alerts: batch.1) } }
+            let (result, tookOff) = state.withLock { book in
+                let before = book.inFlight
+                let r = Result { () throws(GatewayError) in try book.receive(samples: batch.0, alerts: batch.1) }
+                return (r, !before && book.inFlight)
+            }
+            if tookOff, let sample = batch.0.last { onTakeoff(sample) }
             switch result {
             case .success(let kept): for (f, _) in kept { onFlight(f) }
             case .failure(let error): onError(error)
