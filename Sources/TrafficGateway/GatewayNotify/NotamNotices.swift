@@ -126,7 +126,9 @@ package struct NotamNotices: Sendable {
     /// `FDC 6/2174`, `KSLE 05/012`.
     static func number(_ n: Notam) -> String {
         guard let number = n.number else { return n.id }
-        if let issuer = n.issuer ?? n.location ?? n.designator, !number.hasPrefix(issuer) { return "\(issuer) \(number)" }
+        // FDC NOTAMs go by their issuer (FDC 6/2174), the others by their location (KSLE 12/001).
+        let fdc = n.issuer == "FDC" || n.classification == "FDC"
+        if let prefix = fdc ? "FDC" : n.location ?? n.designator, !number.hasPrefix(prefix) { return "\(prefix) \(number)" }
         return number
     }
 
