@@ -6,6 +6,7 @@ import Testing
 @testable import GatewayNotams
 @testable import GatewayFeeds
 @testable import GatewayRuntime
+@testable import GatewayNotify
 
 /// The one table of configuration keys, and the typed values it reads.
 @Suite(.timeLimit(.minutes(5))) struct ConfigKeyTests {
@@ -37,6 +38,10 @@ import Testing
         "fleet.broker": ("\"mqtts://club.example\"", "\"mqtts://club.example:8883\""), "fleet.id": ("\"N123AB\"", "\"N123AB\""),
         "fleet.username": ("\"n123ab\"", "\"****\""), "fleet.password_file": ("\"/etc/gatewayd/fleet-password\"", "\"/etc/gatewayd/fleet-password\""),
         "fleet.ca_file": ("\"/etc/gatewayd/club-ca.pem\"", "\"/etc/gatewayd/club-ca.pem\""), "fleet.station_token": ("\"station-secret\"", "\"****\""), "fleet.traffic_every_sec": ("10", "10"),
+        "notify.targets": ("[\"ntfys://tk_1@ntfy.example.org/hangar\", \"json://ha.local:8123/hook?secret=s3\"]",
+                           "[\"ntfys://****@ntfy.example.org/hangar\", \"json://ha.local:8123/hook?secret=****\"]"),
+        "notify.min_severity": ("\"warning\"", "\"warning\""), "notify.page_url": ("\"http://pi.local:8090\"", "\"http://pi.local:8090\""),
+        "notify.receiver_silent_min": ("5", "5"), "notify.flight_events": ("true", "true"), "notify.fleet_alerts": ("\"warning\"", "\"warning\""),
     ].merging(AirspaceKind.allCases.map { ("alerts.\($0.configKey)", ("\"caution\"", "\"caution,advisory,none\"")) }) { a, _ in a }
 
     /// Every key set in a file shows in `config show` with its value (secrets masked), and the shown
@@ -58,7 +63,7 @@ import Testing
             #expect(shown.contains("\n" + line + "\n"), "config show lacks \(line)")
             #expect(key.line(c) == line)
         }
-        for secret in ["feed-secret", "ack-secret", "id-secret", "very-secret", "n123ab", "station-secret"] { #expect(!shown.contains(secret)) }
+        for secret in ["feed-secret", "ack-secret", "id-secret", "very-secret", "n123ab", "station-secret", "tk_1", "secret=s3"] { #expect(!shown.contains(secret)) }
         var back = try GatewayConfig.parse(shown, file: "show")
         #expect(back != c)  // the secrets came back as ****
         for key in keys where key.kind == .secret {
@@ -66,6 +71,8 @@ import Testing
         }
         var expected = c
         expected.httpToken = "x"; expected.ackToken = "x"; expected.clientID = "x"; expected.clientSecret = "x"; expected.fleetUsername = "x"; expected.fleetStationToken = "x"
+        // The targets' tokens and secrets are shown masked, and read back as the mask.
+        expected.notify.targets = try [NotifyTarget(url: "ntfys://****@ntfy.example.org/hangar"), NotifyTarget(url: "json://ha.local:8123/hook?secret=****")]
         #expect(back == expected)
         // The defaults read back as themselves too.
         #expect(try GatewayConfig.parse(GatewayConfig().toml, file: "defaults") == GatewayConfig())
@@ -99,7 +106,7 @@ import Testing
             let names = GatewayConfig.keys.filter { $0.section == section }.map(\.name).sorted().joined(separator: ", ")
             #expect(error("[\(section)]\nnope = 1\n") == "g.toml:2: unknown key 'nope' in [\(section)] (known: \(names))")
         }
-        #expect(error("[inputs]\nudp_port = 1\n") == "g.toml:2: unknown key 'udp_port' in [inputs] (sections: input, sbs, database, output, log, feeds, recorder, airspace, notams, weather, fleet, voice, alerts)")
+        #expect(error("[inputs]\nudp_port = 1\n") == "g.toml:2: unknown key 'udp_port' in [inputs] (sections: input, sbs, database, output, log, feeds, recorder, airspace, notams, weather, fleet, notify, voice, alerts)")
         #expect(error("[log]\nlevel = \"debug\"\n") == "g.toml:2: 'level' in [log] must be error, warning or info")
         #expect(error("[notams]\nsource = \"faa\"\n") == "g.toml:2: 'source' in [notams] must be faa-api, faa-nms or faa-search")
         #expect(error("[feeds]\nforward = [\"efb\"]\n") == "g.toml:2: 'forward' in [feeds] must be array of \"host:port\" or \"auto\"")
