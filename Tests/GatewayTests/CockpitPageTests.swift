@@ -120,6 +120,17 @@ private func chromiumPath() -> String? {
         // Traffic or airspace, whichever was active when the page loaded (the flight plays at 10×).
         #expect(said.map { !$0.isEmpty && api.contains("\"callout\":\"\($0.replacingOccurrences(of: "&#39;", with: "'"))\"") } == true,
                 "the page did not speak the gateway's callout text: \(said ?? "nothing")")
+        // A notification's link (issue 54): #notams/<number> opens the NOTAMs view at that NOTAM,
+        // marked aria-current and with its plain English; the tab counts the changes this device
+        // (a new browser profile: all of them) has not seen.
+        let linked = try runProgram(chromium, browserArguments + ["--virtual-time-budget=5000", "--dump-dom", base + "/#notams/6%2F2174"], timeout: 45).output
+        let current = linked.range(of: #"<article class="notam [a-z]+" aria-current="true">.*?</article>"#, options: .regularExpression).map { String(linked[$0]) }
+        #expect(current?.contains("6/2174") == true && current?.contains("Plain English") == true, "the linked NOTAM is not marked: \(current ?? "none")")
+        #expect(linked.contains("Opened from a notification: 6/2174"))
+        #expect(linked.components(separatedBy: #"aria-current="true""#).count == 2, "more than one NOTAM marked")
+        #expect(linked.range(of: #"aria-label="NOTAMs, [0-9]+ unread changes?""#, options: .regularExpression) != nil, "the NOTAMs tab has no unread count")
+        let gone = try runProgram(chromium, browserArguments + ["--virtual-time-budget=5000", "--dump-dom", base + "/#notams/9%2F9999"], timeout: 45).output
+        #expect(gone.contains("NOTAM 9/9999 is no longer stored here (cancelled or expired)."))
         let log = (try? String(contentsOfFile: netlog, encoding: .utf8)) ?? ""
         let urls = try NSRegularExpression(pattern: #""url":"([a-z]+://[^"]*)""#)
         var outside: Set<String> = []

@@ -177,10 +177,11 @@ package enum CockpitAPI {
     /// without a position always), nearest first, each with raw text and translation, state,
     /// validity, source and its latest change (new, modified, cancelled, expired); the recent
     /// changes; whether the set is stale (no refresh for 24 h) and when each source refreshed.
-    /// `airport` keeps NOTAMs of that location too, wherever they are.
+    /// `airport` keeps NOTAMs of that location too, wherever they are; `number` (a
+    /// notification's link) keeps only the NOTAM of that number or store key, wherever it is.
     package static func notams(_ all: [Notam], changes: [NotamChange], refreshes: [String: Double], stale: Bool,
                               center: Center?, airport: String?, radiusNM: Double, severity: String?, kind: String?,
-                              time: Double) -> String {
+                              time: Double, number: String? = nil) -> String {
         var latest: [String: NotamChange] = [:]
         for c in changes where latest[c.key] == nil { latest[c.key] = c }
         struct Row {
@@ -191,6 +192,7 @@ package enum CockpitAPI {
         var rows: [Row] = []
         let airportNames: Set<String> = airport.map { a in [a, a.count == 4 && a.hasPrefix("K") ? String(a.dropFirst()) : a] } ?? []
         for n in all {
+            if let number, n.number != number, NotamStore.key(n) != number { continue }
             if let severity, !severity.isEmpty, n.severity != severity { continue }
             if let kind, !kind.isEmpty {
                 if kind == "airspace" ? n.kind == nil : (n.kind?.rawValue ?? "other") != kind { continue }
@@ -198,7 +200,7 @@ package enum CockpitAPI {
             let p = position(n)
             let d = center.flatMap { c in p.map { Geodesy.distanceNM(Position(latitude: c.latitude, longitude: c.longitude), $0) } }
             let named = !airportNames.isDisjoint(with: n.referenceNames)
-            if let d, d > radiusNM, !named { continue }
+            if let d, d > radiusNM, !named, number == nil { continue }
             var o = JSONWriter()
             let key = NotamStore.key(n)
             o.add("key", key)

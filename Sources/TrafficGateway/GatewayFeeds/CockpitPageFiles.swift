@@ -22,7 +22,7 @@ extension CockpitPage {
           <nav>
             <a href="#traffic" data-panel="traffic">Traffic</a>
             <a href="#alerts" data-panel="alerts" id="alerts-tab" aria-label="Alerts"><span>Alerts</span><span id="alert-count" class="count"></span></a>
-            <a href="#notams" data-panel="notams">NOTAMs</a>
+            <a href="#notams" data-panel="notams" id="notams-tab" aria-label="NOTAMs"><span>NOTAMs</span><span id="notam-unread" class="count" hidden></span></a>
             <a href="#radar" data-panel="radar">Radar</a>
             <a href="#weather" data-panel="weather">Weather</a>
             <a href="#flights" data-panel="flights">Flights</a>
@@ -82,7 +82,9 @@ extension CockpitPage {
             <label>Severity <select id="notam-severity"><option value="">all</option><option>critical</option><option>warning</option><option>caution</option><option>info</option></select></label>
             <label>Kind <select id="notam-kind"><option value="">all</option><option value="airspace">airspace</option><option value="tfr">TFR</option><option value="restricted">restricted</option><option value="prohibited">prohibited</option><option value="moa">MOA</option></select></label>
             <button type="submit">Show</button>
+            <button type="button" id="notam-mark-read" title="forget the changes shown as new on this device">Mark all read</button>
           </form>
+          <p id="notam-focus" class="summary" hidden></p>
           <p id="notam-summary" class="summary"></p>
           <div id="notam-list" class="notams"></div>
           <h2>Changes (7 days)</h2>
@@ -256,6 +258,9 @@ extension CockpitPage {
         .taf-ticks{position:relative;height:14px;font-size:.7rem;color:var(--muted)}
         .taf-ticks span{position:absolute;transform:translateX(-50%)}
         .taf-periods li{margin:2px 0;font-size:.9rem}
+        /* A NOTAM or alert a notification's link opened (#notams/<number>, #alerts/<eventId>). */
+        .notam[aria-current="true"],tr[aria-current="true"]{outline:3px solid var(--accent);outline-offset:2px}
+        #notam-unread:not([hidden]){margin-left:6px}
 
         """#
 
@@ -313,8 +318,13 @@ extension CockpitPage {
 
           // ---- panels ----
           function showPanel() {
-            const name = (location.hash || '#traffic').slice(1);
+            // #notams/<number> and #alerts/<eventId> (a notification's link) open the panel at that item.
+            const parts = (location.hash || '#traffic').slice(1).split('/');
+            const name = parts[0];
+            const target = parts.length > 1 ? safeDecode(parts.slice(1).join('/')) : null;
             const panel = ['traffic', 'alerts', 'notams', 'radar', 'weather', 'flights', 'status'].indexOf(name) >= 0 ? name : 'traffic';
+            state.focusNotam = panel === 'notams' ? target : null;
+            state.focusAlert = panel === 'alerts' ? target : null;
             if (state.panel === 'notams' && panel !== 'notams') {
               state.lastNotamView = now(); localStorage.setItem('gw-notams-seen', String(state.lastNotamView));
             }
@@ -326,6 +336,7 @@ extension CockpitPage {
             if (panel === 'flights') drawFlight();
             if (panel === 'radar') drawRadarMap();
           }
+          function safeDecode(s) { try { return decodeURIComponent(s); } catch (e) { return s; } }
           const periods = { traffic: 1000, alerts: 10000, notams: 60000, radar: 20000, weather: 30000, flights: 30000, status: 2000 };
           const loaders = { traffic: loadTraffic, alerts: loadAlerts, notams: loadNotams, radar: loadRadar, weather: loadWeather, flights: loadFlights, status: loadStatus };
           // A loader runs at its period while its panel shows (the traffic also under the Radar view,
@@ -841,6 +852,10 @@ extension CockpitPage {
             const body = $('alerts-history'); clear(body);
             for (const h of state.history.slice(0, 200)) {
               const tr = el('tr', h.event === 'cleared' ? '' : h.level);
+              if (state.focusAlert && h.eventId === state.focusAlert) {
+                tr.setAttribute('aria-current', 'true');
+                setTimeout(() => tr.scrollIntoView({ block: 'center' }), 0);
+              }
               tr.appendChild(el('td', '', hhmmss(h.time)));
               tr.appendChild(el('td', '', h.level));
               tr.appendChild(el('td', '', h.event));
@@ -932,7 +947,13 @@ extension CockpitPage {
             if (doc.stale) sum.appendChild(el('span', 'chip stale', 'STALE: older than 24 h'));
             const list = $('notam-list'); clear(list);
             if (!doc.notams.length) list.appendChild(el('p', 'muted', 'No stored NOTAM here. On the ground, with a network: gatewayd notams fetch --location KSLE'));
-            for (const n of doc.notams) {
+            state.notamChanges = doc.changes;
+            renderUnread();
+            for (const n of doc.notams) list.appendChild(notamCard(n));
+            renderNotamChanges(doc);
+            await focusNotam(doc.notams);
+          }
+          function notamCard(n) {
               const card = el('article', 'notam ' + n.severity);
               const h = el('h3');
               h.appendChild(el('span', 'chip ' + n.severity, n.severity));
@@ -947,8 +968,45 @@ extension CockpitPage {
               const raw = el('div'); raw.appendChild(el('div', 'muted', 'As issued')); raw.appendChild(el('pre', 'raw', n.text));
               const tr = el('div'); tr.appendChild(el('div', 'muted', 'Plain English')); tr.appendChild(el('div', 'translation', n.translation));
               two.appendChild(raw); two.appendChild(tr); card.appendChild(two);
-              list.appendChild(card);
+              return card;
+          }
+          function notamMatches(n, target) {
+            return n.number === target || n.key === target || (n.location && n.location + ' ' + n.number === target) || 'FDC ' + n.number === target;
+          }
+          // The NOTAM a notification's link names: marked, scrolled to, its plain English shown; looked
+          // up wherever it is when the list's filter left it out.
+          async function focusNotam(shown) {
+            const target = state.focusNotam, note = $('notam-focus');
+            note.hidden = !target;
+            if (!target) return;
+            let card = null;
+            const cards = $('notam-list').querySelectorAll('article.notam');
+            shown.forEach((n, i) => { if (!card && notamMatches(n, target)) card = cards[i]; });
+            if (!card) {
+              const doc = await getJSON('/api/notams?number=' + encodeURIComponent(target.replace(/^(FDC|[A-Z0-9]{3,4}) (?=\d)/, '')));
+              const n = doc.notams.find((x) => notamMatches(x, target)) || doc.notams[0];
+              if (n) { card = notamCard(n); $('notam-list').insertBefore(card, $('notam-list').firstChild); }
             }
+            for (const c of cards) c.removeAttribute('aria-current');
+            note.textContent = card ? 'Opened from a notification: ' + target : 'NOTAM ' + target + ' is no longer stored here (cancelled or expired).';
+            if (!card) return;
+            card.setAttribute('aria-current', 'true');
+            card.scrollIntoView({ block: 'center' });
+          }
+          // The NOTAMs tab's badge: the changes this device has not seen (kept per device, as the chips).
+          function renderUnread() {
+            const unread = (state.notamChanges || []).filter((c) => Date.parse(c.time) / 1000 > state.lastNotamView).length;
+            const badge = $('notam-unread');
+            badge.textContent = String(unread);
+            badge.hidden = unread === 0;
+            $('notams-tab').setAttribute('aria-label', 'NOTAMs' + (unread ? ', ' + unread + ' unread change' + (unread === 1 ? '' : 's') : ''));
+          }
+          $('notam-mark-read').addEventListener('click', () => {
+            state.lastNotamView = now(); localStorage.setItem('gw-notams-seen', String(state.lastNotamView));
+            renderUnread();
+            for (const chip of $('notam-list').querySelectorAll('.chip.new, .chip.modified, .chip.cancelled')) chip.remove();
+          });
+          function renderNotamChanges(doc) {
             const ch = $('notam-changes'); clear(ch);
             if (!doc.changes.length) ch.appendChild(el('li', 'muted', 'No change recorded'));
             for (const c of doc.changes.slice(0, 50)) {

@@ -174,7 +174,7 @@ extension FeedServer {
         }
         return Self.json(CockpitAPI.notams(all, changes: changes, refreshes: refreshes, stale: stale, center: center, airport: airport,
                                            radiusNM: radius, severity: q["severity"].map(String.init), kind: q["kind"].map(String.init),
-                                           time: s.time))
+                                           time: s.time, number: q["number"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }))
     }
 
     /// What a logbook route answers.
@@ -247,7 +247,7 @@ extension FeedServer {
           /api/traffic          ownship, targets nearest first, active airspace (JSON)
           /api/alerts           active alerts and the last hour of changes (JSON)
           /api/alerts/ack?id=   POST: acknowledge an airspace alert ([feeds] ack_token required)
-          /api/notams           stored NOTAMs near ownship (?airport=KSLE, ?lat=&lon=, &radius=NM, &severity=, &kind=)
+          /api/notams           stored NOTAMs near ownship (?airport=KSLE, ?lat=&lon=, &radius=NM, &severity=, &kind=; ?number=6/2174: that one, wherever it is)
           /api/weather          FIS-B weather by station, nearest first (JSON)
           /api/status           receiver, feeds, database, NOTAM refresh, version (JSON)
           /api/flights          the logbook: every flight kept (JSON)

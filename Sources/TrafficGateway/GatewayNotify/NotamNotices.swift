@@ -71,7 +71,7 @@ package struct NotamNotices: Sendable {
             let message = zip(lines, entries).map { line, e in "• \(line)\n  \(Self.short(e.plain, 300))" }.joined(separator: "\n")
             out.append(Notification(id: Notification.id(kind: .notamChanges, identity: place.name + "|" + sorted.map(\.2).joined(separator: "|")),
                                     kind: .notamChanges, title: title, message: message, severity: severity,
-                                    url: settings.link(notam: sorted[0].1), time: now, place: place.name, changes: entries))
+                                    url: settings.link(notam: (sorted.first { $0.0.kind != "cancelled" } ?? sorted[0]).1), time: now, place: place.name, changes: entries))
             for (c, n, identity) in sorted where n.severity == "critical" && c.kind != "cancelled" {
                 let e = change(c.kind, n)
                 out.append(Notification(id: Notification.id(kind: .notamChanges, identity: "critical|" + identity), kind: .notamChanges,

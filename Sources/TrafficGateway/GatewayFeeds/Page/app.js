@@ -50,8 +50,13 @@
 
   // ---- panels ----
   function showPanel() {
-    const name = (location.hash || '#traffic').slice(1);
+    // #notams/<number> and #alerts/<eventId> (a notification's link) open the panel at that item.
+    const parts = (location.hash || '#traffic').slice(1).split('/');
+    const name = parts[0];
+    const target = parts.length > 1 ? safeDecode(parts.slice(1).join('/')) : null;
     const panel = ['traffic', 'alerts', 'notams', 'radar', 'weather', 'flights', 'status'].indexOf(name) >= 0 ? name : 'traffic';
+    state.focusNotam = panel === 'notams' ? target : null;
+    state.focusAlert = panel === 'alerts' ? target : null;
     if (state.panel === 'notams' && panel !== 'notams') {
       state.lastNotamView = now(); localStorage.setItem('gw-notams-seen', String(state.lastNotamView));
     }
@@ -63,6 +68,7 @@
     if (panel === 'flights') drawFlight();
     if (panel === 'radar') drawRadarMap();
   }
+  function safeDecode(s) { try { return decodeURIComponent(s); } catch (e) { return s; } }
   const periods = { traffic: 1000, alerts: 10000, notams: 60000, radar: 20000, weather: 30000, flights: 30000, status: 2000 };
   const loaders = { traffic: loadTraffic, alerts: loadAlerts, notams: loadNotams, radar: loadRadar, weather: loadWeather, flights: loadFlights, status: loadStatus };
   // A loader runs at its period while its panel shows (the traffic also under the Radar view,
@@ -578,6 +584,10 @@
     const body = $('alerts-history'); clear(body);
     for (const h of state.history.slice(0, 200)) {
       const tr = el('tr', h.event === 'cleared' ? '' : h.level);
+      if (state.focusAlert && h.eventId === state.focusAlert) {
+        tr.setAttribute('aria-current', 'true');
+        setTimeout(() => tr.scrollIntoView({ block: 'center' }), 0);
+      }
       tr.appendChild(el('td', '', hhmmss(h.time)));
       tr.appendChild(el('td', '', h.level));
       tr.appendChild(el('td', '', h.event));
@@ -669,7 +679,13 @@
     if (doc.stale) sum.appendChild(el('span', 'chip stale', 'STALE: older than 24 h'));
     const list = $('notam-list'); clear(list);
     if (!doc.notams.length) list.appendChild(el('p', 'muted', 'No stored NOTAM here. On the ground, with a network: gatewayd notams fetch --location KSLE'));
-    for (const n of doc.notams) {
+    state.notamChanges = doc.changes;
+    renderUnread();
+    for (const n of doc.notams) list.appendChild(notamCard(n));
+    renderNotamChanges(doc);
+    await focusNotam(doc.notams);
+  }
+  function notamCard(n) {
       const card = el('article', 'notam ' + n.severity);
       const h = el('h3');
       h.appendChild(el('span', 'chip ' + n.severity, n.severity));
@@ -684,8 +700,45 @@
       const raw = el('div'); raw.appendChild(el('div', 'muted', 'As issued')); raw.appendChild(el('pre', 'raw', n.text));
       const tr = el('div'); tr.appendChild(el('div', 'muted', 'Plain English')); tr.appendChild(el('div', 'translation', n.translation));
       two.appendChild(raw); two.appendChild(tr); card.appendChild(two);
-      list.appendChild(card);
+      return card;
+  }
+  function notamMatches(n, target) {
+    return n.number === target || n.key === target || (n.location && n.location + ' ' + n.number === target) || 'FDC ' + n.number === target;
+  }
+  // The NOTAM a notification's link names: marked, scrolled to, its plain English shown; looked
+  // up wherever it is when the list's filter left it out.
+  async function focusNotam(shown) {
+    const target = state.focusNotam, note = $('notam-focus');
+    note.hidden = !target;
+    if (!target) return;
+    let card = null;
+    const cards = $('notam-list').querySelectorAll('article.notam');
+    shown.forEach((n, i) => { if (!card && notamMatches(n, target)) card = cards[i]; });
+    if (!card) {
+      const doc = await getJSON('/api/notams?number=' + encodeURIComponent(target.replace(/^(FDC|[A-Z0-9]{3,4}) (?=\d)/, '')));
+      const n = doc.notams.find((x) => notamMatches(x, target)) || doc.notams[0];
+      if (n) { card = notamCard(n); $('notam-list').insertBefore(card, $('notam-list').firstChild); }
     }
+    for (const c of cards) c.removeAttribute('aria-current');
+    note.textContent = card ? 'Opened from a notification: ' + target : 'NOTAM ' + target + ' is no longer stored here (cancelled or expired).';
+    if (!card) return;
+    card.setAttribute('aria-current', 'true');
+    card.scrollIntoView({ block: 'center' });
+  }
+  // The NOTAMs tab's badge: the changes this device has not seen (kept per device, as the chips).
+  function renderUnread() {
+    const unread = (state.notamChanges || []).filter((c) => Date.parse(c.time) / 1000 > state.lastNotamView).length;
+    const badge = $('notam-unread');
+    badge.textContent = String(unread);
+    badge.hidden = unread === 0;
+    $('notams-tab').setAttribute('aria-label', 'NOTAMs' + (unread ? ', ' + unread + ' unread change' + (unread === 1 ? '' : 's') : ''));
+  }
+  $('notam-mark-read').addEventListener('click', () => {
+    state.lastNotamView = now(); localStorage.setItem('gw-notams-seen', String(state.lastNotamView));
+    renderUnread();
+    for (const chip of $('notam-list').querySelectorAll('.chip.new, .chip.modified, .chip.cancelled')) chip.remove();
+  });
+  function renderNotamChanges(doc) {
     const ch = $('notam-changes'); clear(ch);
     if (!doc.changes.length) ch.appendChild(el('li', 'muted', 'No change recorded'));
     for (const c of doc.changes.slice(0, 50)) {
