@@ -164,7 +164,7 @@ let package = Package(
         .testTarget(name: "GatewayFleetTests",
                     dependencies: ["GatewaySupport", "GatewayHTTP", "GatewayRecords", "GatewayFeeds", "GatewayFleet", "GatewayTestSupport"]),
         .testTarget(name: "GatewayNotifyTests",
-                    dependencies: ["GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayNotams", "GatewayNotify", "GatewayRuntime", "GatewayTestSupport"]),
+                    dependencies: ["GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayFleet", "GatewayRuntime", "GatewayTestSupport"]),
         .testTarget(name: "GatewayRuntimeTests",
                     dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayNotify", "GatewayFeeds", "GatewayRuntime",
                                    "GatewayTestSupport",

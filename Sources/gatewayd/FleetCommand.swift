@@ -78,8 +78,10 @@ struct FleetStationCommand: AsyncParsableCommand {
         }
         let settings = FleetSettings(broker: broker, id: nil, username: c.fleetUsername, passwordFile: c.fleetPasswordFile, caFile: c.fleetCA)
         do {
-            try await FleetStationApp(settings: settings, database: database ?? FleetStationApp.defaultDatabase(), httpBind: httpBind, httpPort: httpPort,
-                                      httpToken: c.fleetStationToken, console: Terminal.console).run()
+            var app = FleetStationApp(settings: settings, database: database ?? FleetStationApp.defaultDatabase(), httpBind: httpBind, httpPort: httpPort,
+                                      httpToken: c.fleetStationToken, console: Terminal.console)
+            app.notify = c.notify
+            try await app.run()
         } catch {
             throw CommandFailure("\(error)")
         }

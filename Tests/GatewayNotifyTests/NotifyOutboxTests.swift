@@ -7,6 +7,7 @@ import GDL90
 @testable import GatewayWeather
 @testable import GatewayNotify
 @testable import GatewayRuntime
+@testable import GatewayFleet
 
 /// The outbox in a real SQLite file, and what is decided there: baselines, first times, the
 /// bounds, the gateway's episodes across a restart.
@@ -143,5 +144,35 @@ import GDL90
         #expect(throws: ConfigError(file: "g.toml", line: 2, message: "the array opened here is not closed with ]")) {
             try GatewayConfig.parse("[notify]\ntargets = [\n \"ntfy://ntfy.sh/one\",\n", file: "g.toml")
         }
+    }
+}
+
+/// The ground station's notifications: a gateway offline unexpectedly (its will) and back, once
+/// each; an expected stop and the statuses of a station's restart say nothing; an aircraft's
+/// warning with `fleet_alerts = "warning"`, once per event, a caution not.
+@Suite struct FleetNotifyTests {
+    @Test func offlineUnexpectedlyAndWarningsAreToldOnce() throws {
+        let db = try NotifyOutboxTests.database()
+        var configured = try NotifyOutboxTests.settings()
+        configured.fleetAlerts = "warning"
+        let settings = configured
+        let notifier = Notifier(settings: settings, outbox: Outbox(database: db), clock: { 0 }) { _ in }
+        let episodes = GatewayEpisodes(settings: settings, outbox: notifier.outbox, name: "fleet")
+        let station = FleetStation(settings: FleetSettings(broker: try #require(FleetBroker(url: "mqtt://127.0.0.1:1"))), password: nil, database: db,
+                                   clientID: "notify-test", clock: { 1_778_940_000 }) { _ in }
+        station.notices.set { FleetStationApp.notice($0, settings: settings, episodes: episodes, notifier: notifier, console: .silent) }
+        func status(_ gateway: String, _ json: String) { station.receive(topic: "skygate/\(gateway)/status", payload: Array(json.utf8)) }
+        status("N1", #"{"online":true,"version":"0.19.0"}"#)  // the retained status after a station restart: nothing
+        status("N1", #"{"online":false,"reason":"stopped"}"#)  // a clean stop: nothing
+        status("N1", #"{"online":true}"#)
+        status("N1", #"{"online":false,"reason":"connection lost"}"#)  // the will
+        status("N1", #"{"online":false,"reason":"connection lost"}"#)  // again: no change
+        status("N1", #"{"online":true}"#)
+        let warning = #"{"eventId":"7-1","id":"traffic-a1","event":"raised","level":"warning","message":"Traffic N825V 12 o'clock 0.4 NM","time":"2026-05-16T14:00:00Z"}"#
+        station.receive(topic: "skygate/N1/alerts", payload: Array(warning.utf8))
+        station.receive(topic: "skygate/N1/alerts", payload: Array(warning.utf8))  // the broker's redelivery: once
+        station.receive(topic: "skygate/N1/alerts", payload: Array(#"{"eventId":"7-2","id":"traffic-a2","event":"raised","level":"caution","message":"Traffic N2","time":"2026-05-16T14:00:01Z"}"#.utf8))
+        let titles = try notifier.outbox.entries().filter { $0.target == settings.targets[0].key }.map(\.notification.title).reversed()
+        #expect(Array(titles) == ["gateway N1: offline", "gateway N1: online again after 0 min", "N1: WARNING Traffic N825V 12 o'clock 0.4 NM"])
     }
 }

@@ -50,6 +50,19 @@ package final class FleetStation: Sendable {
     private let password: String?
     private let clock: @Sendable () -> Double
     private let log: @Sendable (String) -> Void
+    /// Told of what a club would be notified of (issue 54): a gateway going offline and back, and
+    /// every alert event once (set before `start`).
+    package let notices = Locked<(@Sendable (FleetNotice) -> Void)?>(nil)
+
+    /// What the station tells the notifications.
+    package enum FleetNotice: Sendable {
+        /// A gateway's status said offline; `unexpected` when it is its will ("connection lost").
+        case offline(gateway: String, reason: String, unexpected: Bool)
+        /// A gateway is online again.
+        case online(gateway: String)
+        /// A new alert event of a gateway (its JSON object's words), once.
+        case alert(gateway: String, eventId: String, level: String, event: String, message: String)
+    }
     /// Positions kept for each gateway's track on the page, seconds.
     package static let trackSeconds = 600.0
     /// Active alerts kept per gateway (a gateway that never clears cannot slow the station).
@@ -179,10 +192,15 @@ package final class FleetStation: Sendable {
                 let online = object["online"] as? Bool ?? false
                 let reason = online ? nil : object["reason"] as? String ?? "offline"
                 let version = object["version"] as? String
+                var wasOnline = false
                 update(gateway, at: now) { g in
+                    wasOnline = g.online
                     g.online = online
                     g.reason = reason
                     g.version = version ?? g.version
+                }
+                if wasOnline != online, let tell = notices.value {
+                    tell(online ? .online(gateway: gateway) : .offline(gateway: gateway, reason: reason ?? "offline", unexpected: reason == "connection lost"))
                 }
                 try store.database.write { db in
                     try db.execute("""
@@ -231,6 +249,10 @@ package final class FleetStation: Sendable {
                     g.active.removeAll { $0.id == alertID }
                     if !cleared { g.active.append((alertID, object)) }
                     if g.active.count > Self.mostActiveAlerts { g.active.removeFirst(g.active.count - Self.mostActiveAlerts) }
+                }
+                if rowid != nil, let tell = notices.value {
+                    tell(.alert(gateway: gateway, eventId: eventId, level: object["level"] as? String ?? "advisory",
+                                event: object["event"] as? String ?? "raised", message: object["message"] as? String ?? alertID))
                 }
                 if let rowid {
                     // A subscriber that comes between gets this row from the database too; its

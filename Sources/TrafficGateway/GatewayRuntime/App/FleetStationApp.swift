@@ -1,6 +1,7 @@
 import GatewaySupport
 import GatewayRecords
 import GatewayFleet
+import GatewayNotify
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -21,6 +22,9 @@ package struct FleetStationApp: Sendable {
     /// When set, every request to the station's server (but the page's files) must carry it.
     package var httpToken: String?
     package let console: GatewayConsole
+    /// `[notify]` at the station (issue 54): a gateway offline unexpectedly, and with
+    /// `fleet_alerts` every aircraft's alert at that level or above.
+    package var notify = NotifySettings()
 
     /// The default database: `$XDG_DATA_HOME/gatewayd/fleet.sqlite`, beside a gateway's.
     package static func defaultDatabase(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -49,6 +53,17 @@ package struct FleetStationApp: Sendable {
         let host = (try? String(contentsOfFile: "/etc/hostname", encoding: .utf8))?.trimmingWhitespaceAndNewlines() ?? "station"
         let station = FleetStation(settings: settings, password: password, database: db, clientID: "skygate-station-" + (host.isEmpty ? "station" : host),
                                    clock: { Date().timeIntervalSince1970 }) { console.info($0) }
+        var timers: [any Service] = []
+        if let notifier = notify.enabled ? Notifier(settings: notify, outbox: Outbox(database: db), clock: { Date().timeIntervalSince1970 }, log: { console.warning($0) }) : nil {
+            let settings = notify
+            let episodes = GatewayEpisodes(settings: settings, outbox: notifier.outbox, name: "fleet")
+            station.notices.set { notice in
+                Self.notice(notice, settings: settings, episodes: episodes, notifier: notifier, console: console)
+                Task { await notifier.deliver(ignoringBackoff: false) }  // concurrency: the delivery off libmosquitto's thread
+            }
+            timers.append(PeriodicService("notifications", delay: .seconds(30), every: .seconds(30)) { await notifier.deliver(ignoringBackoff: false) })
+            console.info("gatewayd fleet: notifications to " + settings.targets.map(\.description).joined(separator: ", "))
+        }
         let server = FleetServer(station: station, token: httpToken)
         try server.start(host: httpBind, port: httpPort)
         try station.start()
@@ -56,12 +71,40 @@ package struct FleetStationApp: Sendable {
         let keepAlive = PeriodicService("fleet keep-alive", delay: .seconds(FleetStation.keepAliveSeconds), every: .seconds(FleetStation.keepAliveSeconds)) { station.keepAlive() }
         console.info("gatewayd fleet: station for \(settings.broker) (\(FleetTopic.everything)); page and API on http://\(httpBind):\(server.port)/\(httpToken == nil ? "" : " (token required)"); database \(database)")
         var configuration = ServiceGroupConfiguration(
-            services: [.init(service: signals, successTerminationBehavior: .gracefullyShutdownGroup), .init(service: server), .init(service: keepAlive)] + (station.service.map { [.init(service: $0)] } ?? []),
+            services: [.init(service: signals, successTerminationBehavior: .gracefullyShutdownGroup), .init(service: server), .init(service: keepAlive)] + timers.map { .init(service: $0) } + (station.service.map { [.init(service: $0)] } ?? []),
             logger: Logger(label: "gatewayd.fleet") { _ in SwiftLogNoOpLogHandler() })
         configuration.gracefulShutdownSignals = []
         try await ServiceGroup(configuration: configuration).run()
         station.stop()
         try? db.close()
         console.info("gatewayd fleet: stopped\(signals.received.map { " on \($0)" } ?? "")")
+    }
+
+    /// A station's notice into the outbox: a gateway offline unexpectedly (its will) and back, as
+    /// an episode of that gateway (said once each way, across the station's restarts); an alert
+    /// at or above `fleet_alerts`, raised or escalated, once per event.
+    static func notice(_ notice: FleetStation.FleetNotice, settings: NotifySettings, episodes: GatewayEpisodes, notifier: Notifier, console: GatewayConsole) {
+        let now = Date().timeIntervalSince1970
+        do throws(GatewayError) {
+            switch notice {
+            case .offline(let gateway, let reason, let unexpected):
+                guard unexpected else { return }
+                try GatewayEpisodes(settings: settings, outbox: episodes.outbox, name: "gateway \(gateway)").update(
+                    "fleet:" + gateway, problem: "Gateway \(gateway) went offline unexpectedly (\(reason)): a power cut, the network gone, or a crash.",
+                    began: "offline", ended: "online again", now: now)
+            case .online(let gateway):
+                try GatewayEpisodes(settings: settings, outbox: episodes.outbox, name: "gateway \(gateway)").update(
+                    "fleet:" + gateway, problem: nil, began: "offline", ended: "online again", now: now)
+            case .alert(let gateway, let eventId, let level, let event, let message):
+                let rank = ["advisory": 1, "caution": 2, "warning": 3]
+                guard let least = settings.fleetAlerts, event != "cleared", (rank[level] ?? 0) >= (rank[least] ?? 4) else { return }
+                let n = Notification(id: Notification.id(kind: .fleet, identity: gateway + "|" + eventId), kind: .fleet,
+                                     title: "\(gateway): \(level.uppercased()) \(message)", message: "\(gateway) \(event) a \(level): \(message)",
+                                     severity: level == "advisory" ? "info" : level, url: settings.link(alert: eventId), time: now, place: gateway)
+                try notifier.outbox.add(n, targets: settings.targets, now: now)
+            }
+        } catch {
+            console.warning("gatewayd fleet: notification not kept: \(error)")
+        }
     }
 }
