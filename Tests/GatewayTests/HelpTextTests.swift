@@ -12,6 +12,7 @@ import GatewayTestSupport
         ["alerts"], ["alerts", "list"], ["alerts", "ack"], ["voice"], ["voice", "test"], ["voice", "list"],
         ["config"], ["config", "check"], ["config", "show"],
         ["flights"], ["flights", "list"], ["flights", "show"], ["flights", "export"], ["flights", "import"], ["flights", "delete"],
+        ["notify"], ["notify", "test"], ["notify", "list"],
     ]
 
     @Test(arguments: commands)
