@@ -23,10 +23,10 @@ struct NotamsFetch: AsyncParsableCommand {
         commandName: "fetch", abstract: "Fetch NOTAMs from the FAA and store them (never replacing good data with a bad reply).",
         usage: "gatewayd notams fetch [<options>]")
 
-    @Option(help: "Source: faa-api (needs a key from api.faa.gov), faa-nms (the FAA's NOTAM Management Service, OAuth2 key) or faa-search (no key; may refuse scripts).")
-    var source = NotamSourceKind.faaAPI
+    @Option(help: "Source: faa-api (needs a key from api.faa.gov), faa-nms (the FAA's NOTAM Management Service, OAuth2 key) or faa-search (no key; may refuse scripts). Default: [notams] source of --config, else faa-api.")
+    var source: NotamSourceKind?
 
-    @Option(help: "Base URL replacing the source's (a mirror, a proxy, a test server).")
+    @Option(help: "Base URL replacing the source's (a mirror, a proxy, a test server). Default: [notams] url of --config.")
     var url: String?
 
     @Option(help: "ICAO location, repeatable (e.g. KSLE).")
@@ -64,15 +64,19 @@ struct NotamsFetch: AsyncParsableCommand {
         let settings = try RefreshNotifications.load(config)
         let locations = location.isEmpty && near == nil ? settings?.config.notamLocations ?? [] : location
         if locations.isEmpty && near == nil { throw CommandFailure("notams: no --location, no --near, and no [notams] locations in \(config ?? "the configuration")") }
+        let source = self.source ?? settings?.config.notamSource ?? .faaAPI
+        let url = self.url ?? settings?.config.notamURL
         let store = try db.store()
         var http = HTTPClient()
         http.onRetry = { attempt, reason in Terminal.error("notams: \(reason); retry \(attempt) of 3") }
         let query = NotamQuery(locations: locations, near: near.flatMap(Self.point).map { ($0.0, $0.1, radius) })
         let notams: [Notam]
         do {
-            let file = credentials
+            let file = credentials, config = settings?.config
             let client = try source.client(baseURL: url, http: http) { () throws(FetchError) in
-                try Credentials.load(file: file)
+                // --credentials, else what the configuration names (its file, its keys, the environment).
+                if let config, file == nil { return try config.notamCredentials() }
+                return try Credentials.load(file: file)
             }
             notams = try await client.fetch(query)
         } catch {

@@ -172,6 +172,56 @@ import GatewayTestSupport
         #expect(Set(ids).count == 2)
     }
 
+    /// `gatewayd run` notifies as it runs: its NOTAM refresh (2 s after start) finds a new TFR
+    /// against a baseline set by an earlier `notams fetch`, and the webhook has it at once; with
+    /// `receiver_silent_min = 1` and no GDL90, "receiver silent" comes about a minute later.
+    @Test(.ownThread) func runTellsWhatItsRefreshFindsAndASilentReceiver() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-notify-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        guard let peers = try Peers(dir: dir), let gatewayd = gatewaydExecutable() else { return }
+        let closure = Self.feature("12/001", "RWY 13/31 CLSD")
+        let tfr = Self.feature("6/2174", "OR..AIRSPACE SALEM, OR..TEMPORARY FLIGHT RESTRICTIONS WI AN AREA DEFINED AS 1NM RADIUS OF 451540N1230011W SFC-4000FT MSL",
+                               fdc: true, polygon: Self.square(north: 6))
+        let api = try TestHTTPServer([Self.page([closure]), Self.page([closure, tfr])].map { .respond(status: 200, headers: ["Content-Type": "application/json"], body: $0) })
+        defer { api.stop() }
+        let config = dir + "/gatewayd.toml", database = dir + "/gateway.sqlite"
+        try """
+            [notams]
+            source = "faa-api"
+            url = "\(api.base)"
+            locations = ["KSLE"]
+
+            [notify]
+            targets = ["json://127.0.0.1:\(peers.port("webhook"))/hook?secret=\(peers.ports["secret"] ?? "")"]
+            receiver_silent_min = 1
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let environment = ["FAA_CLIENT_ID": "id", "FAA_CLIENT_SECRET": "secret"]
+        let baseline = try runProcess(gatewayd, ["notams", "fetch", "--config", config, "--database", database], environment: environment)
+        #expect(baseline.status == 0 && peers.received("webhook").isEmpty, "\(baseline.errors)")
+
+        let run = Process()
+        run.executableURL = gatewayd
+        run.arguments = ["run", "--config", config, "--udp-port", "0", "--http-port", "0", "--nmea-port", "0", "--database", database, "--status-interval", "0"]
+        run.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let errors = Pipe()
+        run.standardError = errors
+        run.standardOutput = Pipe()
+        try run.run()
+        defer { if run.isRunning { run.terminate() }; run.waitUntilExit() }
+        #expect(eventually(30, every: 0.2) { peers.received("webhook").count == 1 }, "run's refresh was not notified")
+        let body = peers.received("webhook").first?["body"] as? [String: Any]
+        #expect(body?["title"] as? String == "New TFR 6 NM N of KSLE: FDC 6/2174 (SFC–4000 ft, 20 Dec 14:00–18:00Z)")
+        #expect(eventually(100, every: 0.5) { peers.received("webhook").count == 2 }, "no 'receiver silent' notification")
+        let silent = peers.received("webhook").last?["body"] as? [String: Any]
+        #expect(silent?["kind"] as? String == "gateway" && silent?["title"] as? String == "skygate: receiver silent", "\(silent ?? [:])")
+        run.terminate()
+        run.waitUntilExit()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said.contains("gatewayd: notifications to json://127.0.0.1:\(peers.port("webhook"))/hook?secret=****"), "\(said)")
+        #expect(!said.contains(peers.ports["secret"] as? String ?? "?"))
+    }
+
     @Test func aBadTargetIsNamedByConfigCheck() throws {
         guard let gatewayd = gatewaydExecutable() else { return }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-notify-\(UUID().uuidString)").path
