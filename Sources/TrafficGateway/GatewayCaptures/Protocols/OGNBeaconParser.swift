@@ -216,6 +216,13 @@ package struct OGNBeaconParser: Sendable {
             signalDB: signal, errors: errors, frequencyOffsetKHz: offset, line: String(decoding: b, as: UTF8.self)))
     }
 
+    /// The aircraft beacons of `lines`, in order (anything else left out): a recording's OGN
+    /// lines read back.
+    package static func beacons(_ lines: [String]) -> [OGNBeacon] {
+        let parser = OGNBeaconParser()
+        return lines.compactMap { if case .beacon(let b) = parser.parse($0) { b } else { nil } }
+    }
+
     /// The start of a line, for a message.
     static func preview(_ b: UnsafeBufferPointer<UInt8>) -> String {
         let text = String(decoding: b.prefix(24), as: UTF8.self).escapingControlCharacters
