@@ -293,11 +293,13 @@ package struct OGNBeaconParser: Sendable {
             var i = s
             var negative = false
             if i < e, b[i] == 0x2B || b[i] == 0x2D { negative = b[i] == 0x2D; i += 1 }
+            // Digits as a whole number, then one division: 0.7 reads as the double nearest 0.7.
             var value = 0.0, scale = 1.0, digits = 0, point = false
             while i < e {
                 let c = b[i]
                 if c >= 0x30 && c <= 0x39 {
-                    if point { scale /= 10; value += Double(c - 0x30) * scale } else { value = value * 10 + Double(c - 0x30) }
+                    value = value * 10 + Double(c - 0x30)
+                    if point { scale *= 10 }
                     digits += 1
                 } else if c == 0x2E && !point {
                     point = true
@@ -306,7 +308,8 @@ package struct OGNBeaconParser: Sendable {
                 }
                 i += 1
             }
-            guard digits > 0 else { return nil }
+            guard digits > 0, digits <= 15 else { return nil }
+            value /= scale
             return negative ? -value : value
         }
     }
