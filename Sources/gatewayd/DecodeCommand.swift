@@ -1,4 +1,8 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+import Foundation
 import GDL90
 import GatewaySupport
 import GatewayDomain
@@ -21,7 +25,7 @@ struct DecodeCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Capture files: pcap, pcapng, dump978 text, raw GDL90, a Stratux replay log (NNNN-uat.log, -es.log, -gps.log) or SBS BaseStation text; the format is found from the content. A folder is every capture in it, in time order.")
+    @Argument(help: "Capture files: pcap, pcapng, dump978 text, raw GDL90, a Stratux replay log (NNNN-uat.log, -es.log, -gps.log) SBS BaseStation text or OGN APRS text (one beacon a line, optionally after an ISO time); the format is found from the content. A folder is every capture in it, in time order.")
     var files: [String]
 
     @Flag(help: "JSON Lines output (see README for the fields).")
@@ -33,10 +37,27 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day, and of dump978 lines without t= times. Without it the date comes from the FIS-B products' own dates, else the file's modification time (said in a note)."))
     var date: String?
 
+    /// The APRS log at `path`, when it is one (`APRSLog.looksLike`).
+    func aprsLog(_ path: String) throws -> APRSLog? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        let head = [UInt8](handle.readData(ofLength: 8192))
+        try? handle.close()
+        guard APRSLog.looksLike(head) else { return nil }
+        return try APRSLog.read(path: path, date: date.flatMap(Timestamp.parse))
+    }
+
     func run() throws {
         var totals = GatewayCounters()
         var damaged: [String] = []
         for path in try expandCaptures(files) {
+            if let log = try aprsLog(path) {
+                // OGN APRS text: each aircraft beacon a `traffic` line `from` `ogn`.
+                Terminal.out(log.entries.map { e in
+                    json ? APRSLog.json(e) : "\(Timestamp.iso8601(e.time)) ogn \(e.beacon.dialect) \(e.beacon.callsign) \(e.beacon.addressType) \(e.beacon.aircraftType) \(e.beacon.altitudeFt) ft \(e.beacon.trackDeg.map { "\(Int($0))°" } ?? "-") \(e.beacon.groundSpeedKt.map { "\($0) kt" } ?? "-")"
+                })
+                Terminal.error("\(path): \(log.entries.count) OGN beacons, \(log.skipped) receiver/status lines skipped, \(log.problemCount) wrong lines" + (log.problemExamples.first.map { " (\($0))" } ?? ""))
+                continue
+            }
             var capture = try openCapture(path, port: port)
             let midnight = try rawCaptureMidnight(date, &capture)
             var counting = GatewayCore.Configuration()

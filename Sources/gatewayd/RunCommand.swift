@@ -54,6 +54,11 @@ struct RunCommand: AsyncParsableCommand {
     var sbs: HostPort?
 
     @Option(help: ArgumentHelp(
+        "The Open Glider Network's APRS as host:port (port 14580 if omitted): an APRS-IS server (aprs.glidernet.org:14580, logged in read-only with a range filter of [ogn] range_km around [ogn] near or ownship) or a local ogn-decode's APRS output (127.0.0.1:50001). FLARM, OGN trackers, FANET, PilotAware, SafeSky… become traffic beside GDL90's (one target with 1090 when the address is ICAO). No-tracking senders alert only; stealth ones show without identity. Reconnects with backoff.",
+        valueName: "host:port"), transform: { try HostPort.argument($0, defaultPort: 14580) })
+    var ogn: HostPort?
+
+    @Option(help: ArgumentHelp(
         "Flight recorder: keep every datagram, gpsd fix, airspace set and acknowledgement in this folder, one pcapng file an hour (gdl90-2026-05-16-14.pcapng: interface 0 the GDL90 datagrams, 1 the gpsd fixes, 2 the events; Wireshark opens it). Replay with: gatewayd replay DIR (every hour), DIR/gdl90-2026-05-16-14 or its .pcapng (one hour); recordings of the older three-file form replay the same way. The folder is capped by [recorder] max_mb (200 MB by default): the oldest hour goes first."))
     var record: String?
 
@@ -149,6 +154,7 @@ struct RunCommand: AsyncParsableCommand {
             "--bind": bind.map(TOMLValue.string),
             "--gpsd": gpsd.map { .string($0.description) },
             "--sbs": sbs.map { .string($0.description) },
+            "--ogn": ogn.map { .string($0.description) },
             "--accept-from": acceptFrom.isEmpty ? nil : .array(acceptFrom.map(TOMLValue.string)),
             "--record": record.map(TOMLValue.string),
             "--json": json ? .bool(true) : nil,

@@ -13,7 +13,9 @@ import Testing
     /// A value other than the default for every key: a key added to the table without one here fails.
     static let samples: [String: (toml: String, shown: String)] = [
         "input.udp_port": ("4001", "4001"), "input.bind": ("\"127.0.0.1\"", "\"127.0.0.1\""),
-        "input.gpsd": ("\"gps.local\"", "\"gps.local:2947\""), "sbs.address": ("\"feeder.local\"", "\"feeder.local:30003\""), "input.accept_from": ("[\"192.168.10.1\"]", "[\"192.168.10.1\"]"),
+        "input.gpsd": ("\"gps.local\"", "\"gps.local:2947\""), "sbs.address": ("\"feeder.local\"", "\"feeder.local:30003\""),
+        "ogn.address": ("\"aprs.glidernet.org\"", "\"aprs.glidernet.org:14580\""), "ogn.range_km": ("100", "100"),
+        "ogn.near": ("\"47.26,11.34\"", "\"47.26,11.34\""), "ogn.ownship_ids": ("[\"dd1234\"]", "[\"DD1234\"]"), "input.accept_from": ("[\"192.168.10.1\"]", "[\"192.168.10.1\"]"),
         "database.path": ("\"/tmp/g.sqlite\"", "\"/tmp/g.sqlite\""), "database.enabled": ("false", "false"),
         "output.json": ("true", "true"), "output.status_interval": ("5", "5"), "log.level": ("\"warning\"", "\"warning\""),
         "feeds.http_port": ("8091", "8091"), "feeds.http_bind": ("\"127.0.0.1\"", "\"127.0.0.1\""), "feeds.nmea_port": ("0", "0"),
@@ -106,7 +108,7 @@ import Testing
             let names = GatewayConfig.keys.filter { $0.section == section }.map(\.name).sorted().joined(separator: ", ")
             #expect(error("[\(section)]\nnope = 1\n") == "g.toml:2: unknown key 'nope' in [\(section)] (known: \(names))")
         }
-        #expect(error("[inputs]\nudp_port = 1\n") == "g.toml:2: unknown key 'udp_port' in [inputs] (sections: input, sbs, database, output, log, feeds, recorder, airspace, notams, weather, fleet, notify, voice, alerts)")
+        #expect(error("[inputs]\nudp_port = 1\n") == "g.toml:2: unknown key 'udp_port' in [inputs] (sections: input, sbs, ogn, database, output, log, feeds, recorder, airspace, notams, weather, fleet, notify, voice, alerts)")
         #expect(error("[log]\nlevel = \"debug\"\n") == "g.toml:2: 'level' in [log] must be error, warning or info")
         #expect(error("[notams]\nsource = \"faa\"\n") == "g.toml:2: 'source' in [notams] must be faa-api, faa-nms or faa-search")
         #expect(error("[feeds]\nforward = [\"efb\"]\n") == "g.toml:2: 'forward' in [feeds] must be array of \"host:port\" or \"auto\"")

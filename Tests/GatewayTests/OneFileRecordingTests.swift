@@ -54,6 +54,7 @@ import GatewayTestSupport
             switch event.change {
             case .airspace(let areas): (event.time, .airspace(areas))
             case .acknowledge(let id): (event.time, .acknowledge(id))
+            case .ogn: (event.time, event.input)
             }
         }
         let recorder = try FlightRecorder(directory: directory) { Issue.record("recorder: \($0)") }

@@ -32,7 +32,8 @@ package enum FeedEncoders {
         for t in s.targets {
             var w = JSONWriter()
             w.add("hex", t.key.description)
-            w.add("type", readsbType(t.addressType))
+            // OGN alone: readsb's and tar1090's `other` (a source that is not ADS-B, TIS-B or MLAT).
+            w.add("type", t.heardVia == .ogn ? "other" : readsbType(t.addressType))
             if let c = t.callsign, !c.isEmpty { w.add("flight", c.padding(8)) }
             if let p = t.position {
                 w.add("lat", p.latitude, decimals: 6)
@@ -43,6 +44,7 @@ package enum FeedEncoders {
             } else if let a = t.pressureAltitudeFt {
                 w.add("alt_baro", a)
             }
+            if let g = t.geometricAltitudeFt { w.add("alt_geom", g) }
             if let gs = t.groundSpeedKt { w.add("gs", Double(gs), decimals: 1) }
             if let tr = t.trackDeg { w.add("track", tr, decimals: 1) }
             if let vs = t.verticalSpeedFpm { w.add("baro_rate", vs) }
@@ -53,6 +55,12 @@ package enum FeedEncoders {
             if t.addressType.isTISB { w.addRaw("tisb", "[\"lat\",\"lon\",\"alt_baro\",\"gs\",\"track\"]") }
             if let level = s.alertLevels[t.key] { w.add("gateway_alert", level.description) }
             if t.extrapolated { w.add("gateway_extrapolated", true) }
+            if t.heardVia.contains(.ogn) { w.addRaw("gateway_sources", JSONWriter.array(t.heardVia.names.map { "\"\($0)\"" })) }
+            if let o = t.ogn {
+                w.add("gateway_ogn_aircraft", o.aircraftType.description)
+                // A stealth sender's address type is part of its identity: not said.
+                if !o.stealth { w.add("gateway_ogn_address_type", o.addressType.description) }
+            }
             items.append(w.result)
         }
         var w = JSONWriter()

@@ -41,7 +41,7 @@ package enum NMEA {
             guard rel.length <= rangeNM else { continue }
             count += 1
             let level = alarmLevel(s.alertLevels[t.key])
-            let dz = t.pressureAltitudeFt.flatMap { a in own.altitudeFt.map { (Double(a) - $0) * Geodesy.metersPerFoot } }
+            let dz = t.alertAltitudeFt(own).flatMap { a in own.altitudeFt.map { (Double(a) - $0) * Geodesy.metersPerFoot } }
             out.append(pflaa(t, rel: rel, dzMeters: dz, level: level))
             if best == nil || level > best!.level || (level == best!.level && rel.length < best!.rel.length) {
                 best = (level, t, rel, dz)
@@ -73,14 +73,20 @@ package enum NMEA {
     }
 
     static func pflaa(_ t: Target, rel: PlanePoint, dzMeters: Double?, level: Int) -> String {
-        let idType = t.addressType.rawValue == 0 || t.addressType.rawValue == 2 ? "1" : "0"
+        // FLARM's id types: 1 ICAO, 2 FLARM, 0 random (anything else, a pseudonym included).
+        let idType: String
+        switch t.key.namespace {
+        case .icao: idType = "1"
+        case .flarm: idType = "2"
+        default: idType = "0"
+        }
         let speed = t.groundSpeedKt.map { String(Int((Double($0) * Geodesy.metersPerNM / 3600).rounded())) } ?? ""
         let climb = t.verticalSpeedFpm.map { JSONWriter.format(Double($0) * Geodesy.metersPerFoot / 60, decimals: 1) } ?? ""
         let fields = [
             "PFLAA", String(level), String(Int(saturating: rel.north * Geodesy.metersPerNM)),
             String(Int(saturating: rel.east * Geodesy.metersPerNM)), dzMeters.map { String(Int(saturating: $0)) } ?? "",
             idType, hex(t.key.address), t.trackDeg.map { String(Int(saturating: $0) % 360) } ?? "", "", speed, climb,
-            aircraftType(t.emitterCategory),
+            t.ogn.map { $0.aircraftType.flarmCode } ?? aircraftType(t.emitterCategory),
         ]
         return sentence(fields.joined(separator: ","))
     }

@@ -105,6 +105,7 @@ extension RecordedEvent {
         switch change {
         case .airspace(let areas): .airspace(areas)
         case .acknowledge(let id): .acknowledge(id)
+        case .ogn(let lines): .ogn(OGNBeaconParser.beacons(lines))
         }
     }
 }

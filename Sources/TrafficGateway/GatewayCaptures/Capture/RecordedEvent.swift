@@ -18,6 +18,9 @@ package struct RecordedEvent: Sendable, Equatable, Codable {
         case airspace([AirspaceArea])
         /// An airspace alert acknowledged (alert id or area id).
         case acknowledge(String)
+        /// OGN beacons taken, as the APRS lines they came in (never a no-tracking one: the
+        /// recorder leaves those out); a replay parses them again (`OGNBeaconParser`).
+        case ogn([String])
     }
 
     /// Epoch seconds, as the core took it (microseconds, as recordings keep times).
@@ -60,7 +63,7 @@ package enum RecordedEventLog {
             do {
                 event = try decoder.decode(RecordedEvent.self, from: Data(line))
             } catch {
-                throw GatewayError.file(path: path, reason: "line \(n + 1) is not a recorded event (airspace or acknowledgement)")
+                throw GatewayError.file(path: path, reason: "line \(n + 1) is not a recorded event (airspace, acknowledgement or OGN beacons)")
             }
             if case .airspace(let areas) = event.change, let refused = AirspaceArea.checked(areas).refused.first {
                 throw GatewayError.file(path: path, reason: "line \(n + 1): \(refused.escapingControlCharacters)")

@@ -53,7 +53,9 @@ package struct FeedSnapshot: Sendable {
 extension GatewayCore {
     /// The feeds' view of the core at `time`.
     package func snapshot(at time: Double) -> FeedSnapshot {
-        let targets = picture.targets.values.sorted { $0.key < $1.key }
+        // A no-tracking OGN sender is used for collision alerts only: it is in no feed (the
+        // JSON, GeoJSON, the page, NMEA traffic, the fleet): the feeds read only this list.
+        let targets = picture.targets.values.filter { $0.ogn?.noTracking != true }.sorted { $0.key < $1.key }
         var levels: [TargetKey: AlertLevel] = [:]
         for key in trafficAlerts.activeKeys { if let l = trafficAlerts.level(of: key) { levels[key] = l } }
         let fix = ownship.fix(at: time)

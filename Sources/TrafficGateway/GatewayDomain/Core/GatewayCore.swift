@@ -30,6 +30,9 @@ package struct GatewayCore: Sendable {
         /// Keep FIS-B products that arrive past their validity (counted, not dropped): a person
         /// decoding a file wants what is in it, whatever day the file's clock says (`gatewayd fisb`).
         package var keepsStaleFISBProducts = false
+        /// Ownship's own FLARM and OGN tracker ids (`[ogn] ownship_ids`): beacons of these
+        /// addresses are ownship's ghost, never traffic.
+        package var ognOwnshipIDs: Set<UInt32> = []
         /// Creates the defaults.
         package init() {}
     }
@@ -104,6 +107,12 @@ package struct GatewayCore: Sendable {
         case .message(let message):
             health.lastMessage = time
             handle(message, at: time, into: &out)
+        case .ogn(let beacon):
+            health.lastOGN = time
+            let fix = currentFix(at: time)
+            let update = picture.apply(ogn: beacon, at: time, ownship: ownship, ownshipFix: fix, ownshipIDs: configuration.ognOwnshipIDs)
+            counters.targetsEvicted = picture.evicted
+            if case .target(let key) = update { evaluate(key, fix: fix, at: time, into: &out) }
         case .gpsFix(let raw):
             let (checked, rejected) = raw.validated()
             counters.gpsValuesRejected += rejected.count
@@ -166,6 +175,8 @@ package struct GatewayCore: Sendable {
             counters.bytes += bytes
         case .message(let message):
             counters.messageCounts[message.typeIndex] += 1
+        case .ogn:
+            counters.ognBeacons += 1
         case .frameRejected(let error):
             counters.errorsByReason[error.reason.rawValue, default: 0] += 1
         case .messageRejected(let error):
@@ -245,9 +256,10 @@ package struct GatewayCore: Sendable {
             if let fix, let plane, time - t.lastSeen <= staleAfter, t.twinOf == nil, !echo,
                !t.isFrozen(at: time), t.trustedPosition(at: time, trustLimit: trust) != nil,
                let position = t.projectedPosition(at: time),
-               let allowed = Self.highestLevel(ownship: fix, targetAirborne: t.airborne, targetAltitudeFt: t.pressureAltitudeFt) {
+               case let altitude = t.alertAltitudeFt(fix),
+               let allowed = Self.highestLevel(ownship: fix, targetAirborne: t.airborne, targetAltitudeFt: altitude) {
                 let geometry = TrafficGeometry(plane: plane, ownship: fix, targetPosition: position, velocity: t.velocity,
-                                               pressureAltitudeFt: t.pressureAltitudeFt, verticalSpeedFpm: t.verticalSpeedFpm)
+                                               pressureAltitudeFt: altitude, verticalSpeedFpm: t.verticalSpeedFpm)
                 return TargetReading(geometry: geometry, cap: allowed, callsign: t.callsign)
             }
             return TargetReading(geometry: nil, cap: .warning, callsign: t.callsign)

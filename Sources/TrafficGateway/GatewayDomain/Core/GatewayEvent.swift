@@ -10,6 +10,8 @@ package enum GatewayEvent: Sendable {
     case frameRejected(FrameError)
     /// A frame with a good CRC that did not decode as its type.
     case messageRejected(MessageError)
+    /// An OGN aircraft beacon (FLARM, OGN trackers…).
+    case ogn(OGNBeacon)
     /// A position fix from gpsd.
     case gpsFix(GPSFix)
     /// Time passes (a timer in live mode): staleness, hysteresis and silence are re-evaluated.

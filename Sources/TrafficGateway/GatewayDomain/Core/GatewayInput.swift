@@ -6,6 +6,8 @@ import GDL90
 package enum GatewayInput: Sendable, Equatable {
     /// A GDL 90 datagram (or a raw stream's chunk) as received.
     case datagram([UInt8])
+    /// OGN aircraft beacons (one read of an APRS connection, or a line of a log), in order.
+    case ogn([OGNBeacon])
     /// A position fix from gpsd.
     case gpsFix(GPSFix)
     /// The airspace areas to watch from now on (NOTAM refresh, the store's re-read, a canned set).
@@ -19,11 +21,25 @@ package enum GatewayInput: Sendable, Equatable {
 
     /// Whether a recording keeps it: everything but the clock's ticks, which replay re-creates
     /// from the inputs' own times (the tick rule), and EFB announcements (a replay must not
-    /// forward to an EFB long gone).
+    /// forward to an EFB long gone). OGN beacons are recorded but for the no-tracking ones
+    /// (`recorded`: the flight recorder keeps what this returns).
     package var isRecorded: Bool {
         switch self {
         case .tick, .announcement: false
+        case .ogn(let beacons): beacons.contains { !$0.noTracking }
         default: true
+        }
+    }
+
+    /// What a recording may keep of it: OGN beacons without the no-tracking ones (the OGN's
+    /// terms: such a sender is used for collision alerts only); nil when nothing.
+    package var recorded: GatewayInput? {
+        switch self {
+        case .tick, .announcement: return nil
+        case .ogn(let beacons):
+            let kept = beacons.filter { !$0.noTracking }
+            return kept.isEmpty ? nil : .ogn(kept)
+        default: return self
         }
     }
 }

@@ -120,6 +120,12 @@ package struct GatewayPipeline: Sendable {
             preconditionFailure("handled above")
         case .tick:
             return outputs(advance(to: t), tick: true, at: t)
+        case .ogn(let beacons):
+            var alerts = advance(to: t)
+            for b in beacons { alerts += core.handle(.ogn(b), at: t) }
+            var out = outputs(alerts, tick: false)
+            if let rebroadcast = outputOptions.rebroadcast { out.rebroadcast = ognRebroadcast(beacons, rebroadcast) }
+            return out
         case .gpsFix(let fix):
             return outputs(handle(.gpsFix(fix), at: t), tick: false)
         case .airspace(let areas):
@@ -173,6 +179,38 @@ package struct GatewayPipeline: Sendable {
             out.alerts = ingest(decoded: decoded, byteCount: byteCount, at: time, observe: observe)
         }
         complete(&out, tick: false)
+        return out
+    }
+
+    /// OGN beacons as GDL 90 traffic reports for the EFBs, the alert bit ours: none for a
+    /// no-tracking sender (used for alerts only), a stealth one under its pseudonym, without a
+    /// callsign; an ownship ghost is not sent.
+    private func ognRebroadcast(_ beacons: [OGNBeacon], _ rebroadcast: Rebroadcast) -> [[UInt8]] {
+        let engine = core.trafficAlerts
+        var messages: [Message] = []
+        for b in beacons where !b.noTracking {
+            guard let key = core.picture.key(ofOGN: b), core.picture.targets[key] != nil else { continue }
+            var r = b.trafficReport(address: key.address, anonymous: b.stealth)
+            r.alertStatus = engine.level(of: key) == nil ? 0 : 1
+            messages.append(.traffic(r))
+        }
+        // The alert bit is set above (the report's address type does not name an OGN namespace).
+        return Self.pack(messages, rebroadcast.maximumDatagram)
+    }
+
+    /// Frames `messages` as they are, in datagrams of at most `limit` bytes.
+    private static func pack(_ messages: [Message], _ limit: Int) -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        var current: [UInt8] = []
+        for m in messages {
+            let frame = m.frame()
+            if !current.isEmpty && current.count + frame.count > limit {
+                out.append(current)
+                current.removeAll(keepingCapacity: true)
+            }
+            current += frame
+        }
+        if !current.isEmpty { out.append(current) }
         return out
     }
 

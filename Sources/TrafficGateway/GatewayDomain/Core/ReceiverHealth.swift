@@ -6,6 +6,8 @@ package struct ReceiverHealth: Sendable, Equatable {
     package internal(set) var lastHeartbeat: Double?
     /// Time of the last message of any kind.
     package internal(set) var lastMessage: Double?
+    /// Time of the last OGN beacon (a gateway fed by OGN alone has no GDL 90 to miss).
+    package internal(set) var lastOGN: Double?
     /// Heartbeat status: GPS position valid.
     package internal(set) var gpsValid = false
     /// Heartbeat status: UTC timing valid.
@@ -19,7 +21,10 @@ package struct ReceiverHealth: Sendable, Equatable {
 
     /// Nil when healthy, else the reason in one sentence.
     package func problem(at time: Double) -> String? {
-        guard let last = lastMessage else { return "no GDL90 received yet" }
+        guard let last = lastMessage else {
+            if let ogn = lastOGN, time - ogn <= silenceAfter * 6 { return nil }
+            return "no GDL90 received yet"
+        }
         if time - last > silenceAfter {
             return "no GDL90 for \(Int(time - last)) s: is the receiver on, and is this host a Wi-Fi client of it with UDP 4000 open?"
         }
@@ -49,6 +54,8 @@ package struct GatewayCounters: Sendable, Equatable {
     package internal(set) var gpsValuesRejected = 0
     /// Traffic targets evicted because the picture was full (the oldest heard first).
     package internal(set) var targetsEvicted = 0
+    /// OGN aircraft beacons taken.
+    package internal(set) var ognBeacons = 0
     /// Creates zeroed counters.
     package init() {}
     /// Total decoded messages.
@@ -59,6 +66,7 @@ package struct GatewayCounters: Sendable, Equatable {
     /// Adds another run's counts (for summaries over several files).
     package mutating func merge(_ other: GatewayCounters) {
         datagrams += other.datagrams
+        ognBeacons += other.ognBeacons
         bytes += other.bytes
         alertsRaised += other.alertsRaised
         gpsValuesRejected += other.gpsValuesRejected

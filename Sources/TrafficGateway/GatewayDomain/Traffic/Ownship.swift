@@ -90,12 +90,24 @@ package struct OwnshipFix: Sendable, Equatable {
     package var isHeld: Bool = false
     /// Height above terrain, feet, when the receiver sends it (GDL 90 0x09) and it is recent.
     package var heightAboveTerrainFt: Double?
+    /// Geometric altitude (GNSS, above mean sea level), feet, when known (GDL 90 0x0B, gpsd):
+    /// what an OGN target's altitude is compared with (`alertAltitude(geometricFt:)`).
+    package var geometricAltitudeFt: Double?
+
+    /// A target's geometric altitude (OGN) in the frame of `altitudeFt`: as is when ownship's is
+    /// geometric too; shifted by ownship's own pressure-minus-geometric difference when ownship's
+    /// is pressure altitude and its geometric altitude is known; as is otherwise (off by that
+    /// difference, a few hundred feet away from the standard atmosphere: documented).
+    package func alertAltitude(geometricFt geo: Int) -> Int {
+        guard altitudeIsPressure, let own = altitudeFt, let ownGeo = geometricAltitudeFt else { return geo }
+        return geo + Int((own - ownGeo).rounded())
+    }
 
     /// Creates a fix (the core makes them from ownship reports and gpsd; benchmarks and fuzzing
     /// make their own).
     package init(position: Position, altitudeFt: Double?, altitudeIsPressure: Bool, velocity: PlaneVelocity, groundSpeedKt: Double,
                 trackDeg: Double?, verticalSpeedFpm: Double, airborne: Bool, source: PositionSource, ageSec: Double = 0,
-                isHeld: Bool = false, heightAboveTerrainFt: Double? = nil) {
+                isHeld: Bool = false, heightAboveTerrainFt: Double? = nil, geometricAltitudeFt: Double? = nil) {
         self.position = position
         self.altitudeFt = altitudeFt
         self.altitudeIsPressure = altitudeIsPressure
@@ -108,6 +120,7 @@ package struct OwnshipFix: Sendable, Equatable {
         self.ageSec = ageSec
         self.isHeld = isHeld
         self.heightAboveTerrainFt = heightAboveTerrainFt
+        self.geometricAltitudeFt = geometricAltitudeFt
     }
 }
 
@@ -178,7 +191,7 @@ package struct OwnshipState: Sendable {
             trackDeg: moving ? report.trackDeg : nil,
             verticalSpeedFpm: vs,
             airborne: flight.airborne,
-            source: .gdl90, ageSec: max(0, age), heightAboveTerrainFt: hat(at: time)))
+            source: .gdl90, ageSec: max(0, age), heightAboveTerrainFt: hat(at: time), geometricAltitudeFt: geo))
     }
 
     private func gpsdFix(at time: Double) -> OwnshipFix? {
@@ -196,7 +209,7 @@ package struct OwnshipState: Sendable {
             trackDeg: moving ? gpsdFix.trackDeg : nil,
             verticalSpeedFpm: gpsdFix.verticalSpeedFpm ?? 0,
             airborne: flight.airborne,
-            source: .gpsd, ageSec: max(0, age), heightAboveTerrainFt: hat(at: time)))
+            source: .gpsd, ageSec: max(0, age), heightAboveTerrainFt: hat(at: time), geometricAltitudeFt: gpsdFix.altitudeFt))
     }
 
     func hat(at time: Double) -> Double? {
@@ -213,6 +226,7 @@ package struct OwnshipState: Sendable {
             f.position = Geodesy.destination(from: fix.position, bearingDeg: track, distanceNM: fix.groundSpeedKt * fix.ageSec / 3600)
         }
         if let alt = fix.altitudeFt { f.altitudeFt = alt + fix.verticalSpeedFpm * fix.ageSec / 60 }
+        if let geo = fix.geometricAltitudeFt { f.geometricAltitudeFt = geo + fix.verticalSpeedFpm * fix.ageSec / 60 }
         return f
     }
 }

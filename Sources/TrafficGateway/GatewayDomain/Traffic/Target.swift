@@ -15,6 +15,19 @@ package struct TargetKey: Hashable, Sendable, Comparable, CustomStringConvertibl
         case trackFile = 2
         /// Surface vehicles, beacons and reserved types.
         case other = 3
+        /// FLARM ids (OGN): never merged with an ICAO address of the same value.
+        case flarm = 4
+        /// OGN trackers' ids.
+        case ognTracker = 5
+        /// OGN random (and unknown) address types.
+        case ognRandom = 6
+        /// Naviter devices' ids (OGNAVI).
+        case naviter = 7
+        /// FANET devices' ids.
+        case fanet = 8
+        /// A pseudonym given to a stealth or no-tracking OGN sender: its real address is never
+        /// shown, recorded or published (`TrafficPicture`).
+        case hidden = 9
     }
 
     /// The namespace.
@@ -39,12 +52,24 @@ package struct TargetKey: Hashable, Sendable, Comparable, CustomStringConvertibl
         self.address = address
     }
 
-    /// Six lowercase hex digits, prefixed with `~` for non-ICAO namespaces (as readsb does).
+    /// Six lowercase hex digits, prefixed with `~` for non-ICAO namespaces (as readsb does);
+    /// a pseudonym `anon-` and its six digits.
     package var description: String {
         let h = String(address, radix: 16)
         let six = String(repeating: "0", count: max(0, 6 - h.count)) + h
-        return namespace == .icao ? six : "~" + six
+        switch namespace {
+        case .icao: return six
+        case .hidden: return Self.hiddenPrefix + six
+        default: return "~" + six
+        }
     }
+
+    /// How a pseudonym's description begins (`anon-000001`): what the fleet's publisher and the
+    /// feeds recognise an anonymous sender's alerts by.
+    package static let hiddenPrefix = "anon-"
+
+    /// True for an OGN namespace (FLARM, OGN tracker, random, Naviter, FANET, pseudonym).
+    package var isOGN: Bool { namespace.rawValue >= Namespace.flarm.rawValue }
 
     /// Hashes the key as one 64-bit word.
     package func hash(into hasher: inout Hasher) {
@@ -132,6 +157,22 @@ package struct Target: Sendable, Equatable {
     var trackTime: Double = 0
     /// The wire bytes `callsign` was last made from.
     var callsignWire: UInt64 = 0
+    /// What it was heard through (GDL 90 or SBS, TIS-B/ADS-R, OGN).
+    package var heardVia: TrafficSources = []
+    /// What OGN said of it (nil: never heard through OGN).
+    package var ogn: OGNIdentity? = nil
+    /// Altitude above mean sea level from GNSS (OGN's `A=`), feet, and when it was reported.
+    package var geometricAltitudeFt: Int? = nil
+    var geometricAltitudeTime: Double = 0
+
+    /// The altitude the alert engine compares with ownship's: the pressure altitude when the
+    /// target has one, else its geometric altitude (OGN) in ownship's altitude frame.
+    @inline(__always)
+    package func alertAltitudeFt(_ fix: OwnshipFix) -> Int? {
+        if let p = pressureAltitudeFt { return p }
+        guard let g = geometricAltitudeFt else { return nil }
+        return fix.alertAltitude(geometricFt: g)
+    }
 
     /// The position to trust at `time`: none once extrapolated for longer than `trustLimit` seconds.
     @inline(__always)
@@ -165,6 +206,53 @@ package struct Target: Sendable, Equatable {
         let age = time - positionTime
         guard age > afterSec, age < 60, let speed = groundSpeedKt, speed > 0, let track = trackDeg else { return position }
         return Geodesy.destination(from: position, bearingDeg: track, distanceNM: Double(speed) * age / 3600)
+    }
+}
+
+/// Where a target was heard: a small set (one byte).
+package struct TrafficSources: OptionSet, Sendable, Hashable {
+    package var rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// ADS-B or UAT directly (GDL 90, SBS from a 1090 receiver).
+    package static let direct = TrafficSources(rawValue: 1)
+    /// TIS-B or ADS-R.
+    package static let relayed = TrafficSources(rawValue: 2)
+    /// The Open Glider Network (FLARM, OGN trackers…).
+    package static let ogn = TrafficSources(rawValue: 4)
+
+    /// The names, in a fixed order (`adsb`, `tisb`, `ogn`).
+    package var names: [String] {
+        var out: [String] = []
+        if contains(.direct) { out.append("adsb") }
+        if contains(.relayed) { out.append("tisb") }
+        if contains(.ogn) { out.append("ogn") }
+        return out
+    }
+}
+
+/// What the latest OGN beacon of a target said of who it is (compact: copied with every target).
+package struct OGNIdentity: Sendable, Equatable {
+    /// The address type the beacon gave.
+    package var addressType: OGNBeacon.AddressType
+    /// The aircraft type.
+    package var aircraftType: OGNBeacon.AircraftType
+    /// Stealth: shown without identity.
+    package var stealth: Bool
+    /// No-tracking: used for collision alerts only (in no feed, recording or fleet message).
+    package var noTracking: Bool
+    /// Climb, feet per minute, and turn rate, rot, of the latest beacon.
+    package var turnRateRot: Float?
+    /// When the latest beacon was taken.
+    package var lastHeard: Double
+
+    /// The identity a beacon gives.
+    package init(_ b: OGNBeacon, at time: Double) {
+        addressType = b.addressType
+        aircraftType = b.aircraftType
+        stealth = b.stealth
+        noTracking = b.noTracking
+        turnRateRot = b.turnRateRot.map(Float.init)
+        lastHeard = time
     }
 }
 

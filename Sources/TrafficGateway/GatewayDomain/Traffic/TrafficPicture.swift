@@ -88,6 +88,11 @@ package struct TrafficPicture: Sendable {
     private var relayed: Set<TargetKey> = []
     /// Things worth one log line each (an echo learned or forgotten), drained by `drainNotices()`.
     package private(set) var notices: [String] = []
+    /// The pseudonym of each stealth or no-tracking OGN sender heard (its real key → the number
+    /// it is shown under, `TargetKey.Namespace.hidden`): held only here, never output, and
+    /// forgotten with the target. Numbered in order of first hearing (a replay gives the same).
+    private var pseudonyms: [TargetKey: UInt32] = [:]
+    private var nextPseudonym: UInt32 = 1
 
     /// Returns the pending notices and forgets them.
     package mutating func drainNotices() -> [String] {
@@ -155,6 +160,74 @@ package struct TrafficPicture: Sendable {
         return (.target(key), located)
     }
 
+    /// Applies one OGN beacon taken at `time` (see `OGNBeacon`). An address in `ownshipIDs`
+    /// (ownship's own FLARM or tracker ids), or ownship's ICAO address under the ICAO type, is
+    /// ownship's ghost. An ICAO address is the target of that address however it was heard (one
+    /// aircraft heard on 1090 and through OGN is one target, its sources both); its position is
+    /// the freshest report's (a direct report newer than the beacon's own time keeps its data).
+    /// Any other type is a target of its own namespace. A stealth or no-tracking sender is
+    /// keyed by a pseudonym (`hidden`) and never merged.
+    package mutating func apply(ogn b: OGNBeacon, at time: Double, ownship: OwnshipState, ownshipFix: OwnshipFix?,
+                                ownshipIDs: Set<UInt32> = []) -> Update {
+        if ownshipIDs.contains(b.address) || (b.addressType == .icao && !ownship.addressIsAnonymous && ownship.address == b.address) {
+            ghostsDropped += 1
+            return .ownshipGhost
+        }
+        var key = b.key
+        if b.isAnonymous {
+            let real = key
+            let number: UInt32
+            if let known = pseudonyms[real] {
+                number = known
+            } else {
+                number = nextPseudonym
+                nextPseudonym = nextPseudonym >= 0xFF_FFFF ? 1 : nextPseudonym + 1
+                pseudonyms[real] = number
+            }
+            key = TargetKey(namespace: .hidden, address: number)
+        }
+        var report = b.trafficReport(address: key.address, anonymous: b.isAnonymous)
+        // The picture's altitude for traffic is pressure altitude: OGN's is geometric, kept apart.
+        report.pressureAltitudeFt = b.pressureAltitudeFt
+        if b.isAnonymous { report.callsign = "" }
+        let beaconTime = b.time(near: time)
+        let identity = OGNIdentity(b, at: time)
+        if let index = targets.index(forKey: key) {
+            let preference = limits.directPreference
+            targets.values.withUnsafeMutableElement(at: index) { existing in
+                existing.reports += 1
+                existing.lastSeen = time
+                existing.heardVia.insert(.ogn)
+                existing.ogn = identity
+                existing.geometricAltitudeFt = b.altitudeFt
+                existing.geometricAltitudeTime = time
+                if let lastDirect = existing.lastDirect, time - lastDirect < preference, lastDirect >= beaconTime {
+                    // Heard directly since the beacon was made: the direct data is the fresher.
+                    existing.mergedSources = true
+                    return
+                }
+                if existing.lastDirect != nil { existing.mergedSources = true }
+                existing.absorbOGN(report, at: time)
+            }
+        } else {
+            if targets.count >= limits.maximumTargets { evictOldest() }
+            var target = Target(
+                key: key, addressType: report.addressType, callsign: nil, position: nil, pressureAltitudeFt: nil,
+                groundSpeedKt: nil, trackDeg: nil, verticalSpeedFpm: nil, airborne: report.airborne,
+                emitterCategory: report.emitterCategory, extrapolated: false, lastSeen: time, lastReal: time,
+                lastDirect: nil, reports: 1, mergedSources: false)
+            target.heardVia = .ogn
+            target.ogn = identity
+            target.geometricAltitudeFt = b.altitudeFt
+            target.geometricAltitudeTime = time
+            target.absorbOGN(report, at: time)
+            targets[key] = target
+            if key.namespace != .icao { relayed.insert(key) }
+        }
+        if !relayed.isEmpty { linkTwins(around: key, at: time) }
+        return .target(key)
+    }
+
     /// Evicts the tenth of the targets heard longest ago (one sort per many insertions).
     private mutating func evictOldest() {
         let count = max(1, targets.count / 10)
@@ -164,6 +237,7 @@ package struct TrafficPicture: Sendable {
             relayed.remove(key)
             echoCandidates[key] = nil
         }
+        if oldest.contains(where: { $0.namespace == .hidden }) { forgetPseudonyms() }
         evicted += oldest.count
     }
 
@@ -304,9 +378,22 @@ package struct TrafficPicture: Sendable {
             relayed.remove(key)
             echoCandidates[key] = nil
         }
+        if !pseudonyms.isEmpty, dropped.contains(where: { $0.namespace == .hidden }) { forgetPseudonyms() }
         if dropped.count > 16, targets.count < targets.capacity / 4 { targets = Dictionary(uniqueKeysWithValues: targets.map { ($0, $1) }) }
         if let ring = modeSRing, time - ring.lastSeen > limits.staleAfter { modeSRing = nil }
         return dropped.sorted()
+    }
+
+    /// The key a beacon's sender is held under: its own, or its pseudonym when it is anonymous
+    /// (nil: an anonymous sender not in the picture).
+    package func key(ofOGN b: OGNBeacon) -> TargetKey? {
+        guard b.isAnonymous else { return b.key }
+        return pseudonyms[b.key].map { TargetKey(namespace: .hidden, address: $0) }
+    }
+
+    /// Forgets the pseudonyms of senders no longer in the picture.
+    private mutating func forgetPseudonyms() {
+        pseudonyms = pseudonyms.filter { targets[TargetKey(namespace: .hidden, address: $0.value)] != nil }
     }
 
     /// True when `target` has not been heard for `staleAfter` seconds at `time`.
@@ -332,7 +419,20 @@ package struct TrafficPicture: Sendable {
 }
 
 extension Target {
+    /// An OGN beacon's report (`TrafficPicture.apply(ogn:)`): as a direct report, but the
+    /// address type of an ICAO target heard on 1090 stays the one 1090 gave, and a callsign only
+    /// when the beacon has one (OGADSB's flight number).
+    mutating func absorbOGN(_ r: TrafficReport, at time: Double) {
+        let type = addressType
+        let heard = heardVia
+        absorb(r, at: time, direct: false)
+        heardVia = heard
+        if heard.contains(.direct) || heard.contains(.relayed) { addressType = type }
+        lastReal = time
+    }
+
     mutating func absorb(_ r: TrafficReport, at time: Double, direct: Bool) {
+        heardVia.insert(direct ? .direct : (r.addressType.isTISB ? .relayed : .direct))
         addressType = r.addressType
         // The callsign as text only when its wire bytes change (not twice a report).
         let wire = r.callsignWire

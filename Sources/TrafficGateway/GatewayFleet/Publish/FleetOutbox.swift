@@ -1,5 +1,6 @@
 import GatewaySupport
 import GatewayRecords
+import GatewayDomain
 
 /// What the fleet still has to publish, read from the durable record itself: the alert log's
 /// events with an id after the cursor, and the logbook's flights not yet acknowledged with their
@@ -48,16 +49,20 @@ struct FleetOutbox: Sendable {
     }
 
     /// The events with an id after row `after`, oldest first.
+    /// The subjects never published: an OGN sender that asked not to be tracked or identified
+    /// alerts ownship's pilot, and reaches no broker (OGN's terms of use).
+    static let anonymous = TargetKey.hiddenPrefix + "%"
+
     func alerts(after: Int64, limit: Int) throws -> [PendingAlert] {
         try database.read { db in
-            try db.rows("SELECT rowid, event_id, json FROM alert_event WHERE rowid > ? AND event_id IS NOT NULL ORDER BY rowid LIMIT ?", [after, limit])
+            try db.rows("SELECT rowid, event_id, json FROM alert_event WHERE rowid > ? AND event_id IS NOT NULL AND subject NOT LIKE '\(Self.anonymous)' ORDER BY rowid LIMIT ?", [after, limit])
                 .map { PendingAlert(rowid: $0.int64("rowid") ?? 0, eventId: $0.string("event_id") ?? "", json: $0.string("json") ?? "") }
         }
     }
 
     /// How many events wait after row `after`.
     func alertCount(after: Int64) throws -> Int {
-        try database.read { db in try db.row("SELECT count(*) AS n FROM alert_event WHERE rowid > ? AND event_id IS NOT NULL", [after])?.int("n") ?? 0 }
+        try database.read { db in try db.row("SELECT count(*) AS n FROM alert_event WHERE rowid > ? AND event_id IS NOT NULL AND subject NOT LIKE '\(Self.anonymous)'", [after])?.int("n") ?? 0 }
     }
 
     /// This gateway's flights the broker has not acknowledged with as much track, oldest first.

@@ -83,6 +83,10 @@ package struct GatewayApp: Sendable {
         let now: @Sendable () -> Double
         if let replay { now = { replay.now() } } else { now = { Date().timeIntervalSince1970 } }
         let hub = FeedHub(now: now())
+        let near = c.ognNear.flatMap(AirportTable.place)
+        let ogn = c.ogn.map { a in
+            OGNSource(host: a.host, port: a.port, rangeKm: c.ognRangeKm, position: { near ?? hub.snapshot.ownship?.position }) { console.info("gatewayd: " + $0) }
+        }
         // The terminal is a bounded consumer off the core's queue: a paused terminal (Ctrl-S, a full
         // pipe) costs dropped lines, counted and said, never a stalled core.
         let terminal = BoundedConsumer(label: "gatewayd.terminal", limit: 1_024) { (lines: [String]) in console.alerts(lines) }
@@ -148,6 +152,7 @@ package struct GatewayApp: Sendable {
             if let discovery { gateway.add(discovery) }
             if let gpsd { gateway.add(gpsd) }
             if let sbs { gateway.add(sbs) }
+            if let ogn { gateway.add(ogn) }
             gateway.add(replay ?? UDPSource(address: c.bind, port: UInt16(c.udpPort), acceptFrom: c.acceptFrom))
             gateway.add(TickSource(every: replay.map { .seconds(max(0.05, 1 / $0.speed)) } ?? .seconds(1), clock: clock))
             replay?.whenPlayed { console.info("gatewayd: " + $0) }
@@ -176,7 +181,7 @@ package struct GatewayApp: Sendable {
         // stalled core (not a quiet receiver) is what systemd restarts.
         systemd.notify("READY=1\nSTATUS=listening for GDL90 on UDP \(c.bind):\(gateway.port)")
         if let watchdog = systemd.watchdog(petting: gateway.queue, clock: clock) { timers.append(watchdog) }
-        if c.statusInterval > 0 { timers.append(statusLine(gateway, gpsd: gpsd, sbs: sbs, database: log?.database, fleet: publisher)) }
+        if c.statusInterval > 0 { timers.append(statusLine(gateway, gpsd: gpsd, sbs: sbs, ogn: ogn, database: log?.database, fleet: publisher)) }
         if let database = log?.database, database.degradedReason != nil { timers.append(databaseRetry(database)) }
         if let database = log?.database, let area = WeatherArea.of(near: c.weatherNear, radiusNM: c.weatherRadiusNM, route: c.weatherRoute) {
             timers.append(weatherRefresh(area, database: database, notifier: notifier))
@@ -429,12 +434,13 @@ package struct GatewayApp: Sendable {
     }
 
     /// The status line on stderr (and systemd's STATUS=) every `statusInterval` seconds.
-    private func statusLine(_ gateway: LiveGateway, gpsd: GPSDSource?, sbs: SBSSource?, database: GatewayDatabase?, fleet: FleetPublisher?) -> PeriodicService {
+    private func statusLine(_ gateway: LiveGateway, gpsd: GPSDSource?, sbs: SBSSource?, ogn: OGNSource?, database: GatewayDatabase?, fleet: FleetPublisher?) -> PeriodicService {
         let console = self.console, systemd = self.systemd, interval = Duration.seconds(config.statusInterval)
         return PeriodicService("status line", delay: interval, every: interval, clock: clock) {
             guard let line = await Offload.run(on: .global(), { () -> String in
                 var status = gateway.status(gpsd: gpsd?.status)
                 status.sbs = sbs?.status
+                status.ogn = ogn?.status
                 status.storage = database?.degradedReason
                 return status.line + (fleet.map { "; fleet: " + Self.fleetLine($0.status) } ?? "")
             }) else { return }

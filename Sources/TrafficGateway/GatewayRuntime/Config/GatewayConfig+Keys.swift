@@ -20,6 +20,16 @@ extension GatewayConfig {
                       parse: { HostPort($0, defaultPort: 2947) }, format: \.description),
             .optional("sbs", "address", \.sbs, help: "host:port (dump1090/readsb BaseStation output)", unset: "# address = \"127.0.0.1:30003\"",
                       parse: { HostPort($0, defaultPort: 30003) }, format: \.description),
+            .optional("ogn", "address", \.ogn,
+                      help: "host:port of OGN's APRS: an APRS-IS server (aprs.glidernet.org:14580) or ogn-decode's APRS output (127.0.0.1:50001)",
+                      unset: "# address = \"aprs.glidernet.org:14580\"   (default: no OGN; FLARM, OGN trackers, FANET… as traffic)",
+                      parse: { HostPort($0, defaultPort: 14580) }, format: \.description),
+            .number("ogn", "range_km", \.ognRangeKm, in: 1...500, help: "km around [ogn] near or ownship asked of an APRS-IS server, 1 to 500"),
+            .optional("ogn", "near", \.ognNear, help: "an airport of the airport table (EDDM) or \"LAT,LON\" to centre the range on",
+                      unset: "# near = \"47.26,11.34\"   (default: ownship, once it has a fix)", parse: { AirportTable.place($0) == nil ? nil : $0 }, format: path),
+            .list("ogn", "ownship_ids", \.ognOwnshipIDs, help: "array of six-hex-digit FLARM or OGN tracker ids of ownship's own devices (\"DD1234\")",
+                  unset: "# ownship_ids = [\"DD1234\"]   (ownship's own FLARM, heard through OGN, is its ghost, never traffic)",
+                  parse: { $0.count == 6 && UInt32($0, radix: 16) != nil ? $0.uppercased() : nil }, format: path),
             .list("input", "accept_from", \.acceptFrom, help: "array of IPv4 addresses",
                   unset: "# accept_from = [\"192.168.10.1\"]   (default: GDL90 from anyone)", parse: ipv4, format: path),
 
@@ -162,7 +172,7 @@ extension GatewayConfig {
     /// `run --help`, so a misspelt key or a flag without its key fails a test, not a flight.
     package static let runFlags: [(flag: String, key: String)] = [
         ("--udp-port", "input.udp_port"), ("--bind", "input.bind"), ("--gpsd", "input.gpsd"), ("--accept-from", "input.accept_from"),
-        ("--sbs", "sbs.address"),
+        ("--sbs", "sbs.address"), ("--ogn", "ogn.address"),
         ("--record", "recorder.dir"), ("--json", "output.json"), ("--database", "database.path"), ("--no-database", "database.enabled"),
         ("--http-port", "feeds.http_port"), ("--http-bind", "feeds.http_bind"), ("--forward", "feeds.forward"), ("--nmea-port", "feeds.nmea_port"),
         ("--airspace", "airspace.file"), ("--notams", "airspace.notams_file"), ("--notam-source", "notams.source"),

@@ -22,6 +22,15 @@ package struct GatewayConfig: Sendable, Equatable {
     package var gpsd: HostPort?
     /// A 1090 MHz receiver's SBS BaseStation output (dump1090, readsb), port 30003 when only the host is named.
     package var sbs: HostPort?
+    /// The Open Glider Network's APRS (an APRS-IS server, port 14580 when only the host is named,
+    /// or a local ogn-decode's port 50001): FLARM, OGN trackers, FANET… as traffic.
+    package var ogn: HostPort?
+    /// The range asked of an APRS-IS server around `ognNear` or ownship, km.
+    package var ognRangeKm = 50.0
+    /// Where the range is centred (an airport of the table or "LAT,LON"); nil: ownship.
+    package var ognNear: String?
+    /// Ownship's own FLARM and OGN tracker ids (six hex digits): its ghost, never traffic.
+    package var ognOwnshipIDs: [String] = []
     /// SQLite database path (nil: the XDG default).
     package var database: String?
     /// Keep an alert log and NOTAM store.
@@ -145,6 +154,7 @@ package struct GatewayConfig: Sendable, Equatable {
         var core = GatewayCore.Configuration()
         core.traffic = traffic
         core.airspace = airspace
+        core.ognOwnshipIDs = Set(ognOwnshipIDs.compactMap { UInt32($0, radix: 16) })
         return core
     }
 

@@ -104,6 +104,10 @@ package final class FlightRecorder: Sendable {
         case .gpsFix(let fix): queue.async { self.files.withLock { $0.appendFix(fix, at: time) } }
         case .airspace(let areas): record(RecordedEvent(time: time, change: .airspace(areas)))
         case .acknowledge(let id): record(RecordedEvent(time: time, change: .acknowledge(id)))
+        case .ogn(let beacons):
+            // A no-tracking sender is used for collision alerts only, never recorded (OGN's terms).
+            let kept = beacons.filter { !$0.noTracking }.map(\.line)
+            if !kept.isEmpty { record(RecordedEvent(time: time, change: .ogn(kept))) }
         case .tick, .announcement: break
         }
     }

@@ -215,6 +215,8 @@ package struct GatewayStatus: Sendable {
     package var gpsd: GPSDClient.Status?
     /// The SBS (1090 MHz) source's state and counts, when configured.
     package var sbs: SBSClient.Status?
+    /// The OGN source's state and counts, when configured.
+    package var ogn: OGNClient.Status?
     /// Why the database runs in memory (a storage fault at start), nil when on its file.
     package var storage: String?
 
@@ -232,6 +234,12 @@ package struct GatewayStatus: Sendable {
             s += sbs.connected ? ", SBS connected (\(sbs.reports) positions" : ", \(sbs.reason ?? "SBS connecting") (\(sbs.reports) positions"
             if sbs.droppedReads > 0 { s += ", \(sbs.droppedReads) reads dropped: faster than the gateway takes them" }
             s += sbs.wrongLines > 0 ? ", \(sbs.wrongLines) wrong lines, last: \(sbs.lastWrong ?? ""))" : ")"
+        }
+        if let ogn {
+            s += ogn.connected ? ", OGN connected (\(ogn.beacons) beacons" : ", \(ogn.reason ?? "OGN connecting") (\(ogn.beacons) beacons"
+            if ogn.skipped > 0 { s += ", \(ogn.skipped) receiver/status skipped" }
+            if ogn.droppedReads > 0 { s += ", \(ogn.droppedReads) reads dropped: faster than the gateway takes them" }
+            s += ogn.wrongLines > 0 ? ", \(ogn.wrongLines) wrong lines, last: \(ogn.lastWrong ?? ""))" : ")"
         }
         if let problem { s += "; receiver: \(problem)" }
         if let storage { s += "; storage degraded: \(storage)" }
