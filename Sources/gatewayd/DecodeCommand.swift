@@ -1,8 +1,7 @@
 import ArgumentParser
-#if canImport(FoundationEssentials)
-import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
 #endif
-import Foundation
 import GDL90
 import GatewaySupport
 import GatewayDomain
@@ -39,10 +38,13 @@ struct DecodeCommand: ParsableCommand {
 
     /// The APRS log at `path`, when it is one (`APRSLog.looksLike`).
     func aprsLog(_ path: String) throws -> APRSLog? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        let head = [UInt8](handle.readData(ofLength: 8192))
-        try? handle.close()
-        guard APRSLog.looksLike(head) else { return nil }
+        // The first 8 kB, read with POSIX calls (the daemon's files stay off full Foundation).
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        var head = [UInt8](repeating: 0, count: 8192)
+        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard n > 0, APRSLog.looksLike(Array(head[..<n])) else { return nil }
         return try APRSLog.read(path: path, date: date.flatMap(Timestamp.parse))
     }
 

@@ -217,14 +217,14 @@ func runCommand(_ executable: URL, _ arguments: [String]) throws -> (status: Int
                                        writer: PcapWriter.Writer(bigEndian: false), into: &damaged)
         let damagedPath = directory + "/damaged.pcapng"
         try Data(damaged).write(to: URL(fileURLWithPath: damagedPath))
-        #expect(throws: GatewayError.file(path: damagedPath + " (interface gatewayd-events)", reason: "line 1 is not a recorded event (airspace or acknowledgement)")) {
+        #expect(throws: GatewayError.file(path: damagedPath + " (interface gatewayd-events)", reason: "line 1 is not a recorded event (airspace, acknowledgement or OGN beacons)")) {
             try ReplaySession(captures: [damagedPath]).events()
         }
 
         // The three-file form's events file.
         let path = directory + "/gdl90-2026-05-16-13.events.jsonl"
         try "{\"time\":1}\nnot json\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: GatewayError.file(path: path, reason: "line 1 is not a recorded event (airspace or acknowledgement)")) {
+        #expect(throws: GatewayError.file(path: path, reason: "line 1 is not a recorded event (airspace, acknowledgement or OGN beacons)")) {
             try RecordedEventLog.read(path: path)
         }
     }

@@ -72,6 +72,10 @@ package enum TOMLSubset {
             if !line.hasPrefix("["), let eq = line.firstIndex(of: "="),
                line[line.index(after: eq)...].trimmingWhitespace().hasPrefix("["), openBrackets(line) > 0 {
                 var j = i
+                // Deeper than any array the configuration takes: said here, before lines are joined.
+                guard openBrackets(line) <= maximumDepth else {
+                    throw ConfigError(file: file, line: n, message: "arrays nested more than \(maximumDepth) deep")
+                }
                 while openBrackets(line) > 0 {
                     j += 1
                     guard j < lines.count else {
