@@ -329,7 +329,7 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
         #expect(NotamTranslator.translate("RWY 13L/31R CLSD") == "Runway 13L/31R is closed.")
         // The FDC place stays as written (the state is a name there); the distance is nautical miles.
         #expect(NotamTranslator.translate("NM..AIRSPACE ALBUQUERQUE, NM..TEMPORARY FLIGHT RESTRICTIONS WI 5 NM")
-            == "Temporary flight restriction, ALBUQUERQUE, NM: within 5 nautical miles.")
+            == "Temporary flight restriction, Albuquerque, NM: within 5 nautical miles.")
         #expect(NotamTranslator.translate("OBST TWR 1 NM N OF AD") == "Obstacle: a tower 1 nautical mile north of aerodrome.")
     }
 }

@@ -74,7 +74,7 @@ struct NotamEnglishDump {
 
     @Test func heightsDistancesFixesFrequencies() {
         #expect(NotamTranslator.translate("AIRSPACE BRADY MOA ACT 500FT AGL-FL180")
-            == "Airspace BRADY military operations area (MOA) is active from 500 ft above ground level to flight level 180.")
+            == "Airspace Brady military operations area (MOA) is active from 500 ft above ground level to flight level 180.")
         #expect(NotamTranslator.translate("AIRSPACE TAOS MOA ACT UP TO BUT NOT INCLUDING FL225")
             == "Airspace TAOS military operations area (MOA) is active up to but not including flight level 225.")
         #expect(NotamTranslator.translate("AIRSPACE PJE WI AN AREA DEFINED AS 2NM RADIUS OF TFD094017 SFC-13000FT MSL")
@@ -112,7 +112,7 @@ struct NotamEnglishDump {
         #expect(t("APRON TERMINAL 2 RAMP CLSD") == "Apron terminal 2 ramp is closed.")
         #expect(t("RWY 09L/27R CLSD DUE WIP") == "Runway 09L/27R is closed due work in progress.")
         // JO 7930.2's examples of an unsafe movement area (A/FD is now the chart supplement).
-        #expect(t("RWY 15/33 UNSAFE BREAKS IN ASPH SE END") == "Runway 15/33 is unsafe: BREAKS in asphalt SE end.")
+        #expect(t("RWY 15/33 UNSAFE BREAKS IN ASPH SE END") == "Runway 15/33 is unsafe: breaks in asphalt SE end.")
         #expect(t("RWY 16/34 UNSAFE DISABLD ACFT") == "Runway 16/34 is unsafe: disabled aircraft.")
         #expect(t("RWY 16/34 UNSAFE") == "Runway 16/34 is unsafe.")
     }
@@ -132,15 +132,15 @@ struct NotamEnglishDump {
 
     @Test func airspaceTFRAndSpecialUse() {
         #expect(t("OR..AIRSPACE SALEM, OR..TEMPORARY FLIGHT RESTRICTIONS WI AN AREA DEFINED AS 3NM RADIUS OF 473624N1222007W (SEA) SFC-3000FT MSL EFFECTIVE 2605161300 UTC UNTIL 2605161800 UTC.")
-            == "Temporary flight restriction, SALEM, OR: within an area defined as 3-nautical-mile radius of 47°36′24″N 122°20′07″W (SEA) from the surface to 3,000 ft above mean sea level effective 16 May 2026 13:00 UTC until 16 May 2026 18:00 UTC.")
-        #expect(t("DC..AIRSPACE WASHINGTON, DC..P-56A ACT SFC-18000FT") == "Airspace, WASHINGTON, DC: P-56A is active from the surface to 18,000 ft.")
+            == "Temporary flight restriction, Salem, OR: within an area defined as 3-nautical-mile radius of 47°36′24″N 122°20′07″W (SEA) from the surface to 3,000 ft above mean sea level effective 16 May 2026 13:00 UTC until 16 May 2026 18:00 UTC.")
+        #expect(t("DC..AIRSPACE WASHINGTON, DC..P-56A ACT SFC-18000FT") == "Airspace, Washington, DC: P-56A is active from the surface to 18,000 ft.")
         #expect(t("AIRSPACE R4499A ACT SFC-7999FT") == "Airspace R4499A is active from the surface to 7,999 ft.")
         #expect(t("AIRSPACE W-157A ACT 3000FT-FL500") == "Airspace W-157A is active from 3,000 ft to flight level 500.")
     }
 
     @Test func proceduresAndFDC() {
         #expect(t("IAP APPLE VALLEY, APPLE VALLEY, CA. RNAV (GPS) RWY 18, AMDT 2... LNAV MDA 3520/HAT 1180 ALL CATS. TEMPORARY CRANE 3120 MSL 1.2NM SE OF RWY 18.")
-            == "Instrument approach procedure, APPLE VALLEY, APPLE VALLEY, CA. Area navigation (RNAV) (GPS) runway 18, amendment 2. Lateral navigation (LNAV) minimum descent altitude (MDA) 3,520 ft/height above touchdown (HAT) 1,180 ft all categories. Temporary crane 3,120 ft above mean sea level 1.2 nautical miles southeast of runway 18.")
+            == "Instrument approach procedure, Apple Valley, Apple Valley, CA. Area navigation (RNAV) (GPS) runway 18, amendment 2. Lateral navigation (LNAV) minimum descent altitude (MDA) 3,520 ft/height above touchdown (HAT) 1,180 ft all categories. Temporary crane 3,120 ft above mean sea level 1.2 nautical miles southeast of runway 18.")
         #expect(t("IAP BOISE AIR TERMINAL/GOWEN FLD, BOISE, ID. RNAV (GPS) Y RWY 28R, AMDT 1... LPV DA NA. WAAS NOT AVBL.")
             .contains("Localizer performance with vertical guidance (LPV) decision altitude (DA) is not authorized. Wide area augmentation system (WAAS) is not available."))
         // CAT E is category E, not "category east".
@@ -241,5 +241,30 @@ struct NotamEnglishDump {
         for raw in ["APT ", "NTL", "STD", "TEL"] { #expect(!apt.contains(raw), "\(raw) in \(apt)") }
         let misc = Self.english("!ABC 05/003 ABC NAV PBN CPDLC HUD TDZE SAR A/G FLD TXL RGNL 2305161200-2305162000")
         for raw in ["PBN ", "CPDLC ", "HUD ", "TDZE ", " SAR", "A/G", "FLD", "TXL", "RGNL"] { #expect(!misc.contains(raw) || misc.contains("(\(raw.trimmingCharacters(in: .whitespaces)))"), "\(raw) in \(misc)") }
+    }
+}
+
+/// Sentence case (issue 57): English words in lower case (but a sentence's first), names in title
+/// case, identifiers as written; heights written without their unit are feet. Hand-made texts in
+/// the shapes the issue names, not the tuning set's.
+@Suite(.timeLimit(.minutes(5))) struct NotamSentenceCaseTests {
+    @Test func wordsLowerNamesTitledIdentifiersKept() {
+        #expect(NotamTranslator.translate("IAP MCKINNEY NTL, DALLAS, TX. ILS OR LOC RWY 18, AMDT 3.")
+                .hasPrefix("Instrument approach procedure, McKinney National, Dallas, TX."))
+        #expect(NotamTranslator.translate("ODP PEROT FLD/FORT WORTH ALLIANCE, FORT WORTH, TX. TAKEOFF MINIMUMS.")
+                .hasPrefix("Obstacle departure procedure, Perot Field/Fort Worth Alliance, Fort Worth, TX."))
+        let words = NotamTranslator.translate("AIRSPACE RDO ALTIMETER UNREL. ACFT USING APPROVED ALTERNATIVE METHODS OF COMPLIANCE EXC PILOTS WHO DO NOT ADHERE.")
+        #expect(words.contains("Aircraft using approved alternative methods of compliance except pilots who do not adhere"), "\(words)")
+        // Glued sentences split, a word after a slash, a quoted name.
+        #expect(NotamTranslator.translate("AIRSPACE UNREL.HEL OPS BY LAW ENFORCEMENT/SECURITY PERSONNEL").contains("by law enforcement/security personnel"))
+        // A name before INTL in running text; an airport that is also a word after "of".
+        let setting = NotamTranslator.translate("OBTAIN ALTIMETER SETTING; WHEN NOT RECEIVED, USE FORT WORTH MEACHAM INTL ALTIMETER SETTING.")
+        #expect(setting.contains("use Fort Worth Meacham International altimeter setting"), "\(setting)")
+        #expect(NotamTranslator.translate("OBST CRANE 330FT AGL 2NM N OF SEE").contains("SEE"))
+    }
+
+    @Test func heightsWithoutTheirUnitAreFeet() {
+        let t = NotamTranslator.translate("TAKEOFF OBSTACLE NOTES: RWY 31, TRANSMISSION LINES, UP TO 65 AGL/ UP TO 605 MSL.")
+        #expect(t.contains("up to 65 ft above ground level, up to 605 ft above mean sea level"), "\(t)")
     }
 }

@@ -54,7 +54,7 @@ enum NotamEnglishWords {
         "SUPPLEMENT", "TRAFFIC", "PATTERN", "PATTERNS", "ELEVATION", "THRESHOLD", "DISPLACED", "RELOCATED", "DAMAGED",
         "REPAIR", "REPAIRS", "PAVEMENT", "SHOULDER", "SHOULDERS", "FENCE", "TOWERS", "ANTENNAS", "STRUCTURE", "STRUCTURES",
         "PROPOSED", "ACTUAL", "APPROXIMATELY", "FROM", "BEYOND", "REMAINING", "USABLE", "DISTANCE", "DISTANCES", "DECLARED",
-        "NOTIFY", "REQUEST", "REQUESTS", "ADVISE", "MONITOR", "MONITORED", "UNMONITORED", "ATTENDED", "UNATTENDED",
+        "DO", "GO", "SO", "WE", "NOTIFY", "REQUEST", "REQUESTS", "ADVISE", "MONITOR", "MONITORED", "UNMONITORED", "ATTENDED", "UNATTENDED",
 
     ]
 
@@ -100,7 +100,7 @@ enum NotamEnglishWords {
     /// Words in airport names, written out (`DENVER INTL` → `DENVER INTERNATIONAL`).
     static let nameWords: [String: String] = [
         "INTL": "INTERNATIONAL", "FLD": "FIELD", "MUNI": "MUNICIPAL", "RGNL": "REGIONAL", "ARPT": "AIRPORT", "MEML": "MEMORIAL",
-        "CNTY": "COUNTY", "EXEC": "EXECUTIVE", "AP": "AIRPORT",
+        "CNTY": "COUNTY", "EXEC": "EXECUTIVE", "AP": "AIRPORT", "NTL": "NATIONAL", "INTERNATL": "INTERNATIONAL",
     ]
 
     /// Words after which a letter or short word is a designator, not a word (`TWY N`, `AREA A`).

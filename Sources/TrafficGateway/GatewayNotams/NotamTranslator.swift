@@ -35,13 +35,13 @@ struct NotamWord {
     init(_ word: Substring) {
         var core = word
         var trail = ""
-        while let last = core.last, ",.;:)".contains(last), !(last == ")" && core.contains("(") && core.first != "(") {
+        while let last = core.last, ",.;:)'\"".contains(last), !(last == ")" && core.contains("(") && core.first != "("), core.count > 1 {
             trail = String(last) + trail
             core = core.dropLast()
         }
         var lead = ""
-        while let first = core.first, first == "(" {
-            lead += "("
+        while let first = core.first, first == "(" || first == "'" || first == "\"", core.count > 1 {
+            lead += String(first)
             core = core.dropFirst()
         }
         (self.lead, self.core, self.trail) = (lead, core, trail)
@@ -110,7 +110,11 @@ struct NotamEnglishWriter {
                     i = end
                     continue
                 }
-                if next == s.endIndex || s[next] == " " {
+                // "COMPLIANCE.HEL OPS": a full stop between two words of letters, no space.
+                let glued = next < s.endIndex && s[s.index(before: max(i, s.index(after: s.startIndex)))].isLetter
+                    && s[next].isLetter && s[next].isUppercase
+                    && s[s.startIndex..<i].suffix(3).allSatisfy(\.isLetter) && s[next...].prefix(3).allSatisfy(\.isLetter)
+                if next == s.endIndex || s[next] == " " || glued {
                     out.append(s[start..<i])
                     start = next
                     i = next
@@ -182,8 +186,9 @@ struct NotamEnglishWriter {
     mutating func frame(_ words: [NotamWord], place: Substring?, following: Bool) -> String {
         let key = words[0].core
         let rest = Array(words.dropFirst())
-        if let place {
-            // FDC airspace: the place as written, then what happens there.
+        if let written = place {
+            // FDC airspace: the place, a name ("SALEM, OR" → "Salem, OR"), then what happens there.
+            let place = Self.titledName(Self.words(written))
             let up = words.map { String($0.core) }
             if up.starts(with: ["TEMPORARY", "FLIGHT"]), up.count >= 3, up[2].hasPrefix("RESTRICTION") {
                 return Self.sentence("Temporary flight restriction, \(place): " + render(Array(words.dropFirst(3))))
@@ -220,9 +225,7 @@ struct NotamEnglishWriter {
             let labels = ["IAP": "Instrument approach procedure", "ODP": "Obstacle departure procedure", "SID": "Standard instrument departure",
                           "STAR": "Standard terminal arrival", "CHART": "Chart", "DATA": "Data", "VFP": "Visual flight procedure"]
             // The airport's name, as written (its INTL, FLD written out).
-            let name = rest.map { w in
-                w.lead + (NotamEnglishWords.nameWords[String(w.core)] ?? String(w.core)) + w.trail
-            }.joined(separator: " ")
+            let name = Self.titledName(rest)
             return Self.sentence("\(labels[String(key)]!), \(name)")
         case "ROUTE", "SECURITY", "SPECIAL":
             let labels = ["ROUTE": "Route", "SECURITY": "Security", "SPECIAL": "Special notice"]
@@ -387,6 +390,13 @@ struct NotamEnglishWriter {
             let c = w.core
             let next: NotamWord? = i + 1 < words.count ? words[i + 1] : nil
             defer { previousCore = words[min(i, words.count) - 1].core }
+            // A name ending in INTL, NTL, MUNI, RGNL, FLD… ("FORT WORTH MEACHAM INTL"): title case.
+            if let end = Self.nameRun(words, from: i) {
+                var inner = Array(words[i...end])
+                inner[0].lead = ""
+                inner[inner.count - 1].trail = ""
+                emit(Self.titledName(inner), i, end + 1); i = end + 1; continue
+            }
             // Designators after TWY/RWY, and their lists.
             if NotamEnglishWords.designatorWords.contains(String(previousCore)) && !c.isEmpty && c.count <= 9
                 && c.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "/" }) && Self.status(in: [w], from: 0) == nil
@@ -503,11 +513,27 @@ struct NotamEnglishWriter {
             return acronym(c, meaning: m)
         }
         if NotamEnglishWords.english.contains(c) { return c.lowercased() }
+        // Sentence case (issue 57): an English word in lower case, a name in title case; what is
+        // an airport's identifier (LAX, DEN, SEA are words too) or neither stays as written.
+        // An airport's identifier that is also a word (SEE, LAW) is the word inside running
+        // English ("PLUS SEE", "FOR LAW"), the airport after "of", "from", "at", "to".
+        let airport = Self.isAirportIdentifier(c)
+            && (previous.isEmpty || ["OF", "FROM", "AT", "TO", "NEAR", "WI", "AND", "OR"].contains(previous) || !EnglishDictionary.isWord(previous))
+        if EnglishDictionary.isCapitalised(c), !airport {
+            if c.count >= 3, EnglishDictionary.isWord(c) { return c.lowercased() }
+            if c.count >= 3, EnglishDictionary.isName(c) { return EnglishDictionary.titled(c) }
+            if c.contains("-"), c.split(separator: "-").allSatisfy({ $0.count >= 2 && EnglishDictionary.isWord(String($0)) }) { return c.lowercased() }
+        }
         // `AGL/1104` ("36 FT AGL/1104 FT MSL"): the datum spelled out, then the next height's number.
         if let slash = c.firstIndex(of: "/"), let m = NotamContractions.all[String(c[..<slash])] {
             let rest = c[c.index(after: slash)...]
             if let v = NotamGroups.number(rest) { return m + "/" + NotamGroups.format(v) }
             if let (v, unit) = NotamGroups.measure(rest), unit == "FT" { return m + "/" + NotamGroups.format(v) + " ft" }
+        }
+        // `ENFORCEMENT/SECURITY`: English words on both sides of a slash.
+        if c.contains("/"), c.split(separator: "/").count >= 2,
+           c.split(separator: "/").allSatisfy({ EnglishDictionary.isCapitalised(String($0)) && $0.count >= 3 && EnglishDictionary.isWord(String($0)) }) {
+            return c.lowercased()
         }
         // `VOR/DME`, `LNAV/VNAV`, `ILS/DME`: each part.
         if c.contains("/"), !c.contains(where: \.isNumber) {
@@ -524,6 +550,63 @@ struct NotamEnglishWriter {
             }
         }
         return c
+    }
+
+    /// Words that end a name's run backwards: what comes before a name, not in it.
+    static let beforeNames: Set<String> = ["USE", "AT", "TO", "FROM", "OF", "THE", "AND", "OR", "FOR", "IN", "ON", "WITH", "WHEN", "BY",
+                                          "NEAR", "BTN", "WI", "SETTING", "ALTIMETER", "CTC", "VIA", "EXC", "ABV", "BLW", "ADJ"]
+
+    /// The last index of a name that starts at `i` and ends with a name word of an airport
+    /// (`INTL`, `NTL`, `MUNI`, `RGNL`, `FLD`, …), at least one word before it; nil otherwise.
+    static func nameRun(_ words: [NotamWord], from i: Int) -> Int? {
+        func nameLike(_ w: NotamWord) -> Bool {
+            let c = String(w.core)
+            return EnglishDictionary.isCapitalised(c) && !beforeNames.contains(c) && Self.status(in: [w], from: 0) == nil
+                && (NotamContractions.all[c] == nil || NotamEnglishWords.nameWords[c] != nil)
+        }
+        let markers: Set<String> = ["INTL", "NTL", "MUNI", "RGNL", "FLD", "ARPT", "MEML", "CNTY", "EXEC"]
+        guard i + 1 < words.count, words[i].lead.isEmpty, nameLike(words[i]), !markers.contains(String(words[i].core)) else { return nil }
+        var k = i
+        while k < words.count, nameLike(words[k]) {
+            if markers.contains(String(words[k].core)) {
+                var end = k
+                while end + 1 < words.count, markers.contains(String(words[end + 1].core)), words[end].trail.isEmpty { end += 1 }
+                return end
+            }
+            if !words[k].trail.isEmpty { return nil }
+            k += 1
+        }
+        return nil
+    }
+
+    /// `c` is an identifier of the airport table (3 or 4 characters): written as it is.
+    static func isAirportIdentifier(_ c: String) -> Bool {
+        (3...4).contains(c.count) && AirportTable.shared?.airport(c) != nil
+    }
+
+    /// A name as a person writes it: each word in title case ("MCKINNEY NTL" → "McKinney
+    /// National" with `nameWords`), identifiers (with digits, or of the airport table) and a state
+    /// after a comma as written.
+    static func titledName(_ words: [NotamWord]) -> String {
+        words.enumerated().map { i, w in
+            let c = String(w.core)
+            let spelled: String
+            if let expanded = NotamEnglishWords.nameWords[c] {
+                spelled = EnglishDictionary.titled(expanded)
+            } else if NotamEnglishWords.states.contains(c), i > 0, words[i - 1].trail.hasSuffix(",") {
+                spelled = c
+            } else if c.contains("/"), !c.contains(where: \.isNumber) {
+                spelled = c.split(separator: "/").map { p in
+                    let part = NotamEnglishWords.nameWords[String(p)] ?? String(p)
+                    return EnglishDictionary.isCapitalised(part) ? EnglishDictionary.titled(part) : part
+                }.joined(separator: "/")
+            } else if EnglishDictionary.isCapitalised(c), c.count >= 3 || EnglishDictionary.isWord(c) {
+                spelled = ["OF", "THE", "AND", "AT", "ON"].contains(c) && i > 0 ? c.lowercased() : EnglishDictionary.titled(c)
+            } else {
+                spelled = c
+            }
+            return w.lead + spelled + w.trail
+        }.joined(separator: " ")
     }
 
     /// A contraction: a system's acronym as "meaning (ACR)" the first time, else its meaning.
@@ -564,7 +647,9 @@ struct NotamEnglishWriter {
                 end = i + 2
             } else if let (v, unit) = NotamGroups.measure(c), unit == "FT" || unit == "FEET" {
                 text = NotamGroups.format(v) + " ft"
-            } else if let v = NotamGroups.number(c), words[i].trail.isEmpty, i + 1 < words.count, ["MSL", "AMSL"].contains(words[i + 1].core) {
+            } else if let v = NotamGroups.number(c), words[i].trail.isEmpty, i + 1 < words.count,
+                      ["MSL", "AMSL", "AGL", "AGL/", "MSL/"].contains(words[i + 1].core) {
+                // A height without its unit ("65 AGL/ UP TO 605 MSL"): feet, as every US height is.
                 text = NotamGroups.format(v) + " ft"
             } else if let v = NotamGroups.number(c), words[i].trail.isEmpty, i + 1 < words.count, ["FT", "FEET"].contains(words[i + 1].core) {
                 text = NotamGroups.format(v) + " ft"
@@ -577,6 +662,8 @@ struct NotamEnglishWriter {
             switch words[end].core {
             case "MSL", "AMSL": text += " above mean sea level"; end += 1
             case "AGL": text += " above ground level"; end += 1
+            case "AGL/": text += " above ground level,"; end += 1
+            case "MSL/": text += " above mean sea level,"; end += 1
             default: break
             }
         }
