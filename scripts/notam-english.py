@@ -78,6 +78,11 @@ def measure(items, table, words):
                 continue
             if w in UNITS:
                 continue
+            # A fix's five-letter name: before "intersection", after an airway (V77 FLOSS), or
+            # "KARYN, TX" in a route NOTAM.
+            if len(w) == 5 and (tr[m.end():m.end() + 13] == " intersection" or re.search(r"\b[VJTQ]\d+ $", tr[max(0, m.start() - 7):m.start()])
+                                or (tr.startswith("Route ") and re.match(r", [A-Z]{2}\b", tr[m.end():m.end() + 4]))):
+                continue
             if w in table and not defined and not re.search(r"[a-z]\s*\(" + re.escape(w) + r"\)", tr):
                 findings.append(("contraction", w))
                 continue

@@ -261,6 +261,9 @@ struct NotamEnglishDump {
         let setting = NotamTranslator.translate("OBTAIN ALTIMETER SETTING; WHEN NOT RECEIVED, USE FORT WORTH MEACHAM INTL ALTIMETER SETTING.")
         #expect(setting.contains("use Fort Worth Meacham International altimeter setting"), "\(setting)")
         #expect(NotamTranslator.translate("OBST CRANE 330FT AGL 2NM N OF SEE").contains("SEE"))
+        // Fixes keep their names, English words or not.
+        let route = NotamTranslator.translate("KS..ROUTE ZKC. V77 FLOSS INT, KS TO KARYN, KS MOCA 3000.")
+        #expect(route.contains("V77 FLOSS intersection") && route.contains("to KARYN, KS"), "\(route)")
     }
 
     @Test func heightsWithoutTheirUnitAreFeet() {

@@ -519,7 +519,10 @@ struct NotamEnglishWriter {
         // English ("PLUS SEE", "FOR LAW"), the airport after "of", "from", "at", "to".
         let airport = Self.isAirportIdentifier(c)
             && (previous.isEmpty || ["OF", "FROM", "AT", "TO", "NEAR", "WI", "AND", "OR"].contains(previous) || !EnglishDictionary.isWord(previous))
-        if EnglishDictionary.isCapitalised(c), !airport {
+        // A fix's five-letter name ("V77 FLOSS INT", "TO KARYN, TX" on a route) is an identifier.
+        let fix = c.count == 5 && (["INT", "INTXN", "FIX", "WP", "WAYPOINT"].contains(next) || Self.isRouteDesignator(previous)
+            || (w.trail == "," && NotamEnglishWords.states.contains(next)))
+        if EnglishDictionary.isCapitalised(c), !airport, !fix {
             if c.count >= 3, EnglishDictionary.isWord(c) { return c.lowercased() }
             if c.count >= 3, EnglishDictionary.isName(c) { return EnglishDictionary.titled(c) }
             if c.contains("-"), c.split(separator: "-").allSatisfy({ $0.count >= 2 && EnglishDictionary.isWord(String($0)) }) { return c.lowercased() }
@@ -577,6 +580,12 @@ struct NotamEnglishWriter {
             k += 1
         }
         return nil
+    }
+
+    /// An airway or route: V77, J12, T315, Q120.
+    static func isRouteDesignator(_ c: String) -> Bool {
+        guard let first = c.first, "VJTQ".contains(first), c.count >= 2 else { return false }
+        return c.dropFirst().allSatisfy(\.isNumber)
     }
 
     /// `c` is an identifier of the airport table (3 or 4 characters): written as it is.
