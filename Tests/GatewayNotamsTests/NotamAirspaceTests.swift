@@ -294,6 +294,32 @@ private func inside(_ g: NotamGeometry, _ p: Position, altitude: Double? = nil, 
         let area = try #require(n.airspaceArea())
         #expect(area.cutouts.count == 1)
     }
+
+    /// The FAA's own shape of a part's band (`heightInformation`: "GND", "01501" in FT, "UNL"):
+    /// a SUBTR from the ground to 7,000 ft cuts only that band; a UNION part from 1,501 ft keeps
+    /// its own floor, as an area of its own, beside the BASE from the ground; and the bands
+    /// survive the store.
+    @Test func partsKeepTheirOwnBands() throws {
+        let base = #"{"type":"Polygon","operation":"BASE","heightInformation":{"upperLevel":"UNL","uomUpperLevel":"OTHER","lowerLevel":"GND","uomLowerLevel":"FT"},"coordinates":[[[-117.5,35.0],[-117.0,35.0],[-117.0,35.5],[-117.5,35.5],[-117.5,35.0]]]}"#
+        let union = #"{"type":"Polygon","operation":"UNION","heightInformation":{"upperLevel":"UNL","uomUpperLevel":"OTHER","lowerLevel":"01501","uomLowerLevel":"FT"},"coordinates":[[[-117.0,35.0],[-116.5,35.0],[-116.5,35.5],[-117.0,35.5],[-117.0,35.0]]]}"#
+        let cut = #"{"type":"Polygon","operation":"SUBTR","heightInformation":{"upperLevel":"7000","uomUpperLevel":"FT","lowerLevel":"0","uomLowerLevel":"FT"},"coordinates":[[[-117.4,35.1],[-117.3,35.1],[-117.3,35.2],[-117.4,35.2],[-117.4,35.1]]]}"#
+        let geometry = #"{"type":"GeometryCollection","geometries":[\#(base),\#(union),\#(cut)]}"#
+        let n = try parseFeature(apiFeature(number: "05/701", text: "AIRSPACE SELLS LOW MOA ACT SFC-FL180", geometry: geometry))
+        let g = try #require(n.geometry)
+        #expect(g.partBands == [NotamBand(floorFt: nil, ceilingFt: nil), NotamBand(floorFt: 1501, ceilingFt: nil)])
+        #expect(g.cutouts?.first?.floorFt == nil && g.cutouts?.first?.ceilingFt == 7000)
+        let areas = n.airspaceAreas()
+        #expect(areas.count == 2)
+        #expect(areas.map(\.floorFt) == [nil, 1501] && areas.allSatisfy { $0.ceilingFt == nil })
+        #expect(areas.map(\.id) == ["\(areas[0].id.dropLast(7)) part 1", "\(areas[0].id.dropLast(7)) part 2"])
+        // In the cut-out below 7,000 ft: not inside; above it: inside.
+        let inCut = Position(latitude: 35.15, longitude: -117.35)
+        #expect(!inside(g, inCut, altitude: 5000, cutouts: g.airspaceCutouts))
+        #expect(inside(g, inCut, altitude: 9000, cutouts: g.airspaceCutouts))
+        // Stored and read back: the bands are kept.
+        let back = try JSONDecoder().decode(Notam.self, from: Data(n.storedJSON.utf8))
+        #expect(back.geometry?.partBands == g.partBands && back.airspaceAreas().map(\.floorFt) == [nil, 1501])
+    }
 }
 
 @Suite(.timeLimit(.minutes(5))) struct AirspaceFileRegionTests {

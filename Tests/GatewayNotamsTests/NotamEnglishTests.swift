@@ -76,7 +76,7 @@ struct NotamEnglishDump {
         #expect(NotamTranslator.translate("AIRSPACE BRADY MOA ACT 500FT AGL-FL180")
             == "Airspace Brady military operations area (MOA) is active from 500 ft above ground level to flight level 180.")
         #expect(NotamTranslator.translate("AIRSPACE TAOS MOA ACT UP TO BUT NOT INCLUDING FL225")
-            == "Airspace TAOS military operations area (MOA) is active up to but not including flight level 225.")
+            == "Airspace Taos military operations area (MOA) is active up to but not including flight level 225.")
         #expect(NotamTranslator.translate("AIRSPACE PJE WI AN AREA DEFINED AS 2NM RADIUS OF TFD094017 SFC-13000FT MSL")
             == "Airspace: parachute jumping exercise (PJE) within an area defined as 2-nautical-mile radius of 17 nautical miles from TFD on the 094° radial from the surface to 13,000 ft above mean sea level.")
         #expect(NotamGroups.radialFix("TFD094017") == "17 nautical miles from TFD on the 094° radial")

@@ -32,7 +32,7 @@ package enum AirspaceSet {
         for path in notamFiles {
             var notams: [Notam] = []
             try NotamFile.read(path: path) { notams.append($0) }
-            areas += notams.compactMap { $0.airspaceArea(levels: levels) }
+            areas += notams.flatMap { $0.airspaceAreas(levels: levels) }
         }
         if let database {
             let store = NotamStore(database: database)

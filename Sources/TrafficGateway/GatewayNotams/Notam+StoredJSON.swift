@@ -58,6 +58,14 @@ extension NotamGeometry {
         o.add("floorAGL", floorAGL)
         o.add("floorFt", floorFt)
         o.add("origin", origin.rawValue)
+        if let partBands {
+            o.addRaw("partBands", "[" + partBands.map { b in
+                var w = JSONWriter()
+                w.add("ceilingFt", b.ceilingFt)
+                w.add("floorFt", b.floorFt)
+                return w.result
+            }.joined(separator: ",") + "]")
+        }
         o.addRaw("parts", parts.map { "[" + $0.map { "[" + $0.map(JSONWriter.exactArray).joined(separator: ",") + "]" }.joined(separator: ",") + "]" } ?? "null")
         o.addRaw("polygon", polygon.map(JSONWriter.exactArray) ?? "null")
         o.addExact("radiusNM", radiusNM)

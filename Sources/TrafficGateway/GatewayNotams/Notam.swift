@@ -112,6 +112,35 @@ package struct Notam: Sendable, Equatable, Codable {
 
     /// The area the airspace alerts watch, for airspace NOTAMs (a kind) with geometry, at the
     /// levels `table` gives its kind.
+    /// Every area the airspace alerts watch: one, or one for each altitude band when the
+    /// official parts have bands of their own (each part keeps its limits; the areas' ids are
+    /// the NOTAM's with " part N").
+    package func airspaceAreas(levels table: AirspaceLevelTable = AirspaceLevelTable()) -> [AirspaceArea] {
+        guard let whole = airspaceArea(levels: table) else { return [] }
+        guard let g = geometry, let bands = g.partBands, let parts = g.parts, bands.count == parts.count else { return [whole] }
+        var groups: [(band: NotamBand, parts: [[[[Double]]]])] = []
+        for (band, part) in zip(bands, parts) {
+            if let i = groups.firstIndex(where: { $0.band == band }) { groups[i].parts.append(part) } else { groups.append((band, [part])) }
+        }
+        guard groups.count > 1 else { return [whole] }
+        return groups.enumerated().compactMap { i, group in
+            var piece = g
+            piece.parts = group.parts
+            piece.polygon = group.parts.first?.first
+            piece.partBands = nil
+            piece.floorFt = group.band.floorFt
+            piece.floorAGL = false
+            piece.ceilingFt = group.band.ceilingFt
+            piece.ceilingAGL = false
+            var n = self
+            n.geometry = piece
+            guard var area = n.airspaceArea(levels: table) else { return nil }
+            area.id += " part \(i + 1)"
+            area.name += " (part \(i + 1) of \(groups.count))"
+            return area
+        }
+    }
+
     package func airspaceArea(levels table: AirspaceLevelTable = AirspaceLevelTable()) -> AirspaceArea? {
         guard let g = geometry, let kind = kind ?? AirspaceClassifier.kind(of: self) else { return nil }
         let levels = table[kind]
@@ -207,6 +236,9 @@ package struct NotamGeometry: Sendable, Equatable, Codable {
     package var parts: [[[[Double]]]]?
     /// Parts cut out within an altitude band (SUBTR).
     package var cutouts: [NotamCutout]?
+    /// Each part's own altitude band, beside `parts`, when the official parts' bands differ
+    /// (a BASE from the ground and a UNION from 1,501 ft); nil: the geometry's limits for all.
+    package var partBands: [NotamBand]?
     /// Floor, ft (nil: surface).
     package var floorFt: Int?
     /// Floor above ground.
@@ -301,6 +333,10 @@ package struct NotamGeometry: Sendable, Equatable, Codable {
             w.addRaw("coordinates", "[" + (polygon ?? []).map { "[\(JSONWriter.format($0[1], decimals: 6)),\(JSONWriter.format($0[0], decimals: 6))]" }.joined(separator: ",") + "]")
         }
         if let cutouts, !cutouts.isEmpty { w.add("cutouts", cutouts.count) }
+        if let partBands {
+            // Each part's own band, beside `coordinates`' parts ([floorFt, ceilingFt], null: surface, unlimited).
+            w.addRaw("partBands", "[" + partBands.map { "[\($0.floorFt.map(String.init) ?? "null"),\($0.ceilingFt.map(String.init) ?? "null")]" }.joined(separator: ",") + "]")
+        }
         w.add("floorFt", floorFt)
         w.add("floorRef", floorFt == nil ? "SFC" : (floorAGL ? "AGL" : "MSL"))
         w.add("ceilingFt", ceilingFt)
@@ -310,6 +346,19 @@ package struct NotamGeometry: Sendable, Equatable, Codable {
     }
 }
 
+
+/// An altitude band of one part of an official geometry, feet MSL.
+package struct NotamBand: Sendable, Equatable, Hashable, Codable {
+    /// Floor (nil: surface).
+    package var floorFt: Int?
+    /// Ceiling (nil: unlimited).
+    package var ceilingFt: Int?
+    /// A band.
+    package init(floorFt: Int? = nil, ceilingFt: Int? = nil) {
+        self.floorFt = floorFt
+        self.ceilingFt = ceilingFt
+    }
+}
 
 /// A polygon cut out of a NOTAM's area within an altitude band (an official `SUBTR` part).
 package struct NotamCutout: Sendable, Equatable, Codable {

@@ -212,15 +212,42 @@ package struct FAANotamAPI: NotamSource {
     /// MultiLineString) joined end to end into closed rings. A member marked as subtracted
     /// (`"operation": "SUBTR"`, the AIXM term, or `"subtract": true`) becomes a cut-out, within
     /// its own `lowerLimit`/`upperLimit` band when it carries one.
+    /// Parts with altitude bands of their own (the FAA's `heightInformation`, or
+    /// `lowerLimit`/`upperLimit`) keep them: when the parts' bands differ, each part's band is
+    /// stored beside it (`NotamGeometry.partBands`) and becomes an area of its own.
     package static func officialGeometry(_ g: [String: Any]?) -> NotamGeometry? {
         var parts: [AirspacePart] = []
+        var bands: [NotamBand?] = []
         var pieces: [[Position]] = []
         var cutouts: [NotamCutout] = []
-        collect(g, parts: &parts, pieces: &pieces, cutouts: &cutouts)
-        parts += joinRings(pieces).map { AirspacePart(outer: $0) }
+        collect(g, parts: &parts, bands: &bands, pieces: &pieces, cutouts: &cutouts)
+        let joined = joinRings(pieces).map { AirspacePart(outer: $0) }
+        parts += joined
+        bands += Array(repeating: nil, count: joined.count)
         guard var out = NotamGeometry.region(parts, origin: .official) else { return nil }
         if !cutouts.isEmpty { out.cutouts = cutouts }
+        if out.parts?.count == parts.count, Set(bands).count > 1 { out.partBands = bands.map { $0 ?? NotamBand() } }
         return out
+    }
+
+    /// A GeoJSON member's altitude band: the FAA's `heightInformation` (`lowerLevel` "GND",
+    /// "01501", `uomLowerLevel` "FT" or "FL"; `upperLevel` "UNL") or `lowerLimit`/`upperLimit`
+    /// text ("3000FT", "FL180"); nil when it carries none.
+    static func band(_ g: [String: Any]) -> NotamBand? {
+        if let h = g["heightInformation"] as? [String: Any] {
+            func level(_ value: Any?, _ unit: Any?) -> Int? {
+                guard let text = (value as? String) ?? (value as? Int).map(String.init) else { return nil }
+                let t = text.uppercased().trimmingWhitespace()
+                if t.isEmpty || t == "GND" || t == "SFC" || t == "UNL" || t == "UNLTD" { return nil }
+                guard let v = Int(t.filter(\.isNumber)) else { return nil }
+                let u = (unit as? String)?.uppercased() ?? "FT"
+                return v == 0 ? nil : u == "FL" ? v * 100 : u == "M" ? Int((Double(v) / 0.3048).rounded()) : v
+            }
+            return NotamBand(floorFt: level(h["lowerLevel"], h["uomLowerLevel"]), ceilingFt: level(h["upperLevel"], h["uomUpperLevel"]))
+        }
+        let floor = (g["lowerLimit"] as? String).flatMap(NotamParser.limit)?.0
+        let ceiling = (g["upperLimit"] as? String).flatMap(NotamParser.limit)?.0
+        return g["lowerLimit"] == nil && g["upperLimit"] == nil ? nil : NotamBand(floorFt: floor, ceilingFt: ceiling)
     }
 
     /// A GeoJSON ring's positions; empty when any vertex is not a coordinate on the Earth
@@ -231,7 +258,7 @@ package struct FAANotamAPI: NotamSource {
         return ring
     }
 
-    static func collect(_ g: [String: Any]?, parts: inout [AirspacePart], pieces: inout [[Position]], cutouts: inout [NotamCutout]) {
+    static func collect(_ g: [String: Any]?, parts: inout [AirspacePart], bands: inout [NotamBand?], pieces: inout [[Position]], cutouts: inout [NotamCutout]) {
         guard let g, let type = g["type"] as? String else { return }
         let operation = ((g["operation"] as? String) ?? "").uppercased()
         let subtract = operation.hasPrefix("SUBTR") || (g["subtract"] as? Bool) == true
@@ -242,18 +269,18 @@ package struct FAANotamAPI: NotamSource {
         case "LineString": pieces.append(ring(g["coordinates"]).isEmpty ? [] : lineString(g["coordinates"]))
         case "MultiLineString": for l in (g["coordinates"] as? [Any]) ?? [] { pieces.append(lineString(l)) }
         case "GeometryCollection":
-            for sub in g["geometries"] as? [[String: Any]] ?? [] { collect(sub, parts: &parts, pieces: &pieces, cutouts: &cutouts) }
+            for sub in g["geometries"] as? [[String: Any]] ?? [] { collect(sub, parts: &parts, bands: &bands, pieces: &pieces, cutouts: &cutouts) }
         default: break
         }
         for rings in polygons {
             let outer = ring(rings.first)
             guard outer.count >= 3 else { continue }
             if subtract {
-                let floor = (g["lowerLimit"] as? String).flatMap(NotamParser.limit)?.0
-                let ceiling = (g["upperLimit"] as? String).flatMap(NotamParser.limit)?.0
-                cutouts.append(NotamCutout(ring: outer.map { [$0.latitude, $0.longitude] }, floorFt: floor, ceilingFt: ceiling))
+                let b = band(g)
+                cutouts.append(NotamCutout(ring: outer.map { [$0.latitude, $0.longitude] }, floorFt: b?.floorFt, ceilingFt: b?.ceilingFt))
             } else {
                 parts.append(AirspacePart(outer: outer, holes: rings.dropFirst().map(ring).filter { $0.count >= 3 }))
+                bands.append(band(g))
             }
         }
         pieces.removeAll { $0.count < 2 }

@@ -242,7 +242,7 @@ package struct NotamStore: Sendable {
                 """, [box.0, box.1, box.2, box.3, activeAt, activeAt, activeAt])
                 .compactMap { $0.string("json") }.compactMap { try? JSONDecoder().decode(Notam.self, from: Data($0.utf8)) }
         }
-        return list.filter { n in n.type != "C" && (activeAt.map { n.isActive(at: $0) } ?? true) }.compactMap { $0.airspaceArea(levels: levels) }
+        return list.filter { n in n.type != "C" && (activeAt.map { n.isActive(at: $0) } ?? true) }.flatMap { $0.airspaceAreas(levels: levels) }
     }
 
     /// Every stored NOTAM with this number (`6/2174`), key (`FDC:6/2174`) or id: one number can

@@ -560,7 +560,8 @@ struct NotamEnglishWriter {
                                           "NEAR", "BTN", "WI", "SETTING", "ALTIMETER", "CTC", "VIA", "EXC", "ABV", "BLW", "ADJ"]
 
     /// The last index of a name that starts at `i` and ends with a name word of an airport
-    /// (`INTL`, `NTL`, `MUNI`, `RGNL`, `FLD`, …), at least one word before it; nil otherwise.
+    /// (`INTL`, `NTL`, `MUNI`, `RGNL`, `FLD`, …), at least one word before it, or just before
+    /// `MOA`/`ATCAA` (a special-use airspace's name); nil otherwise.
     static func nameRun(_ words: [NotamWord], from i: Int) -> Int? {
         func nameLike(_ w: NotamWord) -> Bool {
             let c = String(w.core)
@@ -570,7 +571,9 @@ struct NotamEnglishWriter {
         let markers: Set<String> = ["INTL", "NTL", "MUNI", "RGNL", "FLD", "ARPT", "MEML", "CNTY", "EXEC"]
         guard i + 1 < words.count, words[i].lead.isEmpty, nameLike(words[i]), !markers.contains(String(words[i].core)) else { return nil }
         var k = i
-        while k < words.count, nameLike(words[k]) {
+        while k < words.count, nameLike(words[k]) || ["MOA", "ATCAA"].contains(words[k].core) {
+            // A special-use airspace's name ("SELLS LOW MOA"): the words before it; MOA itself is read as ever.
+            if ["MOA", "ATCAA"].contains(words[k].core) { return k - 1 }
             if markers.contains(String(words[k].core)) {
                 var end = k
                 while end + 1 < words.count, markers.contains(String(words[end + 1].core)), words[end].trail.isEmpty { end += 1 }
