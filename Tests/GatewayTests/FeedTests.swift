@@ -289,6 +289,67 @@ private final class FeedRig: @unchecked Sendable {
         #expect(received.withLock { $0 } >= 1)
     }
 
+    /// A late-joining EFB (issue 57): the gateway has heard FIS-B (the 59 uplinks of
+    /// fisb-weather.978: METARs, TAFs, NEXRAD) before a tablet announces itself; the tablet gets
+    /// the uplinks held at once, paced at 32 a second, every one a valid GDL 90 uplink, without
+    /// waiting for the next broadcast cycle.
+    @Test(.ownThread) func aLateEFBGetsTheFISBHeldFirst() throws {
+        let frames: [[UInt8]] = try String(contentsOf: fixtures.appendingPathComponent("fisb-weather.978"), encoding: .utf8)
+            .split(separator: "\n").compactMap { line in
+                guard line.hasPrefix("+"), let end = line.firstIndex(of: ";") else { return nil }
+                let hex = Array(line[line.index(after: line.startIndex)..<end].utf8)
+                var bytes: [UInt8] = []
+                var i = 0
+                while i + 1 < hex.count {
+                    guard let b = UInt8(String(decoding: hex[i...i + 1], as: UTF8.self), radix: 16) else { return nil }
+                    bytes.append(b)
+                    i += 2
+                }
+                return Message.uplink(Uplink(timeOfReception: nil, payload: bytes)).frame()
+            }
+        #expect(frames.count == 59)
+        let arrivals = Mutex<[(Double, [UInt8])]>([])
+        let efb = try UDPListener(address: "127.0.0.1", port: 0, queue: DispatchQueue(label: "late-efb")) { bytes, _ in
+            let copy = Array(bytes)
+            arrivals.withLock { $0.append((Date().timeIntervalSince1970, copy)) }
+        }
+        defer { efb.cancel() }
+        let hub = FeedHub()
+        let lines = Mutex<[String]>([])
+        let forwarder = ForwardSink(targets: [], efbs: ForwardSink.registry(ownPort: 0), hub: hub) { line in lines.withLock { $0.append(line) } }
+        let discovery = DiscoverySource(port: 0)
+        let gateway = LiveGateway(hub: hub, sinks: [forwarder], forwarding: true)
+        gateway.add(discovery)
+        try gateway.start(bind: "127.0.0.1", port: 0)
+        defer { gateway.stop() }
+        let receiver = try UDPSender(host: "127.0.0.1", port: gateway.port)
+        for f in frames { receiver.send(f) }
+        // Every uplink through the gateway (each carries products; a repeat replaces its own).
+        #expect(eventually(5) { gateway.status().counters.datagrams == frames.count })
+        gateway.queue.sync {}
+        #expect(forwarder.heldUplinks > 0)
+        let held = forwarder.heldUplinks
+        // The tablet starts listening, then announces itself.
+        let announced = Date().timeIntervalSince1970
+        try UDPSender(host: "127.0.0.1", port: discovery.port).send(Array(#"{"App":"ForeFlight","GDL90":{"port":\#(efb.port)}}"#.utf8))
+        #expect(eventually(10) { arrivals.withLock { $0.count } >= held }, "the EFB got \(arrivals.withLock { $0.count }) of \(held)")
+        let got = arrivals.withLock { $0 }
+        // Every datagram a valid uplink, each held one once.
+        var uplinks = 0
+        for (_, d) in got {
+            var deframer = Deframer()
+            deframer.feed(d) { event in if case .frame(let f) = event, f.messageID == 7 { uplinks += 1 } }
+        }
+        #expect(uplinks == held && Set(got.map(\.1)).count == held)
+        // At once, and paced: the first within half a second, all within held/32 s (and a little).
+        let first = try #require(got.first?.0), last = try #require(got.last?.0)
+        print("late EFB: \(held) of the \(frames.count) uplinks heard held; the first sent \(Int((first - announced) * 1000)) ms after the announcement, all in \(Int((last - first) * 1000)) ms")
+        #expect(first - announced < 0.5)
+        #expect(last - first >= Double(held - 1) / ForwardSink.catchUpRate * 0.8, "faster than \(ForwardSink.catchUpRate) a second")
+        #expect(last - first <= Double(held) / ForwardSink.catchUpRate + 2)
+        #expect(lines.withLock { $0 }.contains { $0.contains("ForeFlight at 127.0.0.1:\(efb.port) joined: sending it the \(held) FIS-B uplinks held") })
+    }
+
     /// A TCP client reads FLARM NMEA: valid checksums, RMC/GGA from ownship, a PFLAA per target
     /// and PFLAU pointing at the warning (alarm level 3).
     @Test func nmeaClientReadsValidSentences() throws {

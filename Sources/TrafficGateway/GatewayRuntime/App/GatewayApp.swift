@@ -305,7 +305,9 @@ package struct GatewayApp: Sendable {
         }
         let auto = config.forward.contains(.auto)
         guard !senders.isEmpty || auto else { return (nil, nil) }
-        return (ForwardSink(targets: senders, efbs: auto ? ForwardSink.registry(ownPort: UInt16(config.udpPort)) : nil, hub: hub),
+        let console = self.console
+        return (ForwardSink(targets: senders, efbs: auto ? ForwardSink.registry(ownPort: UInt16(config.udpPort)) : nil, hub: hub,
+                            said: { console.info("gatewayd: " + $0) }),
                 auto ? DiscoverySource() : nil)
     }
 
