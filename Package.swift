@@ -11,7 +11,7 @@ let package = Package(
         // `BenchmarkWorkloads` (what the Benchmarks/ package measures) and GatewaySupport, whose
         // small hot helpers the default cross-module optimisation inlines only when public
         // (package access made decode 12-20 % slower: docs/architecture.md).
-        .library(name: "TrafficGateway", targets: ["GatewaySupport", "GatewayDomain", "GatewayHTTP", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayNotify", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
+        .library(name: "TrafficGateway", targets: ["GatewaySupport", "GatewayDomain", "GatewayHTTP", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayForecast", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
         .library(name: "GatewaySimulation", targets: ["GatewaySimulation"]),
         .executable(name: "gatewayd", targets: ["gatewayd"]),
     ],
@@ -30,6 +30,8 @@ let package = Package(
         .target(name: "GDL90"),
         // libcurl (system library) with typed wrappers for its variadic calls.
         .target(name: "CCurl"),
+        // ecCodes (Debian's libeccodes0), loaded on first use: the forecast radar's GRIB2.
+        .target(name: "CEccodes"),
         // zlib (Debian's zlib1g), loaded on first use: gzip-compressed captures (Stratux's replay logs).
         .target(name: "CZlib"),
         // espeak-ng (system library, Debian's libespeak-ng-dev): the voice's vocabulary rendered to PCM.
@@ -67,6 +69,10 @@ let package = Package(
         // the route, the gateway itself, the fleet and flights, through an outbox in the database.
         .target(name: "GatewayNotify", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayNotams", "GatewayWeather", "CCurl"],
                 path: "Sources/TrafficGateway/GatewayNotify"),
+        // The forecast radar (issue 55): HRRR and NAM-nest reflectivity fetched from NOMADS,
+        // decoded with ecCodes, drawn like the radar, kept complete.
+        .target(name: "GatewayForecast", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayWeather", "CEccodes"],
+                path: "Sources/TrafficGateway/GatewayForecast"),
         // The HTTP kit both servers (the cockpit feeds, the fleet station) are made with: the
         // server's lifecycle as a Service (the port from its running signal), connection caps by
         // address, the token check, the one Server-Sent Events writer.
@@ -107,7 +113,7 @@ let package = Package(
                 path: "Sources/TrafficGateway/GatewayFleet", exclude: ["Page"]),
         // The runtime: sources, sinks, the live gateway, the app and its services, configuration.
         .target(name: "GatewayRuntime",
-                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayFeeds", "GatewayVoice", "GatewayFleet",
+                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayForecast", "GatewayFeeds", "GatewayVoice", "GatewayFleet",
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
@@ -116,7 +122,7 @@ let package = Package(
                 path: "Sources/TrafficGateway/GatewayRuntime"),
         // Simulation and benchmarks: synthetic traffic, scenario captures, the demo flight, the
         // benchmark runners `gatewayd bench` and `gatewayd simulate` use (not in the daemon's path).
-        .target(name: "GatewaySimulation", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
+        .target(name: "GatewaySimulation", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayForecast", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime"]),
         // What the fuzz targets drive (the decoders, the core, an HTTP server on a socket pair).
         .target(name: "GatewayFuzzSupport", dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayFeeds", "GatewayRuntime"]),
         // The executable: argument parsing and wiring only.
@@ -124,7 +130,7 @@ let package = Package(
             name: "gatewayd",
             dependencies: [
                 "GDL90",
-                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime",
+                "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayForecast", "GatewayFeeds", "GatewayVoice", "GatewayFleet", "GatewayRuntime",
                 "GatewaySimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -163,16 +169,18 @@ let package = Package(
                                    "GatewayTestSupport"]),
         .testTarget(name: "GatewayFleetTests",
                     dependencies: ["GatewaySupport", "GatewayHTTP", "GatewayRecords", "GatewayFeeds", "GatewayFleet", "GatewayTestSupport"]),
+        .testTarget(name: "GatewayForecastTests",
+                    dependencies: ["GatewaySupport", "GatewayRecords", "GatewayWeather", "GatewayForecast", "CEccodes", "GatewayTestSupport"]),
         .testTarget(name: "GatewayNotifyTests",
                     dependencies: ["GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayFleet", "GatewayRuntime", "GatewayTestSupport"]),
         .testTarget(name: "GatewayRuntimeTests",
-                    dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayNotify", "GatewayFeeds", "GatewayRuntime",
+                    dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayNotify", "GatewayForecast", "GatewayFeeds", "GatewayRuntime",
                                    "GatewayTestSupport",
                                    .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle")]),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "GatewaySupport", "GatewayDomain", "GatewayHTTP", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayFeeds", "GatewayFleet", "GatewayRuntime", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
+                "GatewaySupport", "GatewayDomain", "GatewayHTTP", "GatewayCaptures", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayForecast", "GatewayFeeds", "GatewayFleet", "GatewayRuntime", "GDL90", "GatewaySimulation", "GatewayFuzzSupport",
                 "GatewayTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),

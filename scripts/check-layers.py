@@ -18,10 +18,10 @@ import subprocess
 import sys
 
 LAYERS = [["GatewaySupport"], ["GatewayDomain", "GatewayHTTP"], ["GatewayCaptures"], ["GatewayRecords"],
-          ["GatewayNotams", "GatewayWeather"], ["GatewayFeeds", "GatewayVoice", "GatewayNotify"], ["GatewayFleet"], ["GatewayRuntime"]]
+          ["GatewayNotams", "GatewayWeather"], ["GatewayFeeds", "GatewayVoice", "GatewayNotify", "GatewayForecast"], ["GatewayFleet"], ["GatewayRuntime"]]
 LEVEL = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 MODULES = [m for layer in LAYERS for m in layer]
-SHIMS = ["CCurl", "CZlib", "CEspeak", "CALSA", "CMosquitto", "CSQLite"]
+SHIMS = ["CEccodes", "CCurl", "CZlib", "CEspeak", "CALSA", "CMosquitto", "CSQLite"]
 HTTP = ["hummingbird:Hummingbird", "hummingbird:HummingbirdCore", "swift-http-types:HTTPTypes", "swift-nio:NIOCore",
         "swift-log:Logging", "swift-service-lifecycle:ServiceLifecycle"]
 TESTS = ["GDL90", "GatewaySimulation", "GatewayFuzzSupport", "GatewayTestSupport", "swift-service-lifecycle:ServiceLifecycle",
@@ -40,6 +40,7 @@ ALLOWED = {
     "GatewayFeeds": ["GDL90", "swift-nio:NIOPosix"] + HTTP + MODULES,
     "GatewayVoice": ["GDL90", "CEspeak", "CALSA"] + MODULES,
     "GatewayNotify": ["GDL90", "CCurl"] + MODULES,
+    "GatewayForecast": ["GDL90", "CEccodes"] + MODULES,
     "GatewayFleet": ["GDL90", "CMosquitto"] + HTTP + MODULES,
     "GatewayRuntime": ["GDL90", "swift-nio:NIOPosix", "swift-service-lifecycle:UnixSignals"] + HTTP + MODULES,
     "GatewaySimulation": ["GDL90"] + MODULES,

@@ -26,6 +26,7 @@ import os
 import socket
 import ssl
 import subprocess
+import signal
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -34,6 +35,8 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
 DIR, LOG = sys.argv[1], sys.argv[2]
+# A test that ends sends SIGTERM; a parent may have left it ignored (inherited across exec).
+signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
 USER, PASSWORD, TOKEN, SECRET = "pilot", "s3cret", "tk_skygate", "hook-secret"
 lock = threading.Lock()
 

@@ -22,7 +22,7 @@ struct WeatherCommand: ParsableCommand {
               gatewayd weather fetch --route KSLE KPDX KSEA
               gatewayd weather list
             """,
-        subcommands: [WeatherFetchCommand.self, WeatherListCommand.self]
+        subcommands: [WeatherFetchCommand.self, WeatherListCommand.self, ForecastCommand.self]
     )
 }
 

@@ -50,7 +50,10 @@ import GatewayTestSupport
                 .filter { $0["peer"] as? String == peer }
         }
 
-        deinit { process.terminate() }
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
     }
 
     /// An FAA NOTAM API feature at KSLE (or an FDC TFR with its official polygon).
@@ -77,6 +80,7 @@ import GatewayTestSupport
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         guard let peers = try Peers(dir: dir), let gatewayd = gatewaydExecutable() else { return }
+        defer { peers.stop() }
 
         let closure = Self.feature("12/001", "RWY 13/31 CLSD")
         let taxiLights = Self.feature("12/002", "TWY A EDGE LGT U/S")
@@ -180,6 +184,7 @@ import GatewayTestSupport
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         guard let peers = try Peers(dir: dir), let gatewayd = gatewaydExecutable() else { return }
+        defer { peers.stop() }
         let closure = Self.feature("12/001", "RWY 13/31 CLSD")
         let tfr = Self.feature("6/2174", "OR..AIRSPACE SALEM, OR..TEMPORARY FLIGHT RESTRICTIONS WI AN AREA DEFINED AS 1NM RADIUS OF 451540N1230011W SFC-4000FT MSL",
                                fdc: true, polygon: Self.square(north: 6))

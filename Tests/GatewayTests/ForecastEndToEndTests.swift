@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+import GatewayTestSupport
+@testable import GatewaySupport
+
+/// The forecast radar end to end (issue 55): GRIB2 files made by ecCodes' own Python bindings
+/// (scripts/make-forecast-grib.py: a Lambert conformal grid with HRRR's projection parameters,
+/// a known field, simple, complex and JPEG 2000 packing, missing points), served by a loopback
+/// server in NOMADS's query form (scripts/nomads-fake.py), fetched by `gatewayd weather forecast
+/// fetch` as a person runs it; every pixel of each picture checked against the value ecCodes
+/// reads at the nearest grid point, the PNG read with its world file by GDAL
+/// (scripts/check-forecast-picture.py, gdalinfo).
+@Suite(.serialized, .timeLimit(.minutes(5)), .tags(.process), .slow) struct ForecastEndToEndTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// python3 with eccodes and numpy, and GDAL; nil (skipped outside CI) when missing.
+    static func tools() throws -> Bool {
+        let probe = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import eccodes, numpy"])
+        let gdal = FileManager.default.isExecutableFile(atPath: "/usr/bin/gdal_translate")
+        if probe.status != 0 || !gdal {
+            #expect(ProcessInfo.processInfo.environment["SKYGATE_CI"] == nil, "python3 eccodes/numpy or GDAL missing in CI: \(probe.errors)")
+            print("skipped: python3 -m pip install --user eccodes numpy; apt-get install gdal-bin")
+            return false
+        }
+        return true
+    }
+
+    static func python(_ script: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", repository.appendingPathComponent("scripts/" + script).path] + arguments)
+    }
+
+    final class Server {
+        let process = Process()
+        let port: Int
+        init(root: String) throws {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", ForecastEndToEndTests.repository.appendingPathComponent("scripts/nomads-fake.py").path, root]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            var line = Data()
+            while !line.contains(0x0A) {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line += chunk
+            }
+            port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    @Test(.ownThread) func aRunIsFetchedDrawnAndCheckedPixelByPixel() throws {
+        guard try Self.tools(), let gatewayd = gatewaydExecutable() else { return }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-forecast-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let served = dir + "/nomads/20261205"
+        try FileManager.default.createDirectory(atPath: served, withIntermediateDirectories: true)
+        // The 12Z run, f00–f03, each hour packed another way; a grid covering KSLE and 60 NM.
+        let packings = ["simple", "complex", "jpeg", "complex"]
+        for hour in 0...3 {
+            let made = try Self.python("make-forecast-grib.py", [served + "/hrrr.t12z.wrfsfcf0\(hour).grib2", "--run", "2026120512", "--hour", "\(hour)",
+                                                                "--packing", packings[hour], "--lat1", "43.5", "--lon1", "-125.0", "--nx", "150", "--ny", "130"])
+            #expect(made.status == 0, "\(made.errors)")
+        }
+        let server = try Server(root: dir + "/nomads")
+        defer { server.stop() }
+        let database = dir + "/g.sqlite"
+        func fetch(_ extra: [String]) throws -> (status: Int32, output: String, errors: String) {
+            try runProcess(gatewayd, ["weather", "forecast", "fetch", "--near", "KSLE", "--radius", "60", "--hours", "3", "--url", "http://127.0.0.1:\(server.port)",
+                                      "--database", database] + extra)
+        }
+        var run = try fetch(["--run", "2026120512"])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("HRRR 2026120512: 4 of 4 hours drawn (4 now)") && run.output.contains("complete"), "\(run.output)")
+        let folder = dir + "/forecast/hrrr/2026120512"
+        for hour in 0...3 {
+            let stem = folder + "/f0\(hour)"
+            let check = try Self.python("check-forecast-picture.py", [served + "/hrrr.t12z.wrfsfcf0\(hour).grib2", stem + ".png"])
+            #expect(check.status == 0 && check.output.contains(" 0 mismatches"), "f0\(hour): \(check.output)\(check.errors)")
+            let info = try runProcess(URL(fileURLWithPath: "/usr/bin/gdalinfo"), [stem + ".png"])
+            #expect(info.status == 0 && info.output.contains("Origin = (") && info.output.contains("Pixel Size = (0.02"), "\(info.output)")
+            let json = try String(contentsOfFile: stem + ".json", encoding: .utf8)
+            #expect(json.contains(#""forecastHour":\#(hour)"#) && json.contains(#""valid":"2026-12-05T1\#(2 + hour):00:00"#), "\(json)")
+            #expect(json.contains("model forecast, not observed radar"))
+        }
+        // A run cut short: f01 truncated, f02 not there (404), f03 an HTML page; f00 fine.
+        let later = dir + "/nomads/20261205"
+        for hour in 0...3 {
+            let made = try Self.python("make-forecast-grib.py", [later + "/hrrr.t18z.wrfsfcf0\(hour).grib2", "--run", "2026120518", "--hour", "\(hour)",
+                                                                "--lat1", "43.5", "--lon1", "-125.0", "--nx", "150", "--ny", "130"])
+            #expect(made.status == 0)
+        }
+        _ = FileManager.default.createFile(atPath: later + "/hrrr.t18z.wrfsfcf01.grib2.truncate", contents: Data())
+        try FileManager.default.removeItem(atPath: later + "/hrrr.t18z.wrfsfcf02.grib2")
+        _ = FileManager.default.createFile(atPath: later + "/hrrr.t18z.wrfsfcf03.grib2.html", contents: Data())
+        run = try fetch(["--run", "2026120518"])
+        #expect(run.status != 0 && run.output.contains("1 of 4 hours drawn") && run.output.contains("partial, missing f01 f02 f03"), "\(run.output)")
+        #expect(run.errors.contains("f01: truncated GRIB message") && run.errors.contains("f02: HTTP 404") && run.errors.contains("f03: not a GRIB file"), "\(run.errors)")
+        var list = try runProcess(gatewayd, ["weather", "forecast", "list", "--json", "--database", database])
+        #expect(list.output.contains(#"{"model":"hrrr","run":"2026120518","state":"partial","missing":["f01","f02","f03"],"current":false"#), "\(list.output)")
+        #expect(list.output.contains(#"{"model":"hrrr","run":"2026120512","state":"complete","missing":[],"current":true"#), "\(list.output)")
+        // A grid of another template: named, nothing complete replaced.
+        try FileManager.default.removeItem(atPath: later + "/hrrr.t18z.wrfsfcf01.grib2.truncate")
+        _ = try Self.python("make-forecast-grib.py", [later + "/hrrr.t18z.wrfsfcf02.grib2", "--run", "2026120518", "--hour", "2", "--template", "20"])
+        try FileManager.default.removeItem(atPath: later + "/hrrr.t18z.wrfsfcf03.grib2.html")
+        run = try fetch(["--run", "2026120518"])
+        #expect(run.errors.contains("f02: a grid of template 3.20 (polar_stereographic)"), "\(run.errors)")
+        #expect(run.output.contains("3 of 4 hours drawn (2 now)") && run.output.contains("partial, missing f02"), "\(run.output)")
+        // The right file back: the run completes and becomes current; --keep-runs 1 removes the older one.
+        _ = try Self.python("make-forecast-grib.py", [later + "/hrrr.t18z.wrfsfcf02.grib2", "--run", "2026120518", "--hour", "2",
+                                                     "--lat1", "43.5", "--lon1", "-125.0", "--nx", "150", "--ny", "130"])
+        run = try fetch(["--run", "2026120518", "--keep-runs", "1"])
+        #expect(run.status == 0 && run.output.contains("4 of 4 hours drawn (1 now)"), "\(run.output)\(run.errors)")
+        #expect(run.errors.contains("removed HRRR run 2026120512 (more than 1 runs kept)"), "\(run.errors)")
+        list = try runProcess(gatewayd, ["weather", "forecast", "list", "--json", "--database", database])
+        #expect(list.output.split(separator: "\n").count == 1 && list.output.contains(#""run":"2026120518","state":"complete","missing":[],"current":true"#), "\(list.output)")
+        // Without --run: the newest run complete on the server, tried from the current hour
+        // backwards: the run of two hours ago is complete, last hour's lacks its f03.
+        try FileManager.default.removeItem(atPath: dir + "/nomads")
+        let hour = (Date().timeIntervalSince1970 / 3600).rounded(.down) * 3600
+        func name(_ t: Double) -> (day: String, hh: String, run: String) {
+            let f = DateFormatter()
+            f.timeZone = TimeZone(identifier: "UTC")
+            f.dateFormat = "yyyyMMddHH"
+            let s = f.string(from: Date(timeIntervalSince1970: t))
+            return (String(s.prefix(8)), String(s.suffix(2)), s)
+        }
+        for (t, hours) in [(hour - 7200, 0...3), (hour - 3600, 0...2)] {
+            let n = name(t)
+            try FileManager.default.createDirectory(atPath: dir + "/nomads/" + n.day, withIntermediateDirectories: true)
+            for h in hours {
+                _ = try Self.python("make-forecast-grib.py", [dir + "/nomads/\(n.day)/hrrr.t\(n.hh)z.wrfsfcf0\(h).grib2", "--run", n.run, "--hour", "\(h)",
+                                                             "--lat1", "43.5", "--lon1", "-125.0", "--nx", "150", "--ny", "130"])
+            }
+        }
+        run = try fetch(["--keep-runs", "5"])
+        #expect(run.status == 0 && run.output.contains("HRRR \(name(hour - 7200).run): 4 of 4 hours drawn"), "\(run.output)\(run.errors)")
+        #expect(run.errors.contains("HRRR \(name(hour - 3600).run) not complete on the server yet"), "\(run.errors)")
+        // Nothing on the server at all: said, and what is kept named.
+        try FileManager.default.removeItem(atPath: dir + "/nomads")
+        try FileManager.default.createDirectory(atPath: dir + "/nomads", withIntermediateDirectories: true)
+        run = try fetch([])
+        #expect(run.status != 0 && run.errors.contains("no complete HRRR run found") && run.errors.contains("kept: \(name(hour - 7200).run)"), "\(run.errors)")
+    }
+}
