@@ -25,7 +25,7 @@ func expandCaptures(_ arguments: [String]) throws -> [String] {
         let session: ReplaySession
         do { session = try ReplaySession.resolve(argument) } catch { throw CommandFailure("\(error)") }
         for skipped in session.skipped { Terminal.error("note: \(skipped): skipped") }
-        out += session.captures
+        out += session.captures + session.aprsLogs
     }
     return out
 }

@@ -1,7 +1,4 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
 import GDL90
 import GatewaySupport
 import GatewayDomain
@@ -38,13 +35,7 @@ struct DecodeCommand: ParsableCommand {
 
     /// The APRS log at `path`, when it is one (`APRSLog.looksLike`).
     func aprsLog(_ path: String) throws -> APRSLog? {
-        // The first 8 kB, read with POSIX calls (the daemon's files stay off full Foundation).
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        var head = [UInt8](repeating: 0, count: 8192)
-        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard n > 0, APRSLog.looksLike(Array(head[..<n])) else { return nil }
+        guard APRSLog.isLog(path: path) else { return nil }
         return try APRSLog.read(path: path, date: date.flatMap(Timestamp.parse))
     }
 

@@ -8,6 +8,7 @@ import GatewaySupport
 import GatewayDomain
 import GatewayFeeds
 import GatewayFleet
+import GatewayRecords
 import GatewayRuntime
 
 /// `gatewayd fleet`: a club's ground station, and `fleet tail`.
@@ -20,6 +21,8 @@ struct FleetCommand: ParsableCommand {
 
             Examples:
               gatewayd fleet --broker mqtt://127.0.0.1 --fleet-user station --fleet-password-file /etc/gatewayd/station-password
+              gatewayd fleet --broker mqtt://127.0.0.1 --ogn aprs.glidernet.org
+                                             with [fleet] ogn_ids: the club's gliders too
               gatewayd fleet tail                        follow every gateway's alerts
               gatewayd flights list --database ~/.local/share/gatewayd/fleet.sqlite
             """,
@@ -46,6 +49,10 @@ struct FleetStationCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The CA file (PEM) for mqtts:// (default: [fleet] ca_file, else the system's).", valueName: "file"))
     var fleetCa: String?
 
+    @Option(help: ArgumentHelp("The Open Glider Network's APRS as host:port (port 14580 if omitted): the club's aircraft without a gateway, named by [fleet] ogn_ids (\"DD1234=D-KABC\"), join the fleet from their FLARM beacons. An APRS-IS server is asked for [ogn] range_km around [ogn] near; a club receiver's ogn-decode (127.0.0.1:50001) sends all it hears (default: [ogn] address).", valueName: "host:port"),
+            transform: { try HostPort.argument($0, defaultPort: 14580) })
+    var ogn: HostPort?
+
     @Option(help: "HTTP port of the fleet page and API (default 8091; 0: any free port, said in the log).")
     var httpPort = 8091
 
@@ -69,7 +76,8 @@ struct FleetStationCommand: AsyncParsableCommand {
                          GatewayConfig.Override("--fleet-user", "fleet.username", fleetUser.map(TOMLValue.string)),
                          GatewayConfig.Override("--fleet-password-file", "fleet.password_file", fleetPasswordFile.map(TOMLValue.string)),
                          GatewayConfig.Override("--fleet-ca", "fleet.ca_file", fleetCa.map(TOMLValue.string)),
-                         GatewayConfig.Override("--http-token", "fleet.station_token", httpToken.map(TOMLValue.string))])
+                         GatewayConfig.Override("--http-token", "fleet.station_token", httpToken.map(TOMLValue.string)),
+                         GatewayConfig.Override("--ogn", "ogn.address", ogn.map { TOMLValue.string($0.description) })])
         } catch {
             throw ValidationError("\(error)")
         }
@@ -81,6 +89,10 @@ struct FleetStationCommand: AsyncParsableCommand {
             var app = FleetStationApp(settings: settings, database: database ?? FleetStationApp.defaultDatabase(), httpBind: httpBind, httpPort: httpPort,
                                       httpToken: c.fleetStationToken, console: Terminal.console)
             app.notify = c.notify
+            app.ognAddress = c.ogn
+            app.ognRangeKm = c.ognRangeKm
+            app.ognNear = c.ognNear.flatMap(AirportTable.place)
+            app.clubGliders = c.fleetOGNGliders
             try await app.run()
         } catch {
             throw CommandFailure("\(error)")

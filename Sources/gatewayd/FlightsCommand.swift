@@ -169,7 +169,7 @@ struct FlightsImport: ParsableCommand {
         abstract: "Build the logbook from recordings and captures.",
         usage: "gatewayd flights import [<options>] <capture> ...",
         discussion: """
-            Each argument is a capture (pcap, pcapng, raw GDL90, dump978 text, a Stratux replay log), a recording folder ('run --record REC'), a recorded hour's stem, a folder of Stratux replay logs (/var/log/stratux: each start's UAT, 1090ES and GPS logs on one clock) or one start's stem (DIR/0007). The captures are read in the order of their first timestamp, each once, through the pipeline 'run' uses, so the flights are the ones 'run' would have kept. Importing the same recordings again adds no flight twice. A damaged capture is read up to the damage and named.
+            Each argument is a capture (pcap, pcapng, raw GDL90, dump978 text, a Stratux replay log), a recording folder ('run --record REC'), a recorded hour's stem, a folder of Stratux replay logs (/var/log/stratux: each start's UAT, 1090ES and GPS logs on one clock) or one start's stem (DIR/0007). The captures are read in the order of their first timestamp, each once, through the pipeline 'run' uses, so the flights are the ones 'run' would have kept. Importing the same recordings again adds no flight twice. A damaged capture is read up to the damage and named. An OGN APRS text log (one beacon a line, as 'decode' reads it) given beside the captures, or in their folder, adds its gliders to the flights' traffic: their alerts and closest approaches.
 
             Examples:
               gatewayd flights import REC/

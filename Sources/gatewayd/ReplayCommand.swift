@@ -23,7 +23,7 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Run recorded captures through the live pipeline and print the alerts.",
         discussion: """
-            Reads pcap, pcapng (UDP to port 4000), dump978 text lines, raw GDL90 byte streams, Stratux replay logs (a folder such as /var/log/stratux, one start by its stem DIR/0007, or one log: the UAT, 1090ES and GPS logs of a start merged on one clock) and SBS BaseStation text, through the same pipeline and the same once-a-second tick as a live gateway. Time comes from the capture: packet timestamps, or for raw streams the GDL90 heartbeat clock on the day given by --date (else the day its FIS-B products are dated, else the day the file was last written, said in a note). The same capture always gives byte-identical output.
+            Reads pcap, pcapng (UDP to port 4000), dump978 text lines, raw GDL90 byte streams, Stratux replay logs (a folder such as /var/log/stratux, one start by its stem DIR/0007, or one log: the UAT, 1090ES and GPS logs of a start merged on one clock), SBS BaseStation text and OGN APRS text (one beacon a line, optionally after an ISO time: its beacons as a gateway following that feed with --ogn takes them; in a folder beside a capture, one sky), through the same pipeline and the same once-a-second tick as a live gateway. Time comes from the capture: packet timestamps, or for raw streams the GDL90 heartbeat clock on the day given by --date (else the day its FIS-B products are dated, else the day the file was last written, said in a note). The same capture always gives byte-identical output.
 
             Airspace is what 'run' would watch: the NOTAMs stored by 'gatewayd notams fetch/import', plus --notams and --airspace files. A receiver that sends no ownship report (a Dynon-style box) can be replayed with the gpsd fixes recorded beside it (--gps, 'gpspipe -w' output).
 
@@ -124,14 +124,20 @@ struct ReplayCommand: ParsableCommand {
         var flights: [String] = []
         for session in sessions {
             // One replay a session: a recording's hours follow each other through one pipeline.
-            guard let firstPath = session.captures.first else { continue }
-            var stream = try openCapture(firstPath, port: port)
+            // A session of OGN APRS logs alone has no capture: its beacons are its recorded events.
+            var capture: PrefetchingCapture?
+            var day: (midnight: Double, note: String?) = (0, nil)
+            if let firstPath = session.captures.first {
+                var stream = try openCapture(firstPath, port: port)
+                day = try rawCaptureDate(date, &stream)
+                // Read, deframed and decoded ahead on a second thread while this one runs the core.
+                capture = PrefetchingCapture(stream, decoding: FrameDecoder(readingFISB: true))
+            } else if session.recorded.isEmpty {
+                continue
+            }
             var hours = session.captures.dropFirst().makeIterator()
-            let day = try rawCaptureDate(date, &stream)
-            // Read, deframed and decoded ahead on a second thread while this one runs the core.
-            var capture = PrefetchingCapture(stream, decoding: FrameDecoder(readingFISB: true))
             if let note = day.note { notes.append(note) }
-            var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture.format == .raw ? .heartbeat(midnight: day.midnight) : .given,
+            var replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: capture?.format == .raw ? .heartbeat(midnight: day.midnight) : .given,
                                                                  outputs: .init(flightSamples: log != nil)),
                                        gpsFixes: session.fixes, events: session.recorded)
             let pace = Pacer(speed: speed)
@@ -145,25 +151,25 @@ struct ReplayCommand: ParsableCommand {
                 try log?.append(out.alerts)
                 alertCount += out.alerts.count
             }
-            var next = capture.next()
+            var next = capture?.next()
             if !session.areas.isEmpty {
                 var probe = replay  // the first datagram's time, without moving the real pacing clock
-                let first = next.flatMap { probe.eventTime(of: $0.datagram) }
+                let first = next.flatMap { probe.eventTime(of: $0.datagram) } ?? session.recorded.first?.time
                 try emit(replay.process(.airspace(session.areas), at: first ?? replay.pipeline.now ?? 0))
             }
-            while true {
+            while let current = capture {
                 while let d = next {
                     if pace.isPaced, let t = replay.eventTime(of: d.datagram) { pace.wait(until: t) }
                     try emit(replay.process(d.datagram, decoded: d.decoded))
-                    next = capture.next()
+                    next = current.next()
                 }
-                if let damage = capture.error { damaged.append("\(damage)") }
+                if let damage = current.error { damaged.append("\(damage)") }
                 guard let path = hours.next() else { break }
                 // One recording: the next hour's frames continue where this one's decoder stopped.
-                capture = PrefetchingCapture(try openCapture(path, port: port), decoding: capture.decoder ?? FrameDecoder(readingFISB: true))
-                next = capture.next()
+                capture = PrefetchingCapture(try openCapture(path, port: port), decoding: current.decoder ?? FrameDecoder(readingFISB: true))
+                next = capture?.next()
             }
-            var decoder = capture.decoder ?? FrameDecoder()
+            var decoder = capture?.decoder ?? FrameDecoder()
             try emit(replay.finish(decoded: decoder.finish()))
             if logbook != nil { flights += try logbook!.finish().map { FlightImport.line($0.0, $0.1) } }
             emit = { _ in }
@@ -282,6 +288,6 @@ enum Summary {
         let types = c.messagesByType.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         let errors = c.errorsByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         return "summary: \(c.datagrams) datagrams, \(c.bytes) bytes, \(c.messages) messages (\(types)); "
-            + "\(c.errors) rejected\(errors.isEmpty ? "" : " (\(errors))"); \(alerts) alert changes"
+            + (c.ognBeacons > 0 ? "\(c.ognBeacons) OGN beacons; " : "") + "\(c.errors) rejected\(errors.isEmpty ? "" : " (\(errors))"); \(alerts) alert changes"
     }
 }

@@ -147,4 +147,33 @@ import Testing
         let out = p.process(.ogn([Self.beacon(Self.line("FLRDD1234", flags: "06", address: "DD1234", lat: "4700.00N"))]), at: Self.t0 + 0.5)
         #expect(out.alerts.isEmpty && p.core.picture.targets.isEmpty && p.core.picture.ghostsDropped == 1)
     }
+
+    /// A no-tracking ICAO sender also heard on 1090 (issue 56): one target, the radio's, and
+    /// nothing of the OGN beacon on it, whichever was heard first; one alert, never an
+    /// `anon-` twin beside the ICAO one once 1090 has it.
+    @Test(arguments: [false, true]) func aNoTrackingICAOSenderHeardOn1090IsTheRadiosTargetAlone(ognFirst: Bool) {
+        var p = pipeline()
+        var alerts: [AlertEvent] = []
+        // Powered (8), ICAO address (1), no-tracking: id61.
+        let hidden = Self.beacon(Self.line("ICA3C1234", flags: "61", address: "3C1234", lat: "4700.61N"))
+        for s in 3..<10 {
+            let t = Self.t0 + Double(s)
+            alerts += p.process(.gpsFix(Self.ownship(at: Double(s))), at: t).alerts
+            if !ognFirst || s >= 6 { alerts += p.process(.datagram(Self.adsb()), at: t + 0.2).alerts }
+            alerts += p.process(.ogn([hidden]), at: t + 0.5).alerts
+        }
+        let snapshot = p.core.snapshot(at: Self.t0 + 10)
+        #expect(snapshot.targets.map(\.key) == [TargetKey(namespace: .icao, address: 0x3C1234)])
+        let target = snapshot.targets.first
+        #expect(target?.ogn == nil && target?.heardVia == .direct, "nothing of the no-tracking beacon on the 1090 target")
+        #expect(target?.callsign == "DABCD")
+        #expect(p.core.picture.anonymousTwinsDropped >= 4)
+        // One alert open at the end, the ICAO target's; a pseudonym's alert (OGN first) has cleared.
+        var last: [String: AlertEvent.Change] = [:]
+        for a in alerts { last[a.id] = a.change }
+        let open = last.filter { $0.value != .cleared }.map(\.key)
+        #expect(open.count == 1 && open.allSatisfy { !$0.hasPrefix("anon-") }, "\(alerts.map { "\($0.id) \($0.change)" })")
+        #expect(!FeedEncoders.aircraftJSON(snapshot).contains("\"ogn\""))
+        if !ognFirst { #expect(alerts.allSatisfy { !$0.id.hasPrefix("anon-") }) }
+    }
 }

@@ -40,6 +40,7 @@ import Testing
         "fleet.broker": ("\"mqtts://club.example\"", "\"mqtts://club.example:8883\""), "fleet.id": ("\"N123AB\"", "\"N123AB\""),
         "fleet.username": ("\"n123ab\"", "\"****\""), "fleet.password_file": ("\"/etc/gatewayd/fleet-password\"", "\"/etc/gatewayd/fleet-password\""),
         "fleet.ca_file": ("\"/etc/gatewayd/club-ca.pem\"", "\"/etc/gatewayd/club-ca.pem\""), "fleet.station_token": ("\"station-secret\"", "\"****\""), "fleet.traffic_every_sec": ("10", "10"),
+        "fleet.ogn_ids": ("[\"dd1234 = D-KABC\", \"3F0A21=LS4\"]", "[\"DD1234=D-KABC\", \"3F0A21=LS4\"]"),
         "notify.targets": ("[\"ntfys://tk_1@ntfy.example.org/hangar\", \"json://ha.local:8123/hook?secret=s3\"]",
                            "[\"ntfys://****@ntfy.example.org/hangar\", \"json://ha.local:8123/hook?secret=****\"]"),
         "notify.min_severity": ("\"warning\"", "\"warning\""), "notify.page_url": ("\"http://pi.local:8090\"", "\"http://pi.local:8090\""),

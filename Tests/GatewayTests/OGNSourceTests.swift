@@ -60,6 +60,22 @@ final class TestAPRSServer: @unchecked Sendable {
         }
     }
 
+    /// Connections kept open now.
+    var openConnections: Int { open.withLock { $0.count } }
+
+    /// Sends `text` on every connection kept open (a feed going on after the login's script).
+    func push(_ text: String) {
+        let bytes = Array(text.utf8)
+        for c in open.withLock({ $0 }) {
+            var done = 0
+            while done < bytes.count {
+                let n = bytes[done...].withUnsafeBytes { send(c, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { break }
+                done += n
+            }
+        }
+    }
+
     func stop() {
         shutdown(fd, Int32(SHUT_RDWR))
         for c in open.withLock({ $0 }) { shutdown(c, Int32(SHUT_RDWR)); close(c) }

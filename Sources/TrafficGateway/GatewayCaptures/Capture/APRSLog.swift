@@ -5,6 +5,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A log of OGN APRS lines, one beacon a line as OGN clients keep them (`nc aprs.glidernet.org
 /// 14580 > F` after a login, python-ogn-client's logs), each line optionally prefixed by an ISO
@@ -44,6 +47,17 @@ package struct APRSLog: Sendable {
             return after.hasPrefix("/") || after.hasPrefix(">") || after.hasPrefix("@")
         }
         return false
+    }
+
+    /// True when the file at `path` is an APRS log (`looksLike` on its first 8 kB, read with
+    /// POSIX calls); false when it is not, or cannot be read (opening it as a capture says why).
+    package static func isLog(path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 8192)
+        let n = head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        return n > 0 && looksLike(Array(head[..<n]))
     }
 
     /// An ISO time prefix and the rest of the line (nil: none).

@@ -15,7 +15,10 @@ import Foundation
 /// pipeline, so a flight across an hour boundary stays one. A flight recording keeps the gpsd
 /// fixes and the session's events in its pcapng (`RecordingChannel`); one recorded before issue
 /// 21 kept them beside it (`.gps.jsonl`, `.events.jsonl`), found for an hour given by its stem, its
-/// `.pcapng` or its folder. `gpsFixes()` and `events()` read both forms.
+/// `.pcapng` or its folder. `gpsFixes()` and `events()` read both forms. An OGN APRS text log (one
+/// beacon a line, `APRSLog`) is no capture: its beacons are events (`RecordedEvent.Change.ogn`) at
+/// their times, as a recording keeps the beacons a live gateway took, so its replay is what a
+/// gateway following that APRS feed would have done.
 package struct ReplaySession: Sendable, Equatable {
     /// Capture files, in the order they are fed.
     package var captures: [String]
@@ -23,15 +26,18 @@ package struct ReplaySession: Sendable, Equatable {
     package var gpsLogs: [String]
     /// Session events recorded beside them (`gdl90-….events.jsonl`: airspace sets, acknowledgements).
     package var eventLogs: [String]
+    /// OGN APRS text logs (`APRSLog`): their beacons replayed as events, by their times.
+    package var aprsLogs: [String] = []
     /// Hours of a folder left out, each with why ("PATH: the file is empty"): an empty, unreadable
     /// or dangling hour file does not cost the rest of the folder.
     package var skipped: [String] = []
 
     /// Creates a session.
-    package init(captures: [String], gpsLogs: [String] = [], eventLogs: [String] = []) {
+    package init(captures: [String], gpsLogs: [String] = [], eventLogs: [String] = [], aprsLogs: [String] = []) {
         self.captures = captures
         self.gpsLogs = gpsLogs
         self.eventLogs = eventLogs
+        self.aprsLogs = aprsLogs
     }
 
     /// The flight recorder's names: `gdl90-YYYY-MM-DD-HH` and one of these endings.
@@ -50,6 +56,7 @@ package struct ReplaySession: Sendable, Equatable {
                 name: argument, message: "\(argument) is what the recorder keeps beside a capture, not a capture: replay the hour by its stem "
                 + "('gatewayd replay \(stem)', which finds it) or give it with \(option) beside the capture")
         }
+        if exists && APRSLog.isLog(path: argument) { return ReplaySession(captures: [], aprsLogs: [argument]) }
         if exists {
             // A recording hour's pcapng: its side files, if it was recorded in the three-file form.
             let name = argument.split(separator: "/").last.map(String.init) ?? argument
@@ -94,6 +101,10 @@ package struct ReplaySession: Sendable, Equatable {
         var others: [(path: String, first: Double)] = []
         for name in names.sorted() where !name.hasPrefix(".") && !name.hasPrefix("gdl90-") && !(stratux?.consumed.contains(name) ?? false) {
             let file = base + name
+            if APRSLog.isLog(path: file) {
+                session.aprsLogs.append(file)
+                continue
+            }
             switch probe(file) {
             case .success(let first): others.append((file, first))
             case .failure(let why): session.skipped.append("\(file): \(why.reason)")
@@ -104,9 +115,9 @@ package struct ReplaySession: Sendable, Equatable {
             let known = (session.captures + (stratux?.stems ?? [])).map { ($0, firstTime($0)) }
             session.captures = (known + others.map { ($0.path, $0.first) }).sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
         }
-        guard !session.captures.isEmpty else {
+        guard !session.captures.isEmpty || !session.aprsLogs.isEmpty else {
             let why = session.skipped.isEmpty ? "" : " (\(session.skipped.map { $0.dropFirst(base.count) }.joined(separator: "; ")))"
-            throw GatewayError.file(path: path, reason: "no recordings in this folder: nothing in it is a capture\(why). The recorder writes gdl90-YYYY-MM-DD-HH\(captureEnding) files; pcap, pcapng, dump978 text, raw GDL90, Stratux replay logs and SBS text are read too")
+            throw GatewayError.file(path: path, reason: "no recordings in this folder: nothing in it is a capture\(why). The recorder writes gdl90-YYYY-MM-DD-HH\(captureEnding) files; pcap, pcapng, dump978 text, raw GDL90, Stratux replay logs, SBS text and OGN APRS text are read too")
         }
         return session
     }
@@ -251,6 +262,8 @@ package struct ReplaySession: Sendable, Equatable {
         var keepsEvents = !eventLogs.isEmpty
         for path in gpsLogs { fixes += try GPSLog.read(path: path).fixes }
         for path in eventLogs { events += try RecordedEventLog.read(path: path) }
+        // An APRS log's beacons, one event a beacon; not a recorded session (its airspace is run's).
+        for path in aprsLogs { events += try APRSLog.read(path: path).events }
         for path in captures {
             guard let channels = try? CaptureFile.recordingChannels(path: path) else { continue }
             keepsEvents = keepsEvents || channels.described.contains(.events)
@@ -261,7 +274,7 @@ package struct ReplaySession: Sendable, Equatable {
     }
 
     /// `items` sorted by time, those of equal times in the order given.
-    static func inTimeOrder<T>(_ items: [T], _ time: (T) -> Double) -> [T] {
+    package static func inTimeOrder<T>(_ items: [T], _ time: (T) -> Double) -> [T] {
         items.enumerated().sorted { (time($0.element), $0.offset) < (time($1.element), $1.offset) }.map(\.element)
     }
 }

@@ -237,6 +237,12 @@ package struct GatewayCore: Sendable {
     private mutating func apply(_ report: TrafficReport, at time: Double, into out: inout [AlertEvent]) {
         let fix = currentFix(at: time)
         let (update, index) = picture.applyLocating(report, at: time, ownship: ownship, ownshipFix: fix)
+        if !picture.replacedPseudonyms.isEmpty {
+            // An anonymous OGN sender now heard on the radio: its pseudonym's alert ends now.
+            for hidden in picture.drainReplacedPseudonyms() {
+                trafficAlerts.evaluate(hidden, callsign: nil, geometry: nil, at: time, ownshipTrack: fix?.trackDeg, force: true, into: &out)
+            }
+        }
         counters.targetsEvicted = picture.evicted
         if case .target(let key) = update {
             evaluate(key, located: index, fix: fix, at: time, into: &out)

@@ -67,6 +67,9 @@ package struct TrafficPicture: Sendable {
         case ownshipGhost
         /// The report was part of Stratux's Mode S ring.
         case modeSRing
+        /// A no-tracking or stealth OGN beacon of an ICAO address heard on 1090 or UAT: that
+        /// target is the aircraft; the beacon is dropped (nothing of it kept or shown).
+        case anonymousTwin
     }
 
     /// Limits in force.
@@ -93,6 +96,17 @@ package struct TrafficPicture: Sendable {
     /// forgotten with the target. Numbered in order of first hearing (a replay gives the same).
     private var pseudonyms: [TargetKey: UInt32] = [:]
     private var nextPseudonym: UInt32 = 1
+    /// Anonymous (no-tracking, stealth) OGN beacons of an ICAO address heard on 1090 or UAT, dropped.
+    package private(set) var anonymousTwinsDropped = 0
+    /// Pseudonyms' targets just replaced by the ICAO target heard on 1090 or UAT: their alerts
+    /// clear at once (`drainReplacedPseudonyms`), so the aircraft never has two alerts.
+    package private(set) var replacedPseudonyms: [TargetKey] = []
+
+    /// Returns the pseudonyms' targets replaced since the last call and forgets them.
+    package mutating func drainReplacedPseudonyms() -> [TargetKey] {
+        defer { replacedPseudonyms.removeAll() }
+        return replacedPseudonyms
+    }
 
     /// Returns the pending notices and forgets them.
     package mutating func drainNotices() -> [String] {
@@ -130,6 +144,16 @@ package struct TrafficPicture: Sendable {
             return (.ownshipGhost, nil)
         }
         let direct = !report.addressType.isTISB
+        if !pseudonyms.isEmpty, key.namespace == .icao, let number = pseudonyms.removeValue(forKey: key) {
+            // Heard through OGN anonymously first: that pseudonym's target is this aircraft. It
+            // goes (its alert clears at the next sweep); the ICAO target, heard on the radio as
+            // anyone hears it, is the one target from now on, with nothing of the OGN beacons.
+            let hidden = TargetKey(namespace: .hidden, address: number)
+            targets[hidden] = nil
+            relayed.remove(hidden)
+            replacedPseudonyms.append(hidden)
+            anonymousTwinsDropped += 1
+        }
         let located = targets.index(forKey: key)
         if let index = located {
             // Updated in place: one hash lookup, no copy of the target out and back in.
@@ -174,6 +198,12 @@ package struct TrafficPicture: Sendable {
             return .ownshipGhost
         }
         var key = b.key
+        if b.isAnonymous, b.addressType == .icao, let heard = targets[key], heard.heardVia.contains(.direct) || heard.heardVia.contains(.relayed) {
+            // A sender that asked OGN not to track or identify it, heard on 1090 or UAT as any
+            // receiver hears it: one target, the radio's, and nothing of the beacon is kept.
+            anonymousTwinsDropped += 1
+            return .anonymousTwin
+        }
         if b.isAnonymous {
             let real = key
             let number: UInt32

@@ -127,6 +127,7 @@
     for (const g of gws) {
       const tr = el('tr', (worst(g.activeAlerts) || '') + (g.online ? '' : ' off'));
       const id = el('td'); id.appendChild(el('strong', '', g.id));
+      if (g.ogn) id.appendChild(el('div', 'sub', 'OGN ' + g.ogn));
       const n = (g.activeAlerts || []).length;
       if (n) id.appendChild(el('div', 'sub', n + ' active alert' + (n === 1 ? '' : 's')));
       tr.appendChild(id);

@@ -28,6 +28,12 @@ package final class FleetStation: Sendable {
         /// Each alert id's newest event applied (boot, sequence): an older event arriving later
         /// (a `cleared` before its `raised`, QoS 1 redelivery) changes nothing.
         var applied: [String: (boot: Int64, seq: Int64)] = [:]
+        /// A club aircraft followed through OGN (`ClubGlider`): its id as six hex digits; nil for
+        /// a gateway heard on the broker.
+        var ogn: String?
+        /// When the broker last carried this aircraft's own ownship (its gateway's is preferred
+        /// to OGN's while fresh).
+        var brokerOwnshipAt: Double?
     }
 
     private struct State {
@@ -65,6 +71,10 @@ package final class FleetStation: Sendable {
     }
     /// Positions kept for each gateway's track on the page, seconds.
     package static let trackSeconds = 600.0
+    /// Seconds a club aircraft followed through OGN stays online after its last beacon.
+    package static let ognOnlineSeconds = 300.0
+    /// Seconds a gateway's own ownship is preferred to its OGN beacons.
+    package static let brokerOwnshipPreference = 30.0
     /// Active alerts kept per gateway (a gateway that never clears cannot slow the station).
     package static let mostActiveAlerts = 200
 
@@ -222,6 +232,7 @@ package final class FleetStation: Sendable {
                 update(gateway, at: now) { g in
                     g.ownship = text
                     g.ownshipAt = now
+                    g.brokerOwnshipAt = now
                     if !g.online { g.online = true; g.reason = nil }
                     if let lat, let lon {
                         if g.track.last.map({ now - $0.time >= 2 }) ?? true { g.track.append((now, lat, lon)) }
@@ -287,6 +298,40 @@ package final class FleetStation: Sendable {
         if say { log("fleet: station: refused \(kind.what) from \(gateway): \(why) (further refusals of it counted on /healthz)") }
     }
 
+    /// OGN beacons read (`OGNClient`): each of one of the club's aircraft (`gliders`, by id)
+    /// makes it an aircraft of the fleet named by its registration, its position the beacon's,
+    /// online while heard (`ognOnlineSeconds`). A sender with the no-tracking or stealth bit is
+    /// never shown (the OGN's terms), nor a random address (it is no aircraft's for long). An
+    /// aircraft whose gateway publishes its ownship keeps the gateway's while it is fresh.
+    package func receive(ogn beacons: [OGNBeacon], gliders: [UInt32: ClubGlider], at now: Double) {
+        for b in beacons where !b.isAnonymous && b.addressType != .random {
+            guard let glider = gliders[b.address] else { continue }
+            var w = JSONWriter()
+            w.add("lat", b.position.latitude, decimals: 6)
+            w.add("lon", b.position.longitude, decimals: 6)
+            w.add("altitudeFt", b.altitudeFt)
+            w.add("altitudeType", "geometric")
+            w.add("trackDeg", b.trackDeg, decimals: 0)
+            w.add("groundSpeedKt", b.groundSpeedKt)
+            w.add("verticalSpeedFpm", b.climbFpm)
+            w.add("airborne", (b.groundSpeedKt ?? 0) > 0 || (b.climbFpm ?? 0) != 0)
+            w.add("aircraftType", b.aircraftType.description)
+            w.add("source", "ogn")
+            w.add("receiver", b.receiver)
+            let json = w.result
+            update(glider.registration, at: now) { g in
+                g.ogn = glider.hex
+                g.online = true
+                g.reason = nil
+                if let own = g.brokerOwnshipAt, now - own < Self.brokerOwnshipPreference { return }
+                g.ownship = json
+                g.ownshipAt = now
+                if g.track.last.map({ now - $0.time >= 2 }) ?? true { g.track.append((now, b.position.latitude, b.position.longitude)) }
+                if let first = g.track.firstIndex(where: { now - $0.time <= Self.trackSeconds }), first > 0 { g.track.removeFirst(first) }
+            }
+        }
+    }
+
     /// Clients following `/alerts` now.
     package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
@@ -317,7 +362,14 @@ package final class FleetStation: Sendable {
     /// `/api/fleet`.
     package func fleetJSON() -> String {
         let now = clock()
-        let gateways = state.withLock { s in s.gateways.values.sorted { $0.id < $1.id } }
+        let gateways = state.withLock { s in s.gateways.values.sorted { $0.id < $1.id } }.map { g in
+            // A club aircraft heard only through OGN is offline once it has not been heard for a while.
+            guard g.ogn != nil, g.brokerOwnshipAt == nil, now - g.lastContact > Self.ognOnlineSeconds else { return g }
+            var quiet = g
+            quiet.online = false
+            quiet.reason = "not heard through OGN for \(Int((now - g.lastContact) / 60)) min"
+            return quiet
+        }
         var out = JSONWriter()
         out.add("time", Timestamp.iso8601(now))
         out.addRaw("gateways", JSONWriter.array(gateways.map { g in
@@ -331,7 +383,8 @@ package final class FleetStation: Sendable {
             w.addRaw("ownship", g.ownship ?? "null")
             w.add("ownshipAgeSec", g.ownshipAt.map { max(0, now - $0) }, decimals: 1)
             w.addRaw("track", JSONWriter.array(g.track.map { "[" + JSONWriter.format($0.lat, decimals: 5) + "," + JSONWriter.format($0.lon, decimals: 5) + "]" }))
-            w.add("targets", g.targets)
+            w.add("targets", g.ogn != nil && g.brokerOwnshipAt == nil ? nil : g.targets)
+            w.add("ogn", g.ogn)
             w.addRaw("activeAlerts", JSONWriter.array(g.active.map { a in
                 var o = JSONWriter()
                 o.add("id", a.id)

@@ -17,7 +17,10 @@ import Darwin
 /// day) ends the session: a flight still in the air then is kept as ended in the air.
 /// Datagrams older than the last one fed (overlapping recordings) are skipped and counted; inside
 /// a capture, a lone time out of line is skipped and a step of the clock followed (`CaptureTimeline`).
-/// A damaged capture is read up to the damage and named in `Report.damaged`.
+/// A damaged capture is read up to the damage and named in `Report.damaged`. OGN beacons, those a
+/// recording kept and those of an OGN APRS text log given as an argument or found in a folder
+/// (`APRSLog`), join the captures by their times: they are traffic of the flights (alerts,
+/// encounters), never a flight of their own (an APRS log holds no ownship).
 package enum FlightImport {
     /// What an import did.
     package struct Report: Sendable {
@@ -43,15 +46,22 @@ package enum FlightImport {
     }
 
     /// The captures `arguments` name, each once, in the order of their first timestamp, with
-    /// the gpsd fixes recorded in them or beside them.
+    /// the gpsd fixes recorded in them or beside them, and the OGN beacons kept in them or read
+    /// from APRS logs (as events; an APRS log read once however often it is named).
     static func captures(_ arguments: [String], port: UInt16) throws(GatewayError)
-        -> (captures: [(path: String, first: Double?)], gps: [TimedGPSFix], duplicates: [String], skipped: [String]) {
+        -> (captures: [(path: String, first: Double?)], gps: [TimedGPSFix], ogn: [RecordedEvent], duplicates: [String], skipped: [String]) {
         var seen = Set<String>(), duplicates: [String] = [], skipped: [String] = []
-        var found: [(path: String, first: Double?)] = [], gps: [TimedGPSFix] = []
+        var found: [(path: String, first: Double?)] = [], gps: [TimedGPSFix] = [], ogn: [RecordedEvent] = []
         for argument in arguments {
-            let session = try ReplaySession.resolve(argument)
+            var session = try ReplaySession.resolve(argument)
             skipped += session.skipped
-            gps += try session.gpsFixes()
+            session.aprsLogs = session.aprsLogs.filter { path in
+                guard seen.insert(canonical(path)).inserted else { duplicates.append(path); return false }
+                return true
+            }
+            let recorded = try session.recorded()
+            gps += recorded.fixes
+            ogn += recorded.events.filter { if case .ogn = $0.change { true } else { false } }
             for path in session.captures {
                 let key = canonical(path)
                 guard seen.insert(key).inserted else {
@@ -71,7 +81,7 @@ package enum FlightImport {
             case (nil, nil): return a.path < b.path
             }
         }
-        return (found, gps, duplicates, skipped)
+        return (found, gps, ReplaySession.inTimeOrder(ogn, \.time), duplicates, skipped)
     }
 
     private static func canonical(_ path: String) -> String {
@@ -84,7 +94,10 @@ package enum FlightImport {
     package static func run(_ arguments: [String], into logbook: inout Logbook, port: UInt16 = 4000, date: String? = nil,
                            progress: (String) -> Void = { _ in }) throws(GatewayError) -> Report {
         var report = Report()
-        let (captures, gpsFixes, duplicates, skipped) = try captures(arguments, port: port)
+        let (captures, gpsFixes, ognEvents, duplicates, skipped) = try captures(arguments, port: port)
+        if captures.isEmpty, !ognEvents.isEmpty {
+            report.damaged.append("\(arguments.joined(separator: " ")): OGN beacons alone hold no ownship, so no flight: give the APRS log with the captures of the flights (beside them, or in their folder)")
+        }
         report.duplicates = duplicates
         report.skipped = skipped
         for d in duplicates { progress("\(d): given twice, read once") }
@@ -123,7 +136,7 @@ package enum FlightImport {
             let timeSource: GatewayPipeline.TimeSource = stream.format == .raw ? .heartbeat(midnight: midnight) : .given
             func startSession(at start: Double) {
                 replay = CaptureReplay(pipeline: GatewayPipeline(timeSource: timeSource, outputs: .init(flightSamples: true)),
-                                       gpsFixes: fixes.filter { $0.time >= start - 1 })
+                                       gpsFixes: fixes.filter { $0.time >= start - 1 }, events: ognEvents.filter { $0.time >= start - 1 })
             }
             if replay == nil { startSession(at: capture.first ?? lastTime) }
             var batch = GatewayOutputs()

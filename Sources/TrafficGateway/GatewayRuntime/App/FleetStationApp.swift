@@ -1,5 +1,6 @@
 import GatewaySupport
 import GatewayRecords
+import GDL90
 import GatewayFleet
 import GatewayNotify
 #if canImport(FoundationEssentials)
@@ -25,6 +26,16 @@ package struct FleetStationApp: Sendable {
     /// `[notify]` at the station (issue 54): a gateway offline unexpectedly, and with
     /// `fleet_alerts` every aircraft's alert at that level or above.
     package var notify = NotifySettings()
+    /// The Open Glider Network's APRS (`--ogn`, `[ogn] address`), followed for the club's
+    /// aircraft without a gateway (`clubGliders`, `[fleet] ogn_ids`); nil: not followed.
+    package var ognAddress: HostPort?
+    /// The range asked of an APRS-IS server, km, around `ognNear` (`[ogn] range_km`, `near`).
+    package var ognRangeKm = 50.0
+    /// Where the range is centred (`[ogn] near`: the club's field); without it an APRS-IS server
+    /// is asked for no range (a club receiver's ogn-decode sends all it hears anyway).
+    package var ognNear: Position?
+    /// The club's aircraft followed through OGN.
+    package var clubGliders: [ClubGlider] = []
 
     /// The default database: `$XDG_DATA_HOME/gatewayd/fleet.sqlite`, beside a gateway's.
     package static func defaultDatabase(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -67,6 +78,22 @@ package struct FleetStationApp: Sendable {
         let server = FleetServer(station: station, token: httpToken)
         try server.start(host: httpBind, port: httpPort)
         try station.start()
+        // The club's aircraft without a gateway, from the OGN network (the gateway's own client).
+        var ogn: OGNClient?
+        if let address = ognAddress {
+            let gliders = Dictionary(clubGliders.map { ($0.id, $0) }) { first, _ in first }
+            let near = ognNear
+            let client = OGNClient(host: address.host, port: address.port, rangeKm: ognRangeKm, position: { near },
+                                   clock: { Date().timeIntervalSince1970 },
+                                   onBeacons: { beacons, time in station.receive(ogn: beacons, gliders: gliders, at: time) },
+                                   onStatus: { status, said in
+                                       guard said else { return }
+                                       console.info("gatewayd fleet: " + (status.connected ? "OGN \(address) connected" : "\(status.reason ?? "OGN \(address) disconnected"); retrying quietly with backoff"))
+                                   })
+            client.start()
+            ogn = client
+            console.info("gatewayd fleet: following \(gliders.count) club aircraft through OGN \(address)" + (gliders.isEmpty ? " (none named: give [fleet] ogn_ids = [\"DD1234=D-KABC\"])" : ""))
+        }
         // Quiet alert streams stay open through proxies and phones' networks.
         let keepAlive = PeriodicService("fleet keep-alive", delay: .seconds(FleetStation.keepAliveSeconds), every: .seconds(FleetStation.keepAliveSeconds)) { station.keepAlive() }
         console.info("gatewayd fleet: station for \(settings.broker) (\(FleetTopic.everything)); page and API on http://\(httpBind):\(server.port)/\(httpToken == nil ? "" : " (token required)"); database \(database)")
@@ -75,6 +102,7 @@ package struct FleetStationApp: Sendable {
             logger: Logger(label: "gatewayd.fleet") { _ in SwiftLogNoOpLogHandler() })
         configuration.gracefulShutdownSignals = []
         try await ServiceGroup(configuration: configuration).run()
+        ogn?.stop()
         station.stop()
         try? db.close()
         console.info("gatewayd fleet: stopped\(signals.received.map { " on \($0)" } ?? "")")

@@ -170,7 +170,7 @@ package struct GatewayApp: Sendable {
         }
         if descriptors < 1_100 { console.warning("gatewayd: only \(descriptors) open files allowed: raise LimitNOFILE (the HTTP and NMEA caps need about 600)") }
         if let replay {
-            let names = replay.sessions.flatMap(\.captures)
+            let names = replay.sessions.flatMap { $0.captures + $0.aprsLogs }
             console.info("gatewayd: playing \(names.count == 1 ? names[0] : "\(names.count) captures") at \(JSONWriter.format(replay.speed, decimals: 1))× real time\(replay.loop ? ", looping" : ""); the clock is the capture's, from \(Timestamp.iso8601(replay.start))\(log.map { ", alert log \($0.database.path)\($0.database.degradedReason == nil ? "" : " (in memory: storage degraded)")" } ?? "")")
         } else {
             console.info("gatewayd: listening for GDL90 on UDP \(c.bind):\(gateway.port)\(log.map { ", alert log \($0.database.path)\($0.database.degradedReason == nil ? "" : " (in memory: storage degraded)")" } ?? "")")

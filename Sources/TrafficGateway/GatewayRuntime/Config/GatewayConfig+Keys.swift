@@ -89,6 +89,17 @@ extension GatewayConfig {
             .optional("fleet", "station_token", \.fleetStationToken, help: "string (every request to the ground station's page and API must carry it)", secret: true,
                       unset: "# station_token = \"…\"   (default: no token; anyone on the station's network reads the fleet)", parse: token, format: path),
             .integer("fleet", "traffic_every_sec", \.fleetTrafficEverySec, in: 0...3600, help: "seconds between traffic pictures, 0 to 3600 (0: never; ownship still every second)"),
+            .list("fleet", "ogn_ids", \.fleetOGNGliders, help: "array of \"FLARMID=REGISTRATION\" entries (\"DD1234=D-KABC\"): the club's aircraft the ground station follows through OGN",
+                  unset: "# ogn_ids = [\"DD1234=D-KABC\"]   (default: none; with gatewayd fleet --ogn, the club's gliders from OGN)",
+                  parse: ClubGlider.init(entry:), format: \.description).explained { value in
+                // The first bad entry, named, and what it should be.
+                guard case .array(let items) = value else { return nil }
+                for item in items {
+                    guard case .string(let entry) = item else { return "every entry is a string \"DD1234=D-KABC\"" }
+                    if let problem = ClubGlider.problem(entry: entry) { return problem }
+                }
+                return nil
+            },
 
             .list("notify", "targets", \.notify.targets, help: "array of target URLs: ntfy://[TOKEN@]HOST/TOPIC, mailto://[USER:PASSWORD@]HOST[:PORT]?to=ADDRESS, json://HOST[:PORT]/PATH[?secret=S] (ntfys://, mailtos://, jsons:// over TLS)",
                   unset: "# targets = [\"ntfy://ntfy.sh/my-secret-topic\"]   (default: no notifications)",

@@ -95,6 +95,8 @@ package struct GatewayConfig: Sendable, Equatable {
     /// Seconds between the `traffic` topic's pictures (0: never): the whole `/api/traffic` is
     /// about 144 KB at 500 targets, what an LTE data plan pays for; ownship still goes every second.
     package var fleetTrafficEverySec = 1
+    /// The club's aircraft the ground station follows through OGN (`[fleet] ogn_ids`).
+    package var fleetOGNGliders: [ClubGlider] = []
     /// Base URL of the NOTAM source (nil: the source's public default), e.g. the FAA's staging API.
     package var notamURL: String?
     /// FAA API credentials file (client_id=…, client_secret=… lines, readable only by its owner).

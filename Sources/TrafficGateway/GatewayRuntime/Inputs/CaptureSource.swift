@@ -48,14 +48,17 @@ package final class CaptureSource: GatewaySource {
         self.speed = speed
         self.loop = loop
         self.date = date
-        guard let first = sessions.first?.captures.first else {
+        guard let first = sessions.lazy.compactMap({ $0.captures.first ?? $0.aprsLogs.first }).first else {
             throw GatewayError.setting(name: "--replay", message: "--replay needs a capture, a recording folder or a recorded hour's stem")
         }
         // Opened once here so that a missing or unreadable capture is an error before the start.
         for path in sessions.flatMap(\.captures) { _ = try CaptureStream(path: path, port: 4000) }
         var cursors = sessions.map { Cursor(session: $0, date: date) }
-        let start = cursors.indices.compactMap { cursors[$0].peek()?.time }.min()
-        guard let start else { throw GatewayError.file(path: first, reason: "no timed datagram in the captures (nothing to play)") }
+        // Where playing starts: the first datagram, or the first fix or event kept (an OGN APRS log
+        // is its beacons alone).
+        let kept = sessions.compactMap { try? $0.recorded() }.compactMap { r in [r.fixes.first?.time, r.events.first?.time].compactMap { $0 }.min() }
+        let start = (cursors.indices.compactMap { cursors[$0].peek()?.time } + kept).min()
+        guard let start else { throw GatewayError.file(path: first, reason: "no timed datagram, fix or OGN beacon in the captures (nothing to play)") }
         self.start = start
     }
 
@@ -105,6 +108,7 @@ package final class CaptureSource: GatewaySource {
             while let (time, input) = recorded.next(through: t) {
                 guard wait(until: time + offset) else { return false }
                 inlet.deliver(input, at: time + offset)
+                last = max(last ?? time, time)
             }
             return true
         }
