@@ -16,8 +16,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
 ROOT = sys.argv[1]
-# A test that ends sends SIGTERM; a parent may have left it ignored (inherited across exec).
+# A test that ends sends SIGTERM; the test runner may have left it blocked or ignored (both
+# are inherited across exec): taken back here, so the server always ends with its test.
 signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
 
 
 class Handler(BaseHTTPRequestHandler):

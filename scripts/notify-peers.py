@@ -35,8 +35,10 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
 DIR, LOG = sys.argv[1], sys.argv[2]
-# A test that ends sends SIGTERM; a parent may have left it ignored (inherited across exec).
+# A test that ends sends SIGTERM; the test runner may have left it blocked or ignored (both
+# are inherited across exec): taken back here, so the server always ends with its test.
 signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
 USER, PASSWORD, TOKEN, SECRET = "pilot", "s3cret", "tk_skygate", "hook-secret"
 lock = threading.Lock()
 
