@@ -147,7 +147,7 @@ Architecture: $arch
 Maintainer: skygate maintainers <maintainers@skygate.invalid>
 Installed-Size: $size
 Depends: $(IFS=,; echo "${depends[*]}" | sed 's/,/, /g')
-Recommends: libcurl4, libespeak-ng1, espeak-ng-data, zlib1g, libmosquitto1
+Recommends: libcurl4, libespeak-ng1, espeak-ng-data, zlib1g, libmosquitto1, libeccodes0
 Section: net
 Priority: optional
 Homepage: https://github.com/skygate/skygate

@@ -38,6 +38,8 @@ command -v gdal_translate >/dev/null 2>&1 || need_apt+=(gdal-bin)
 command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || need_apt+=(mosquitto)
 command -v mosquitto_sub >/dev/null 2>&1 || need_apt+=(mosquitto-clients)
 have_header mosquitto.h || need_apt+=(libmosquitto-dev)
+# The forecast radar (issue 55) decodes GRIB2 with ecCodes, loaded on first use (libeccodes0).
+ls /usr/lib/*/libeccodes.so.0 >/dev/null 2>&1 || need_apt+=(libeccodes0)
 # Python 3 and pip for the export readers (below).
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
@@ -64,6 +66,15 @@ if ! python3 -c 'import gpxpy, lxml, fastkml, aerofiles' >/dev/null 2>&1; then
   python3 -m pip install --quiet --user gpxpy lxml fastkml aerofiles 2>/dev/null \
     || python3 -m pip install --quiet --user --break-system-packages gpxpy lxml fastkml aerofiles \
     || { echo "setup: pip install gpxpy lxml fastkml aerofiles failed (no network? no python3-pip?)" >&2; exit 1; }
+fi
+
+# The notifications' tests talk to a real SMTP server (aiosmtpd); the forecast radar's make their
+# GRIB2 files with ecCodes' own Python bindings and check every pixel with numpy.
+if ! python3 -c 'import aiosmtpd, eccodes, numpy' >/dev/null 2>&1; then
+  echo "setup: installing aiosmtpd eccodes numpy (pip, for the notification and forecast tests)" >&2
+  python3 -m pip install --quiet --user aiosmtpd eccodes numpy 2>/dev/null \
+    || python3 -m pip install --quiet --user --break-system-packages aiosmtpd eccodes numpy \
+    || { echo "setup: pip install aiosmtpd eccodes numpy failed (no network? no python3-pip?)" >&2; exit 1; }
 fi
 
 if ! command -v swift >/dev/null 2>&1; then
