@@ -170,7 +170,7 @@ let package = Package(
         .testTarget(name: "GatewayFleetTests",
                     dependencies: ["GatewaySupport", "GatewayHTTP", "GatewayRecords", "GatewayFeeds", "GatewayFleet", "GatewayTestSupport"]),
         .testTarget(name: "GatewayForecastTests",
-                    dependencies: ["GatewaySupport", "GatewayRecords", "GatewayWeather", "GatewayForecast", "CEccodes", "GatewayTestSupport"]),
+                    dependencies: ["GatewaySupport", "GatewayRecords", "GatewayWeather", "GatewayForecast", "GatewayTestSupport"]),
         .testTarget(name: "GatewayNotifyTests",
                     dependencies: ["GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayNotify", "GatewayFleet", "GatewayRuntime", "GatewayTestSupport"]),
         .testTarget(name: "GatewayRuntimeTests",

@@ -99,6 +99,7 @@ package final class ForwardSink: GatewaySink {
         guard i < frames.count else { return }
         let ok = sender.send(frames[i])
         hub?.countForward(sent: ok ? 1 : 0, failed: ok ? 0 : 1)
+        // concurrency: a one-off burst paced for one joining EFB on its own serial queue, over when the held uplinks are sent (not a periodic timer of the gateway)
         catchUps.asyncAfter(deadline: .now() + 1 / Self.catchUpRate) { [self] in catchUp(frames, to: sender, from: i + 1) }
     }
 

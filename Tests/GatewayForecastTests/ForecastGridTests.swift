@@ -1,0 +1,49 @@
+import Testing
+@testable import GatewayForecast
+
+/// The forecast radar's own arithmetic, against hand-computed values: the bands, the Lambert
+/// grid's inverse mapping, the GRIB checks made before ecCodes is asked, the NOMADS URLs, the
+/// run names. (The whole path against ecCodes-made files is ForecastEndToEndTests.)
+@Suite struct ForecastGridTests {
+    @Test func bandsAreFiveDBZWide() {
+        #expect(ForecastPicture.band(nil) == 0 && ForecastPicture.band(-12) == 0 && ForecastPicture.band(4.99) == 0)
+        #expect(ForecastPicture.band(5) == 1 && ForecastPicture.band(9.9) == 1 && ForecastPicture.band(10) == 2)
+        #expect(ForecastPicture.band(72) == 14 && ForecastPicture.band(75) == 15 && ForecastPicture.band(90) == 15)
+    }
+
+    @Test func lambertGridPointsFromTheFilesParameters() {
+        // HRRR's cone (standard parallels 38.5°, LoV 262.5°, a sphere of 6,371,229 m), 3 km, the
+        // first point at 43.5 N 125 W: that point is (0, 0), and LoV's meridian is straight up.
+        let scan = ForecastGrid.Scan(iNegative: false, jPositive: true, jConsecutive: false)
+        let l = LambertConformal(lat1: 43.5, lon1: -125, lov: 262.5, latin1: 38.5, latin2: 38.5, dx: 3000, dy: 3000, radius: 6_371_229, scan: scan)
+        let first = l.gridPoint(latitude: 43.5, longitude: -125)
+        #expect(abs(first.i) < 1e-9 && abs(first.j) < 1e-9)
+        // Values from the cone's formulas worked by hand (Snyder, Map Projections, 15-1 to 15-4):
+        // 0.27° north along 125 W, 9.60 rows up and 2.96 columns east (the meridian leans
+        // toward LoV, 27.5° east); 1° east along 43.5 N, 25.84 columns east and 7.81 rows down
+        // (the parallel curves).
+        let north = l.gridPoint(latitude: 43.77, longitude: -125)
+        #expect(abs(north.i - 2.958) < 0.01 && abs(north.j - 9.604) < 0.01, "\(north)")
+        let east = l.gridPoint(latitude: 43.5, longitude: -124)
+        #expect(abs(east.i - 25.839) < 0.01 && abs(east.j + 7.805) < 0.01, "\(east)")
+    }
+
+    @Test func notGRIBAndTruncatedAreNamedBeforeECCodes() {
+        #expect(throws: ForecastError("not a GRIB file (it begins '<html><body>busy</body></html>')")) {
+            try ForecastGRIB.decode(Array("<html><body>busy</body></html>".utf8))
+        }
+        var grib = Array("GRIB".utf8) + [0, 0, 0, 2] + [0, 0, 0, 0, 0, 0, 0x10, 0]  // declares 4,096 bytes
+        grib += [UInt8](repeating: 0, count: 100)
+        #expect(throws: ForecastError("truncated GRIB message: 116 bytes of the 4096 it declares")) { try ForecastGRIB.decode(grib) }
+    }
+
+    @Test func nomadsURLsAndRunNames() {
+        let run = ForecastStore.runTime("2026120518")!
+        #expect(ForecastStore.runName(run) == "2026120518")
+        #expect(ForecastModel.hrrr.url(base: "https://nomads.ncep.noaa.gov/", run: run, hour: 7, west: -126.5, south: 41.6, east: -119.4, north: 48.2)
+                == "https://nomads.ncep.noaa.gov/cgi-bin/filter_hrrr_2d.pl?dir=%2Fhrrr.20261205%2Fconus&file=hrrr.t18z.wrfsfcf07.grib2&var_REFC=on&lev_entire_atmosphere=on&subregion=&leftlon=-126.5&rightlon=-119.4&toplat=48.2&bottomlat=41.6")
+        #expect(ForecastModel.nam.url(base: "http://127.0.0.1:9", run: run, hour: 42, west: 0, south: 0, east: 1, north: 1)
+                .contains("filter_nam_conusnest.pl?dir=%2Fnam.20261205&file=nam.t18z.conusnest.hiresf42.tm00.grib2"))
+        #expect(ForecastModel.hrrr.hours(runHour: 18) == 0...48 && ForecastModel.hrrr.hours(runHour: 17) == 0...18 && ForecastModel.nam.hours(runHour: 6) == 0...60)
+    }
+}
