@@ -67,6 +67,21 @@ public struct ReconnectPolicy: Sendable {
         return saying
     }
 
+    /// A line client's connection ended or an attempt failed, `reason` why: whether to say it
+    /// (once: when a steady connection is lost, when a run of flaps begins, or the first attempt
+    /// fails; retries are quiet) and the reason to say (`flapping` words a run of flaps).
+    /// `wasConnected` and `hadReason` are the client's status before it.
+    public mutating func ended(_ reason: String, wasConnected: Bool, hadReason: Bool, at now: Double,
+                               flapping: (Int) -> String) -> (tell: Bool, reason: String) {
+        let saying: ConnectionFlaps.Saying? = wasConnected ? lost(at: now) : nil
+        switch saying {
+        case .flapping(let n)?: return (true, flapping(n))
+        case .lost?: return (true, reason)
+        case .quiet?: return (false, reason)
+        case nil: return (!hadReason, reason)
+        }
+    }
+
     /// An attempt failed: whether to say it (the first since the last connection, or at start).
     public mutating func failed() -> Bool {
         defer { failureSaid = true }

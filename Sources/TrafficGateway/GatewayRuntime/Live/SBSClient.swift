@@ -108,24 +108,14 @@ package final class SBSClient: Sendable, CustomStringConvertible {
     }
 
     fileprivate func ended(_ reason: String) {
-        let saying = state.withLock { s -> ConnectionFlaps.Saying? in
-            s.status.connected ? s.policy.lost(at: DedicatedThread.monotonicSeconds) : nil
-        }
-        var reason = reason
-        if case .flapping(let n) = saying {
-            reason = "\(description) closes each connection right after it is made (\(n) times in a row): is another program on port \(port)?"
+        let (tell, said) = state.withLock { s in
+            s.policy.ended(reason, wasConnected: s.status.connected, hadReason: s.status.reason != nil, at: DedicatedThread.monotonicSeconds) { n in
+                "\(description) closes each connection right after it is made (\(n) times in a row): is another program on port \(port)?"
+            }
         }
         update { s in
-            // Said once: when a steady connection is lost, when a run of flaps begins, or the
-            // first attempt fails; retries are quiet.
-            let tell: Bool
-            switch saying {
-            case .lost?, .flapping?: tell = true
-            case .quiet?: tell = false
-            case nil: tell = s.reason == nil
-            }
             s.connected = false
-            s.reason = reason
+            s.reason = said
             return tell
         }
     }
