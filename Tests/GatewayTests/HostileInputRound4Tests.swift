@@ -617,14 +617,20 @@ final class BinaryHTTPServer: Sendable {
         let errors = try String(contentsOf: err, encoding: .utf8)
         let alerts = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
         #expect(errors.contains("has been played"), "\(errors.suffix(1500))")
-        // Raised and cleared as the golden has them (16 changes without the flood); an `updated`
-        // may come at another second (the SBS reads tick the clock between the capture's datagrams).
+        // Every alert raised and cleared as the golden has them (16 changes without the flood).
+        // An `updated` may come at another second, and so may the level an alert is first raised
+        // at: live, the replay's ticks (every 50 ms at 20×) are timed by the wall clock, and a
+        // machine loaded by the flood and other tests evaluates a closing target a tick later,
+        // when it may already be a warning (seen: 2 runs in 6 of the whole suite on 2 cores).
+        // What the flood must not do is lose or add an alert: the ids raised and cleared, in order.
         func changes(_ lines: [Substring]) -> [String] {
             lines.compactMap { JSONReader.object(Array($0.utf8)) }.filter { $0["event"] as? String != "updated" }
-                .map { "\($0["event"] ?? "") \($0["id"] ?? "") \($0["level"] ?? "")" }
+                .map { "\($0["event"] ?? "") \($0["id"] ?? "")" }
         }
         let golden = try String(contentsOf: fixtures.appendingPathComponent("demo-flight.alerts.jsonl"), encoding: .utf8).split(separator: "\n")
-        #expect(changes(alerts) == changes(golden) && !changes(golden).isEmpty, "\(alerts.count) alert changes with the flood (\(golden.count) without it)")
+        let got = changes(alerts), want = changes(golden)
+        #expect(got == want && !want.isEmpty,
+                "\(alerts.count) alert changes with the flood (\(golden.count) without it); only with: \(got.filter { !want.contains($0) }), only without: \(want.filter { !got.contains($0) }), order: \(got)")
         #expect(sentBytes.value > 10_000_000, "the peer sent only \(sentBytes.value) bytes: no flood")
         #expect(peak < 400_000, "peak RSS \(peak) kB")
         #expect(stopTime < 5, "took \(stopTime) s to stop")

@@ -421,7 +421,7 @@ package struct GatewayApp: Sendable {
                 guard let records = try? WeatherStore(database: database).all(at: now) else { return 0 }
                 return (try? database.write { db in try notices.addToOutbox(records, in: db, now: now).count }) ?? 0
             }
-            if (added ?? 0) > 0 { await notifier.deliver(ignoringBackoff: false) }
+            if (added ?? 0) > 0 { Task { await notifier.deliver(ignoringBackoff: false) } }  // concurrency: the notifications' delivery round, off the refresh's path
         }
     }
 
@@ -465,8 +465,9 @@ package struct GatewayApp: Sendable {
                 }
                 guard let stored else { return false }
                 console.error(try stored.get())
-                // What the refresh put in the outbox, delivered now (a dead target waits for the next round).
-                await notifier?.deliver(ignoringBackoff: false)
+                // What the refresh put in the outbox, delivered now, beside the airspace's reload:
+                // a target that hangs (10 s a try) never holds the refresh up.
+                if let notifier { Task { await notifier.deliver(ignoringBackoff: false) } }  // concurrency: the notifications' delivery round, off the refresh's path
                 return true
             } catch {
                 console.warning(refresh.failure(error))
