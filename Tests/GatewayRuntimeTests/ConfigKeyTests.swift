@@ -41,6 +41,9 @@ import Testing
         "fleet.username": ("\"n123ab\"", "\"****\""), "fleet.password_file": ("\"/etc/gatewayd/fleet-password\"", "\"/etc/gatewayd/fleet-password\""),
         "fleet.ca_file": ("\"/etc/gatewayd/club-ca.pem\"", "\"/etc/gatewayd/club-ca.pem\""), "fleet.station_token": ("\"station-secret\"", "\"****\""), "fleet.traffic_every_sec": ("10", "10"),
         "fleet.ogn_ids": ("[\"dd1234 = D-KABC\", \"3F0A21=LS4\"]", "[\"DD1234=D-KABC\", \"3F0A21=LS4\"]"),
+        "forecast.model": ("\"nam\"", "\"nam\""), "forecast.near": ("\"KSLE\"", "\"KSLE\""), "forecast.route": ("[\"KSLE\", \"KPDX\"]", "[\"KSLE\", \"KPDX\"]"),
+        "forecast.radius_nm": ("150", "150"), "forecast.hours": ("18", "18"), "forecast.refresh_min": ("30", "30"),
+        "forecast.url": ("\"https://mirror.example/nomads\"", "\"https://mirror.example/nomads\""), "forecast.keep_runs": ("3", "3"), "forecast.max_mb": ("80", "80"),
         "notify.targets": ("[\"ntfys://tk_1@ntfy.example.org/hangar\", \"json://ha.local:8123/hook?secret=s3\"]",
                            "[\"ntfys://****@ntfy.example.org/hangar\", \"json://ha.local:8123/hook?secret=****\"]"),
         "notify.min_severity": ("\"warning\"", "\"warning\""), "notify.page_url": ("\"http://pi.local:8090\"", "\"http://pi.local:8090\""),
@@ -109,7 +112,7 @@ import Testing
             let names = GatewayConfig.keys.filter { $0.section == section }.map(\.name).sorted().joined(separator: ", ")
             #expect(error("[\(section)]\nnope = 1\n") == "g.toml:2: unknown key 'nope' in [\(section)] (known: \(names))")
         }
-        #expect(error("[inputs]\nudp_port = 1\n") == "g.toml:2: unknown key 'udp_port' in [inputs] (sections: input, sbs, ogn, database, output, log, feeds, recorder, airspace, notams, weather, fleet, notify, voice, alerts)")
+        #expect(error("[inputs]\nudp_port = 1\n") == "g.toml:2: unknown key 'udp_port' in [inputs] (sections: input, sbs, ogn, database, output, log, feeds, recorder, airspace, notams, weather, forecast, fleet, notify, voice, alerts)")
         #expect(error("[log]\nlevel = \"debug\"\n") == "g.toml:2: 'level' in [log] must be error, warning or info")
         #expect(error("[notams]\nsource = \"faa\"\n") == "g.toml:2: 'source' in [notams] must be faa-api, faa-nms or faa-search")
         #expect(error("[feeds]\nforward = [\"efb\"]\n") == "g.toml:2: 'forward' in [feeds] must be array of \"host:port\" or \"auto\"")

@@ -52,6 +52,47 @@ import GatewayTestSupport
         }
     }
 
+    /// `run` with `[forecast]` keeps the newest complete run, and says so in one line.
+    @Test(.ownThread) func runRefreshesTheForecast() throws {
+        guard try Self.tools(), let gatewayd = gatewaydExecutable() else { return }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-forecast-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let t = (Date().timeIntervalSince1970 / 3600).rounded(.down) * 3600 - 7200
+        let f = DateFormatter()
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyyMMddHH"
+        let run = f.string(from: Date(timeIntervalSince1970: t))
+        let served = dir + "/nomads/" + run.prefix(8)
+        try FileManager.default.createDirectory(atPath: served, withIntermediateDirectories: true)
+        for hour in 0...1 {
+            let made = try Self.python("make-forecast-grib.py", [served + "/hrrr.t\(run.suffix(2))z.wrfsfcf0\(hour).grib2", "--run", run, "--hour", "\(hour)",
+                                                                "--lat1", "43.5", "--lon1", "-125.0", "--nx", "150", "--ny", "130"])
+            #expect(made.status == 0, "\(made.errors)")
+        }
+        let server = try Server(root: dir + "/nomads")
+        defer { server.stop() }
+        try """
+            [forecast]
+            near = "KSLE"
+            radius_nm = 60
+            hours = 1
+            url = "http://127.0.0.1:\(server.port)"
+            """.write(toFile: dir + "/g.toml", atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = gatewayd
+        p.arguments = ["run", "--config", dir + "/g.toml", "--udp-port", "0", "--http-port", "0", "--nmea-port", "0", "--database", dir + "/g.sqlite", "--status-interval", "0"]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        try p.run()
+        let said = Locked("")
+        Thread { while p.isRunning { let d = err.fileHandleForReading.availableData; if d.isEmpty { break }; said.withLock { $0 += String(decoding: d, as: UTF8.self) } } }.start()
+        #expect(eventually(60, every: 0.5) { said.value.contains("gatewayd: forecast: HRRR \(run): 2 of 2 hours drawn, current") }, "\(said.value)")
+        p.terminate()
+        p.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: dir + "/forecast/hrrr/\(run)/f01.png"))
+    }
+
     @Test(.ownThread) func aRunIsFetchedDrawnAndCheckedPixelByPixel() throws {
         guard try Self.tools(), let gatewayd = gatewaydExecutable() else { return }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-forecast-\(UUID().uuidString)").path

@@ -6,6 +6,7 @@ import GatewayFeeds
 import GatewayFleet
 import GatewayWeather
 import GatewayNotify
+import GatewayForecast
 import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -186,6 +187,7 @@ package struct GatewayApp: Sendable {
         if let database = log?.database, let area = WeatherArea.of(near: c.weatherNear, radiusNM: c.weatherRadiusNM, route: c.weatherRoute) {
             timers.append(weatherRefresh(area, database: database, notifier: notifier))
         }
+        if let forecast = forecastRefresh(database: log?.database.path ?? c.database ?? GatewayDatabase.defaultPath()) { timers.append(forecast) }
         if let notifier, let database = log?.database {
             // Every 30 s: the gateway's own episodes, then what waits in the outbox (past its backoff).
             let watch = GatewayWatch(episodes: GatewayEpisodes(settings: notifier.settings, outbox: notifier.outbox, name: c.fleetID.map { "gateway \($0)" } ?? "skygate"),
@@ -422,6 +424,34 @@ package struct GatewayApp: Sendable {
                 return (try? database.write { db in try notices.addToOutbox(records, in: db, now: now).count }) ?? 0
             }
             if (added ?? 0) > 0 { Task { await notifier.deliver(ignoringBackoff: false) } }  // concurrency: the notifications' delivery round, off the refresh's path
+        }
+    }
+
+    /// The forecast radar's refresh (`[forecast]`, issue 55): the newest complete run of the
+    /// model for the place or route every `refresh_min` while a network is there, one line a run
+    /// fetched; what is kept stays when a fetch fails.
+    private func forecastRefresh(database: String) -> PeriodicService? {
+        let c = config, console = self.console
+        let places = (c.forecastNear.map { [$0] } ?? c.forecastRoute).compactMap(AirportTable.place).map { ($0.latitude, $0.longitude) }
+        guard let model = ForecastModel(rawValue: c.forecastModel), let box = ForecastFetch.box(points: places, radiusNM: c.forecastRadiusNM) else { return nil }
+        var fetch = ForecastFetch(model: model, west: box.west, south: box.south, east: box.east, north: box.north, store: ForecastStore(database: database))
+        if let url = c.forecastURL { fetch.base = url }
+        fetch.lastHour = c.forecastHours > 0 ? c.forecastHours : nil
+        fetch.keepRuns = c.forecastKeepRuns
+        fetch.maxMB = c.forecastMaxMB
+        let job = fetch
+        console.info("gatewayd: forecast radar (\(model.label)) every \(JSONWriter.format(c.forecastRefreshMin, decimals: 0)) min for \(c.forecastNear ?? c.forecastRoute.joined(separator: "–")) and \(Int(c.forecastRadiusNM)) NM around, into \(job.store.root)")
+        return PeriodicService("forecast refresh", delay: .seconds(20), every: .seconds(Int64(c.forecastRefreshMin * 60)), clock: clock) {
+            guard let run = await job.newestRun(now: Date().timeIntervalSince1970) else {
+                console.warning("gatewayd: forecast: no complete \(model.label) run on the server (no network?); flying on \(job.store.current(model).map { ForecastStore.runName($0.run) } ?? "none kept")")
+                return
+            }
+            if let current = job.store.current(model), current.run >= run { return }
+            let outcome = await job.fetch(run: run)
+            let r = outcome.run
+            let line = "gatewayd: forecast: \(model.label) \(ForecastStore.runName(r.run)): \(r.fetched.count) of \(r.hours.count) hours drawn" + (r.complete ? ", current" : ", partial (missing " + r.missing.map(ForecastStore.stem).joined(separator: " ") + "), completed at the next refresh")
+            if r.complete { console.info(line) } else { console.warning(line) }
+            for removed in outcome.removed { console.info("gatewayd: forecast: removed \(removed)") }
         }
     }
 

@@ -82,6 +82,17 @@ package struct GatewayConfig: Sendable, Equatable {
     package var weatherRefreshMin = 30.0
     /// Base URL replacing the aviationweather.gov Data API's.
     package var weatherURL: String?
+    /// The forecast radar (`[forecast]`, issue 55): the model, the place or route and radius, the
+    /// hours, how often `run` refreshes it, NOMADS's URL, how many runs and megabytes are kept.
+    package var forecastModel = "hrrr"
+    package var forecastNear: String?
+    package var forecastRoute: [String] = []
+    package var forecastRadiusNM = 200.0
+    package var forecastHours = 0
+    package var forecastRefreshMin = 60.0
+    package var forecastURL: String?
+    package var forecastKeepRuns = 5
+    package var forecastMaxMB = 150
     /// The club's MQTT broker (issue 43; nil: no fleet), this gateway's name in the fleet, the
     /// broker's user, the file holding its password (root-only; never the password itself) and
     /// the CA file for `mqtts://`.
