@@ -22,7 +22,7 @@ import NIOPosix
 /// counted; lines that are not beacons counted, the last one's reason kept for the status line.
 package final class OGNClient: Sendable, CustomStringConvertible {
     /// Connection state and counts, for the status line.
-    package struct Status: Sendable, Equatable {
+    package struct Status: Sendable, Equatable, LineLinkStatus {
         /// Connected now.
         package var connected = false
         /// Why the last connection ended or failed, while not connected.
@@ -45,10 +45,9 @@ package final class OGNClient: Sendable, CustomStringConvertible {
     private let rangeKm: Double
     private let position: @Sendable () -> Position?
     private let onBeacons: @Sendable ([OGNBeacon], Double) -> Void
-    private let onStatus: @Sendable (Status, Bool) -> Void
     private let clock: @Sendable () -> Double
     private let group: any EventLoopGroup
-    private let state = Locked<(policy: ReconnectPolicy, status: Status)>((.ogn, Status()))
+    private let link: LineLink<Status>
     private let connection = Locked<ReconnectingConnection?>(nil)
 
     /// Seconds without a line after which the connection is tried anew.
@@ -69,7 +68,10 @@ package final class OGNClient: Sendable, CustomStringConvertible {
         self.position = position
         self.clock = clock
         self.onBeacons = onBeacons
-        self.onStatus = onStatus
+        let name = "OGN \(HostPort(host: host, port: port))"
+        link = LineLink(policy: .ogn, status: Status(), onStatus: onStatus) { n in
+            "\(name) closes each connection right after it is made (\(n) times in a row): does the server refuse the login?"
+        }
         self.group = group
     }
 
@@ -77,7 +79,7 @@ package final class OGNClient: Sendable, CustomStringConvertible {
     package var description: String { "OGN \(HostPort(host: host, port: port))" }
 
     /// The status now.
-    package var status: Status { state.withLock { $0.status } }
+    package var status: Status { link.status }
 
     /// The login line (no newline) for a filter around `position` (none without one).
     package static func login(position: Position?, rangeKm: Double) -> String {
@@ -95,7 +97,7 @@ package final class OGNClient: Sendable, CustomStringConvertible {
         let c = ReconnectingConnection(
             host: host, port: port, connectTimeout: 5, silence: Self.silence, group: group,
             handler: { OGNLineHandler(client: self, name: name, clock: clock, rangeKm: range, position: position) },
-            retryDelay: { [state] in state.withLock { $0.policy.delay() } },
+            retryDelay: { [link] in link.delay() },
             failed: { error in
                 self.ended("\(name): \(ConnectionFailure.reason(error)) (is it an APRS-IS server such as aprs.glidernet.org:14580, or ogn-decode's APRS port 50001?)")
             })
@@ -106,35 +108,9 @@ package final class OGNClient: Sendable, CustomStringConvertible {
     /// Stops reconnecting and closes the connection.
     package func stop() { connection.value?.stop() }
 
-    fileprivate func update(_ change: (inout Status) -> Bool) {
-        let (status, tell) = state.withLock { s -> (Status, Bool) in
-            let tell = change(&s.status)
-            return (s.status, tell)
-        }
-        onStatus(status, tell)
-    }
-
-    fileprivate func connected() {
-        let tell = state.withLock { $0.policy.connected(at: DedicatedThread.monotonicSeconds) }
-        update { s in
-            s.connected = true
-            s.reason = nil
-            return tell
-        }
-    }
-
-    fileprivate func ended(_ reason: String) {
-        let (tell, said) = state.withLock { s in
-            s.policy.ended(reason, wasConnected: s.status.connected, hadReason: s.status.reason != nil, at: DedicatedThread.monotonicSeconds) { n in
-                "\(description) closes each connection right after it is made (\(n) times in a row): does the server refuse the login?"
-            }
-        }
-        update { s in
-            s.connected = false
-            s.reason = said
-            return tell
-        }
-    }
+    fileprivate func update(_ change: (inout Status) -> Bool) { link.update(change) }
+    fileprivate func connected() { link.connected() }
+    fileprivate func ended(_ reason: String) { link.ended(reason) }
 
     fileprivate func read(lines: Int, beacons: [OGNBeacon], skipped: Int, wrong: [String], at time: Double) {
         if !beacons.isEmpty { onBeacons(beacons, time) }

@@ -17,7 +17,7 @@ import Glibc
 /// last one's reason kept for the status line.
 package final class SBSClient: Sendable, CustomStringConvertible {
     /// Connection state and counts, for the status line.
-    package struct Status: Sendable, Equatable {
+    package struct Status: Sendable, Equatable, LineLinkStatus {
         /// Connected now.
         package var connected = false
         /// Why the last connection ended or failed, while not connected.
@@ -36,11 +36,10 @@ package final class SBSClient: Sendable, CustomStringConvertible {
     private let host: String
     private let port: UInt16
     private let onReports: @Sendable ([UInt8], Double) -> Void
-    private let onStatus: @Sendable (Status, Bool) -> Void
     private let clock: @Sendable () -> Double
     private let group: any EventLoopGroup
     /// The reconnect policy (`ReconnectPolicy.sbs`: backoff, jitter, flaps), and the status.
-    private let state = Locked<(policy: ReconnectPolicy, status: Status)>((.sbs, Status()))
+    private let link: LineLink<Status>
     /// The connection kept up (from `start`).
     private let connection = Locked<ReconnectingConnection?>(nil)
 
@@ -60,7 +59,10 @@ package final class SBSClient: Sendable, CustomStringConvertible {
         self.port = port
         self.clock = clock
         self.onReports = onReports
-        self.onStatus = onStatus
+        let name = "SBS \(HostPort(host: host, port: port))"
+        link = LineLink(policy: .sbs, status: Status(), onStatus: onStatus) { n in
+            "\(name) closes each connection right after it is made (\(n) times in a row): is another program on port \(port)?"
+        }
         self.group = group
     }
 
@@ -68,7 +70,7 @@ package final class SBSClient: Sendable, CustomStringConvertible {
     package var description: String { "SBS \(HostPort(host: host, port: port))" }
 
     /// The status now.
-    package var status: Status { state.withLock { $0.status } }
+    package var status: Status { link.status }
 
     /// Connects, and keeps reconnecting until `stop`.
     package func start() {
@@ -76,7 +78,7 @@ package final class SBSClient: Sendable, CustomStringConvertible {
         let c = ReconnectingConnection(
             host: host, port: port, connectTimeout: 5, silence: Self.silence, group: group,
             handler: { SBSLineHandler(client: self, name: name, clock: clock) },
-            retryDelay: { [state] in state.withLock { $0.policy.delay() } },
+            retryDelay: { [link] in link.delay() },
             failed: { error in
                 self.ended("\(name): \(ConnectionFailure.reason(error)) (is dump1090 or readsb running with its SBS output on port \(port)?)")
             })
@@ -87,38 +89,9 @@ package final class SBSClient: Sendable, CustomStringConvertible {
     /// Stops reconnecting and closes the connection.
     package func stop() { connection.value?.stop() }
 
-    /// Updates the status and tells `onStatus`.
-    fileprivate func update(_ change: (inout Status) -> Bool) {
-        let (status, tell) = state.withLock { s -> (Status, Bool) in
-            let tell = change(&s.status)
-            return (s.status, tell)
-        }
-        onStatus(status, tell)
-    }
-
-    fileprivate func connected() {
-        // A peer that closes each connection at once (a run of flaps): the backoff keeps
-        // growing and "connected" is not said again until a connection lasts.
-        let tell = state.withLock { $0.policy.connected(at: DedicatedThread.monotonicSeconds) }
-        update { s in
-            s.connected = true
-            s.reason = nil
-            return tell
-        }
-    }
-
-    fileprivate func ended(_ reason: String) {
-        let (tell, said) = state.withLock { s in
-            s.policy.ended(reason, wasConnected: s.status.connected, hadReason: s.status.reason != nil, at: DedicatedThread.monotonicSeconds) { n in
-                "\(description) closes each connection right after it is made (\(n) times in a row): is another program on port \(port)?"
-            }
-        }
-        update { s in
-            s.connected = false
-            s.reason = said
-            return tell
-        }
-    }
+    fileprivate func update(_ change: (inout Status) -> Bool) { link.update(change) }
+    fileprivate func connected() { link.connected() }
+    fileprivate func ended(_ reason: String) { link.ended(reason) }
 
     fileprivate func read(lines: Int, reports: [UInt8], count: Int, wrong: [String], at time: Double) {
         if !reports.isEmpty { onReports(reports, time) }
