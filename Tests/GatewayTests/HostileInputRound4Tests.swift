@@ -547,6 +547,15 @@ final class BinaryHTTPServer: Sendable {
 /// Items 10, 11 and 12: the live gateway's sources and the fleet, through the real command and a
 /// real broker.
 @Suite(.serialized, .timeLimit(.minutes(5)), .tags(.process), .slow) struct KeepAlertingRound4LiveTests {
+    /// The alerts raised and cleared, in order, without the `updated`s: live, the replay's ticks
+    /// are timed by the wall clock, so on a loaded machine an `updated` may fall on another tick
+    /// (one more or one fewer than the golden's); what must never change is which alerts were
+    /// raised and cleared.
+    static func changes(_ lines: [Substring]) -> [String] {
+        lines.compactMap { JSONReader.object(Array($0.utf8)) }.filter { $0["event"] as? String != "updated" }
+            .map { "\($0["event"] ?? "") \($0["id"] ?? "")" }
+    }
+
     /// Item 10's rule: a fast stream source's offers wait at most `mostOffered`; the rest are
     /// dropped and counted, and the queue never grows.
     @Test func offersAreBounded() {
@@ -623,10 +632,7 @@ final class BinaryHTTPServer: Sendable {
         // machine loaded by the flood and other tests evaluates a closing target a tick later,
         // when it may already be a warning (seen: 2 runs in 6 of the whole suite on 2 cores).
         // What the flood must not do is lose or add an alert: the ids raised and cleared, in order.
-        func changes(_ lines: [Substring]) -> [String] {
-            lines.compactMap { JSONReader.object(Array($0.utf8)) }.filter { $0["event"] as? String != "updated" }
-                .map { "\($0["event"] ?? "") \($0["id"] ?? "")" }
-        }
+        let changes = KeepAlertingRound4LiveTests.changes
         let golden = try String(contentsOf: fixtures.appendingPathComponent("demo-flight.alerts.jsonl"), encoding: .utf8).split(separator: "\n")
         let got = changes(alerts), want = changes(golden)
         #expect(got == want && !want.isEmpty,
@@ -671,7 +677,13 @@ final class BinaryHTTPServer: Sendable {
             p.waitUntilExit()
             let errors = try String(contentsOf: err, encoding: .utf8)
             let alerts = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
-            #expect(p.terminationStatus == 0 && alerts.count == 16, "\(why): \(alerts.count) alerts, \(errors)")
+            // Every alert raised and cleared as the golden has them (16 changes, 4 of them raised
+            // or cleared); an `updated` may fall on another tick at 50× on a loaded machine (seen
+            // once in CI: 17).
+            let golden = try String(contentsOf: fixtures.appendingPathComponent("demo-flight.alerts.jsonl"), encoding: .utf8).split(separator: "\n")
+            let got = Self.changes(alerts), want = Self.changes(golden)
+            #expect(p.terminationStatus == 0 && got == want && want.count == 4 && abs(alerts.count - golden.count) <= 2,
+                    "\(why): \(alerts.count) alert changes (\(golden.count) in the golden), raised and cleared: \(got), \(errors)")
             #expect(errors.split(separator: "\n").filter { $0.contains("password_file") }.count == 1
                     && errors.contains("not publishing to the fleet (alerts and every other feed go on)"), "\(errors)")
         }
