@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 @testable import GatewayForecast
 
 /// The forecast radar's own arithmetic, against hand-computed values: the bands, the Lambert
@@ -45,5 +46,46 @@ import Testing
         #expect(ForecastModel.nam.url(base: "http://127.0.0.1:9", run: run, hour: 42, west: 0, south: 0, east: 1, north: 1)
                 .contains("filter_nam_conusnest.pl?dir=%2Fnam.20261205&file=nam.t18z.conusnest.hiresf42.tm00.grib2"))
         #expect(ForecastModel.hrrr.hours(runHour: 18) == 0...48 && ForecastModel.hrrr.hours(runHour: 17) == 0...18 && ForecastModel.nam.hours(runHour: 6) == 0...60)
+    }
+}
+
+/// What the feeds server answers about the runs kept (`/weather/forecast/`), and which paths it
+/// will ever read (issue 55).
+@Suite struct ForecastIndexTests {
+    static func store() throws -> ForecastStore {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-forecast-index-\(UUID().uuidString)").path
+        return ForecastStore(root: root)
+    }
+
+    static func run(_ model: ForecastModel, _ name: String, hours: [Int], fetched: [Int]) -> ForecastRun {
+        ForecastRun(model: model, run: ForecastStore.runTime(name)!, hours: hours, fetched: fetched, problems: [:],
+                    west: -124, south: 44, east: -122, north: 46, bytesFetched: 1000)
+    }
+
+    @Test func theIndexNamesTheCurrentRunItsHoursAndEveryRunKept() throws {
+        let store = try Self.store()
+        defer { try? FileManager.default.removeItem(atPath: store.root) }
+        #expect(store.indexJSON(preferred: nil) == #"{"current":null,"runs":[]}"#)
+        try store.save(Self.run(.hrrr, "2026120512", hours: [0, 1, 2], fetched: [0, 1, 2]))
+        try store.save(Self.run(.hrrr, "2026120518", hours: [0, 1, 2], fetched: [0, 2]))
+        try store.save(Self.run(.nam, "2026120506", hours: [0, 1], fetched: [0, 1]))
+        let json = store.indexJSON(preferred: nil)
+        // The newest complete HRRR run (the partial 18Z is listed, never current).
+        #expect(json.hasPrefix(#"{"current":{"model":"hrrr","label":"HRRR","run":"2026120512","runTime":"2026-12-05T12:00:00Z","hours":[{"hour":0,"valid":"2026-12-05T12:00:00Z","png":"/weather/forecast/hrrr/2026120512/f00.png","pgw":"/weather/forecast/hrrr/2026120512/f00.pgw","json":"/weather/forecast/hrrr/2026120512/f00.json"},"#), "\(json)")
+        #expect(json.contains(#"{"hour":2,"valid":"2026-12-05T14:00:00Z","png":"/weather/forecast/hrrr/2026120512/f02.png""#))
+        #expect(json.hasSuffix(#""runs":[{"model":"hrrr","run":"2026120518","state":"partial","missing":["f01"]},{"model":"hrrr","run":"2026120512","state":"complete","missing":[]},{"model":"nam","run":"2026120506","state":"complete","missing":[]}]}"#), "\(json)")
+        // `[forecast] model = "nam"`: its run is the current one.
+        #expect(store.indexJSON(preferred: .nam).hasPrefix(#"{"current":{"model":"nam","label":"NAM nest","run":"2026120506","#))
+    }
+
+    @Test func onlyTheStoresOwnFilesAreServed() {
+        let store = ForecastStore(root: "/var/lib/skygate/forecast")
+        #expect(store.servedFile(model: "hrrr", run: "2026120512", name: "f07.png") == "/var/lib/skygate/forecast/hrrr/2026120512/f07.png")
+        #expect(store.servedFile(model: "nam", run: "2026120506", name: "f60.json") == "/var/lib/skygate/forecast/nam/2026120506/f60.json")
+        for (model, run, name) in [("gfs", "2026120512", "f00.png"), ("hrrr", "20261205", "f00.png"), ("hrrr", "2026120512", "run.json"),
+                                   ("hrrr", "2026120512", "f00.grib2"), ("hrrr", "2026120512", "f0.png"), ("hrrr", "2026120512", "../f00.png"),
+                                   ("hrrr", "..", "f00.png"), ("hrrr", "2026120512", "f00.png.png"), ("hrrr", "2026120512", "f٠١.png")] {
+            #expect(store.servedFile(model: model, run: run, name: name) == nil, "\(model)/\(run)/\(name)")
+        }
     }
 }

@@ -13,7 +13,7 @@ import Glibc
 
 /// Runs a program, returning its exit status and standard output (standard error is kept in
 /// `errors`), killing it after `timeout` seconds.
-private func runProgram(_ path: String, _ arguments: [String], timeout: Double) throws -> (status: Int32, output: String, errors: String) {
+func runProgram(_ path: String, _ arguments: [String], timeout: Double) throws -> (status: Int32, output: String, errors: String) {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path)
     p.arguments = arguments
@@ -36,7 +36,7 @@ private func runProgram(_ path: String, _ arguments: [String], timeout: Double) 
 }
 
 /// Where Debian's chromium is, or nil.
-private func chromiumPath() -> String? {
+func chromiumPath() -> String? {
     ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 

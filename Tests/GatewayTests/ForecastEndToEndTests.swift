@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GatewayTestSupport
 @testable import GatewaySupport
+@testable import GatewaySimulation
 
 /// The forecast radar end to end (issue 55): GRIB2 files made by ecCodes' own Python bindings
 /// (scripts/make-forecast-grib.py: a Lambert conformal grid with HRRR's projection parameters,
@@ -78,9 +79,16 @@ import GatewayTestSupport
             hours = 1
             url = "http://127.0.0.1:\(server.port)"
             """.write(toFile: dir + "/g.toml", atomically: true, encoding: .utf8)
+        // An older run cut short, kept beside: listed as partial, never current.
+        let older = f.string(from: Date(timeIntervalSince1970: t - 3600))
+        try FileManager.default.createDirectory(atPath: dir + "/forecast/hrrr/" + older, withIntermediateDirectories: true)
+        try #"{"model":"hrrr","run":"\#(older)","hours":[0,1],"fetched":[0],"problems":{"1":"HTTP 404"},"bounds":{"west":-124,"south":44,"east":-122,"north":46},"bytesFetched":1}"#
+            .write(toFile: dir + "/forecast/hrrr/\(older)/run.json", atomically: true, encoding: .utf8)
+        let http = Int(HostileBenchmark.freePort(Int32(SOCK_STREAM.rawValue)))
         let p = Process()
         p.executableURL = gatewayd
-        p.arguments = ["run", "--config", dir + "/g.toml", "--udp-port", "0", "--http-port", "0", "--nmea-port", "0", "--database", dir + "/g.sqlite", "--status-interval", "0"]
+        p.arguments = ["run", "--config", dir + "/g.toml", "--udp-port", "0", "--http-port", "\(http)", "--http-bind", "127.0.0.1", "--nmea-port", "0",
+                       "--database", dir + "/g.sqlite", "--status-interval", "0"]
         let err = Pipe()
         p.standardError = err
         p.standardOutput = Pipe()
@@ -88,9 +96,47 @@ import GatewayTestSupport
         let said = Locked("")
         Thread { while p.isRunning { let d = err.fileHandleForReading.availableData; if d.isEmpty { break }; said.withLock { $0 += String(decoding: d, as: UTF8.self) } } }.start()
         #expect(eventually(60, every: 0.5) { said.value.contains("gatewayd: forecast: HRRR \(run): 2 of 2 hours drawn, current") }, "\(said.value)")
-        p.terminate()
-        p.waitUntilExit()
+        defer { p.terminate(); p.waitUntilExit() }
         #expect(FileManager.default.fileExists(atPath: dir + "/forecast/hrrr/\(run)/f01.png"))
+
+        // Served: the index, each hour's files with their validators, nothing else.
+        let index = loopbackGET(http, "/weather/forecast/")
+        #expect(index.status == 200 && index.body.hasPrefix(#"{"current":{"model":"hrrr","label":"HRRR","run":"\#(run)","#), "\(index.body)")
+        #expect(index.body.contains(#""png":"/weather/forecast/hrrr/\#(run)/f01.png","pgw":"/weather/forecast/hrrr/\#(run)/f01.pgw","json":"/weather/forecast/hrrr/\#(run)/f01.json"}]}"#), "\(index.body)")
+        #expect(index.body.hasSuffix(#""runs":[{"model":"hrrr","run":"\#(run)","state":"complete","missing":[]},{"model":"hrrr","run":"\#(older)","state":"partial","missing":["f01"]}]}"#), "\(index.body)")
+        let kept = try #require(FileManager.default.attributesOfItem(atPath: dir + "/forecast/hrrr/\(run)/f01.png")[.size] as? Int)
+        let png = loopbackGET(http, "/weather/forecast/hrrr/\(run)/f01.png")
+        #expect(png.status == 200 && png.head.lowercased().contains("content-type: image/png") && png.head.contains("Content-Length: \(kept)"), "\(png.head)")
+        let etag = String(try #require(png.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }).dropFirst(5)).trimmingCharacters(in: .whitespaces)
+        let modified = String(try #require(png.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("last-modified:") }).dropFirst(14)).trimmingCharacters(in: .whitespaces)
+        #expect(loopbackRequest(http, "GET", "/weather/forecast/hrrr/\(run)/f01.png", headers: ["If-None-Match": etag]).status == 304)
+        #expect(loopbackRequest(http, "GET", "/weather/forecast/hrrr/\(run)/f01.png", headers: ["If-Modified-Since": modified]).status == 304)
+        let meta = loopbackGET(http, "/weather/forecast/hrrr/\(run)/f01.json")
+        #expect(meta.status == 200 && meta.body.contains(#""forecastHour":1"#) && meta.body.contains(##""color":"#04e9e7""##), "\(meta.body)")
+        #expect(loopbackGET(http, "/weather/forecast/hrrr/\(run)/f01.pgw").body.split(separator: "\n").count == 6)
+        for path in ["/weather/forecast/hrrr/\(run)/run.json", "/weather/forecast/hrrr/\(run)/f02.png", "/weather/forecast/gfs/\(run)/f00.png",
+                     "/weather/forecast/hrrr/\(run)/..%2F..%2F..%2Fg.sqlite", "/weather/forecast/hrrr/\(older)/f01.png"] {
+            let r = loopbackGET(http, path)
+            #expect(r.status == 404 && r.body.contains("forecast"), "\(path): \(r.status) \(r.body)")
+        }
+
+        // The Radar view's forecast layer in a real browser: the hour valid now (run + 1 h), the
+        // run's time and age, and the words that it is a model's forecast.
+        if let chromium = chromiumPath() {
+            let profile = dir + "/chromium"
+            let browser = try runProgram(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions", "--disable-background-networking",
+                                                    "--disable-component-update", "--disable-sync", "--enable-automation", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+                                                    "--user-data-dir=" + profile, "--virtual-time-budget=5000",
+                                                    "--dump-dom", "http://127.0.0.1:\(http)/?layer=forecast#radar"], timeout: 45)
+            let dom = browser.output
+            #expect(browser.status == 0 && !dom.isEmpty, "chromium: \(browser.status) \(browser.errors.suffix(800))")
+            let status = dom.components(separatedBy: #"id="radar-status""#).dropFirst().first?.components(separatedBy: "</p>").first ?? ""
+            #expect(status.contains("HRRR forecast valid") && status.contains("(+1 h), HRRR run") && status.contains("model forecast, not observed radar"), "\(status)")
+            #expect(dom.contains(#"<option value="forecast" id="forecast-option">Forecast (HRRR)</option>"#))
+            #expect(dom.contains("composite reflectivity, model forecast, not observed radar") && dom.contains("70–75 dBZ"), "the legend")
+        } else {
+            #expect(ProcessInfo.processInfo.environment["SKYGATE_CI"] == nil, "chromium missing in CI")
+        }
     }
 
     @Test(.ownThread) func aRunIsFetchedDrawnAndCheckedPixelByPixel() throws {

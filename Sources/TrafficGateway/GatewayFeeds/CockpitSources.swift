@@ -3,6 +3,7 @@ import GatewayRecords
 import GatewayNotams
 import GatewayDomain
 import GatewayWeather
+import GatewayForecast
 import GDL90
 /// What the cockpit page reads and may do beyond the hub's snapshot: the NOTAM store (and the
 /// NOTAM files `run --notams` watches), the one write (acknowledging an airspace alert), and
@@ -33,6 +34,10 @@ package struct CockpitSources: Sendable {
     /// The weather fetched before the flight (`gatewayd weather fetch`, `[weather]`), shown beside
     /// FIS-B's (nil: `--no-database`).
     package var weather: WeatherStore?
+    /// The forecast runs kept beside the database (`/weather/forecast/…`; nil: none served).
+    package var forecast: ForecastStore?
+    /// The model `[forecast] model` names, whose run the index calls current first.
+    package var forecastModel: ForecastModel?
     /// The gateway's home (`[weather] near`), where the Weather view centres without a position.
     package var home: (name: String, position: Position)?
 

@@ -62,6 +62,7 @@ package final class FeedServer: Service, CustomStringConvertible {
         if let token { router.add(middleware: TokenMiddleware(token: token, publicPaths: Self.publicPaths)) }
         addCockpitRoutes(to: router)
         addWeatherRoutes(to: router)
+        addForecastRoutes(to: router)
         router.get("/data/aircraft.json") { _, _ in Self.json(FeedEncoders.aircraftJSON(hub.snapshot)) }
         let version = cockpit.version
         router.get("/data/receiver.json") { _, _ in Self.json(FeedEncoders.receiverJSON(hub.snapshot, version: version)) }

@@ -84,17 +84,23 @@ package struct ForecastFetch: Sendable {
             let url = model.url(base: base, run: run, hour: hour, west: west, south: south, east: east, north: north)
             do {
                 let reply = try await http.get(url)
+                let clock = ContinuousClock(), started = clock.now
                 let field = try ForecastGRIB.decode(reply.body)
+                let decoded = clock.now
                 guard field.run == run, field.forecastHour == hour else {
                     throw ForecastError("a file of run \(ForecastStore.runName(field.run)) hour \(field.forecastHour), not the one asked for")
                 }
                 let picture = ForecastPicture.draw(field, west: west, south: south, east: east, north: north, pixel: pixel)
+                let drawnAt = clock.now
                 try store.write(picture, field: field, model: model, source: url)
+                let written = clock.now
                 r.fetched.append(hour)
                 r.problems[key] = nil
                 r.bytesFetched += reply.body.count
                 drawn += 1
-                progress("\(model.label) \(ForecastStore.runName(run)) \(key): \(reply.body.count / 1024) kB, drawn")
+                func ms(_ d: Duration) -> String { JSONWriter.format(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000, decimals: 1) }
+                progress("\(model.label) \(ForecastStore.runName(run)) \(key): \(reply.body.count / 1024) kB, \(field.nx)×\(field.ny) points, "
+                         + "drawn \(picture.width)×\(picture.height) (decoded in \(ms(decoded - started)) ms, drawn in \(ms(drawnAt - decoded)) ms, PNG and files in \(ms(written - drawnAt)) ms)")
             } catch let e as FetchError {
                 r.problems[key] = e.status.map { "HTTP \($0)" + ($0 == 404 ? ": not on the server (yet)" : ": \(e.reason)") } ?? e.reason
                 progress("\(model.label) \(ForecastStore.runName(run)) \(key): \(r.problems[key]!)")

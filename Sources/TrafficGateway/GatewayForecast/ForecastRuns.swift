@@ -139,6 +139,9 @@ package struct ForecastStore: Sendable {
             var l = JSONWriter()
             l.add("index", i)
             l.add("label", label)
+            let (r, g, b) = ForecastPicture.palette[i]
+            l.add("color", "#" + [r, g, b].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())
+            if i == 0 { l.add("transparent", true) }
             return l.result
         }))
         w.add("product", "composite reflectivity (REFC, entire atmosphere), model forecast, not observed radar")
@@ -184,6 +187,53 @@ package struct ForecastStore: Sendable {
             }
         }
         return out.sorted { ($0.run, $0.model.rawValue) > ($1.run, $1.model.rawValue) }
+    }
+
+    /// What `GET /weather/forecast/` answers: the current run (of `preferred`, else of the first
+    /// model with a complete run) with its hours' files and valid times, and every run kept with
+    /// its state.
+    package func indexJSON(preferred: ForecastModel?) -> String {
+        let all = runs()
+        let order = (preferred.map { [$0] } ?? []) + ForecastModel.allCases.filter { $0 != preferred }
+        var w = JSONWriter()
+        if let current = order.lazy.compactMap({ m in all.first { $0.model == m && $0.complete } }).first {
+            let name = Self.runName(current.run), base = "/weather/forecast/\(current.model.rawValue)/\(name)/"
+            var c = JSONWriter()
+            c.add("model", current.model.rawValue)
+            c.add("label", current.model.label)
+            c.add("run", name)
+            c.add("runTime", Timestamp.iso8601(current.run))
+            c.addRaw("hours", JSONWriter.array(current.hours.sorted().map { hour in
+                var h = JSONWriter()
+                h.add("hour", hour)
+                h.add("valid", Timestamp.iso8601(current.run + Double(hour) * 3600))
+                for ext in ["png", "pgw", "json"] { h.add(key: ext, base + Self.stem(hour) + "." + ext) }
+                return h.result
+            }))
+            w.addRaw("current", c.result)
+        } else {
+            w.addRaw("current", "null")
+        }
+        w.addRaw("runs", JSONWriter.array(all.map { r in
+            var o = JSONWriter()
+            o.add("model", r.model.rawValue)
+            o.add("run", Self.runName(r.run))
+            o.add("state", r.complete ? "complete" : "partial")
+            o.addRaw("missing", JSONWriter.array(r.missing.map { "\"" + Self.stem($0) + "\"" }))
+            return o.result
+        }))
+        return w.result
+    }
+
+    /// The path of a served file `/weather/forecast/<model>/<run>/<name>`, nil unless every part
+    /// is what the store writes (a model, `YYYYMMDDHH`, `fFF.png|pgw|json`): nothing else under
+    /// the folder, nothing outside it, is ever read.
+    package func servedFile(model: String, run: String, name: String) -> String? {
+        guard let m = ForecastModel(rawValue: model), Self.runTime(run) != nil else { return nil }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, ["png", "pgw", "json"].contains(parts[1]), parts[0].count == 3, parts[0].first == "f",
+              parts[0].dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return "\(root)/\(m.rawValue)/\(run)/\(name)"
     }
 
     /// The current forecast of `model`: its newest complete run.

@@ -197,7 +197,8 @@
     nl.style.transform = 'translate(' + Math.round(nx - 5) + 'px,' + Math.round(ny - 8) + 'px)';
     const sp = radar.on ? scopePicture() : null;
     $('scope-note').textContent = (state.trackUp ? 'Track up' : 'North up') + (own ? '' : ' \u00b7 no ownship fix') +
-      (sp ? ' \u00b7 ' + (sp.kind === 'nexrad-conus' ? 'CONUS ' : '') + 'radar ' + ageText(sp.meta.time) + ' old' : radar.on && radar.index ? ' \u00b7 no radar yet' : '');
+      (sp ? ' \u00b7 ' + (sp.kind === 'nexrad-conus' ? 'CONUS ' : '') + 'radar ' + ageText(sp.meta.time) + ' old' : radar.on && radar.index ? ' \u00b7 no radar yet' : '') +
+      (forecast.on ? (forecastPicture(forecastNow()) ? ' \u00b7 ' + forecastLabel() + ' forecast ' + forecastWords(forecastNow()).split(',')[0] + ' (model, not observed)' : ' \u00b7 no forecast kept') : '');
     if (!own) { hideLabels(used); drawOwnship(ctx, c, color); return; }
     const coslat = Math.cos(own.lat * Math.PI / 180);
     const project = (lat, lon) => {
@@ -205,7 +206,9 @@
       const x = e * Math.cos(rot) - n * Math.sin(rot), y = e * Math.sin(rot) + n * Math.cos(rot);
       return [c + x * scale, c - y * scale];
     };
-    // Radar (issue 42) first: under the areas and the traffic, never over them.
+    // The forecast for the hour valid now (issue 55) under the observed radar, then the radar
+    // (issue 42): under the areas and the traffic, never over them.
+    if (forecast.on) drawPicture(ctx, forecastPicture(forecastNow()), own, rot, c, scale, dpr, 0.4);
     if (radar.on) drawPicture(ctx, scopePicture(), own, rot, c, scale, dpr, 0.55);
     // Airspace areas with their names and limits.
     for (const a of doc.airspace) {
@@ -304,8 +307,48 @@
 
   // ---- radar (issue 42): FIS-B composites as the gateway draws them (/weather/…) ----
   const radar = { on: localStorage.getItem('gw-radar') !== 'off', index: [], pictures: {}, loops: {}, frame: null, looping: false,
-    range: Number(localStorage.getItem('gw-radar-range') || 50), layer: localStorage.getItem('gw-radar-layer') || 'nexrad',
+    range: Number(localStorage.getItem('gw-radar-range') || 50),
+    layer: new URLSearchParams(location.search).get('layer') || localStorage.getItem('gw-radar-layer') || 'nexrad',
     advisories: null, airports: [], airportsAt: null };
+  // The forecast radar (issue 55): the current run of /weather/forecast/, the hour the slider
+  // shows on the Radar view (null: the hour valid now), and whether the scope shows it too.
+  const forecast = { doc: null, hour: null,
+    on: (new URLSearchParams(location.search).get('forecast') || localStorage.getItem('gw-forecast')) === 'on' };
+  function forecastLabel() { return forecast.doc && forecast.doc.current ? forecast.doc.current.label : 'HRRR'; }
+  // The index of the hour valid now: the last whose valid time has come, else the first.
+  function forecastNow() {
+    const hours = forecast.doc && forecast.doc.current ? forecast.doc.current.hours : [];
+    let i = 0;
+    hours.forEach((h, k) => { if (Date.parse(h.valid) / 1000 <= now()) i = k; });
+    return i;
+  }
+  function forecastPicture(i) {
+    const cur = forecast.doc && forecast.doc.current, h = cur && cur.hours[i];
+    return h ? radar.pictures['forecast:' + cur.model + '/' + cur.run + '/' + h.hour] || null : null;
+  }
+  function forecastHourIndex() { return forecast.hour === null ? forecastNow() : forecast.hour; }
+  async function loadForecast() {
+    forecast.doc = await getJSON('/weather/forecast/').catch(() => forecast.doc);
+    const cur = forecast.doc && forecast.doc.current;
+    $('forecast-option').textContent = 'Forecast (' + forecastLabel() + ')';
+    const slider = $('forecast-hour');
+    slider.max = String(cur ? Math.max(0, cur.hours.length - 1) : 0);
+    if (forecast.hour !== null && cur && forecast.hour >= cur.hours.length) forecast.hour = null;
+    slider.value = String(forecastHourIndex());
+    if (!cur) return;
+    const wanted = new Set([forecastHourIndex(), forecastNow()]);
+    for (const i of wanted) {
+      const h = cur.hours[i];
+      if (!h) continue;
+      await fetchPicture({ kind: 'forecast', time: cur.run, blocks: h.hour }, 'forecast:' + cur.model + '/' + cur.run + '/' + h.hour, h.png, h.json);
+    }
+  }
+  // "valid 20:00Z (+2 h), HRRR run 05 18:00Z, 2 h 40 min old"
+  function forecastWords(i) {
+    const cur = forecast.doc && forecast.doc.current, h = cur && cur.hours[i];
+    if (!h) return '';
+    return 'valid ' + utc(h.valid) + ' (+' + h.hour + ' h), ' + cur.label + ' run ' + utc(cur.runTime) + ', ' + ageText(cur.runTime) + ' old';
+  }
   function ageText(iso) {
     const m = Math.max(0, Math.round((now() - Date.parse(iso) / 1000) / 60));
     return m < 60 ? m + ' min' : Math.floor(m / 60) + ' h ' + (m % 60) + ' min';
@@ -332,6 +375,7 @@
   async function loadRadar() {
     const doc = await getJSON('/weather/');
     radar.index = doc.pictures;
+    if (forecast.on || (state.panel === 'radar' && radar.layer === 'forecast')) await loadForecast();
     const alts = (layer) => radar.index.filter((p) => p.kind.indexOf(layer + '-') === 0).map((p) => p.kind.slice(layer.length + 1));
     if (radar.layer === 'icing' || radar.layer === 'turbulence') {
       const sel = $('radar-alt'), want = sel.value, options = alts(radar.layer);
@@ -388,6 +432,15 @@
       const k = el('span', 'key', l.label + ' '); k.style.setProperty('--c', l.color); node.appendChild(k);
     }
   }
+  function forecastLegendInto(node, pic) {
+    clear(node);
+    if (!pic) return;
+    node.appendChild(el('span', '', forecastLabel() + ' composite reflectivity, model forecast, not observed radar: '));
+    for (const l of pic.meta.levels) {
+      if (l.transparent) continue;
+      const k = el('span', 'key', l.label + ' '); k.style.setProperty('--c', l.color); node.appendChild(k);
+    }
+  }
   function renderRadarLegend() {
     const pic = radar.on ? scopePicture() : null;
     $('radar-legend').hidden = !pic;
@@ -414,13 +467,36 @@
     loadRadar().catch(() => {});
   });
   $('radar-alt-box').hidden = !(radar.layer === 'icing' || radar.layer === 'turbulence');
+  $('forecast-box').hidden = radar.layer !== 'forecast';
+  $('radar-layer').addEventListener('change', () => { $('forecast-box').hidden = radar.layer !== 'forecast'; });
   $('radar-alt').addEventListener('change', () => loadRadar().catch(() => {}));
+  $('forecast-hour').addEventListener('input', () => {
+    forecast.hour = Number($('forecast-hour').value);
+    loadForecast().then(drawRadarMap).catch(() => {});
+    drawRadarMap();
+  });
+  $('forecast-toggle').addEventListener('click', () => {
+    forecast.on = !forecast.on; localStorage.setItem('gw-forecast', forecast.on ? 'on' : 'off');
+    $('forecast-toggle').textContent = forecast.on ? 'Forecast on' : 'Forecast off'; $('forecast-toggle').setAttribute('aria-pressed', String(forecast.on));
+    $('forecast-toggle').classList.toggle('on', forecast.on);
+    if (forecast.on) loadForecast().then(draw).catch(() => {}); else draw();
+  });
+  $('forecast-toggle').textContent = forecast.on ? 'Forecast on' : 'Forecast off'; $('forecast-toggle').classList.toggle('on', forecast.on);
+  $('forecast-toggle').setAttribute('aria-pressed', String(forecast.on));
+  if (forecast.on) loadForecast().then(draw).catch(() => {});
   $('radar-loop').addEventListener('click', () => {
     radar.looping = !radar.looping; $('radar-loop').classList.toggle('on', radar.looping); $('radar-loop').setAttribute('aria-pressed', String(radar.looping));
     radar.frame = null; loadRadar().catch(() => {});
   });
   setInterval(() => {
     if (!radar.looping || state.panel !== 'radar') return;
+    if (radar.layer === 'forecast') {
+      const cur = forecast.doc && forecast.doc.current;
+      if (!cur || !cur.hours.length) return;
+      forecast.hour = (forecastHourIndex() + 1) % cur.hours.length;
+      loadForecast().then(drawRadarMap).catch(() => {});
+      return;
+    }
     const frames = radar.loops[layerKind(radar.layer)] || [];
     radar.frame = frames.length ? ((radar.frame === null ? -1 : radar.frame) + 1) % (frames.length + 2) : null;
     drawRadarMap();
@@ -431,6 +507,7 @@
   function rlabel(i) { while (rlabels.length <= i) { const d = el('div', 'rlbl'); $('radar-labels').appendChild(d); rlabels.push(d); } return rlabels[i]; }
   // The radar view's centre: ownship, else the shown picture's centre (nil with neither).
   function radarPicture() {
+    if (radar.layer === 'forecast') return forecastPicture(forecastHourIndex()) || radar.pictures[layerKind('nexrad')] || null;
     const k = layerKind(radar.layer);
     let pic = k ? radar.pictures[k] : null;
     const frames = radar.loops[k] || [];
@@ -449,9 +526,10 @@
     if (cv.width !== Math.round(size * dpr)) { cv.width = Math.round(size * dpr); cv.height = Math.round(size * dpr); }
     const ctx = cv.getContext('2d'); ctx.setTransform(dpr, 0, 0, dpr, 0, 0); ctx.clearRect(0, 0, size, size);
     const css = getComputedStyle(document.documentElement), color = (n) => css.getPropertyValue(n).trim();
-    const k = layerKind(radar.layer);
-    let pic = k ? radar.pictures[k] : null;
-    const frames = radar.loops[k] || [];
+    const isForecast = radar.layer === 'forecast';
+    const k = isForecast ? null : layerKind(radar.layer);
+    let pic = isForecast ? forecastPicture(forecastHourIndex()) : k ? radar.pictures[k] : null;
+    const frames = isForecast ? [] : radar.loops[k] || [];
     if (radar.looping && radar.frame !== null && radar.frame < frames.length) pic = frames[radar.frame];
     const doc = state.traffic, own = doc && doc.ownship;
     const centre = own || (pic ? { lat: (pic.meta.bounds.north + pic.meta.bounds.south) / 2, lon: (pic.meta.bounds.east + pic.meta.bounds.west) / 2 } : null);
@@ -504,14 +582,25 @@
       ctx.fillStyle = color('--own'); ctx.save(); ctx.translate(c, c); ctx.rotate((own.trackDeg || 0) * Math.PI / 180);
       ctx.beginPath(); ctx.moveTo(0, -12); ctx.lineTo(8, 9); ctx.lineTo(0, 4); ctx.lineTo(-8, 9); ctx.closePath(); ctx.fill(); ctx.restore();
     }
+    // A forecast says what it is on the picture itself, not only beside it.
+    if (isForecast && pic) {
+      const words = 'Model forecast, not observed radar \u00b7 ' + forecastWords(forecastHourIndex());
+      ctx.font = '600 14px system-ui, sans-serif';
+      const w = ctx.measureText(words).width;
+      ctx.fillStyle = color('--bg') || '#fff'; ctx.globalAlpha = 0.85; ctx.fillRect(6, 6, w + 16, 26); ctx.globalAlpha = 1;
+      ctx.fillStyle = color('--fg') || '#000'; ctx.fillText(words, 14, 24);
+    }
     for (let i = used; i < rlabels.length; i++) rlabels[i].textContent = '';
-    if (pic) status.push((radar.looping && frames.length ? 'Loop frame ' + (Math.min(radar.frame === null ? frames.length : radar.frame + 1, frames.length)) + ' of ' + frames.length + ': ' : '') + pic.kind + ' ' + utc(pic.meta.time) + ', ' + ageText(pic.meta.time) + ' old, over FIS-B');
+    if (isForecast) status.push(pic ? forecastLabel() + ' forecast ' + forecastWords(forecastHourIndex()) + ': model forecast, not observed radar'
+      : forecast.doc && forecast.doc.current ? 'The forecast picture is loading' : 'No complete forecast run kept (gatewayd weather forecast fetch, or [forecast] in the configuration)');
+    else if (pic) status.push((radar.looping && frames.length ? 'Loop frame ' + (Math.min(radar.frame === null ? frames.length : radar.frame + 1, frames.length)) + ' of ' + frames.length + ': ' : '') + pic.kind + ' ' + utc(pic.meta.time) + ', ' + ageText(pic.meta.time) + ' old, over FIS-B');
     else status.push(radar.index.length ? 'No ' + $('radar-layer').selectedOptions[0].textContent + ' picture received yet' : 'No gridded FIS-B products received yet');
     status.push(advisories.length + (advisories.length === 1 ? ' advisory' : ' advisories'),
       radar.airports.length ? 'the ' + radar.airports.length + ' airports within 200 NM of the ' + (own ? 'aircraft' : 'centre') : 'no airport of the table within 200 NM of the ' + (own ? 'aircraft' : 'centre'));
     if (!own) status.push('no ownship fix: centred on the picture');
     $('radar-status').textContent = status.join(' \u00b7 ');
-    legendInto($('radar-map-legend'), pic);
+    if (isForecast) forecastLegendInto($('radar-map-legend'), pic); else legendInto($('radar-map-legend'), pic);
+    $('forecast-when').textContent = isForecast ? forecastWords(forecastHourIndex()).split(',')[0] : '';
   }
   window.addEventListener('resize', drawRadarMap);
 
