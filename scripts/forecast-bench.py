@@ -5,7 +5,7 @@ serving GRIB2 files made by ecCodes (scripts/make-forecast-grib.py, complex pack
 differencing as NOMADS serves HRRR and the NAM nest, 12 bits, 0.1 dBZ), for HRRR (f00–f18) and the
 NAM nest (f00–f60). Says bytes fetched and on disk per run, decode, draw and write time per frame
 (from the command's own per-hour lines: median and worst), wall time per frame, and the command's
-peak memory (getrusage of the child: its maximum resident set).
+peak memory (/usr/bin/time's maximum resident set, beside `forecast list`'s as the same-run baseline).
 
 The field is synthetic (storm cells over a textured background), so bytes fetched are this
 field's; a real field compresses differently: the upper bound of 16 bits a point is printed beside.
@@ -55,7 +55,7 @@ def main():
             os.makedirs(os.path.dirname(database))
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.monotonic()
-            p = subprocess.run([a.gatewayd, "weather", "forecast", "fetch", "--model", model, "--near", "KSLE", "--radius", str(a.radius),
+            p = subprocess.run(["/usr/bin/time", "-f", "maxrss %M", a.gatewayd, "weather", "forecast", "fetch", "--model", model, "--near", "KSLE", "--radius", str(a.radius),
                                 "--hours", str(hours[-1]), "--run", run, "--url", f"http://127.0.0.1:{port}", "--database", database],
                                capture_output=True, text=True)
             wall = time.monotonic() - started
@@ -71,12 +71,17 @@ def main():
             frames = len(times)
             med = [statistics.median(t[i] for t in times) for i in range(3)]
             worst = [max(t[i] for t in times) for i in range(3)]
-            peak = after.ru_maxrss  # kB, the largest child so far
+            peak = int(re.search(r"maxrss (\d+)", p.stderr).group(1))  # kB
+            # The same-run baseline: the same binary listing the runs (no ecCodes, no picture).
+            idle = subprocess.run(["/usr/bin/time", "-f", "maxrss %M", a.gatewayd, "weather", "forecast", "list", "--database", database],
+                                  capture_output=True, text=True)
+            base = int(re.search(r"maxrss (\d+)", idle.stderr).group(1))
             print(f"{model}: {frames} frames of {size.group(1)}×{size.group(2)} px; fetched {fetched} kB ({fetched / frames:.0f} kB a frame; "
                   f"16 bits a point would be {n * n * 2 / 1024 * frames:.0f} kB); on disk {on_disk / 1024:.0f} kB ({on_disk / 1024 / frames:.1f} kB a frame)")
             print(f"{model}: per frame decode {med[0]:.1f} ms (worst {worst[0]:.1f}), draw {med[1]:.1f} ms (worst {worst[1]:.1f}), "
                   f"PNG and files {med[2]:.1f} ms (worst {worst[2]:.1f}); wall {wall:.1f} s for the run, {wall / frames * 1000:.0f} ms a frame "
-                  f"with the loopback fetch; CPU {(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime):.1f} s; peak RSS {peak / 1024:.0f} MB")
+                  f"with the loopback fetch; CPU {(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime):.1f} s; peak RSS {peak / 1024:.0f} MB "
+                  f"(`forecast list`, same binary, no ecCodes: {base / 1024:.0f} MB; {(peak - base) / 1024:.0f} MB for ecCodes and the drawing)")
     finally:
         server.terminate()
         server.wait()
