@@ -89,3 +89,37 @@ import Foundation
         }
     }
 }
+
+/// `[forecast] max_mb` and `keep_runs` (issue 55): the oldest runs go first, said, never a model's
+/// current (newest complete) run, whatever the limits.
+@Suite struct ForecastPruneTests {
+    @Test func megabytesAndRunsAreCappedOldestFirstNeverTheCurrent() throws {
+        let store = try ForecastIndexTests.store()
+        defer { try? FileManager.default.removeItem(atPath: store.root) }
+        // Five HRRR runs of 400 kB each (2.0 MB): the newest partial, the one before it complete.
+        let names = ["2026120500", "2026120501", "2026120502", "2026120503", "2026120504"]
+        for (k, name) in names.enumerated() {
+            let r = ForecastIndexTests.run(.hrrr, name, hours: [0, 1], fetched: k == 4 ? [0] : [0, 1])
+            try store.save(r)
+            try [UInt8](repeating: 7, count: 400 << 10).write(to: store.folder(.hrrr, r.run) + "/f00.png")
+        }
+        // 1 MB: the oldest go until what is left fits (2 runs of 400 kB); the current one stays.
+        let removed = store.prune(keepRuns: 10, maxMB: 1)
+        #expect(removed == ["HRRR run 2026120500 (more than 1 MB on disk)", "HRRR run 2026120501 (more than 1 MB on disk)",
+                            "HRRR run 2026120502 (more than 1 MB on disk)"], "\(removed)")
+        #expect(store.runs().map { ForecastStore.runName($0.run) } == ["2026120504", "2026120503"])
+        #expect(store.current(.hrrr).map { ForecastStore.runName($0.run) } == "2026120503")
+        // A limit no run fits under: the current run is still kept, the partial newer one goes.
+        let more = store.prune(keepRuns: 10, maxMB: 0)
+        #expect(more == ["HRRR run 2026120504 (more than 0 MB on disk)"], "\(more)")
+        #expect(store.runs().map { ForecastStore.runName($0.run) } == ["2026120503"])
+        // keep_runs 1 with one run left: nothing to do.
+        #expect(store.prune(keepRuns: 1, maxMB: 150).isEmpty)
+    }
+}
+
+extension Array where Element == UInt8 {
+    fileprivate func write(to path: String) throws {
+        try Data(self).write(to: URL(fileURLWithPath: path))
+    }
+}
