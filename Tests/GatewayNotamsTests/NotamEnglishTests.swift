@@ -257,6 +257,9 @@ struct NotamEnglishDump {
         #expect(words.contains("Aircraft using approved alternative methods of compliance except pilots who do not adhere"), "\(words)")
         // Glued sentences split, a word after a slash, a quoted name.
         #expect(NotamTranslator.translate("AIRSPACE UNREL.HEL OPS BY LAW ENFORCEMENT/SECURITY PERSONNEL").contains("by law enforcement/security personnel"))
+        // A navaid's name before its identifier and type, in title case (route NOTAMs, hand-made).
+        let navaidNames = NotamTranslator.translate("V12 GRAND ISLAND (GRI) VORTAC, NE TO O'NEILL (ONL) VORTAC, NE MEA 6000.")
+        #expect(navaidNames.contains("Grand Island (GRI)") && navaidNames.contains("O'Neill (ONL)") && !navaidNames.contains("grand island"), "\(navaidNames)")
         // A name before INTL in running text; an airport that is also a word after "of".
         let setting = NotamTranslator.translate("OBTAIN ALTIMETER SETTING; WHEN NOT RECEIVED, USE FORT WORTH MEACHAM INTL ALTIMETER SETTING.")
         #expect(setting.contains("use Fort Worth Meacham International altimeter setting"), "\(setting)")

@@ -574,6 +574,12 @@ struct NotamEnglishWriter {
         while k < words.count, nameLike(words[k]) || ["MOA", "ATCAA"].contains(words[k].core) {
             // A special-use airspace's name ("SELLS LOW MOA"): the words before it; MOA itself is read as ever.
             if ["MOA", "ATCAA"].contains(words[k].core) { return k - 1 }
+            // A navaid's name before its identifier and type ("NORTH PLATTE (LBF) VOR/DME",
+            // "O'NEILL (ONL) VORTAC"): the words before the identifier.
+            if k > i, words[k].lead == "(", words[k].trail.hasPrefix(")"), (2...4).contains(words[k].core.count), k + 1 < words.count,
+               NotamEnglishWords.navaids.contains(String(words[k + 1].core)) {
+                return k - 1
+            }
             if markers.contains(String(words[k].core)) {
                 var end = k
                 while end + 1 < words.count, markers.contains(String(words[end + 1].core)), words[end].trail.isEmpty { end += 1 }
