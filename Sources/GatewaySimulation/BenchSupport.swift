@@ -44,13 +44,14 @@ final class ChildProcess {
     private(set) var processIdentifier: pid_t = 0
     private var exitStatus: Int32?
 
-    /// Starts `executable arguments…` with the current environment plus `extraEnvironment`.
-    init(_ executable: String, _ arguments: [String], extraEnvironment: [String: String] = [:]) throws(GatewayError) {
+    /// Starts `executable arguments…` with the current environment plus `extraEnvironment`, its
+    /// stderr to `errors` (a file made anew; default /dev/null).
+    init(_ executable: String, _ arguments: [String], extraEnvironment: [String: String] = [:], errors: String = "/dev/null") throws(GatewayError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
         var environment: [UnsafeMutablePointer<CChar>?] = []

@@ -61,16 +61,16 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds of publishing for --only fleet (once for 1 gateway, the baseline, once for --fleet-gateways).")
     var fleetSeconds = 60
 
-    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile, commands, voice, logbook, patterns, formats, radar, fleet, notify (notify: NOTAM refresh to webhook delivery on loopback, the drain of 10,000 waiting notifications and the outbox's size on disk, under a minute, not in the default set; radar: assembling gridded FIS-B blocks and drawing whole-CONUS pictures, a few seconds; fleet: --fleet-gateways publishers of a 500-target picture a second and an alert event every 5 s through a real mosquitto, latency, CPU, memory and the drain after a 10-minute outage, about 3 minutes, not in the default set; of the others the last seven are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s; decode, replay and fisb as child processes on a --stream-megabytes stream, a few minutes; the spoken callouts' start-up CPU and datagram-to-ALSA latency, about 30 s; --logbook-hours of recordings into the logbook and each export of a 3 h flight, about a minute; every NOTAM text pattern on 1 to 64 kB runs of each character class, a table of size against time, under a minute; each capture format (pcap, dump978, Stratux's UAT, 1090ES and GPS logs, SBS text) read and decoded beside raw GDL90, --megabytes MB of each, under a minute).")
+    @Option(help: "Run only these benchmarks (repeatable): codec, pipeline, loopback, feeds, airspace, notams, flood, hostile, commands, voice, logbook, patterns, formats, radar, fleet, notify, ogn (ogn: the OGN APRS examples decoded by the parser and by decode --json beside SBS text of the same bytes, and a child run --ogn following a loopback APRS-IS server at 100 lines/s for 30 s beside the same run idle, about 80 s, not in the default set; notify: NOTAM refresh to webhook delivery on loopback, the drain of 10,000 waiting notifications and the outbox's size on disk, under a minute, not in the default set; radar: assembling gridded FIS-B blocks and drawing whole-CONUS pictures, a few seconds; fleet: --fleet-gateways publishers of a 500-target picture a second and an alert event every 5 s through a real mosquitto, latency, CPU, memory and the drain after a 10-minute outage, about 3 minutes, not in the default set; of the others the last seven are not in the default set: 30 s at 50,000 datagrams/s; the daemon under a hostile neighbour, about 90 s; decode, replay and fisb as child processes on a --stream-megabytes stream, a few minutes; the spoken callouts' start-up CPU and datagram-to-ALSA latency, about 30 s; --logbook-hours of recordings into the logbook and each export of a 3 h flight, about a minute; every NOTAM text pattern on 1 to 64 kB runs of each character class, a table of size against time, under a minute; each capture format (pcap, dump978, Stratux's UAT, 1090ES and GPS logs, SBS text) read and decoded beside raw GDL90, --megabytes MB of each, under a minute).")
     var only: [String] = []
 
     func run() async throws {
-        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile", "commands", "voice", "logbook", "patterns", "formats", "radar", "fleet", "notify"]
+        let known = ["codec", "pipeline", "loopback", "feeds", "airspace", "notams", "flood", "hostile", "commands", "voice", "logbook", "patterns", "formats", "radar", "fleet", "notify", "ogn"]
         if let bad = only.first(where: { !known.contains($0) }) {
             throw ValidationError("unknown benchmark '\(bad)'; choose from: \(known.joined(separator: ", "))")
         }
         func wanted(_ name: String) -> Bool {
-            (only.isEmpty && !["flood", "hostile", "commands", "voice", "logbook", "patterns", "formats", "fleet", "notify"].contains(name)) || only.contains(name)
+            (only.isEmpty && !["flood", "hostile", "commands", "voice", "logbook", "patterns", "formats", "fleet", "notify", "ogn"].contains(name)) || only.contains(name)
         }
         #if DEBUG
         Terminal.error("warning: this is a debug build; measure with: swift run -c release gatewayd bench")
@@ -137,6 +137,11 @@ struct BenchCommand: AsyncParsableCommand {
         if wanted("notify") {
             do {
                 for r in try await NotifyBenchmark.run(progress: { Terminal.error($0 + "…") }) { print(r.line) }
+            } catch { throw CommandFailure("\(error)") }
+        }
+        if wanted("ogn") {
+            do {
+                for r in try OGNBenchmark.run(executable: CommandLine.arguments[0], progress: { Terminal.error($0 + "…") }) { print(r.line) }
             } catch { throw CommandFailure("\(error)") }
         }
         if wanted("formats") {

@@ -40,6 +40,23 @@ import Testing
                                       groundSpeedKt: 100, verticalSpeedFpm: -50, trackDeg: 180, emitterCategory: 1, callsign: "DABCD")).frame()
     }
 
+    /// The page's traffic table and scope give an OGN-only glider's height above or below
+    /// ownship as the alerts do (from its GNSS altitude), not "altitude unknown" (seen on the
+    /// cockpit page with a gaggle beside the demo flight: the alert said 200 ft above, the page
+    /// had no height, since /api/traffic took only a pressure altitude).
+    @Test func anOGNOnlyGlidersRelativeAltitudeIsOnTheTrafficAPI() throws {
+        var p = pipeline()
+        let glider = Self.line("FLRDDB001", flags: "06", address: "DDB001").replacingAll("A=003000", with: "A=003500")
+        for s in 3..<6 {
+            let t = Self.t0 + Double(s)
+            _ = p.process(.gpsFix(Self.ownship(at: Double(s))), at: t)
+            _ = p.process(.ogn([Self.beacon(glider)]), at: t + 0.5)
+        }
+        let json = CockpitAPI.traffic(p.core.snapshot(at: Self.t0 + 6))
+        let row = try #require(json.split(separator: "{").first { $0.contains("\"address\":\"~ddb001\"") })
+        #expect(row.contains("\"relativeAltitudeFt\":500"), "\(row)")
+    }
+
     @Test func anICAOAddressHeardOn1090AndThroughOGNIsOneTargetAndOneAlert() {
         var p = pipeline()
         var alerts: [AlertEvent] = []

@@ -70,7 +70,8 @@ package enum CockpitAPI {
                 }
             }
             o.add("altitudeFt", t.pressureAltitudeFt)
-            if let a = t.pressureAltitudeFt, let oa = own?.altitudeFt { o.add("relativeAltitudeFt", a - Int(saturating: oa)) }
+            // The altitude the alerts compare (an OGN target's geometric one in ownship's frame).
+            if let own, let a = t.alertAltitudeFt(own), let oa = own.altitudeFt { o.add("relativeAltitudeFt", a - Int(saturating: oa)) }
             o.add("verticalSpeedFpm", t.verticalSpeedFpm)
             o.add("groundSpeedKt", t.groundSpeedKt)
             o.add("trackDeg", t.trackDeg, decimals: 0)
