@@ -87,7 +87,7 @@ let package = Package(
                 path: "Sources/TrafficGateway/GatewayHTTP"),
         // Feeds: HTTP, SSE, NMEA, forwarding, the cockpit page (its real files embedded by scripts/embed-page.py).
         .target(name: "GatewayFeeds",
-                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayForecast", "GatewayHTTP",
+                dependencies: ["GDL90", "GatewaySupport", "GatewayDomain", "GatewayRecords", "GatewayNotams", "GatewayWeather", "GatewayHTTP",
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),

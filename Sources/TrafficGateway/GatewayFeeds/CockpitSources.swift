@@ -3,7 +3,6 @@ import GatewayRecords
 import GatewayNotams
 import GatewayDomain
 import GatewayWeather
-import GatewayForecast
 import GDL90
 /// What the cockpit page reads and may do beyond the hub's snapshot: the NOTAM store (and the
 /// NOTAM files `run --notams` watches), the one write (acknowledging an airspace alert), and
@@ -35,9 +34,7 @@ package struct CockpitSources: Sendable {
     /// FIS-B's (nil: `--no-database`).
     package var weather: WeatherStore?
     /// The forecast runs kept beside the database (`/weather/forecast/…`; nil: none served).
-    package var forecast: ForecastStore?
-    /// The model `[forecast] model` names, whose run the index calls current first.
-    package var forecastModel: ForecastModel?
+    package var forecast: ForecastFiles?
     /// The gateway's home (`[weather] near`), where the Weather view centres without a position.
     package var home: (name: String, position: Position)?
 
@@ -94,4 +91,20 @@ package final class LaterNotams: Sendable {
 
     /// Sets the NOTAMs.
     package func set(_ notams: [Notam]) { value.set(notams) }
+}
+
+/// What the feeds server reads of the forecast radar's store (issue 55), handed in by the runtime
+/// (the store is a module of the feeds' own layer): the index `/weather/forecast/` answers, and the
+/// path of a served file, nil for any name the store does not write.
+package struct ForecastFiles: Sendable {
+    /// The index's JSON.
+    package var index: @Sendable () -> String
+    /// The file of `<model>/<run>/<name>`, nil when not one of the store's own names.
+    package var path: @Sendable (_ model: String, _ run: String, _ name: String) -> String?
+
+    /// Creates the two readers.
+    package init(index: @escaping @Sendable () -> String, path: @escaping @Sendable (String, String, String) -> String?) {
+        self.index = index
+        self.path = path
+    }
 }

@@ -1,5 +1,4 @@
 import GatewaySupport
-import GatewayForecast
 import Hummingbird
 import HTTPTypes
 import HummingbirdCore
@@ -22,16 +21,16 @@ import Glibc
 extension FeedServer {
     /// Adds the forecast routes to `router` (nothing kept: an empty index, every file 404).
     func addForecastRoutes(to router: Router<FeedRequestContext>) {
-        let store = cockpit.forecast, preferred = cockpit.forecastModel
+        let store = cockpit.forecast
         let index: @Sendable (Request, FeedRequestContext) async -> Response = { _, _ in
             guard let store else { return Self.json(#"{"current":null,"runs":[]}"#) }
-            return await Offload.run(on: Self.forecastQueue, { Self.json(store.indexJSON(preferred: preferred)) }) ?? Self.text(.serviceUnavailable, "stopping\n")
+            return await Offload.run(on: Self.forecastQueue, { Self.json(store.index()) }) ?? Self.text(.serviceUnavailable, "stopping\n")
         }
         router.get("/weather/forecast", use: index)
         router.get("/weather/forecast/:model/:run/:file") { request, context in
             let model = context.parameters.get("model").map { String($0) } ?? "", run = context.parameters.get("run").map { String($0) } ?? ""
             let name = context.parameters.get("file").map { String($0) } ?? ""
-            guard let store, let path = store.servedFile(model: model, run: run, name: name),
+            guard let store, let path = store.path(model, run, name),
                   let format = PictureFile(rawValue: String(name.suffix(from: name.index(after: name.lastIndex(of: ".") ?? name.startIndex))))
             else {
                 return Self.text(.notFound, "no such forecast file: \(model)/\(run)/\(name) (see /weather/forecast/ for the runs kept: <model>/<YYYYMMDDHH>/fFF.png, .pgw or .json)\n")

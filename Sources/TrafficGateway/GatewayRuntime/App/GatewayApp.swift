@@ -278,8 +278,10 @@ package struct GatewayApp: Sendable {
         cockpit.weather = log.map { WeatherStore(database: $0.database) }
         // The forecast runs where the refresh keeps them (and `weather forecast fetch` with the
         // same database), served whether or not this run refreshes them.
-        cockpit.forecast = ForecastStore(database: log?.database.path ?? c.database ?? GatewayDatabase.defaultPath())
-        cockpit.forecastModel = ForecastModel(rawValue: c.forecastModel)
+        let forecast = ForecastStore(database: log?.database.path ?? c.database ?? GatewayDatabase.defaultPath())
+        let preferred = ForecastModel(rawValue: c.forecastModel)
+        cockpit.forecast = ForecastFiles(index: { forecast.indexJSON(preferred: preferred) },
+                                         path: { forecast.servedFile(model: $0, run: $1, name: $2) })
         if let near = c.weatherNear, let position = AirportTable.place(near) { cockpit.home = (near, position) }
         let http = FeedServer(hub: hub, token: c.httpToken, cockpit: cockpit)
         if c.httpPort > 0 {
