@@ -33,22 +33,27 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("UTC date (YYYY-MM-DD) of raw GDL90 streams, which carry only the time of day, and of dump978 lines without t= times. Without it the date comes from the FIS-B products' own dates, else the file's modification time (said in a note)."))
     var date: String?
 
-    /// The APRS log at `path`, when it is one (`APRSLog.looksLike`).
-    func aprsLog(_ path: String) throws -> APRSLog? {
+    /// Prints the APRS log at `path` when it is one (`APRSLog.looksLike`), a line a beacon as it is
+    /// read (a few thousand lines at a time: the log's beacons are never all held); nil when it is
+    /// not one.
+    func printAPRSLog(_ path: String) throws -> APRSLog? {
         guard APRSLog.isLog(path: path) else { return nil }
-        return try APRSLog.read(path: path, date: date.flatMap(Timestamp.parse))
+        var lines: [String] = []
+        let log = try APRSLog.forEach(path: path, date: date.flatMap(Timestamp.parse)) { e in
+            lines.append(json ? APRSLog.json(e) : "\(Timestamp.iso8601(e.time)) ogn \(e.beacon.dialect) \(e.beacon.callsign) \(e.beacon.addressType) \(e.beacon.aircraftType) \(e.beacon.altitudeFt) ft \(e.beacon.trackDeg.map { "\(Int($0))°" } ?? "-") \(e.beacon.groundSpeedKt.map { "\($0) kt" } ?? "-")")
+            if lines.count >= 4096 { Terminal.out(lines); lines.removeAll(keepingCapacity: true) }
+        }
+        Terminal.out(lines)
+        return log
     }
 
     func run() throws {
         var totals = GatewayCounters()
         var damaged: [String] = []
         for path in try expandCaptures(files) {
-            if let log = try aprsLog(path) {
+            if let log = try printAPRSLog(path) {
                 // OGN APRS text: each aircraft beacon a `traffic` line `from` `ogn`.
-                Terminal.out(log.entries.map { e in
-                    json ? APRSLog.json(e) : "\(Timestamp.iso8601(e.time)) ogn \(e.beacon.dialect) \(e.beacon.callsign) \(e.beacon.addressType) \(e.beacon.aircraftType) \(e.beacon.altitudeFt) ft \(e.beacon.trackDeg.map { "\(Int($0))°" } ?? "-") \(e.beacon.groundSpeedKt.map { "\($0) kt" } ?? "-")"
-                })
-                Terminal.error("\(path): \(log.entries.count) OGN beacons, \(log.skipped) receiver/status lines skipped, \(log.problemCount) wrong lines" + (log.problemExamples.first.map { " (\($0))" } ?? ""))
+                Terminal.error("\(path): \(log.beaconCount) OGN beacons, \(log.skipped) receiver/status lines skipped, \(log.problemCount) wrong lines" + (log.problemExamples.first.map { " (\($0))" } ?? ""))
                 continue
             }
             var capture = try openCapture(path, port: port)

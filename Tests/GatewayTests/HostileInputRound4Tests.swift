@@ -551,9 +551,26 @@ final class BinaryHTTPServer: Sendable {
     /// are timed by the wall clock, so on a loaded machine an `updated` may fall on another tick
     /// (one more or one fewer than the golden's); what must never change is which alerts were
     /// raised and cleared.
+    /// An alert's id ends with the second it was raised (`traffic-ab4549-1778940160`): that second
+    /// may also move by a tick on a loaded machine (seen in CI under the SBS flood: …161), so the
+    /// ids are compared without it and the seconds within 2 s (`sameSeconds`).
     static func changes(_ lines: [Substring]) -> [String] {
-        lines.compactMap { JSONReader.object(Array($0.utf8)) }.filter { $0["event"] as? String != "updated" }
-            .map { "\($0["event"] ?? "") \($0["id"] ?? "")" }
+        raisedAndCleared(lines).map { "\($0.event) \($0.id)" }
+    }
+
+    /// The raised and cleared changes: event, id without its second, the second.
+    static func raisedAndCleared(_ lines: [Substring]) -> [(event: String, id: String, second: Int)] {
+        lines.compactMap { JSONReader.object(Array($0.utf8)) }.filter { $0["event"] as? String != "updated" }.map { o in
+            let id = o["id"] as? String ?? "", dash = id.lastIndex(of: "-") ?? id.endIndex
+            let second = dash < id.endIndex ? Int(id[id.index(after: dash)...]) ?? 0 : 0
+            return (o["event"] as? String ?? "", String(id[..<dash]), second)
+        }
+    }
+
+    /// The raise seconds of `a` and `b` (the same alerts, in order) within 2 s of each other.
+    static func sameSeconds(_ a: [Substring], _ b: [Substring]) -> Bool {
+        let x = raisedAndCleared(a), y = raisedAndCleared(b)
+        return x.count == y.count && zip(x, y).allSatisfy { abs($0.second - $1.second) <= 2 }
     }
 
     /// Item 10's rule: a fast stream source's offers wait at most `mostOffered`; the rest are
@@ -632,10 +649,10 @@ final class BinaryHTTPServer: Sendable {
         // machine loaded by the flood and other tests evaluates a closing target a tick later,
         // when it may already be a warning (seen: 2 runs in 6 of the whole suite on 2 cores).
         // What the flood must not do is lose or add an alert: the ids raised and cleared, in order.
-        let changes = KeepAlertingRound4LiveTests.changes
+        let changes = Self.changes
         let golden = try String(contentsOf: fixtures.appendingPathComponent("demo-flight.alerts.jsonl"), encoding: .utf8).split(separator: "\n")
         let got = changes(alerts), want = changes(golden)
-        #expect(got == want && !want.isEmpty,
+        #expect(got == want && !want.isEmpty && Self.sameSeconds(alerts, golden),
                 "\(alerts.count) alert changes with the flood (\(golden.count) without it); only with: \(got.filter { !want.contains($0) }), only without: \(want.filter { !got.contains($0) }), order: \(got)")
         #expect(sentBytes.value > 10_000_000, "the peer sent only \(sentBytes.value) bytes: no flood")
         #expect(peak < 400_000, "peak RSS \(peak) kB")
@@ -682,7 +699,7 @@ final class BinaryHTTPServer: Sendable {
             // once in CI: 17).
             let golden = try String(contentsOf: fixtures.appendingPathComponent("demo-flight.alerts.jsonl"), encoding: .utf8).split(separator: "\n")
             let got = Self.changes(alerts), want = Self.changes(golden)
-            #expect(p.terminationStatus == 0 && got == want && want.count == 4 && abs(alerts.count - golden.count) <= 2,
+            #expect(p.terminationStatus == 0 && got == want && Self.sameSeconds(alerts, golden) && want.count == 4 && abs(alerts.count - golden.count) <= 2,
                     "\(why): \(alerts.count) alert changes (\(golden.count) in the golden), raised and cleared: \(got), \(errors)")
             #expect(errors.split(separator: "\n").filter { $0.contains("password_file") }.count == 1
                     && errors.contains("not publishing to the fleet (alerts and every other feed go on)"), "\(errors)")

@@ -26,6 +26,8 @@ package struct APRSLog: Sendable {
 
     /// The beacons, in file order.
     package var entries: [Entry] = []
+    /// Aircraft beacons read (as many as `entries` holds, when it keeps them).
+    package private(set) var beaconCount = 0
     /// Receiver and status beacons, comments skipped.
     package var skipped = 0
     /// Lines that were not APRS.
@@ -60,40 +62,84 @@ package struct APRSLog: Sendable {
         return n > 0 && looksLike(Array(head[..<n]))
     }
 
-    /// An ISO time prefix and the rest of the line (nil: none).
-    static func splitTime(_ line: String) -> (Double?, Substring) {
-        guard line.count > 20, let first = line.utf8.first, first >= 0x30, first <= 0x39,
-              let cut = line.firstIndex(where: { $0 == " " }) else { return (nil, Substring(line)) }
-        var stamp = String(line[..<cut])
-        if stamp.hasSuffix(":") { stamp.removeLast() }
-        if !stamp.hasSuffix("Z") { stamp += "Z" }
-        stamp = stamp.replacingAll(" ", with: "T")
-        guard let t = Timestamp.parse(stamp) else { return (nil, Substring(line)) }
-        return (t, line[line.index(after: cut)...])
-    }
-
     /// Reads `text`; `day` is the epoch of 0000Z of the day lines without a time prefix are on.
     package init(text: String, day: Double) {
+        var text = text
+        var log = APRSLog(), kept: [Entry] = []
+        text.withUTF8 { log.scan($0, day: day) { kept.append($0) } }
+        log.entries = kept
+        self = log
+    }
+
+    /// A log read without keeping its beacons: `scan` hands each one on.
+    private init() {}
+
+    /// Reads the lines of `bytes`, handing each aircraft beacon to `body` as it is read and
+    /// counting what is skipped and what is wrong: the bytes are read in place, a line at a time
+    /// (no `String` a line, no array of lines), so a log of any size costs its beacons, not its
+    /// text several times over.
+    private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, day: Double, _ body: (Entry) -> Void) {
         let parser = OGNBeaconParser()
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw)
-            if line.trimmingWhitespace().isEmpty { continue }
-            let (time, body) = Self.splitTime(line)
-            switch parser.parse(String(body)) {
+        var start = 0, number = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            number += 1
+            var last = end
+            while last > start, bytes[last - 1] == 0x0D || bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 { last -= 1 }
+            var first = start
+            while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+            defer { start = end + 1 }
+            if first == last { continue }
+            let (time, bodyStart) = Self.timePrefix(bytes, from: first, to: last)
+            switch parser.parse(UnsafeBufferPointer(rebasing: bytes[bodyStart..<last])) {
             case .beacon(let b):
-                let t = time ?? b.secondOfDay.map { day + Double($0) } ?? day
-                entries.append(Entry(time: t, beacon: b))
+                beaconCount += 1
+                body(Entry(time: time ?? b.secondOfDay.map { day + Double($0) } ?? day, beacon: b))
             case .receiver, .status, .comment:
                 skipped += 1
             case .problem(let why):
-                problems.add(line: n + 1, why)
+                problems.add(line: number, why)
             }
         }
+    }
+
+    /// An ISO time prefix of the line `bytes[from..<to]` (`2026-05-26T11:50:55Z `, also with `: `
+    /// or without the `Z`) and where the beacon starts; nil and `from` when there is none.
+    static func timePrefix(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> (Double?, Int) {
+        guard to - from > 20, bytes[from] >= 0x30, bytes[from] <= 0x39 else { return (nil, from) }
+        var cut = from
+        while cut < to, cut - from < 40, bytes[cut] != 0x20 { cut += 1 }
+        guard cut < to, bytes[cut] == 0x20 else { return (nil, from) }
+        var stampEnd = cut
+        if bytes[stampEnd - 1] == 0x3A { stampEnd -= 1 }
+        var stamp = String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<stampEnd]), as: UTF8.self)
+        if !stamp.hasSuffix("Z") { stamp += "Z" }
+        guard let t = Timestamp.parse(stamp) else { return (nil, from) }
+        return (t, cut + 1)
+    }
+
+    /// An ISO time prefix and the rest of the line (nil: none).
+    static func splitTime(_ line: String) -> (Double?, Substring) {
+        var copy = line
+        let (time, start) = copy.withUTF8 { timePrefix($0, from: 0, to: $0.count) }
+        guard time != nil else { return (nil, Substring(line)) }
+        return (time, line[line.utf8.index(line.utf8.startIndex, offsetBy: start)...])
     }
 
     /// Reads the file at `path` (its lines without a time on the day it was last written, UTC,
     /// unless `date` names one).
     package static func read(path: String, date: Double? = nil) throws(GatewayError) -> APRSLog {
+        var kept: [Entry] = []
+        var log = try forEach(path: path, date: date) { kept.append($0) }
+        log.entries = kept
+        return log
+    }
+
+    /// Reads the file at `path` as `read` does, handing each beacon to `body` as it is read
+    /// instead of keeping them (what `decode` prints); returns the counts (no entries).
+    @discardableResult
+    package static func forEach(path: String, date: Double? = nil, _ body: (Entry) -> Void) throws(GatewayError) -> APRSLog {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GatewayError.file(path: path, reason: "cannot read the APRS log (missing or unreadable)")
         }
@@ -101,7 +147,9 @@ package struct APRSLog: Sendable {
         if day == nil, let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date {
             day = (modified.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
         }
-        return APRSLog(text: String(decoding: data, as: UTF8.self), day: day ?? 0)
+        var log = APRSLog()
+        data.withUnsafeBytes { raw in log.scan(raw.bindMemory(to: UInt8.self), day: day ?? 0, body) }
+        return log
     }
 
     /// The recorded events that replay these beacons (one a beacon, at its time): what `replay`
