@@ -4,7 +4,8 @@
 &var_REFC=on&lev_entire_atmosphere=on&subregion=&leftlon=…` (and filter_nam_conusnest.pl) answers
 DIR/<YYYYMMDD>/<file> as it is; a missing file is a 404 with NOMADS's HTML; DIR/<…>/<file>.truncate
 answers the file cut in half, DIR/<…>/<file>.html an HTML page with status 200 (what a busy
-server sends). Every request is appended to DIR/requests.log. Prints the port, then serves.
+server sends), DIR/<…>/<file>.hang half the file and then nothing for a minute (a transfer
+stalled: the test cuts the power there). Every request is appended to DIR/requests.log. Prints the port, then serves.
 
 Usage: nomads-fake.py DIR
 """
@@ -12,6 +13,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
@@ -51,6 +53,17 @@ class Handler(BaseHTTPRequestHandler):
         body = open(path, "rb").read()
         if os.path.exists(path + ".truncate"):
             body = body[: len(body) // 2]
+        if os.path.exists(path + ".hang"):
+            # A download that stalls half-way (a network gone mid-transfer): the headers and half
+            # the body, then nothing for a minute.
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            time.sleep(60)
+            return
         self.answer(200, body)
 
 

@@ -139,6 +139,56 @@ import GatewayTestSupport
         }
     }
 
+    /// Always ready: a power cut (SIGKILL) in the middle of a run's download leaves the last
+    /// complete run current and whole, the run cut short partial with what it had; the next fetch
+    /// completes it.
+    @Test(.ownThread) func aPowerCutMidFetchLeavesTheCompleteRunCurrent() throws {
+        guard try Self.tools(), let gatewayd = gatewaydExecutable() else { return }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-forecast-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let served = dir + "/nomads/20261205"
+        try FileManager.default.createDirectory(atPath: served, withIntermediateDirectories: true)
+        for (run, hh) in [("2026120512", "12"), ("2026120518", "18")] {
+            for hour in 0...2 {
+                let made = try Self.python("make-forecast-grib.py", [served + "/hrrr.t\(hh)z.wrfsfcf0\(hour).grib2", "--run", run, "--hour", "\(hour)",
+                                                                    "--lat1", "43.5", "--lon1", "-125.0", "--nx", "150", "--ny", "130"])
+                #expect(made.status == 0, "\(made.errors)")
+            }
+        }
+        let server = try Server(root: dir + "/nomads")
+        defer { server.stop() }
+        let database = dir + "/g.sqlite"
+        let arguments = ["weather", "forecast", "fetch", "--near", "KSLE", "--radius", "60", "--hours", "2", "--url", "http://127.0.0.1:\(server.port)", "--database", database]
+        let first = try runProcess(gatewayd, arguments + ["--run", "2026120512"])
+        #expect(first.status == 0 && first.output.contains("3 of 3 hours drawn"), "\(first.output)\(first.errors)")
+        let kept = try (0...2).map { try Data(contentsOf: URL(fileURLWithPath: dir + "/forecast/hrrr/2026120512/f0\($0).png")) }
+        // The 18Z run: f01's transfer stalls half-way; the power goes while it hangs.
+        _ = FileManager.default.createFile(atPath: served + "/hrrr.t18z.wrfsfcf01.grib2.hang", contents: Data())
+        let p = Process()
+        p.executableURL = gatewayd
+        p.arguments = arguments + ["--run", "2026120518"]
+        p.standardOutput = Pipe()
+        p.standardError = Pipe()
+        try p.run()
+        let log = dir + "/nomads/requests.log"
+        #expect(eventually(30, every: 0.1) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("hrrr.t18z.wrfsfcf01") },
+                "the fetch never asked for f01")
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        var list = try runProcess(gatewayd, ["weather", "forecast", "list", "--json", "--database", database])
+        #expect(list.output.contains(#"{"model":"hrrr","run":"2026120512","state":"complete","missing":[],"current":true"#), "\(list.output)")
+        #expect(list.output.contains(#"{"model":"hrrr","run":"2026120518","state":"partial","missing":["f01","f02"],"current":false"#), "\(list.output)")
+        // The complete run's frames are as they were, byte for byte.
+        #expect(try (0...2).map { try Data(contentsOf: URL(fileURLWithPath: dir + "/forecast/hrrr/2026120512/f0\($0).png")) } == kept)
+        // The network back: the next fetch completes the 18Z run, which becomes current.
+        try FileManager.default.removeItem(atPath: served + "/hrrr.t18z.wrfsfcf01.grib2.hang")
+        let again = try runProcess(gatewayd, arguments + ["--run", "2026120518"])
+        #expect(again.status == 0 && again.output.contains("3 of 3 hours drawn (2 now)"), "\(again.output)\(again.errors)")
+        list = try runProcess(gatewayd, ["weather", "forecast", "list", "--json", "--database", database])
+        #expect(list.output.contains(#"{"model":"hrrr","run":"2026120518","state":"complete","missing":[],"current":true"#), "\(list.output)")
+    }
+
     @Test(.ownThread) func aRunIsFetchedDrawnAndCheckedPixelByPixel() throws {
         guard try Self.tools(), let gatewayd = gatewaydExecutable() else { return }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("skygate-forecast-\(UUID().uuidString)").path
