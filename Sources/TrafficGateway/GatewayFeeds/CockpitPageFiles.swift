@@ -500,7 +500,7 @@ extension CockpitPage {
             }
             // Targets: symbols on the canvas, relative altitude (and callsign when picked or alerting) as DOM labels.
             const maxLabels = 80;
-            let labelled = 0;
+            const wanted = [];
             for (const t of doc.targets) {
               if (t.lat === undefined) continue;
               const q = project(t.lat, t.lon);
@@ -515,14 +515,36 @@ extension CockpitPage {
               ctx.restore();
               if (t.alert === 'warning') { ctx.beginPath(); ctx.arc(q[0], q[1], 16, 0, Math.PI * 2); ctx.stroke(); }
               ctx.globalAlpha = 1;
-              if (labelled < maxLabels) {
-                labelled++;
-                const l = label(used++);
-                l.className = 'lbl' + (t.alert ? ' ' + t.alert : '') + (t.stale ? ' stale' : '');
-                const named = t.alert || state.selected === t.address;
-                l.textContent = relAlt(t.relativeAltitudeFt) + vsArrow(t.verticalSpeedFpm || 0) + (named ? ' ' + targetName(t) : '');
-                l.style.transform = 'translate(' + Math.round(q[0] + 12) + 'px,' + Math.round(q[1] - 8) + 'px)';
+              const named = t.alert || state.selected === t.address;
+              wanted.push({ q, cls: 'lbl' + (t.alert ? ' ' + t.alert : '') + (t.stale ? ' stale' : ''),
+                text: relAlt(t.relativeAltitudeFt) + vsArrow(t.verticalSpeedFpm || 0) + (named ? ' ' + targetName(t) : ''),
+                rank: ({ warning: 0, caution: 1, advisory: 2 })[t.alert] ?? (state.selected === t.address ? 3 : 4) });
+            }
+            // Labels placed most urgent first, each beside its symbol where it covers no label already
+            // placed (right, left, then a line lower, higher, two lower…): aircraft flying together (a
+            // gaggle in a thermal, a formation) stay readable. With no free place, the place covering
+            // the least.
+            wanted.sort((a, b) => a.rank - b.rank);
+            const placed = [];
+            for (const w of wanted.slice(0, maxLabels)) {
+              const l = label(used++);
+              l.className = w.cls;
+              l.textContent = w.text;
+              // The label's own size, as the browser lays it out (an estimate where it cannot say).
+              const width = (l.offsetWidth || 8 * w.text.length) + 4, height = l.offsetHeight || 17;
+              const spots = [];
+              for (const dy of [-8, 10, -26, 28, -44]) for (const dx of [12, -12 - width]) spots.push([w.q[0] + dx, w.q[1] + dy]);
+              // The first spot covering no placed label, else the one covering the least of them.
+              const covered = ([x, y]) => placed.reduce((sum, p) =>
+                sum + Math.max(0, Math.min(x + width, p[0] + p[2]) - Math.max(x, p[0])) * Math.max(0, Math.min(y + height, p[1] + p[3]) - Math.max(y, p[1])), 0);
+              let free = spots[0], least = Infinity;
+              for (const spot of spots) {
+                const c = covered(spot);
+                if (c < least) { least = c; free = spot; }
+                if (c === 0) break;
               }
+              placed.push([free[0], free[1], width, height]);
+              l.style.transform = 'translate(' + Math.round(free[0]) + 'px,' + Math.round(free[1]) + 'px)';
             }
             hideLabels(used);
             drawOwnship(ctx, c, color);
