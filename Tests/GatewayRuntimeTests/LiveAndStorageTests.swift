@@ -7,6 +7,7 @@ import GatewayTestSupport
 @testable import GatewaySupport
 @testable import GatewayDomain
 @testable import GatewayRecords
+import GatewayCaptures
 @testable import GatewayRuntime
 
 @Suite(.serialized, .timeLimit(.minutes(10)), .tags(.process), .slow) struct LiveGatewayTests {
@@ -106,5 +107,45 @@ import GatewayTestSupport
         let alerts = core.handle(.message(.traffic(TrafficReport(address: 0xAB4549, position: plane.unproject(PlanePoint(east: 0.05, north: 0.6)),
                                                                  pressureAltitudeFt: 3000, groundSpeedKt: 120, verticalSpeedFpm: 0, trackDeg: 180))), at: 0.5)
         #expect(alerts.map(\.level) == [.warning])
+    }
+}
+
+/// Inputs stamped on their sources' threads reach the core late and out of order under load (an
+/// SBS read waits behind the datagrams and ticks stamped meanwhile): the core's clock never steps
+/// back for them.
+@Suite struct LiveGatewayTimeOrderTests {
+    final class Changes: GatewaySink, @unchecked Sendable {
+        let events = Mutex<[AlertEvent]>([])
+        func carryOut(_ outputs: GatewayOutputs, alerts: [EncodedAlert], at time: Double) { events.withLock { $0 += outputs.alerts } }
+    }
+
+    /// The demo flight through its head-on warning; meanwhile an SBS read stamped 2 s before the
+    /// latest ownship report reaches the core. Handled at its own time it found no ownship fix
+    /// "yet" (a report from the future), cleared every alert, and the next report rejoined them
+    /// (seen in CI: one alert cleared a hundred times under an SBS flood). Handled at the latest
+    /// time, nothing changes: the encounter's alerts are those of the flight alone.
+    @Test func aLateReadNeverStepsTheClockBack() throws {
+        let capture = try CaptureFile.read(path: fixtures.appendingPathComponent("demo-flight.pcap").path)
+        func run(lateReads: Bool) -> [String] {
+            let changes = Changes()
+            let gateway = LiveGateway(sinks: [changes])
+            // A far aircraft's position, as an SBS read becomes a GDL 90 traffic report.
+            let far = Message.traffic(TrafficReport(address: 0xA00001, position: Position(latitude: 10, longitude: 10), pressureAltitudeFt: 10_000, groundSpeedKt: 300, verticalSpeedFpm: 0, trackDeg: 90)).frame()
+            for (i, d) in capture.datagrams.enumerated() {
+                let t = d.timestamp ?? 0
+                gateway.deliver(.datagram(d.bytes), at: t)
+                if lateReads, i % 5 == 0 { gateway.deliver(.datagram(far), at: t - 2) }
+            }
+            gateway.queue.sync {}
+            return changes.events.withLock { $0.filter { $0.change != .updated }.map { "\($0.change) \($0.id)" } }
+        }
+        let alone = run(lateReads: false), withLate = run(lateReads: true)
+        #expect(!alone.isEmpty && withLate == alone, "with late reads: \(withLate)\nalone: \(alone)")
+        // A clock set back a minute or more is taken as it is (a new start, not a late input).
+        let gateway = LiveGateway(sinks: [])
+        gateway.deliver(.tick, at: 1_778_940_200)
+        gateway.deliver(.tick, at: 1_778_940_000)
+        gateway.queue.sync {}
+        #expect(gateway.status().counters.datagrams == 0)
     }
 }

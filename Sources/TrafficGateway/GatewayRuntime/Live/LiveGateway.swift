@@ -114,7 +114,7 @@ package final class LiveGateway: Sendable {
 
     /// One input on the core's queue: timed (nil: the clock now), recorded, processed, carried out.
     private func handle(_ input: GatewayInput, at time: Double?) {
-        let t = CaptureTime.quantized(time ?? clock())
+        let t = CaptureTime.quantized(inOrder(time ?? clock()))
         if input.isRecorded { recorder?.record(input, at: t) }
         state.withLock { c in Self.carryOut(c.pipeline.process(input, at: t), to: c.sinks, ids: &c.ids, at: t) }
     }
@@ -146,8 +146,26 @@ package final class LiveGateway: Sendable {
     /// Offered inputs dropped so far because the core was behind (`offer`).
     package var droppedOffers: Int { offered.withLock { $0.dropped } }
 
+    /// The latest time an input was handled at (on the core's queue).
+    private let latest = Locked<Double>(-.infinity)
+
+    /// The time an input is handled at: its own, but never before the latest handled. Sources
+    /// stamp their inputs on their own threads (an SBS or OGN read when it is read) and the core
+    /// takes them later, behind the datagrams and ticks stamped meanwhile. Handled at its own time,
+    /// a read that waited a second stepped the core's clock back to before the latest ownship
+    /// report: no fix "yet" at that time, so every alert was cleared, and rejoined at the next
+    /// report (seen in CI: one alert cleared a hundred times under an SBS flood). A step back of a
+    /// minute or more is a clock set back or a capture begun again, and is taken as it is.
+    private func inOrder(_ t: Double) -> Double {
+        latest.withLock { last in
+            if t >= last || last - t >= 60 { last = t; return t }
+            return last
+        }
+    }
+
     /// A datagram in a buffer valid only during the call, on the core's queue (the UDP source).
     func receive(_ bytes: UnsafeRawBufferPointer, at time: Double) {
+        let time = inOrder(time)
         recorder?.record(bytes, at: time)
         let started = latencyProbe == nil ? 0 : DispatchTime.now().uptimeNanoseconds
         defer {
