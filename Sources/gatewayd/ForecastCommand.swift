@@ -1,4 +1,5 @@
 import ArgumentParser
+import GatewayRuntime
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -29,57 +30,80 @@ struct ForecastCommand: ParsableCommand {
 struct ForecastFetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch", abstract: "Fetch, decode and draw a model run's reflectivity for an area or a route.",
-        usage: "gatewayd weather forecast fetch [--model hrrr|nam] (--near ICAO|LAT,LON [--radius NM] | --route ICAO ICAO …) [--hours N] [--run YYYYMMDDHH]")
+        usage: "gatewayd weather forecast fetch [--model hrrr|nam] (--near ICAO|LAT,LON [--radius NM] | --route ICAO ICAO …) [--hours N] [--run YYYYMMDDHH] [--config FILE]")
 
-    @Option(help: "hrrr (3 km, hourly runs, 18 h; 48 h at 00/06/12/18Z) or nam (NAM 3 km CONUS nest, 60 h every 6 h).")
-    var model: String = "hrrr"
+    @Option(help: "hrrr (3 km, hourly runs, 18 h; 48 h at 00/06/12/18Z) or nam (NAM 3 km CONUS nest, 60 h every 6 h). Default: [forecast] model of --config, else hrrr.")
+    var model: String?
 
-    @Option(parsing: .unconditional, help: "Centre: an airport (KSLE, from the airport table) or LAT,LON.")
+    @Option(parsing: .unconditional, help: "Centre: an airport (KSLE, from the airport table) or LAT,LON. Default: [forecast] near of --config.")
     var near: String?
 
-    @Option(parsing: .unconditional, help: "Radius around --near (or margin around --route), NM (10–400).")
-    var radius: Double = 200
+    @Option(parsing: .unconditional, help: "Radius around --near (or margin around --route), NM (10–400). Default: [forecast] radius_nm of --config, else 200.")
+    var radius: Double?
 
-    @Option(parsing: .upToNextOption, help: "A route: airports in order (KSLE KPDX KSEA).")
+    @Option(parsing: .upToNextOption, help: "A route: airports in order (KSLE KPDX KSEA). Default: [forecast] route of --config.")
     var route: [String] = []
 
-    @Option(help: "The last forecast hour fetched: 3 means f00–f03 (default: the whole run).")
+    @Option(help: "The last forecast hour fetched: 3 means f00–f03 (default: [forecast] hours of --config, else the whole run).")
     var hours: Int?
 
     @Option(help: "The run, YYYYMMDDHH (default: the newest complete on the server, tried from the current hour backwards).")
     var run: String?
 
-    @Option(help: "NOMADS base URL replacing https://nomads.ncep.noaa.gov (a mirror, a test server).")
-    var url: String = "https://nomads.ncep.noaa.gov"
+    @Option(help: "NOMADS base URL replacing https://nomads.ncep.noaa.gov (a mirror, a test server). Default: [forecast] url of --config.")
+    var url: String?
 
-    @Option(help: "Keep at most this many runs a model.")
-    var keepRuns = 5
+    @Option(help: "Keep at most this many runs a model. Default: [forecast] keep_runs of --config, else 5.")
+    var keepRuns: Int?
 
-    @Option(help: "Keep at most this many megabytes of forecast pictures.")
-    var maxMb = 150
+    @Option(help: "Keep at most this many megabytes of forecast pictures. Default: [forecast] max_mb of --config, else 150.")
+    var maxMb: Int?
+
+    @Option(help: "Configuration file: its [forecast] section (model, near or route, radius_nm, hours, url, keep_runs, max_mb) and its database, each taken where no option names it.")
+    var config: String?
 
     @OptionGroup var db: NotamDatabaseOption
 
     func validate() throws {
-        guard ForecastModel(rawValue: model) != nil else { throw ValidationError("--model must be hrrr or nam") }
-        if near == nil && route.isEmpty { throw ValidationError("give --near ICAO|LAT,LON (with --radius) or --route ICAO ICAO …") }
+        if let model, ForecastModel(rawValue: model) == nil { throw ValidationError("--model must be hrrr or nam") }
+        if near == nil && route.isEmpty && config == nil { throw ValidationError("give --near ICAO|LAT,LON (with --radius), --route ICAO ICAO …, or --config FILE with [forecast] near or route") }
         if let near, AirportTable.place(near) == nil { throw ValidationError("--near \(near) is neither LAT,LON nor an airport of the airport table") }
         for id in route where AirportTable.place(id) == nil { throw ValidationError("--route: \(id) is not an airport of the airport table") }
-        if !(10...400).contains(radius) { throw ValidationError("--radius must be 10 to 400 NM") }
+        if let radius, !(10...400).contains(radius) { throw ValidationError("--radius must be 10 to 400 NM") }
         if let hours, hours < 0 { throw ValidationError("--hours must be 0 or more") }
         if let run, ForecastStore.runTime(run) == nil { throw ValidationError("--run must be YYYYMMDDHH, like 2026120512") }
     }
 
+    /// The options, each from the command line, else from `[forecast]` of `--config`, else its default.
+    struct Settings {
+        var model: ForecastModel, places: [String], radius: Double, hours: Int?, url: String, keepRuns: Int, maxMB: Int, database: String
+    }
+
+    func settings() throws -> Settings {
+        var c: GatewayConfig?
+        if let config {
+            do { c = try GatewayConfig.load(path: config, required: true) } catch { throw CommandFailure("\(error)") }
+        }
+        var places: [String] = route
+        if let near { places = [near] } else if route.isEmpty, let c { places = c.forecastNear.map { [$0] } ?? c.forecastRoute }
+        guard !places.isEmpty else { throw CommandFailure("forecast: no --near, no --route, and no [forecast] near or route in \(config ?? "the configuration")") }
+        let model = ForecastModel(rawValue: self.model ?? c?.forecastModel ?? "hrrr") ?? .hrrr
+        return Settings(model: model, places: places, radius: radius ?? c?.forecastRadiusNM ?? 200,
+                        hours: hours ?? c.flatMap { $0.forecastHours > 0 ? $0.forecastHours : nil },
+                        url: url ?? c?.forecastURL ?? "https://nomads.ncep.noaa.gov", keepRuns: keepRuns ?? c?.forecastKeepRuns ?? 5,
+                        maxMB: maxMb ?? c?.forecastMaxMB ?? 150, database: db.database ?? c?.database ?? GatewayDatabase.defaultPath())
+    }
+
     func run() async throws {
-        let model = ForecastModel(rawValue: model)!
-        let points = (near.map { [$0] } ?? route).compactMap(AirportTable.place).map { ($0.latitude, $0.longitude) }
-        guard let box = ForecastFetch.box(points: points, radiusNM: radius) else { throw CommandFailure("forecast: no place to fetch for") }
-        let database = db.database ?? GatewayDatabase.defaultPath()
+        let s = try settings()
+        let model = s.model, url = s.url, database = s.database
+        let points = s.places.compactMap(AirportTable.place).map { ($0.latitude, $0.longitude) }
+        guard let box = ForecastFetch.box(points: points, radiusNM: s.radius) else { throw CommandFailure("forecast: no place to fetch for") }
         var fetch = ForecastFetch(model: model, west: box.west, south: box.south, east: box.east, north: box.north, store: ForecastStore(database: database))
         fetch.base = url
-        fetch.lastHour = hours
-        fetch.keepRuns = keepRuns
-        fetch.maxMB = maxMb
+        fetch.lastHour = s.hours
+        fetch.keepRuns = s.keepRuns
+        fetch.maxMB = s.maxMB
         fetch.http.onRetry = { attempt, reason in Terminal.error("forecast: \(reason); retry \(attempt)") }
         let progress: @Sendable (String) -> Void = { Terminal.error("forecast: " + $0) }
         let runTime: Double

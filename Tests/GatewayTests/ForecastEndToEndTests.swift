@@ -181,9 +181,20 @@ import GatewayTestSupport
         #expect(list.output.contains(#"{"model":"hrrr","run":"2026120518","state":"partial","missing":["f01","f02"],"current":false"#), "\(list.output)")
         // The complete run's frames are as they were, byte for byte.
         #expect(try (0...2).map { try Data(contentsOf: URL(fileURLWithPath: dir + "/forecast/hrrr/2026120512/f0\($0).png")) } == kept)
-        // The network back: the next fetch completes the 18Z run, which becomes current.
+        // The network back: the next fetch completes the 18Z run, which becomes current; this one
+        // as a person configures it, with `--config` and its [forecast] and [database] sections.
         try FileManager.default.removeItem(atPath: served + "/hrrr.t18z.wrfsfcf01.grib2.hang")
-        let again = try runProcess(gatewayd, arguments + ["--run", "2026120518"])
+        try """
+            [database]
+            path = "\(database)"
+
+            [forecast]
+            near = "KSLE"
+            radius_nm = 60
+            hours = 2
+            url = "http://127.0.0.1:\(server.port)"
+            """.write(toFile: dir + "/g.toml", atomically: true, encoding: .utf8)
+        let again = try runProcess(gatewayd, ["weather", "forecast", "fetch", "--config", dir + "/g.toml", "--run", "2026120518"])
         #expect(again.status == 0 && again.output.contains("3 of 3 hours drawn (2 now)"), "\(again.output)\(again.errors)")
         list = try runProcess(gatewayd, ["weather", "forecast", "list", "--json", "--database", database])
         #expect(list.output.contains(#"{"model":"hrrr","run":"2026120518","state":"complete","missing":[],"current":true"#), "\(list.output)")
