@@ -30,26 +30,24 @@ import GatewayTestSupport
         try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", repository.appendingPathComponent("scripts/" + script).path] + arguments)
     }
 
+    /// The loopback NOMADS (scripts/nomads-fake.py) serving `root`.
     final class Server {
-        let process = Process()
+        let peer: ScriptPeer
         let port: Int
         init(root: String) throws {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", ForecastEndToEndTests.repository.appendingPathComponent("scripts/nomads-fake.py").path, root]
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            var line = Data()
-            while !line.contains(0x0A) {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line += chunk
-            }
-            port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            peer = try ScriptPeer(script: "nomads-fake.py", [root])
+            port = Int(peer.firstLine) ?? 0
         }
-        func stop() {
-            process.terminate()
-            process.waitUntilExit()
+        func stop() { peer.stop() }
+    }
+
+    /// Writes `hours` of `run` (YYYYMMDDHH) into `folder` as NOMADS names them (HRRR), made by
+    /// ecCodes on the grid the tests use, around KSLE; `extra` arguments for make-forecast-grib.py.
+    static func makeRun(_ folder: String, _ run: String, hours: ClosedRange<Int>, extra: (Int) -> [String] = { _ in [] }) throws {
+        for hour in hours {
+            let made = try python("make-forecast-grib.py", [folder + "/hrrr.t\(run.suffix(2))z.wrfsfcf0\(hour).grib2", "--run", run, "--hour", "\(hour)",
+                                                          "--lat1", "43.5", "--lon1", "-125.0", "--nx", "150", "--ny", "130"] + extra(hour))
+            #expect(made.status == 0, "\(made.errors)")
         }
     }
 
@@ -65,11 +63,7 @@ import GatewayTestSupport
         let run = f.string(from: Date(timeIntervalSince1970: t))
         let served = dir + "/nomads/" + run.prefix(8)
         try FileManager.default.createDirectory(atPath: served, withIntermediateDirectories: true)
-        for hour in 0...1 {
-            let made = try Self.python("make-forecast-grib.py", [served + "/hrrr.t\(run.suffix(2))z.wrfsfcf0\(hour).grib2", "--run", run, "--hour", "\(hour)",
-                                                                "--lat1", "43.5", "--lon1", "-125.0", "--nx", "150", "--ny", "130"])
-            #expect(made.status == 0, "\(made.errors)")
-        }
+        try Self.makeRun(served, run, hours: 0...1)
         let server = try Server(root: dir + "/nomads")
         defer { server.stop() }
         try """
@@ -148,13 +142,7 @@ import GatewayTestSupport
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let served = dir + "/nomads/20261205"
         try FileManager.default.createDirectory(atPath: served, withIntermediateDirectories: true)
-        for (run, hh) in [("2026120512", "12"), ("2026120518", "18")] {
-            for hour in 0...2 {
-                let made = try Self.python("make-forecast-grib.py", [served + "/hrrr.t\(hh)z.wrfsfcf0\(hour).grib2", "--run", run, "--hour", "\(hour)",
-                                                                    "--lat1", "43.5", "--lon1", "-125.0", "--nx", "150", "--ny", "130"])
-                #expect(made.status == 0, "\(made.errors)")
-            }
-        }
+        for run in ["2026120512", "2026120518"] { try Self.makeRun(served, run, hours: 0...2) }
         let server = try Server(root: dir + "/nomads")
         defer { server.stop() }
         let database = dir + "/g.sqlite"
@@ -208,11 +196,7 @@ import GatewayTestSupport
         try FileManager.default.createDirectory(atPath: served, withIntermediateDirectories: true)
         // The 12Z run, f00–f03, each hour packed another way; a grid covering KSLE and 60 NM.
         let packings = ["simple", "complex", "jpeg", "complex"]
-        for hour in 0...3 {
-            let made = try Self.python("make-forecast-grib.py", [served + "/hrrr.t12z.wrfsfcf0\(hour).grib2", "--run", "2026120512", "--hour", "\(hour)",
-                                                                "--packing", packings[hour], "--lat1", "43.5", "--lon1", "-125.0", "--nx", "150", "--ny", "130"])
-            #expect(made.status == 0, "\(made.errors)")
-        }
+        try Self.makeRun(served, "2026120512", hours: 0...3) { ["--packing", packings[$0]] }
         let server = try Server(root: dir + "/nomads")
         defer { server.stop() }
         let database = dir + "/g.sqlite"
@@ -236,11 +220,7 @@ import GatewayTestSupport
         }
         // A run cut short: f01 truncated, f02 not there (404), f03 an HTML page; f00 fine.
         let later = dir + "/nomads/20261205"
-        for hour in 0...3 {
-            let made = try Self.python("make-forecast-grib.py", [later + "/hrrr.t18z.wrfsfcf0\(hour).grib2", "--run", "2026120518", "--hour", "\(hour)",
-                                                                "--lat1", "43.5", "--lon1", "-125.0", "--nx", "150", "--ny", "130"])
-            #expect(made.status == 0)
-        }
+        try Self.makeRun(later, "2026120518", hours: 0...3)
         _ = FileManager.default.createFile(atPath: later + "/hrrr.t18z.wrfsfcf01.grib2.truncate", contents: Data())
         try FileManager.default.removeItem(atPath: later + "/hrrr.t18z.wrfsfcf02.grib2")
         _ = FileManager.default.createFile(atPath: later + "/hrrr.t18z.wrfsfcf03.grib2.html", contents: Data())
@@ -279,10 +259,7 @@ import GatewayTestSupport
         for (t, hours) in [(hour - 7200, 0...3), (hour - 3600, 0...2)] {
             let n = name(t)
             try FileManager.default.createDirectory(atPath: dir + "/nomads/" + n.day, withIntermediateDirectories: true)
-            for h in hours {
-                _ = try Self.python("make-forecast-grib.py", [dir + "/nomads/\(n.day)/hrrr.t\(n.hh)z.wrfsfcf0\(h).grib2", "--run", n.run, "--hour", "\(h)",
-                                                             "--lat1", "43.5", "--lon1", "-125.0", "--nx", "150", "--ny", "130"])
-            }
+            try Self.makeRun(dir + "/nomads/" + n.day, n.run, hours: hours)
         }
         run = try fetch(["--keep-runs", "5"])
         #expect(run.status == 0 && run.output.contains("HRRR \(name(hour - 7200).run): 4 of 4 hours drawn"), "\(run.output)\(run.errors)")

@@ -12,7 +12,7 @@ import GatewayTestSupport
 
     /// The peers, started; nil (skipped) where aiosmtpd is missing outside CI.
     final class Peers {
-        let process = Process()
+        let peer: ScriptPeer
         let dir: String
         let log: String
         let ports: [String: Any]
@@ -20,20 +20,9 @@ import GatewayTestSupport
         init?(dir: String) throws {
             self.dir = dir
             log = dir + "/peers.jsonl"
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", NotifyEndToEndTests.repository.appendingPathComponent("scripts/notify-peers.py").path, dir, log]
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            var line = Data()
-            while !line.contains(0x0A) {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line += chunk
-            }
-            guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else {
-                let why = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            peer = try ScriptPeer(script: "notify-peers.py", [dir, log])
+            guard let object = try? JSONSerialization.jsonObject(with: Data(peer.firstLine.utf8)) as? [String: Any] else {
+                let why = peer.errorText
                 #expect(ProcessInfo.processInfo.environment["SKYGATE_CI"] == nil, "the notification peers did not start: \(why)")
                 print("skipped: the notification peers did not start (pip install aiosmtpd): \(why.suffix(300))")
                 return nil
@@ -50,10 +39,7 @@ import GatewayTestSupport
                 .filter { $0["peer"] as? String == peer }
         }
 
-        func stop() {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        func stop() { peer.stop() }
     }
 
     /// An FAA NOTAM API feature at KSLE (or an FDC TFR with its official polygon).

@@ -717,19 +717,11 @@ extension CockpitPage {
             ctx.drawImage(pic.img, 0, 0);
             ctx.restore();
           }
-          function legendInto(node, pic) {
+          // A picture's legend: its title (the radar's kind, time and age unless given), then its levels.
+          function legendInto(node, pic, title) {
             clear(node);
             if (!pic) return;
-            node.appendChild(el('span', '', (pic.kind === 'nexrad-conus' ? 'CONUS NEXRAD' : pic.kind === 'nexrad-regional' ? 'NEXRAD' : pic.kind) + ' ' + utc(pic.meta.time) + ' (' + ageText(pic.meta.time) + ' old): '));
-            for (const l of pic.meta.levels) {
-              if (l.transparent) continue;
-              const k = el('span', 'key', l.label + ' '); k.style.setProperty('--c', l.color); node.appendChild(k);
-            }
-          }
-          function forecastLegendInto(node, pic) {
-            clear(node);
-            if (!pic) return;
-            node.appendChild(el('span', '', forecastLabel() + ' composite reflectivity, model forecast, not observed radar: '));
+            node.appendChild(el('span', '', title || (pic.kind === 'nexrad-conus' ? 'CONUS NEXRAD' : pic.kind === 'nexrad-regional' ? 'NEXRAD' : pic.kind) + ' ' + utc(pic.meta.time) + ' (' + ageText(pic.meta.time) + ' old): '));
             for (const l of pic.meta.levels) {
               if (l.transparent) continue;
               const k = el('span', 'key', l.label + ' '); k.style.setProperty('--c', l.color); node.appendChild(k);
@@ -893,7 +885,7 @@ extension CockpitPage {
               radar.airports.length ? 'the ' + radar.airports.length + ' airports within 200 NM of the ' + (own ? 'aircraft' : 'centre') : 'no airport of the table within 200 NM of the ' + (own ? 'aircraft' : 'centre'));
             if (!own) status.push('no ownship fix: centred on the picture');
             $('radar-status').textContent = status.join(' \u00b7 ');
-            if (isForecast) forecastLegendInto($('radar-map-legend'), pic); else legendInto($('radar-map-legend'), pic);
+            legendInto($('radar-map-legend'), pic, isForecast ? forecastLabel() + ' composite reflectivity, model forecast, not observed radar: ' : null);
             $('forecast-when').textContent = isForecast ? forecastWords(forecastHourIndex()).split(',')[0] : '';
           }
           window.addEventListener('resize', drawRadarMap);
